@@ -1,0 +1,64 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "Baton",
+    products: [
+        .library(name: "Baton", targets: ["Baton"]),
+        .library(name: "BatonSim", targets: ["BatonSim"]),
+        .executable(name: "baton", targets: ["baton"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CSQLite",
+            path: "Sources/CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .target(
+            name: "CBatonVFS",
+            dependencies: ["CSQLite"],
+            path: "Sources/CBatonVFS"
+        ),
+        .target(
+            name: "Baton",
+            dependencies: ["CSQLite"],
+            path: "Sources/Baton",
+            swiftSettings: [.define("BATON_MUTANTS", .when(configuration: .debug))]
+        ),
+        .target(
+            name: "BatonSim",
+            dependencies: ["Baton", "CBatonVFS", "CSQLite"],
+            path: "Sources/BatonSim",
+            swiftSettings: [.define("BATON_MUTANTS", .when(configuration: .debug))]
+        ),
+        .executableTarget(
+            name: "baton",
+            dependencies: ["Baton", "BatonSim"],
+            path: "Sources/baton"
+        ),
+        .executableTarget(
+            name: "BatonBenchmarks",
+            dependencies: ["Baton", "CSQLite"],
+            path: "Benchmarks/Sources"
+        ),
+        .testTarget(
+            name: "BatonTests",
+            dependencies: ["Baton"],
+            path: "Tests/BatonTests",
+            swiftSettings: [.define("BATON_MUTANTS", .when(configuration: .debug))]
+        ),
+        .testTarget(
+            name: "Persistence",
+            dependencies: ["Baton", "BatonSim", "CSQLite"],
+            path: "Tests/Persistence",
+            swiftSettings: [.define("BATON_MUTANTS", .when(configuration: .debug))]
+        ),
+        .testTarget(
+            name: "Properties",
+            dependencies: ["Baton", "BatonSim"],
+            path: "Tests/Properties",
+            swiftSettings: [.define("BATON_MUTANTS", .when(configuration: .debug))]
+        ),
+    ]
+)

@@ -1,0 +1,334 @@
+/// The kind of an executable operation.
+public enum OperationKind: String, Sendable {
+    case query, mutation, subscription
+}
+
+/// The variables of one execution of an operation, with defaults applied.
+public struct Variables: Hashable, Sendable {
+    public var values: [String: JSONValue]
+
+    public init(_ values: [String: JSONValue] = [:]) {
+        self.values = values
+    }
+
+    /// The variables as canonical JSON (keys sorted).
+    public var canonicalJSON: String { CanonicalJSON.render(.object(values)) }
+}
+
+/// What the store walks for one operation: its selections resolved against the schema.
+///
+/// A plan is built once from a document and a schema (``Plan/build(document:schema:operationName:)``)
+/// and is immutable, so ingest can use it off the main actor.
+public final class Plan: Sendable {
+    public let kind: OperationKind
+    /// The operation's name, `nil` for an anonymous operation.
+    public let name: String?
+    /// The schema's root type for `kind` (`Query`, `Mutation`, …).
+    public let rootTypename: String
+    public let variableDefinitions: [VariableDefinition]
+    public let selections: SelectionSet
+
+    public init(
+        kind: OperationKind, name: String?, rootTypename: String,
+        variableDefinitions: [VariableDefinition], selections: SelectionSet
+    ) {
+        self.kind = kind
+        self.name = name
+        self.rootTypename = rootTypename
+        self.variableDefinitions = variableDefinitions
+        self.selections = selections
+    }
+
+    /// The record the operation starts from.
+    public var rootKey: RecordKey {
+        switch kind {
+        case .query: .queryRoot
+        case .mutation: .mutationRoot
+        case .subscription: .subscriptionRoot
+        }
+    }
+
+    /// The provided variables with the definitions' defaults filled in; undeclared ones dropped.
+    public func variables(_ provided: [String: JSONValue] = [:]) -> Variables {
+        var values: [String: JSONValue] = [:]
+        for definition in variableDefinitions {
+            if let value = provided[definition.name] {
+                values[definition.name] = value
+            } else if let value = definition.defaultValue {
+                values[definition.name] = value
+            }
+        }
+        return Variables(values)
+    }
+
+    /// The identity fetch times and retention are kept under: `Name{"canonical":"variables"}`.
+    public func identity(_ variables: Variables) -> OperationIdentity {
+        OperationIdentity((name ?? "anonymous") + variables.canonicalJSON)
+    }
+}
+
+/// A declared variable of an operation.
+public struct VariableDefinition: Sendable {
+    public let name: String
+    /// The declared type as written (`[ID!]!`).
+    public let type: String
+    public let defaultValue: JSONValue?
+
+    public init(name: String, type: String, defaultValue: JSONValue?) {
+        self.name = name
+        self.type = type
+        self.defaultValue = defaultValue
+    }
+}
+
+/// A selection set; fragments are already inlined.
+public final class SelectionSet: Sendable {
+    public let selections: [Selection]
+
+    public init(_ selections: [Selection]) {
+        self.selections = selections
+    }
+
+    /// The fields that apply to a record of type `typename` under `variables`, in document order,
+    /// after type conditions and `@include`/`@skip`. Fields sharing a response key are all kept.
+    public func fields(for typename: String?, variables: Variables) -> [FieldSelection] {
+        var out: [FieldSelection] = []
+        collect(into: &out, typename: typename, variables: variables)
+        return out
+    }
+
+    private func collect(into out: inout [FieldSelection], typename: String?, variables: Variables) {
+        for selection in selections {
+            switch selection {
+            case .field(let field):
+                out.append(field)
+            case .fragment(let possibleTypes, let set):
+                if let possibleTypes {
+                    guard let typename, possibleTypes.contains(typename) else { continue }
+                }
+                set.collect(into: &out, typename: typename, variables: variables)
+            case .condition(let variable, let include, let set):
+                let value = variables.values[variable]
+                let on: Bool = if case .bool(let b)? = value { b } else { false }
+                if on == include {
+                    set.collect(into: &out, typename: typename, variables: variables)
+                }
+            }
+        }
+    }
+}
+
+/// One entry of a selection set.
+public enum Selection: Sendable {
+    case field(FieldSelection)
+    /// An inline fragment or an inlined fragment spread: applies when the record's type is one of
+    /// `possibleTypes` (`nil`: always, as for a fragment on the parent's own type).
+    case fragment(possibleTypes: Set<String>?, SelectionSet)
+    /// `@include(if: $variable)` (`include` true) or `@skip(if: $variable)` (`include` false).
+    /// Literal conditions are resolved when the plan is built.
+    case condition(variable: String, include: Bool, SelectionSet)
+}
+
+/// The schema's facts about a field's type.
+public struct FieldType: Sendable, Hashable {
+    /// What the named type is.
+    public enum Kind: Sendable, Hashable {
+        case int, float, string, boolean, id
+        /// A custom scalar: any JSON value.
+        case customScalar
+        case enumeration
+        case object
+        /// An interface or a union: the response must say `__typename`.
+        case abstract
+    }
+
+    /// The named type (`Character` in `[Character]!`).
+    public let namedType: String
+    public let kind: Kind
+    /// How many list wrappers surround the named type.
+    public let listDepth: Int
+
+    public init(namedType: String, kind: Kind, listDepth: Int) {
+        self.namedType = namedType
+        self.kind = kind
+        self.listDepth = listDepth
+    }
+
+    /// True for objects, interfaces and unions: values are records.
+    public var isComposite: Bool { kind == .object || kind == .abstract }
+}
+
+/// `@connection(key:, filters:)` on a field.
+public struct ConnectionDirective: Sendable, Hashable {
+    public let key: String
+    /// The arguments that identify the connection; `nil`: every argument but the paging ones.
+    public let filters: [String]?
+
+    public init(key: String, filters: [String]?) {
+        self.key = key
+        self.filters = filters
+    }
+
+    /// The paging arguments, never part of a connection's identity.
+    public static let pagingArguments: Set<String> = ["first", "last", "after", "before"]
+}
+
+/// `@deleteRecord` on an id field of a mutation payload.
+public struct DeleteRecordDirective: Sendable, Hashable {
+    /// With `typename`, a value `v` deletes `typename:v`; without, the value is the record key.
+    public let typename: String?
+
+    public init(typename: String?) {
+        self.typename = typename
+    }
+}
+
+/// An argument value as written: literals and variables, nested in lists and objects.
+public indirect enum ArgumentValue: Sendable, Hashable {
+    case literal(JSONValue)
+    case variable(String)
+    case list([ArgumentValue])
+    case object([ArgumentField])
+
+    /// The value under `variables`; `nil` when it is (or resolves to) an absent variable.
+    public func resolve(_ variables: Variables) -> JSONValue? {
+        switch self {
+        case .literal(let value):
+            return value
+        case .variable(let name):
+            return variables.values[name]
+        case .list(let items):
+            return .array(items.map { $0.resolve(variables) ?? .null })
+        case .object(let fields):
+            var members: [String: JSONValue] = [:]
+            for field in fields {
+                if let value = field.value.resolve(variables) { members[field.name] = value }
+            }
+            return .object(members)
+        }
+    }
+
+    /// True when the value mentions no variable.
+    public var isStatic: Bool {
+        switch self {
+        case .literal: true
+        case .variable: false
+        case .list(let items): items.allSatisfy(\.isStatic)
+        case .object(let fields): fields.allSatisfy(\.value.isStatic)
+        }
+    }
+}
+
+/// One named member of an argument or input object.
+public struct ArgumentField: Sendable, Hashable {
+    public let name: String
+    public let value: ArgumentValue
+
+    public init(name: String, value: ArgumentValue) {
+        self.name = name
+        self.value = value
+    }
+}
+
+/// A field of a selection set, resolved against the schema.
+public final class FieldSelection: Sendable {
+    /// The alias, or the name when there is none.
+    public let responseKey: String
+    public let name: String
+    /// The arguments, sorted by name.
+    public let arguments: [ArgumentField]
+    public let type: FieldType
+    /// The sub-selections of a composite field; `nil` for leaves.
+    public let selections: SelectionSet?
+    public let connection: ConnectionDirective?
+    public let deleteRecord: DeleteRecordDirective?
+    /// The storage key and slot when no argument mentions a variable (computed once).
+    public let staticStorageKey: String?
+    public let staticSlot: SlotID?
+
+    public init(
+        responseKey: String, name: String, arguments: [ArgumentField], type: FieldType,
+        selections: SelectionSet?, connection: ConnectionDirective? = nil,
+        deleteRecord: DeleteRecordDirective? = nil
+    ) {
+        self.responseKey = responseKey
+        self.name = name
+        self.arguments = arguments.sorted { CanonicalJSON.utf8Less($0.name, $1.name) }
+        self.type = type
+        self.selections = selections
+        self.connection = connection
+        self.deleteRecord = deleteRecord
+        if self.arguments.allSatisfy(\.value.isStatic) {
+            let key = StorageKey.render(name: name, arguments: self.arguments, variables: Variables())
+            staticStorageKey = key
+            staticSlot = SlotID.named(key)
+        } else {
+            staticStorageKey = nil
+            staticSlot = nil
+        }
+    }
+
+    /// True for `__typename`, which reads the record's type rather than a slot.
+    public var isTypename: Bool { name == "__typename" }
+
+    /// The field's storage key under `variables`: `name(a:1,b:"x")`.
+    public func storageKey(_ variables: Variables) -> String {
+        staticStorageKey ?? StorageKey.render(name: name, arguments: arguments, variables: variables)
+    }
+
+    /// The field's slot under `variables`.
+    public func slot(_ variables: Variables) -> SlotID {
+        staticSlot ?? SlotID.named(storageKey(variables))
+    }
+
+    /// The resolved value of argument `name`, `nil` when absent or null.
+    public func argument(_ name: String, _ variables: Variables) -> JSONValue? {
+        guard let field = arguments.first(where: { $0.name == name }) else { return nil }
+        guard let value = field.value.resolve(variables), value != .null else { return nil }
+        return value
+    }
+
+    /// The parent's slot name for a `@connection` field: `__key_connection(filters)`.
+    public func connectionStorageKey(_ variables: Variables) -> String? {
+        guard let connection else { return nil }
+        let filtered = arguments.filter { argument in
+            if let filters = connection.filters { return filters.contains(argument.name) }
+            return !ConnectionDirective.pagingArguments.contains(argument.name)
+        }
+        return StorageKey.render(name: "__" + connection.key + "_connection", arguments: filtered, variables: variables)
+    }
+}
+
+/// Storage keys: a field's name and its arguments, as one string.
+public enum StorageKey {
+    /// `name(a:1,b:"x")`: arguments sorted by name, values as canonical JSON, null arguments and
+    /// absent variables left out at every depth of objects, parentheses dropped when none remain.
+    public static func render(name: String, arguments: [ArgumentField], variables: Variables) -> String {
+        var parts: [(String, String)] = []
+        for argument in arguments {
+            guard let value = argument.value.resolve(variables), let pruned = prune(value) else { continue }
+            parts.append((argument.name, CanonicalJSON.render(pruned)))
+        }
+        if parts.isEmpty { return name }
+        parts.sort { CanonicalJSON.utf8Less($0.0, $1.0) }
+        return name + "(" + parts.map { $0.0 + ":" + $0.1 }.joined(separator: ",") + ")"
+    }
+
+    /// Drops nulls from objects at every depth; `nil` when the value itself is null.
+    static func prune(_ value: JSONValue) -> JSONValue? {
+        switch value {
+        case .null:
+            return nil
+        case .object(let members):
+            var kept: [String: JSONValue] = [:]
+            for (key, member) in members {
+                if let pruned = prune(member) { kept[key] = pruned }
+            }
+            return .object(kept)
+        case .array(let items):
+            return .array(items.map { prune($0) ?? .null })
+        default:
+            return value
+        }
+    }
+}

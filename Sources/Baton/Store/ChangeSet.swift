@@ -1,0 +1,97 @@
+/// What ingest makes of one response: everything the commit applies, as one atomic batch.
+///
+/// Built off the main actor (it is `Sendable`); the main actor commits it into the store.
+public struct ChangeSet: Sendable {
+    /// The operation whose fetch time a server commit stamps (`nil` for local batches).
+    public var operation: OperationIdentity?
+    /// Per record, the slots the response wrote, in the order records were first met.
+    public var records: [RecordChange]
+    /// Records named by `@deleteRecord`, in response order.
+    public var deletions: [RecordKey]
+    /// Pages of `@connection` fields, applied after `records` against the connection's state.
+    public var connectionPages: [ConnectionPage]
+    /// Errors whose `path` names no field of the response (kept for the caller, not stored).
+    public var unplacedErrors: [FieldError]
+
+    public init(
+        operation: OperationIdentity? = nil,
+        records: [RecordChange] = [],
+        deletions: [RecordKey] = [],
+        connectionPages: [ConnectionPage] = [],
+        unplacedErrors: [FieldError] = []
+    ) {
+        self.operation = operation
+        self.records = records
+        self.deletions = deletions
+        self.connectionPages = connectionPages
+        self.unplacedErrors = unplacedErrors
+    }
+}
+
+/// The slots one response wrote into one record.
+public struct RecordChange: Sendable {
+    public var key: RecordKey
+    public var typename: String
+    /// Slot → cell. A slot absent here was not in the response and is left as it is.
+    public var cells: [SlotID: Cell]
+
+    public init(key: RecordKey, typename: String, cells: [SlotID: Cell] = [:]) {
+        self.key = key
+        self.typename = typename
+        self.cells = cells
+    }
+}
+
+/// One page of a `@connection` field, as the server sent it.
+///
+/// The server's page is an ordinary record (`serverRecord`) whose `edges` and `pageInfo` the
+/// commit reads; the connection's client record (`connectionRecord`) owns copies of the edges.
+public struct ConnectionPage: Sendable {
+    /// How a page joins what the connection holds.
+    public enum Mode: Hashable, Sendable {
+        /// No cursor argument: the page replaces the connection.
+        case replace
+        /// `after:` given: appends when it equals the stored end cursor, else ignored.
+        case append(after: String)
+        /// `before:` given: prepends when it equals the stored start cursor, else ignored.
+        case prepend(before: String)
+    }
+
+    /// The record holding the connection field.
+    public var parent: RecordKey
+    /// The parent's slot that links to the client connection record (`__key_connection(filters)`).
+    public var connectionSlot: SlotID
+    /// The client connection record: `client:<parent>:__key_connection(filters)`.
+    public var connectionRecord: RecordKey
+    /// The connection's type name (the field's type).
+    public var typename: String
+    /// The server page record, or `nil` when the server sent `null` for the field.
+    public var serverRecord: RecordKey?
+    public var mode: Mode
+
+    public init(
+        parent: RecordKey, connectionSlot: SlotID, connectionRecord: RecordKey, typename: String,
+        serverRecord: RecordKey?, mode: Mode
+    ) {
+        self.parent = parent
+        self.connectionSlot = connectionSlot
+        self.connectionRecord = connectionRecord
+        self.typename = typename
+        self.serverRecord = serverRecord
+        self.mode = mode
+    }
+}
+
+/// An operation with its variables: what fetch times and retention are kept for.
+public struct OperationIdentity: Hashable, Sendable, Comparable {
+    /// `Name{"canonical":"variables"}`: the operation's name, then its variables as canonical JSON.
+    public let rawValue: String
+
+    public init(_ rawValue: String) {
+        self.rawValue = rawValue
+    }
+
+    public static func < (lhs: OperationIdentity, rhs: OperationIdentity) -> Bool {
+        lhs.rawValue < rhs.rawValue
+    }
+}

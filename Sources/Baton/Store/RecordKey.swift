@@ -1,0 +1,40 @@
+/// The key of one normalized record.
+///
+/// Entities are keyed `Type:id`; objects without an id are keyed by their path from the parent
+/// record (`parentKey:storageKey[:index]`); the operation roots are `client:root`,
+/// `client:root:mutation` and `client:root:subscription`.
+public struct RecordKey: Hashable, Sendable, Comparable, CustomStringConvertible {
+    /// The key's text, exactly as it appears in a record source or in the image.
+    public let rawValue: String
+
+    /// Wraps a key's text.
+    public init(_ rawValue: String) {
+        self.rawValue = rawValue
+    }
+
+    /// The query root.
+    public static let queryRoot = RecordKey("client:root")
+    /// The root that mutation payloads hang from.
+    public static let mutationRoot = RecordKey("client:root:mutation")
+    /// The root that subscription payloads hang from.
+    public static let subscriptionRoot = RecordKey("client:root:subscription")
+
+    /// The key of an entity: `Type:id`.
+    public static func entity(typename: String, id: String) -> RecordKey {
+        RecordKey(typename + ":" + id)
+    }
+
+    /// The key of an object without an id, reached from `parent` through `storageKey`.
+    public static func path(parent: RecordKey, storageKey: String, index: Int? = nil) -> RecordKey {
+        if let index {
+            return RecordKey(parent.rawValue + ":" + storageKey + ":" + String(index))
+        }
+        return RecordKey(parent.rawValue + ":" + storageKey)
+    }
+
+    public var description: String { rawValue }
+
+    public static func < (lhs: RecordKey, rhs: RecordKey) -> Bool {
+        lhs.rawValue < rhs.rawValue
+    }
+}

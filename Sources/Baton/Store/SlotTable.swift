@@ -1,0 +1,51 @@
+import Synchronization
+
+/// The number of a storage key in this process. Slot numbers never reach the disk.
+public struct SlotID: Hashable, Sendable {
+    public let index: UInt32
+    init(index: UInt32) { self.index = index }
+}
+
+/// The process-wide table of storage keys: storage key text ⇄ slot number.
+///
+/// Slot numbers depend on the order in which a process first met each key, so nothing that
+/// must be deterministic may order by them: order by ``name(of:)`` instead.
+public final class SlotTable: Sendable {
+    /// The one table of this process.
+    public static let shared = SlotTable()
+
+    private struct State {
+        var slots: [String: SlotID] = [:]
+        var names: [String] = []
+    }
+
+    private let state = Mutex(State())
+
+    /// The slot of `storageKey`, numbering it when the process meets it first.
+    public func slot(_ storageKey: String) -> SlotID {
+        state.withLock { state in
+            if let slot = state.slots[storageKey] { return slot }
+            let slot = SlotID(index: UInt32(state.names.count))
+            state.names.append(storageKey)
+            state.slots[storageKey] = slot
+            return slot
+        }
+    }
+
+    /// The slot of `storageKey` if the process has met it, without numbering it.
+    public func existingSlot(_ storageKey: String) -> SlotID? {
+        state.withLock { $0.slots[storageKey] }
+    }
+
+    /// The storage key text of `slot`.
+    public func name(of slot: SlotID) -> String {
+        state.withLock { $0.names[Int(slot.index)] }
+    }
+}
+
+extension SlotID {
+    /// The storage key text of this slot.
+    public var name: String { SlotTable.shared.name(of: self) }
+    /// The slot of `storageKey` in the process-wide table.
+    public static func named(_ storageKey: String) -> SlotID { SlotTable.shared.slot(storageKey) }
+}
