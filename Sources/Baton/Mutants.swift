@@ -1,0 +1,59 @@
+/// Known bug classes that tests and the simulator switch back on to prove they would be caught.
+///
+/// Mutants exist only in builds with `BATON_MUTANTS` (debug builds); a release build cannot turn
+/// one on, and ``Mutants/active`` is always `nil` there.
+public enum Mutant: String, CaseIterable, Sendable {
+    /// The race the 2026-10-06 merge rule fixed: a partial snapshot replaces its row.
+    case partialSnapshotReplaces
+    /// Collection keeps the hydrated flag of a record it swept.
+    case sweptKeepsHydrated
+    /// A deleted row keeps its cells, and they are merged into a record a payload names again.
+    case deletedCellsRevive
+    /// Rows age out one launch too early.
+    case evictOneLaunchEarly
+    /// Rows never age out.
+    case evictNever
+    /// The writer commits one drain in two transactions.
+    case drainInTwoTransactions
+    /// An optimistic layer's values reach the image.
+    case optimisticReachesImage
+
+    /// What the mutant breaks, in a sentence.
+    public var summary: String {
+        switch self {
+        case .partialSnapshotReplaces: "a snapshot of a record the check never read replaces its row (the 2026-10-06 race)"
+        case .sweptKeepsHydrated: "collection sweeps a record but keeps its hydrated flag, so its next partial snapshot replaces the row"
+        case .deletedCellsRevive: "a deleted row keeps its cells and they merge into a record a payload names again"
+        case .evictOneLaunchEarly: "a row unread for part of one launch is already gone at the next"
+        case .evictNever: "rows never age out of the image"
+        case .drainInTwoTransactions: "the writer commits one drain as two transactions"
+        case .optimisticReachesImage: "snapshots are taken from the optimistic view, so layer values reach the image"
+        }
+    }
+}
+
+/// Whether this build can switch mutants on.
+///
+/// A mutant is switched on per store and per image (their configurations carry it), never
+/// process-wide, so tests running in parallel do not see each other's mutants.
+public enum Mutants {
+    #if BATON_MUTANTS
+    /// True in builds that can switch mutants on.
+    public static let available = true
+    #else
+    /// True in builds that can switch mutants on.
+    public static let available = false
+    #endif
+}
+
+extension Optional where Wrapped == Mutant {
+    /// True when this configured mutant is `mutant` and the build has mutants at all.
+    @inline(__always)
+    public func isOn(_ mutant: Mutant) -> Bool {
+        #if BATON_MUTANTS
+        self == mutant
+        #else
+        false
+        #endif
+    }
+}

@@ -1,0 +1,151 @@
+/// Applies a change set to a ``SourceView``: records, then deletions, then connection pages.
+///
+/// The same code applies a server commit to the base and an optimistic layer over the base, so a
+/// layer re-applied after a server commit behaves exactly as it did the first time.
+enum ChangeSetApplier {
+    static let edgesSlot = SlotID.named("edges")
+    static let pageInfoSlot = SlotID.named("pageInfo")
+    static let nodeSlot = SlotID.named("node")
+    static let endCursorSlot = SlotID.named("endCursor")
+    static let startCursorSlot = SlotID.named("startCursor")
+    static let hasNextPageSlot = SlotID.named("hasNextPage")
+    static let hasPreviousPageSlot = SlotID.named("hasPreviousPage")
+
+    static func apply(_ changeSet: ChangeSet, to view: inout SourceView) {
+        for change in changeSet.records {
+            var data: RecordData
+            if let existing = view[change.key], !existing.deleted {
+                data = existing
+                data.typename = change.typename
+            } else {
+                // A record named again after its deletion comes back with this payload's values only.
+                data = RecordData(typename: change.typename)
+            }
+            for (slot, cell) in change.cells {
+                data.cells[slot] = cell
+            }
+            view[change.key] = data
+        }
+        for key in changeSet.deletions {
+            let typename = view[key]?.typename ?? typenameFromKey(key)
+            view[key] = RecordData(typename: typename, deleted: true)
+        }
+        for page in changeSet.connectionPages {
+            applyPage(page, to: &view)
+        }
+    }
+
+    /// The type of an entity key (`Type:id`), or `""` for keys that do not say.
+    static func typenameFromKey(_ key: RecordKey) -> String {
+        let raw = key.rawValue
+        guard !raw.hasPrefix("client:"), let colon = raw.firstIndex(of: ":") else { return "" }
+        return String(raw[..<colon])
+    }
+
+    // MARK: - Connections
+
+    private static func applyPage(_ page: ConnectionPage, to view: inout SourceView) {
+        guard var parent = view[page.parent], !parent.deleted else { return }
+        guard let serverKey = page.serverRecord, let server = view[serverKey], !server.deleted else {
+            parent.cells[page.connectionSlot] = Cell(.null)
+            view[page.parent] = parent
+            return
+        }
+        let existing = view[page.connectionRecord].flatMap { $0.deleted ? nil : $0 }
+        let pageInfoKey = RecordKey(page.connectionRecord.rawValue + ":pageInfo")
+        let existingPageInfo = existing.flatMap { linkTarget($0.cells[pageInfoSlot]) }.flatMap { view[$0] }
+
+        switch page.mode {
+        case .replace:
+            break
+        case .append(let after):
+            guard existingPageInfo?.cells[endCursorSlot]?.value == .string(after) else { return }
+        case .prepend(let before):
+            guard existingPageInfo?.cells[startCursorSlot]?.value == .string(before) else { return }
+        }
+
+        // Copy the page's edges into records the connection owns.
+        var nextIndex = 0
+        let existingEdges: [RecordKey?]
+        if case .links(let links)? = existing?.cells[edgesSlot]?.value, page.mode != .replace {
+            existingEdges = links
+        } else {
+            existingEdges = []
+        }
+        if case .links(let links)? = existing?.cells[edgesSlot]?.value {
+            for key in links.compactMap({ $0 }) {
+                if let index = edgeIndex(key, connection: page.connectionRecord) {
+                    nextIndex = max(nextIndex, index + 1)
+                }
+            }
+        }
+        var copies: [RecordKey] = []
+        if case .links(let serverEdges)? = server.cells[edgesSlot]?.value {
+            for case let edgeKey? in serverEdges {
+                guard let edge = view[edgeKey], !edge.deleted else { continue }
+                let copyKey = RecordKey(page.connectionRecord.rawValue + ":edges:" + String(nextIndex))
+                nextIndex += 1
+                view[copyKey] = RecordData(typename: edge.typename, cells: edge.cells)
+                copies.append(copyKey)
+            }
+        }
+        let ordered: [RecordKey?]
+        switch page.mode {
+        case .replace: ordered = copies
+        case .append: ordered = existingEdges + copies
+        case .prepend: ordered = copies + existingEdges
+        }
+        let edges = deduplicatedByNode(ordered, in: view)
+
+        var connection = existing ?? RecordData(typename: page.typename)
+        connection.typename = page.typename
+        for (slot, cell) in server.cells where slot != edgesSlot && slot != pageInfoSlot {
+            connection.cells[slot] = cell
+        }
+        connection.cells[edgesSlot] = Cell(.links(edges))
+
+        if let serverPageInfoKey = linkTarget(server.cells[pageInfoSlot]), let serverPageInfo = view[serverPageInfoKey] {
+            var pageInfo = existingPageInfo ?? RecordData(typename: serverPageInfo.typename)
+            let updated: [SlotID]
+            switch page.mode {
+            case .replace: updated = Array(serverPageInfo.cells.keys)
+            case .append: updated = [endCursorSlot, hasNextPageSlot]
+            case .prepend: updated = [startCursorSlot, hasPreviousPageSlot]
+            }
+            for slot in updated {
+                if let cell = serverPageInfo.cells[slot] { pageInfo.cells[slot] = cell }
+            }
+            view[pageInfoKey] = pageInfo
+            connection.cells[pageInfoSlot] = Cell(.link(pageInfoKey))
+        }
+        view[page.connectionRecord] = connection
+        parent.cells[page.connectionSlot] = Cell(.link(page.connectionRecord))
+        view[page.parent] = parent
+    }
+
+    /// Null edges dropped; an edge whose node another edge already holds is dropped (first kept).
+    private static func deduplicatedByNode(_ edges: [RecordKey?], in view: SourceView) -> [RecordKey?] {
+        var seen = Set<RecordKey>()
+        var out: [RecordKey?] = []
+        for case let key? in edges {
+            guard let edge = view[key], !edge.deleted else { continue }
+            if let node = linkTarget(edge.cells[nodeSlot]) {
+                guard seen.insert(node).inserted else { continue }
+            }
+            out.append(key)
+        }
+        return out
+    }
+
+    private static func linkTarget(_ cell: Cell?) -> RecordKey? {
+        if case .link(let key)? = cell?.value { return key }
+        return nil
+    }
+
+    /// The index of an edge copy `<connection>:edges:<n>`.
+    private static func edgeIndex(_ key: RecordKey, connection: RecordKey) -> Int? {
+        let prefix = connection.rawValue + ":edges:"
+        guard key.rawValue.hasPrefix(prefix) else { return nil }
+        return Int(key.rawValue.dropFirst(prefix.count))
+    }
+}

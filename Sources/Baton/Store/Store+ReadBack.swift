@@ -1,0 +1,106 @@
+/// An operation's data read back from the store.
+public struct ReadResult: Hashable, Sendable {
+    /// Response-shaped data; fields the store lacks are left out.
+    public var data: JSONValue
+    /// True when nothing selected was absent.
+    public var isComplete: Bool
+}
+
+extension Store {
+    /// Reads `plan` back from the visible records as response-shaped JSON (memory only: the check
+    /// is what hydrates). A deleted record reads as null through a link and is skipped in a list.
+    public func read(_ plan: Plan, variables: Variables) -> ReadResult {
+        var reader = ReadBackWalk(store: self, variables: variables)
+        let root = visible(plan.rootKey) ?? RecordData(typename: plan.rootTypename)
+        let data = reader.object(root, key: plan.rootKey, sets: [plan.selections])
+        return ReadResult(data: data, isComplete: reader.complete)
+    }
+}
+
+/// One read-back walk.
+@MainActor
+struct ReadBackWalk {
+    let store: Store
+    let variables: Variables
+    var complete = true
+
+    init(store: Store, variables: Variables) {
+        self.store = store
+        self.variables = variables
+    }
+
+    mutating func object(_ data: RecordData, key: RecordKey, sets: [SelectionSet]) -> JSONValue {
+        var order: [String] = []
+        var byResponseKey: [String: MergedField] = [:]
+        for set in sets {
+            for merged in set.mergedFields(for: data.typename, variables: variables) {
+                let responseKey = merged.field.responseKey
+                if var existing = byResponseKey[responseKey] {
+                    existing.subselections += merged.subselections
+                    byResponseKey[responseKey] = existing
+                } else {
+                    order.append(responseKey)
+                    byResponseKey[responseKey] = merged
+                }
+            }
+        }
+        var members: [String: JSONValue] = [:]
+        for responseKey in order {
+            let merged = byResponseKey[responseKey]!
+            let field = merged.field
+            if field.isTypename {
+                members[responseKey] = .string(data.typename)
+                continue
+            }
+            guard let cell = data.cells[field.readSlot(variables)] else {
+                complete = false
+                continue
+            }
+            if let value = self.value(cell.value, subsets: field.selections == nil ? nil : merged.subselections) {
+                members[responseKey] = value
+            }
+        }
+        return .object(members)
+    }
+
+    /// The JSON of one value; `nil` when a linked record is absent (the field is then left out).
+    private mutating func value(_ value: Value, subsets: [SelectionSet]?) -> JSONValue? {
+        switch value {
+        case .null: return .null
+        case .bool(let b): return .bool(b)
+        case .int(let i): return .int(i)
+        case .double(let d): return .double(d)
+        case .string(let s): return .string(s)
+        case .object(let text): return .string(text)
+        case .list(let items):
+            var out: [JSONValue] = []
+            for item in items {
+                guard let element = self.value(item, subsets: subsets) else { return nil }
+                out.append(element)
+            }
+            return .array(out)
+        case .link(let key):
+            guard let data = store.visible(key) else {
+                complete = false
+                return nil
+            }
+            if data.deleted { return .null }
+            return object(data, key: key, sets: subsets ?? [])
+        case .links(let keys):
+            var out: [JSONValue] = []
+            for key in keys {
+                guard let key else {
+                    out.append(.null)
+                    continue
+                }
+                guard let data = store.visible(key) else {
+                    complete = false
+                    return nil
+                }
+                if data.deleted { continue }
+                out.append(object(data, key: key, sets: subsets ?? []))
+            }
+            return .array(out)
+        }
+    }
+}

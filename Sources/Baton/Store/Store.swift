@@ -1,0 +1,121 @@
+/// Baton's normalized record store: the UI's state.
+///
+/// Everything here runs on the main actor and is synchronous: commits, reads, the availability
+/// check (which hydrates from the image) and collection. Only ingest runs elsewhere: it turns a
+/// response into a ``ChangeSet`` in the fetch's own task.
+@MainActor
+public final class Store {
+    /// How a store behaves; every field has a production default.
+    public struct Configuration: Sendable {
+        /// How many released query roots keep protecting their records (oldest out first).
+        public var releaseBufferSize: Int
+        /// The expiration that applies when a check names none; `nil`: data never expires.
+        public var defaultExpiration: Double?
+        /// Collect as soon as a root leaves or a commit drops a link. The simulator turns this off
+        /// and schedules collection itself.
+        public var collectsAutomatically: Bool
+        /// A known bug switched back on (tests and the simulator only; ignored without `BATON_MUTANTS`).
+        public var mutant: Mutant?
+
+        public init(
+            releaseBufferSize: Int = 10, defaultExpiration: Double? = nil,
+            collectsAutomatically: Bool = true, mutant: Mutant? = nil
+        ) {
+            self.releaseBufferSize = releaseBufferSize
+            self.defaultExpiration = defaultExpiration
+            self.collectsAutomatically = collectsAutomatically
+            self.mutant = mutant
+        }
+    }
+
+    /// The last fetch of an operation: when, and the commit sequence number it came with
+    /// (0 for a time read from the image).
+    struct Fetch: Hashable {
+        var time: Double
+        var sequence: Int
+    }
+
+    public let configuration: Configuration
+    let clock: any StoreClock
+    /// The image the store writes behind and hydrates from, if any.
+    public let image: (any StoreImage)?
+
+    /// Server data: what the image keeps.
+    var base: [RecordKey: RecordData] = [:]
+    /// Live optimistic layers, oldest first.
+    var layers: [OptimisticLayer] = []
+    /// The visible version of every record some layer touches.
+    var overlay: [RecordKey: RecordData] = [:]
+    /// Records whose image row the check read this launch and that memory has not dropped since.
+    var hydrated = Set<RecordKey>()
+    /// Observable objects, one per record someone asked for.
+    var objects: [RecordKey: Record] = [:]
+    var fetches: [OperationIdentity: Fetch] = [:]
+    var commitSequence = 0
+    var invalidatedThrough = -1
+    var nextLayerID = 1
+    var retention = Retention()
+    /// Set when a root left or a commit dropped a link.
+    public internal(set) var needsCollection = false
+
+    /// A store over `image` (or none), reading time from `clock`.
+    public init(image: (any StoreImage)? = nil, clock: any StoreClock = SystemClock(), configuration: Configuration = Configuration()) {
+        self.image = image
+        self.clock = clock
+        self.configuration = configuration
+    }
+
+    /// What the UI sees of `key`: the optimistic view over the base.
+    func visible(_ key: RecordKey) -> RecordData? {
+        overlay[key] ?? base[key]
+    }
+
+    /// The observable record for `key`, or `nil` when the store holds no such record.
+    public func record(_ key: RecordKey) -> Record? {
+        if let object = objects[key], object.data != nil { return object }
+        guard let data = visible(key) else { return nil }
+        let object = Record(key: key, data: data)
+        objects[key] = object
+        return object
+    }
+
+    /// The visible data of `key` as a value (no observation).
+    public func data(of key: RecordKey) -> RecordData? {
+        visible(key)
+    }
+
+    /// Every visible record key, sorted.
+    public var keys: [RecordKey] {
+        Set(base.keys).union(overlay.keys).sorted()
+    }
+
+    /// The server data (no optimistic values) of `key`.
+    package func baseData(of key: RecordKey) -> RecordData? {
+        base[key]
+    }
+
+    /// Every key of the server data, sorted.
+    package var baseKeys: [RecordKey] {
+        base.keys.sorted()
+    }
+
+    /// True when the check has read `key`'s row this launch and memory has not dropped it since.
+    package func isHydrated(_ key: RecordKey) -> Bool {
+        hydrated.contains(key)
+    }
+
+    /// The number of live optimistic layers.
+    public var layerCount: Int { layers.count }
+
+    /// Brings the observable objects of `keys` up to date, notifying only changed slots.
+    func refreshObjects<S: Sequence>(_ keys: S) where S.Element == RecordKey {
+        for key in keys {
+            guard let object = objects[key] else { continue }
+            let data = visible(key)
+            if object.data != data {
+                object.update(to: data)
+            }
+            if data == nil { objects[key] = nil }
+        }
+    }
+}
