@@ -1,0 +1,93 @@
+import Baton
+
+/// One step of a simulated schedule. Events carry everything they need (responses as JSON), so a
+/// recorded schedule replays without the generator, and a shrunk or hand-edited one still runs:
+/// an event that no longer makes sense (releasing a token never retained) does nothing.
+package enum SimEvent: Hashable, Sendable {
+    /// A server response for `operation` is ingested and committed (a mutation's plain answer too).
+    case response(operation: String, variables: [String: JSONValue], body: JSONValue)
+    /// A mutation's optimistic response is committed as layer `layer`.
+    case optimistic(layer: Int, operation: String, variables: [String: JSONValue], body: JSONValue)
+    /// The server answers the mutation of layer `layer`.
+    case answer(layer: Int, operation: String, variables: [String: JSONValue], body: JSONValue)
+    /// The mutation of layer `layer` failed: its layer is reverted.
+    case fail(layer: Int)
+    case retain(token: Int, operation: String, variables: [String: JSONValue])
+    case release(token: Int)
+    /// The availability check; `expiration` in seconds, if one applies.
+    case check(operation: String, variables: [String: JSONValue], expiration: Double?)
+    case collect
+    /// The writer drains everything queued in one transaction.
+    case drain
+    /// The process dies after `steps` row writes of a drain, before its commit.
+    case drainPartway(steps: Int)
+    case advanceClock(seconds: Double)
+    case invalidate
+    /// The writer drains, the image closes, the process ends.
+    case quit
+    /// The process is killed: the OS keeps everything written.
+    case kill
+    /// The machine loses power: each unsynced write is kept, dropped or torn, chosen by `seed`.
+    case powerLoss(seed: UInt64)
+    /// A new process opens the image and makes a new store.
+    case relaunch
+    /// The next write (or sync) of the disk fails with `code` (`ioerr` or `full`).
+    case fault(on: String, code: String)
+
+    /// The event's kind, as the replay format names it.
+    package var kind: String {
+        switch self {
+        case .response: "response"
+        case .optimistic: "optimistic"
+        case .answer: "answer"
+        case .fail: "fail"
+        case .retain: "retain"
+        case .release: "release"
+        case .check: "check"
+        case .collect: "collect"
+        case .drain: "drain"
+        case .drainPartway: "drainPartway"
+        case .advanceClock: "advanceClock"
+        case .invalidate: "invalidate"
+        case .quit: "quit"
+        case .kill: "kill"
+        case .powerLoss: "powerLoss"
+        case .relaunch: "relaunch"
+        case .fault: "fault"
+        }
+    }
+
+    /// True for events that end the process.
+    package var endsProcess: Bool {
+        switch self {
+        case .quit, .kill, .powerLoss, .drainPartway: true
+        default: false
+        }
+    }
+
+    /// A one-line description for traces.
+    package var summary: String {
+        func op(_ name: String, _ variables: [String: JSONValue]) -> String {
+            name + CanonicalJSON.render(.object(variables))
+        }
+        switch self {
+        case .response(let o, let v, _): return "response " + op(o, v)
+        case .optimistic(let l, let o, let v, _): return "optimistic layer \(l) " + op(o, v)
+        case .answer(let l, let o, let v, _): return "answer layer \(l) " + op(o, v)
+        case .fail(let l): return "fail layer \(l)"
+        case .retain(let t, let o, let v): return "retain token \(t) " + op(o, v)
+        case .release(let t): return "release token \(t)"
+        case .check(let o, let v, let e): return "check " + op(o, v) + (e.map { " expiration \($0)" } ?? "")
+        case .collect: return "collect"
+        case .drain: return "drain"
+        case .drainPartway(let s): return "drain partway after \(s) writes, then die"
+        case .advanceClock(let s): return "advance clock \(s)s"
+        case .invalidate: return "invalidate"
+        case .quit: return "quit"
+        case .kill: return "kill"
+        case .powerLoss(let s): return "power loss seed \(s)"
+        case .relaunch: return "relaunch"
+        case .fault(let on, let code): return "fault \(code) on next \(on)"
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import Baton
+
+/// A broken invariant: which, where, and what was seen.
+package struct InvariantViolation: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The invariant's name (stable: shrinking keeps only candidates that break the same one).
+    package var invariant: String
+    package var detail: String
+    /// The index of the event after which it broke.
+    package var eventIndex: Int
+
+    package var description: String { "\(invariant) after event #\(eventIndex): \(detail)" }
+}
+
+/// Crash points a run went through, by kind.
+package struct CrashCounts: Hashable, Sendable {
+    package var kill = 0
+    package var powerLoss = 0
+    package var quit = 0
+    package var drainPartway = 0
+    package var faults = 0
+
+    package var total: Int { kill + powerLoss + quit + drainPartway }
+
+    package static func + (a: CrashCounts, b: CrashCounts) -> CrashCounts {
+        CrashCounts(kill: a.kill + b.kill, powerLoss: a.powerLoss + b.powerLoss, quit: a.quit + b.quit,
+                    drainPartway: a.drainPartway + b.drainPartway, faults: a.faults + b.faults)
+    }
+}
+
+/// What one run did.
+package struct SimOutcome: Sendable {
+    package var seed: UInt64?
+    package var schedule: [ScheduledEvent]
+    package var failure: InvariantViolation?
+    package var trace: [String]
+    package var traceHash: String
+    package var crashes: CrashCounts
+    package var statesChecked: Int
+    package var eventsRun: Int
+}
