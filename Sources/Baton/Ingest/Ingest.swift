@@ -1,0 +1,189 @@
+/// Ingest: one GraphQL response's bytes to the change set the store commits.
+///
+/// A pure function of (plan, variables, bytes), callable from any thread or actor. The bytes are
+/// read once, in place, by ``JSONScanner``; no JSON tree is built for `data`.
+///
+/// - `data` an object: its records, from `plan.rootKey` down. `data` null, or absent while
+///   `errors` holds something: no records, every error unplaced. No `data` and no errors (or an
+///   empty `errors`): ``IngestError/Kind/noData``.
+/// - Objects are keyed `Type:id` when their fields select `id` and the response gives one (a
+///   string, or an integer in decimal), by path (`parent:storageKey[:index…]`) when `id` is null
+///   or not selected; `id` selected but absent is an error.
+/// - Lists of objects are `.links` (nulls kept at their index); lists of lists of objects are
+///   `.list` whose items are `.links`, `.list` (deeper still) or `.null`. Lists of leaves are `.list`.
+/// - A custom scalar takes any JSON: objects become `.object(canonical JSON)`, arrays `.list`.
+/// - `__typename` is the record's type, never a slot. For an object type it must, when given,
+///   name the schema's type; for an interface or union it is required.
+/// - Errors with a `path` land on the field it names (trailing list indices stripped); others,
+///   and those whose path names nothing in `data`, are ``ChangeSet/unplacedErrors``.
+public enum Ingest {
+    /// Normalizes a response held in a raw buffer.
+    public static func normalize(
+        plan: Plan, variables: Variables, response: UnsafeRawBufferPointer
+    ) throws(IngestError) -> ChangeSet {
+        let cache = ShapeCache(variables: variables, root: plan.selections)
+        var normalizer = Normalizer(scanner: JSONScanner(response), cache: cache)
+        return try normalizer.response(plan: plan, variables: variables)
+    }
+
+    /// Normalizes a response held in a byte array.
+    public static func normalize(plan: Plan, variables: Variables, response: [UInt8]) throws(IngestError) -> ChangeSet {
+        try response.withUnsafeBytes { buffer in
+            result(plan: plan, variables: variables, response: buffer)
+        }.get()
+    }
+
+    /// Normalizes a response held in any collection of bytes (`Data`, `String.UTF8View`, …);
+    /// contiguous storage is read in place, anything else is copied first.
+    public static func normalize(
+        plan: Plan, variables: Variables, response: some Collection<UInt8>
+    ) throws(IngestError) -> ChangeSet {
+        let inPlace = response.withContiguousStorageIfAvailable { buffer in
+            result(plan: plan, variables: variables, response: UnsafeRawBufferPointer(buffer))
+        }
+        if let inPlace { return try inPlace.get() }
+        return try normalize(plan: plan, variables: variables, response: Array(response))
+    }
+
+    private static func result(
+        plan: Plan, variables: Variables, response: UnsafeRawBufferPointer
+    ) -> Result<ChangeSet, IngestError> {
+        do throws(IngestError) {
+            return .success(try normalize(plan: plan, variables: variables, response: response))
+        } catch {
+            return .failure(error)
+        }
+    }
+}
+
+extension Normalizer {
+    /// Reads the whole response: `data`, `errors` (in any order), anything else skipped.
+    mutating func response(plan: Plan, variables: Variables) throws(IngestError) -> ChangeSet {
+        let kind = try peek()
+        guard kind == .object else { throw IngestError(.notAnObject, offset: scanner.position) }
+        var sawData = false
+        var hasData = false
+        var sawErrors = false
+        var errors: [JSONValue] = []
+        if try openObject() {
+            repeat {
+                let span = try readKey()
+                if !sawData, scanner.span(span, equals: "data") {
+                    sawData = true
+                    let kind = try peek()
+                    switch kind {
+                    case .null:
+                        try readNull()
+                    case .object:
+                        _ = try normalizeObject(
+                            group: 0, declaredType: plan.rootTypename, entry: nil, keySource: .fixed(plan.rootKey))
+                        hasData = true
+                    default:
+                        throw IngestError(
+                            .wrongType(expected: "an object or null for data", found: Normalizer.describe(kind)),
+                            offset: scanner.position)
+                    }
+                } else if !sawErrors, scanner.span(span, equals: "errors") {
+                    sawErrors = true
+                    let offset = scanner.position
+                    switch try readValue() {
+                    case .array(let items): errors = items
+                    case .null: break
+                    default:
+                        throw IngestError(.wrongType(expected: "a list for errors", found: "another value"), offset: offset)
+                    }
+                } else {
+                    try skipValue()
+                }
+            } while try nextMember()
+        }
+        try finish()
+        if !sawData && errors.isEmpty { throw IngestError(.noData, offset: 0) }
+
+        var unplaced: [FieldError] = []
+        for error in errors {
+            let (fieldError, path) = Normalizer.fieldError(error)
+            if !(hasData && path.map({ place(fieldError, path: $0, root: plan.rootKey) }) == true) {
+                unplaced.append(fieldError)
+            }
+        }
+        return ChangeSet(
+            operation: plan.identity(variables),
+            records: records,
+            deletions: deletions,
+            connectionPages: pages,
+            unplacedErrors: unplaced)
+    }
+
+    /// A response error as a field error, with its path when it has a well-formed one (strings
+    /// and non-negative integers). An element that is not an object becomes a message of its JSON.
+    static func fieldError(_ error: JSONValue) -> (FieldError, [ResponsePathComponent]?) {
+        guard case .object(let members) = error else {
+            return (FieldError(message: CanonicalJSON.render(error), path: ""), nil)
+        }
+        let message: String
+        switch members["message"] {
+        case .string(let text)?: message = text
+        case nil, .null?: message = ""
+        case let other?: message = CanonicalJSON.render(other)
+        }
+        var extensions: String?
+        if let value = members["extensions"], value != .null { extensions = CanonicalJSON.render(value) }
+        var path: [ResponsePathComponent]?
+        if case .array(let items)? = members["path"] {
+            var components: [ResponsePathComponent] = []
+            for item in items {
+                switch item {
+                case .string(let key): components.append(.key(key))
+                case .int(let index) where index >= 0: components.append(.index(index))
+                default: break
+                }
+            }
+            if components.count == items.count { path = components }
+        }
+        let dotted = path.map(ResponsePathComponent.dotted) ?? ""
+        return (FieldError(message: message, path: dotted, extensions: extensions), path)
+    }
+
+    /// Puts `error` on the cell `path` names, walking the change set from the root by response
+    /// keys; false when the path names nothing the response holds.
+    ///
+    /// Trailing list indices are dropped (an error on a list element lands on the list's field).
+    /// The last field may be absent from `data`: its cell is then made, null, to carry the error.
+    mutating func place(_ error: FieldError, path: [ResponsePathComponent], root: RecordKey) -> Bool {
+        var path = path[...]
+        while case .index? = path.last { path.removeLast() }
+        guard !path.isEmpty, var index = recordIndex[root] else { return false }
+        var group = 0
+        while true {
+            guard case .key(let key)? = path.first else { return false }
+            path.removeFirst()
+            let shape = cache.shape(group: group, typename: records[index].typename)
+            guard let member = shape.entry(named: key), !member.isTypename else { return false }
+            if path.isEmpty {
+                if records[index].cells[member.slot] != nil {
+                    records[index].cells[member.slot]!.error = error
+                } else {
+                    records[index].cells[member.slot] = Cell(.null, error: error)
+                }
+                return true
+            }
+            guard member.isComposite, var value = records[index].cells[member.slot]?.value else { return false }
+            while case .index(let position)? = path.first {
+                path.removeFirst()
+                switch value {
+                case .links(let keys) where position < keys.count:
+                    guard let key = keys[position] else { return false }
+                    value = .link(key)
+                case .list(let items) where position < items.count:
+                    value = items[position]
+                default:
+                    return false
+                }
+            }
+            guard case .link(let child) = value, let next = recordIndex[child] else { return false }
+            index = next
+            group = member.childGroup
+        }
+    }
+}

@@ -1,0 +1,493 @@
+/// The state of one normalize call: a scanner over the response and the change set being built.
+///
+/// Objects are normalized in one pass while their key is known: always for objects keyed by path,
+/// and for entities once their `id` member has been read. Composite members met before the `id`
+/// are skipped and their positions kept; the object's key is then known at its end, and the
+/// scanner comes back for them. Leaf values met before the key wait in `pending`.
+struct Normalizer {
+    var scanner: JSONScanner
+    let cache: ShapeCache
+    var records: [RecordChange] = []
+    var recordIndex: [RecordKey: Int] = [:]
+    var deletions: [RecordKey] = []
+    var pages: [ConnectionPage] = []
+    /// Leaf cells of objects whose key is not known yet (a stack shared by nested objects).
+    var pending: [(SlotID, Cell)] = []
+    /// Composite members waiting for their object's key (a stack shared by nested objects).
+    var deferred: [(ShapeEntry, JSONScanner.Mark)] = []
+
+    init(scanner: JSONScanner, cache: ShapeCache) {
+        self.scanner = scanner
+        self.cache = cache
+    }
+
+    /// How an object gets its key when it has no usable `id`.
+    enum KeySource {
+        /// An operation root: this key, whatever the object holds.
+        case fixed(RecordKey)
+        /// `parent:storageKey` or `parent:storageKey:index`.
+        case path(parent: RecordKey, storageKey: String, index: Int?)
+
+        var pathKey: RecordKey {
+            switch self {
+            case .fixed(let key): key
+            case .path(let parent, let storageKey, let index):
+                RecordKey.path(parent: parent, storageKey: storageKey, index: index)
+            }
+        }
+    }
+
+    // MARK: Records
+
+    /// The index of `key`'s change, made on first sight (records stay in first-seen order).
+    mutating func openRecord(_ key: RecordKey, typename: String, capacity: Int) -> Int {
+        if let index = recordIndex[key] {
+            if records[index].typename != typename { records[index].typename = typename }
+            return index
+        }
+        let index = records.count
+        var change = RecordChange(key: key, typename: typename)
+        change.cells.reserveCapacity(capacity)
+        records.append(change)
+        recordIndex[key] = index
+        return index
+    }
+
+    // MARK: Objects
+
+    /// Normalizes the object at the scanner (already peeked) and returns its key.
+    ///
+    /// `declaredType` is the schema's type for object types and the root; `nil` for interfaces and
+    /// unions, whose type comes from the object's `__typename`.
+    mutating func normalizeObject(
+        group: Int, declaredType: String?, entry: ShapeEntry?, keySource: KeySource
+    ) throws(IngestError) -> RecordKey {
+        let start = scanner.position
+        let typename: String
+        if let declaredType {
+            typename = declaredType
+        } else {
+            typename = try findTypename(group: group, abstractType: entry?.namedType ?? "?")
+        }
+        let shape: Shape
+        if let memo = entry?.childShape, memo.typename == typename {
+            shape = memo
+        } else {
+            shape = cache.shape(group: group, typename: typename)
+            entry?.childShape = shape
+        }
+
+        var key: RecordKey?
+        var index = -1
+        if case .fixed(let fixed) = keySource {
+            key = fixed
+        } else if !shape.hasID {
+            key = keySource.pathKey
+        }
+        if let key { index = openRecord(key, typename: typename, capacity: shape.entries.count) }
+        let pendingBase = pending.count
+        let deferredBase = deferred.count
+
+        var hint = 0
+        if try openObject() {
+            repeat {
+                let span = try readKey()
+                let member: ShapeEntry?
+                if span.hasEscapes {
+                    member = shape.entry(named: try string(span))
+                } else {
+                    member = shape.match(UnsafeRawBufferPointer(rebasing: scanner.bytes[span.range]), hint: &hint)
+                }
+                guard let member else {
+                    do throws(IngestError) {
+                        try skipValue()
+                    } catch {
+                        let name = String(decoding: UnsafeRawBufferPointer(rebasing: scanner.bytes[span.range]), as: UTF8.self)
+                        throw error.inside(.key(name))
+                    }
+                    continue
+                }
+                do throws(IngestError) {
+                    if member.isTypename {
+                        try checkTypename(typename)
+                    } else if member.isComposite {
+                        if let key, deferred.count == deferredBase {
+                            try writeComposite(member, into: index, parent: key)
+                        } else {
+                            // The key is not known yet (or earlier members wait): come back later,
+                            // keeping members in response order.
+                            deferred.append((member, scanner.mark))
+                            try skipValue()
+                        }
+                    } else {
+                        let value = try leafValue(member)
+                        if key == nil, member.isID {
+                            let found = try identity(value, typename: typename, keySource: keySource)
+                            key = found
+                            index = openRecord(found, typename: typename, capacity: shape.entries.count)
+                            for (slot, cell) in pending[pendingBase...] { records[index].cells[slot] = cell }
+                            pending.removeSubrange(pendingBase...)
+                        }
+                        if index >= 0 {
+                            records[index].cells[member.slot] = Cell(value)
+                        } else {
+                            pending.append((member.slot, Cell(value)))
+                        }
+                        if let directive = member.deleteRecord { appendDeletions(value, directive) }
+                    }
+                } catch {
+                    throw error.inside(.key(member.responseKey))
+                }
+            } while try nextMember()
+        }
+
+        guard let key else { throw IngestError(.missingID, offset: start) }
+        let deferredEnd = deferred.count
+        if deferredEnd > deferredBase {
+            let after = scanner.mark
+            for i in deferredBase..<deferredEnd {
+                let (member, mark) = deferred[i]
+                scanner.reset(to: mark)
+                do throws(IngestError) {
+                    try writeComposite(member, into: index, parent: key)
+                } catch {
+                    throw error.inside(.key(member.responseKey))
+                }
+            }
+            deferred.removeSubrange(deferredBase..<deferredEnd)
+            scanner.reset(to: after)
+        }
+        return key
+    }
+
+    /// The key an `id` value gives: `Type:id` for a string or an integer, the path key for null.
+    func identity(_ value: Value, typename: String, keySource: KeySource) throws(IngestError) -> RecordKey {
+        switch value {
+        case .string(let id): return .entity(typename: typename, id: id)
+        case .int(let id): return .entity(typename: typename, id: String(id))
+        case .null: return keySource.pathKey
+        default:
+            throw IngestError(.wrongType(expected: "an id (a string or an integer)", found: "another value"), offset: scanner.position)
+        }
+    }
+
+    /// Reads a `__typename` member and checks it names the object's type.
+    mutating func checkTypename(_ typename: String) throws(IngestError) {
+        let kind = try peek()
+        guard kind == .string else { throw wrongType("a type name", kind) }
+        let offset = scanner.position
+        let found = try readString()
+        if found != typename {
+            throw IngestError(.typenameMismatch(expected: typename, found: found), offset: offset)
+        }
+    }
+
+    /// Looks ahead through the object at the scanner for its type name, then comes back.
+    mutating func findTypename(group: Int, abstractType: String) throws(IngestError) -> String {
+        let start = scanner.mark
+        let keys = cache.typenameKeys(group: group)
+        var found: String?
+        if try openObject() {
+            repeat {
+                let span = try readKey()
+                let name = UnsafeRawBufferPointer(rebasing: scanner.bytes[span.range])
+                let isTypename: Bool
+                if span.hasEscapes {
+                    let decoded = Array(try string(span).utf8)
+                    isTypename = keys.contains(decoded)
+                } else {
+                    isTypename = keys.contains { Shape.equal($0, name) }
+                }
+                if isTypename {
+                    let kind = try peek()
+                    guard kind == .string else {
+                        throw wrongType("a type name", kind).inside(.key(String(decoding: name, as: UTF8.self)))
+                    }
+                    found = try readString()
+                    break
+                }
+                try skipValue()
+            } while try nextMember()
+        }
+        guard let found else { throw IngestError(.missingTypename(abstractType: abstractType), offset: start.position) }
+        scanner.reset(to: start)
+        return found
+    }
+
+    // MARK: Composite values
+
+    /// Normalizes a composite member's value and writes its slot (plus its connection page).
+    mutating func writeComposite(_ member: ShapeEntry, into index: Int, parent: RecordKey) throws(IngestError) {
+        let value = try compositeValue(member, parent: parent, storageKey: member.storageKey, depth: member.listDepth)
+        records[index].cells[member.slot] = Cell(value)
+        if let connection = member.connection {
+            var serverRecord: RecordKey?
+            var typename = member.namedType
+            if case .link(let key) = value {
+                serverRecord = key
+                if let child = recordIndex[key] { typename = records[child].typename }
+            }
+            pages.append(ConnectionPage(
+                parent: parent,
+                connectionSlot: connection.slot,
+                connectionRecord: RecordKey("client:" + parent.rawValue + ":" + connection.storageKey),
+                typename: typename,
+                serverRecord: serverRecord,
+                mode: connection.mode))
+        }
+    }
+
+    /// The value of a composite field at list depth `depth`: `.link`, `.links` for a list of
+    /// objects, `.list` of those for deeper lists, `.null` at any level. Objects without an id are
+    /// keyed `parent:storageKey`, with one `:index` per list level.
+    mutating func compositeValue(
+        _ member: ShapeEntry, parent: RecordKey, storageKey: String, depth: Int
+    ) throws(IngestError) -> Value {
+        let kind = try peek()
+        if kind == .null {
+            try readNull()
+            return .null
+        }
+        if depth == 0 {
+            guard kind == .object else { throw wrongType("an object", kind) }
+            return .link(try childObject(member, .path(parent: parent, storageKey: storageKey, index: nil)))
+        }
+        guard kind == .array else { throw wrongType("a list", kind) }
+        var position = 0
+        if depth == 1 {
+            var keys: [RecordKey?] = []
+            if try openArray() {
+                repeat {
+                    do throws(IngestError) {
+                        let element = try peek()
+                        if element == .null {
+                            try readNull()
+                            keys.append(nil)
+                        } else if element == .object {
+                            keys.append(try childObject(member, .path(parent: parent, storageKey: storageKey, index: position)))
+                        } else {
+                            throw wrongType("an object", element)
+                        }
+                    } catch {
+                        throw error.inside(.index(position))
+                    }
+                    position += 1
+                } while try nextElement()
+            }
+            return .links(keys)
+        }
+        var items: [Value] = []
+        if try openArray() {
+            repeat {
+                do throws(IngestError) {
+                    let inner = storageKey + ":" + String(position)
+                    items.append(try compositeValue(member, parent: parent, storageKey: inner, depth: depth - 1))
+                } catch {
+                    throw error.inside(.index(position))
+                }
+                position += 1
+            } while try nextElement()
+        }
+        return .list(items)
+    }
+
+    /// Normalizes one object of a composite member.
+    @inline(__always)
+    mutating func childObject(_ member: ShapeEntry, _ keySource: KeySource) throws(IngestError) -> RecordKey {
+        try normalizeObject(
+            group: member.childGroup,
+            declaredType: member.kind == .object ? member.namedType : nil,
+            entry: member,
+            keySource: keySource)
+    }
+
+    // MARK: Leaf values
+
+    /// The value of a leaf field: a scalar, or (nested) lists of them.
+    mutating func leafValue(_ member: ShapeEntry) throws(IngestError) -> Value {
+        member.listDepth == 0 ? try scalarValue(member.kind) : try leafList(member.kind, depth: member.listDepth)
+    }
+
+    mutating func leafList(_ type: FieldType.Kind, depth: Int) throws(IngestError) -> Value {
+        let kind = try peek()
+        if kind == .null {
+            try readNull()
+            return .null
+        }
+        guard kind == .array else { throw wrongType("a list", kind) }
+        var items: [Value] = []
+        var position = 0
+        if try openArray() {
+            repeat {
+                do throws(IngestError) {
+                    items.append(depth > 1 ? try leafList(type, depth: depth - 1) : try scalarValue(type))
+                } catch {
+                    throw error.inside(.index(position))
+                }
+                position += 1
+            } while try nextElement()
+        }
+        return .list(items)
+    }
+
+    /// One scalar of type `type`, checked: Int takes integers, Float numbers, String and enums
+    /// strings, ID strings or integers (kept as strings), Boolean booleans, custom scalars anything.
+    mutating func scalarValue(_ type: FieldType.Kind) throws(IngestError) -> Value {
+        let kind = try peek()
+        switch kind {
+        case .null:
+            try readNull()
+            return .null
+        case .string:
+            switch type {
+            case .string, .enumeration, .id, .customScalar: return .string(try readString())
+            default: throw wrongType(Normalizer.describe(type), kind)
+            }
+        case .number:
+            switch type {
+            case .int, .float, .id, .customScalar: break
+            default: throw wrongType(Normalizer.describe(type), kind)
+            }
+            let offset = scanner.position
+            switch (type, try readNumber()) {
+            case (.float, .int(let value)): return .double(Double(value))
+            case (.float, .double(let value)), (.customScalar, .double(let value)): return .double(value)
+            case (.id, .int(let value)): return .string(String(value))
+            case (_, .int(let value)): return .int(value)
+            case (_, .double):
+                throw IngestError(.wrongType(expected: Normalizer.describe(type), found: "a non-integer number"), offset: offset)
+            }
+        case .bool:
+            guard type == .boolean || type == .customScalar else { throw wrongType(Normalizer.describe(type), kind) }
+            return .bool(try readBool())
+        case .object, .array:
+            guard type == .customScalar else { throw wrongType(Normalizer.describe(type), kind) }
+            return try customValue()
+        }
+    }
+
+    /// Any JSON as a custom scalar's value: objects as canonical JSON text, arrays as `.list`.
+    mutating func customValue() throws(IngestError) -> Value {
+        switch try peek() {
+        case .object:
+            return .object(CanonicalJSON.render(try readValue()))
+        case .array:
+            var items: [Value] = []
+            if try openArray() {
+                repeat {
+                    items.append(try customValue())
+                } while try nextElement()
+            }
+            return .list(items)
+        default:
+            return try scalarValue(.customScalar)
+        }
+    }
+
+    // MARK: Deletions
+
+    /// Appends the records a `@deleteRecord` field's value names (an id or lists of them).
+    mutating func appendDeletions(_ value: Value, _ directive: DeleteRecordDirective) {
+        switch value {
+        case .string(let id):
+            deletions.append(directive.typename.map { RecordKey($0 + ":" + id) } ?? RecordKey(id))
+        case .int(let id):
+            appendDeletions(.string(String(id)), directive)
+        case .list(let items):
+            for item in items { appendDeletions(item, directive) }
+        default:
+            break
+        }
+    }
+
+    // MARK: Errors
+
+    func wrongType(_ expected: String, _ found: JSONKind) -> IngestError {
+        IngestError(.wrongType(expected: expected, found: Normalizer.describe(found)), offset: scanner.position)
+    }
+
+    static func describe(_ kind: JSONKind) -> String {
+        switch kind {
+        case .object: "an object"
+        case .array: "a list"
+        case .string: "a string"
+        case .number: "a number"
+        case .bool: "a boolean"
+        case .null: "null"
+        }
+    }
+
+    static func describe(_ type: FieldType.Kind) -> String {
+        switch type {
+        case .int: "an Int (an integer)"
+        case .float: "a Float (a number)"
+        case .string: "a String"
+        case .boolean: "a Boolean"
+        case .id: "an ID (a string or an integer)"
+        case .customScalar: "a custom scalar"
+        case .enumeration: "an enum value (a string)"
+        case .object, .abstract: "an object"
+        }
+    }
+}
+
+extension IngestError {
+    /// The error with `component` put in front of its path (as an error leaves a member or element).
+    func inside(_ component: ResponsePathComponent) -> IngestError {
+        var copy = self
+        copy.path.insert(component, at: 0)
+        return copy
+    }
+
+    /// A JSON error as an ingest error.
+    static func json(_ error: JSONError) -> IngestError {
+        IngestError(.malformedJSON(error), offset: error.offset)
+    }
+}
+
+// MARK: Scanner calls, with their errors as ingest errors
+
+extension Normalizer {
+    @inline(__always) mutating func peek() throws(IngestError) -> JSONKind {
+        do { return try scanner.peekKind() } catch { throw .json(error) }
+    }
+    @inline(__always) mutating func readNull() throws(IngestError) {
+        do { try scanner.readNull() } catch { throw .json(error) }
+    }
+    @inline(__always) mutating func readBool() throws(IngestError) -> Bool {
+        do { return try scanner.readBool() } catch { throw .json(error) }
+    }
+    @inline(__always) mutating func readNumber() throws(IngestError) -> JSONNumber {
+        do { return try scanner.readNumber() } catch { throw .json(error) }
+    }
+    @inline(__always) mutating func readString() throws(IngestError) -> String {
+        do { return try scanner.readString() } catch { throw .json(error) }
+    }
+    @inline(__always) func string(_ span: JSONStringSpan) throws(IngestError) -> String {
+        do { return try scanner.string(span) } catch { throw .json(error) }
+    }
+    @inline(__always) mutating func readValue() throws(IngestError) -> JSONValue {
+        do { return try scanner.readValue() } catch { throw .json(error) }
+    }
+    @inline(__always) mutating func openObject() throws(IngestError) -> Bool {
+        do { return try scanner.openObject() } catch { throw .json(error) }
+    }
+    @inline(__always) mutating func readKey() throws(IngestError) -> JSONStringSpan {
+        do { return try scanner.readKey() } catch { throw .json(error) }
+    }
+    @inline(__always) mutating func nextMember() throws(IngestError) -> Bool {
+        do { return try scanner.nextMember() } catch { throw .json(error) }
+    }
+    @inline(__always) mutating func openArray() throws(IngestError) -> Bool {
+        do { return try scanner.openArray() } catch { throw .json(error) }
+    }
+    @inline(__always) mutating func nextElement() throws(IngestError) -> Bool {
+        do { return try scanner.nextElement() } catch { throw .json(error) }
+    }
+    @inline(__always) mutating func skipValue() throws(IngestError) {
+        do { try scanner.skipValue() } catch { throw .json(error) }
+    }
+    @inline(__always) mutating func finish() throws(IngestError) {
+        do { try scanner.finish() } catch { throw .json(error) }
+    }
+}

@@ -1,0 +1,191 @@
+/// The fields of one object under one response key, merged across the selections that name it,
+/// with everything ingest needs resolved once per normalize call (slot, storage key, directives).
+final class ShapeEntry {
+    let responseKey: String
+    let keyBytes: [UInt8]
+    let name: String
+    let kind: FieldType.Kind
+    let namedType: String
+    let listDepth: Int
+    let isTypename: Bool
+    /// A leaf field named `id` (by name, not alias): the object's identity.
+    let isID: Bool
+    let isComposite: Bool
+    let slot: SlotID
+    let storageKey: String
+    /// The interned group of the sub-selections of every field under this key (-1 for leaves).
+    let childGroup: Int
+    let connection: Connection?
+    let deleteRecord: DeleteRecordDirective?
+    /// The child shape last used under this entry: objects under one field nearly always share a type.
+    var childShape: Shape?
+
+    /// A `@connection` field's page facts under the call's variables.
+    struct Connection {
+        let storageKey: String
+        let slot: SlotID
+        let mode: ConnectionPage.Mode
+    }
+
+    init(field: FieldSelection, childGroup: Int, deleteRecord: DeleteRecordDirective?, variables: Variables) {
+        responseKey = field.responseKey
+        keyBytes = Array(field.responseKey.utf8)
+        name = field.name
+        kind = field.type.kind
+        namedType = field.type.namedType
+        listDepth = field.type.listDepth
+        isTypename = field.isTypename
+        isComposite = field.type.isComposite
+        isID = field.name == "id" && !field.type.isComposite
+        slot = field.slot(variables)
+        storageKey = field.storageKey(variables)
+        self.childGroup = childGroup
+        self.deleteRecord = deleteRecord
+        if let connectionKey = field.connectionStorageKey(variables) {
+            let mode: ConnectionPage.Mode
+            if case .string(let cursor)? = field.argument("after", variables) {
+                mode = .append(after: cursor)
+            } else if case .string(let cursor)? = field.argument("before", variables) {
+                mode = .prepend(before: cursor)
+            } else {
+                mode = .replace
+            }
+            connection = Connection(storageKey: connectionKey, slot: SlotID.named(connectionKey), mode: mode)
+        } else {
+            connection = nil
+        }
+    }
+}
+
+/// The flattened fields that apply to objects of one type under one group of selection sets.
+final class Shape {
+    let typename: String
+    let entries: [ShapeEntry]
+    /// Some entry is an `id` field: the object is keyed by it when the response gives one.
+    let hasID: Bool
+
+    init(typename: String, entries: [ShapeEntry]) {
+        self.typename = typename
+        self.entries = entries
+        self.hasID = entries.contains { $0.isID }
+    }
+
+    /// The entry whose response key is the body of `span` (unescaped), trying `hint` first:
+    /// responses usually list members in selection order, so the next entry is the likely one.
+    @inline(__always)
+    func match(_ body: UnsafeRawBufferPointer, hint: inout Int) -> ShapeEntry? {
+        let count = entries.count
+        var i = hint < count ? hint : 0
+        for _ in 0..<count {
+            let entry = entries[i]
+            if Shape.equal(entry.keyBytes, body) {
+                hint = i + 1
+                return entry
+            }
+            i += 1
+            if i == count { i = 0 }
+        }
+        return nil
+    }
+
+    /// The entry under `responseKey` (for escaped keys and error paths).
+    func entry(named responseKey: String) -> ShapeEntry? {
+        entries.first { $0.responseKey == responseKey }
+    }
+
+    @inline(__always)
+    static func equal(_ key: [UInt8], _ body: UnsafeRawBufferPointer) -> Bool {
+        guard key.count == body.count else { return false }
+        return key.withUnsafeBufferPointer { key in
+            for i in 0..<key.count where key[i] != body[i] { return false }
+            return true
+        }
+    }
+}
+
+/// The shapes met during one normalize call, keyed by (group of selection sets, type name).
+///
+/// A group is the list of selection sets that apply to one child object: usually the one
+/// sub-selection of its field, several when fields sharing a response key each select on it.
+final class ShapeCache {
+    let variables: Variables
+    private var groups: [[SelectionSet]] = []
+    private var groupIDs: [[ObjectIdentifier]: Int] = [:]
+    private var shapes: [ShapeKey: Shape] = [:]
+    private var typenameKeys: [Int: [[UInt8]]] = [:]
+
+    private struct ShapeKey: Hashable {
+        let group: Int
+        let typename: String
+    }
+
+    /// A cache whose group 0 is `root`.
+    init(variables: Variables, root: SelectionSet) {
+        self.variables = variables
+        _ = group(for: [root])
+    }
+
+    /// The interned id of a list of selection sets.
+    func group(for sets: [SelectionSet]) -> Int {
+        let ids = sets.map(ObjectIdentifier.init)
+        if let id = groupIDs[ids] { return id }
+        let id = groups.count
+        groups.append(sets)
+        groupIDs[ids] = id
+        return id
+    }
+
+    /// The shape of objects of type `typename` under `group`.
+    func shape(group: Int, typename: String) -> Shape {
+        let key = ShapeKey(group: group, typename: typename)
+        if let shape = shapes[key] { return shape }
+        let shape = build(group: group, typename: typename)
+        shapes[key] = shape
+        return shape
+    }
+
+    private func build(group: Int, typename: String) -> Shape {
+        // Merge fields by response key, in first-seen order.
+        var fields: [FieldSelection] = []
+        var children: [[SelectionSet]] = []
+        var deleteRecords: [DeleteRecordDirective?] = []
+        var position: [String: Int] = [:]
+        for set in groups[group] {
+            for field in set.fields(for: typename, variables: variables) {
+                if let i = position[field.responseKey] {
+                    if let sub = field.selections, !children[i].contains(where: { $0 === sub }) {
+                        children[i].append(sub)
+                    }
+                    if deleteRecords[i] == nil { deleteRecords[i] = field.deleteRecord }
+                    continue
+                }
+                position[field.responseKey] = fields.count
+                fields.append(field)
+                children.append(field.selections.map { [$0] } ?? [])
+                deleteRecords.append(field.deleteRecord)
+            }
+        }
+        var entries: [ShapeEntry] = []
+        entries.reserveCapacity(fields.count)
+        for (i, field) in fields.enumerated() {
+            let child = field.type.isComposite ? self.group(for: children[i]) : -1
+            entries.append(ShapeEntry(field: field, childGroup: child, deleteRecord: deleteRecords[i], variables: variables))
+        }
+        return Shape(typename: typename, entries: entries)
+    }
+
+    /// The member names that may carry an object's type name before its type is known: the
+    /// response keys of `__typename` fields that apply to any type, and `__typename` itself.
+    func typenameKeys(group: Int) -> [[UInt8]] {
+        if let keys = typenameKeys[group] { return keys }
+        var keys: [[UInt8]] = [Array("__typename".utf8)]
+        for set in groups[group] {
+            for field in set.fields(for: nil, variables: variables) where field.isTypename {
+                let key = Array(field.responseKey.utf8)
+                if !keys.contains(key) { keys.append(key) }
+            }
+        }
+        typenameKeys[group] = keys
+        return keys
+    }
+}

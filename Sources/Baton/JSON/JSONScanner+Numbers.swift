@@ -1,0 +1,80 @@
+extension JSONScanner {
+    /// Reads a number: `.int` when it has no fraction or exponent and fits an `Int`, else `.double`.
+    public mutating func readNumber() throws(JSONError) -> JSONNumber {
+        skipWhitespace()
+        let start = position
+        let isInteger = try scanNumber()
+        if isInteger, let value = integerValue(start..<position) {
+            return .int(value)
+        }
+        return .double(try doubleValue(start..<position))
+    }
+
+    /// Moves past a number that starts at the current position, checking JSON's grammar:
+    /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`. True when it has neither fraction
+    /// nor exponent.
+    mutating func scanNumber() throws(JSONError) -> Bool {
+        let end = bytes.count
+        var p = position
+        if p < end, bytes[p] == UInt8(ascii: "-") { p += 1 }
+        guard p < end else { throw error(.unexpectedEnd, at: p) }
+        let first = bytes[p]
+        if first == UInt8(ascii: "0") {
+            p += 1
+            if p < end, JSONScanner.isDigit(bytes[p]) { throw error(.invalidNumber, at: p) }
+        } else if JSONScanner.isDigit(first) {
+            p += 1
+            while p < end, JSONScanner.isDigit(bytes[p]) { p += 1 }
+        } else {
+            throw error(.invalidNumber, at: p)
+        }
+        var isInteger = true
+        if p < end, bytes[p] == UInt8(ascii: ".") {
+            isInteger = false
+            p += 1
+            guard p < end, JSONScanner.isDigit(bytes[p]) else { throw error(.invalidNumber, at: p) }
+            while p < end, JSONScanner.isDigit(bytes[p]) { p += 1 }
+        }
+        if p < end, bytes[p] | 0x20 == UInt8(ascii: "e") {
+            isInteger = false
+            p += 1
+            if p < end, bytes[p] == UInt8(ascii: "+") || bytes[p] == UInt8(ascii: "-") { p += 1 }
+            guard p < end, JSONScanner.isDigit(bytes[p]) else { throw error(.invalidNumber, at: p) }
+            while p < end, JSONScanner.isDigit(bytes[p]) { p += 1 }
+        }
+        position = p
+        return isInteger
+    }
+
+    @inline(__always)
+    static func isDigit(_ b: UInt8) -> Bool { b &- UInt8(ascii: "0") < 10 }
+
+    /// The integer spelled by `range` (an optional minus and digits), `nil` when it overflows `Int`.
+    func integerValue(_ range: Range<Int>) -> Int? {
+        var p = range.lowerBound
+        let negative = bytes[p] == UInt8(ascii: "-")
+        if negative { p += 1 }
+        var value = 0
+        // Accumulate negatively so that Int.min fits.
+        while p < range.upperBound {
+            let digit = Int(bytes[p] &- UInt8(ascii: "0"))
+            let (times10, o1) = value.multipliedReportingOverflow(by: 10)
+            let (next, o2) = times10.subtractingReportingOverflow(digit)
+            if o1 || o2 { return nil }
+            value = next
+            p += 1
+        }
+        if negative { return value }
+        let (positive, overflow) = (0).subtractingReportingOverflow(value)
+        return overflow ? nil : positive
+    }
+
+    /// The double nearest to the number spelled by `range` (checked by ``scanNumber()``).
+    func doubleValue(_ range: Range<Int>) throws(JSONError) -> Double {
+        let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+        guard let value = Double(text), value.isFinite else {
+            throw error(.numberOutOfRange, at: range.lowerBound)
+        }
+        return value
+    }
+}

@@ -1,0 +1,181 @@
+extension JSONScanner {
+    /// Reads a string value.
+    public mutating func readString() throws(JSONError) -> String {
+        skipWhitespace()
+        guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { throw unexpected("a string") }
+        return try string(scanString())
+    }
+
+    /// Reads a string value without decoding it: its span, for ``string(_:)`` or a byte comparison.
+    public mutating func readStringSpan() throws(JSONError) -> JSONStringSpan {
+        skipWhitespace()
+        guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { throw unexpected("a string") }
+        return try scanString()
+    }
+
+    /// Moves past the string that starts at the current position (on its opening quote), checking
+    /// its escapes and control characters, and returns where its body lies.
+    mutating func scanString() throws(JSONError) -> JSONStringSpan {
+        let start = position + 1
+        var p = start
+        let end = bytes.count
+        var high: UInt64 = 0
+        var escaped = false
+        while true {
+            // Eight bytes at a time while none is a quote, a backslash or a control character.
+            while p + 8 <= end {
+                let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: p, as: UInt64.self))
+                if JSONScanner.hasSpecialByte(word) { break }
+                high |= word
+                p += 8
+            }
+            guard p < end else { throw error(.unexpectedEnd, at: end) }
+            let b = bytes[p]
+            if b == UInt8(ascii: "\"") {
+                position = p + 1
+                return JSONStringSpan(
+                    range: start..<p, hasEscapes: escaped, isASCII: high & 0x8080_8080_8080_8080 == 0)
+            }
+            if b == UInt8(ascii: "\\") {
+                escaped = true
+                p = try checkEscape(at: p)
+                continue
+            }
+            if b < 0x20 { throw error(.controlCharacterInString, at: p) }
+            high |= UInt64(b)
+            p += 1
+        }
+    }
+
+    /// True when some byte of `word` is `"`, `\` or below 0x20 (may also flag a byte after one that is).
+    @inline(__always)
+    static func hasSpecialByte(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        let zeroQuote = (quote &- ones) & ~quote
+        let zeroBackslash = (backslash &- ones) & ~backslash
+        let control = (word &- ones &* 0x20) & ~word
+        return (zeroQuote | zeroBackslash | control) & highs != 0
+    }
+
+    /// Checks the escape whose backslash is at `p`; returns the offset just after it.
+    /// A high surrogate must be followed by a `\u` low surrogate, and a low one must not stand alone.
+    func checkEscape(at p: Int) throws(JSONError) -> Int {
+        guard p + 1 < bytes.count else { throw error(.unexpectedEnd, at: bytes.count) }
+        switch bytes[p + 1] {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
+            UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+            return p + 2
+        case UInt8(ascii: "u"):
+            let unit = try hex4(at: p + 2)
+            if unit >= 0xDC00 && unit <= 0xDFFF { throw error(.invalidUnicodeEscape, at: p) }
+            if unit >= 0xD800 && unit <= 0xDBFF {
+                guard p + 7 < bytes.count, bytes[p + 6] == UInt8(ascii: "\\"), bytes[p + 7] == UInt8(ascii: "u")
+                else { throw error(.invalidUnicodeEscape, at: p) }
+                let low = try hex4(at: p + 8)
+                guard low >= 0xDC00 && low <= 0xDFFF else { throw error(.invalidUnicodeEscape, at: p + 6) }
+                return p + 12
+            }
+            return p + 6
+        default:
+            throw error(.invalidEscape, at: p)
+        }
+    }
+
+    /// The value of the four hex digits at `p`.
+    func hex4(at p: Int) throws(JSONError) -> UInt32 {
+        guard p + 4 <= bytes.count else { throw error(.unexpectedEnd, at: bytes.count) }
+        var value: UInt32 = 0
+        for i in p..<(p + 4) {
+            let b = bytes[i]
+            let digit: UInt8
+            switch b {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = b &- UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = b &- UInt8(ascii: "a") &+ 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = b &- UInt8(ascii: "A") &+ 10
+            default: throw error(.invalidUnicodeEscape, at: i)
+            }
+            value = value << 4 | UInt32(digit)
+        }
+        return value
+    }
+
+    /// Decodes the body of a string that ``scanString()`` checked.
+    public func string(_ span: JSONStringSpan) throws(JSONError) -> String {
+        let body = UnsafeRawBufferPointer(rebasing: bytes[span.range])
+        if !span.hasEscapes {
+            if span.isASCII { return String(decoding: body, as: UTF8.self) }
+            guard let text = String(validating: body, as: UTF8.self) else {
+                throw error(.invalidUTF8, at: span.range.lowerBound)
+            }
+            return text
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(span.range.count)
+        var p = span.range.lowerBound
+        let end = span.range.upperBound
+        while p < end {
+            let b = bytes[p]
+            guard b == UInt8(ascii: "\\") else {
+                out.append(b)
+                p += 1
+                continue
+            }
+            guard p + 1 < end else { throw error(.invalidEscape, at: p) }
+            let e = bytes[p + 1]
+            p += 2
+            switch e {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(e)
+            case UInt8(ascii: "b"): out.append(0x08)
+            case UInt8(ascii: "f"): out.append(0x0C)
+            case UInt8(ascii: "n"): out.append(0x0A)
+            case UInt8(ascii: "r"): out.append(0x0D)
+            case UInt8(ascii: "t"): out.append(0x09)
+            case UInt8(ascii: "u"):
+                guard p + 4 <= end else { throw error(.invalidUnicodeEscape, at: p - 2) }
+                var scalar = try hex4(at: p)
+                p += 4
+                if scalar >= 0xD800 && scalar <= 0xDBFF {
+                    guard p + 6 <= end, bytes[p] == UInt8(ascii: "\\"), bytes[p + 1] == UInt8(ascii: "u") else {
+                        throw error(.invalidUnicodeEscape, at: p - 6)
+                    }
+                    let low = try hex4(at: p + 2)
+                    guard low >= 0xDC00 && low <= 0xDFFF else { throw error(.invalidUnicodeEscape, at: p) }
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                    p += 6
+                } else if scalar >= 0xDC00 && scalar <= 0xDFFF {
+                    throw error(.invalidUnicodeEscape, at: p - 6)
+                }
+                JSONScanner.appendUTF8(scalar, to: &out)
+            default:
+                throw error(.invalidEscape, at: p - 2)
+            }
+        }
+        guard let text = String(validating: out, as: UTF8.self) else {
+            throw error(.invalidUTF8, at: span.range.lowerBound)
+        }
+        return text
+    }
+
+    /// Appends the UTF-8 bytes of the scalar `value` (a valid scalar: surrogates are excluded).
+    static func appendUTF8(_ value: UInt32, to out: inout [UInt8]) {
+        switch value {
+        case 0..<0x80:
+            out.append(UInt8(value))
+        case 0x80..<0x800:
+            out.append(UInt8(0xC0 | (value >> 6)))
+            out.append(UInt8(0x80 | (value & 0x3F)))
+        case 0x800..<0x10000:
+            out.append(UInt8(0xE0 | (value >> 12)))
+            out.append(UInt8(0x80 | ((value >> 6) & 0x3F)))
+            out.append(UInt8(0x80 | (value & 0x3F)))
+        default:
+            out.append(UInt8(0xF0 | (value >> 18)))
+            out.append(UInt8(0x80 | ((value >> 12) & 0x3F)))
+            out.append(UInt8(0x80 | ((value >> 6) & 0x3F)))
+            out.append(UInt8(0x80 | (value & 0x3F)))
+        }
+    }
+}

@@ -1,0 +1,240 @@
+/// What the next JSON value is, judged from its first byte.
+public enum JSONKind: Hashable, Sendable {
+    case object, array, string, number, bool, null
+}
+
+/// A JSON number: an integer when the text has no fraction or exponent and fits an `Int`.
+public enum JSONNumber: Hashable, Sendable {
+    case int(Int)
+    case double(Double)
+}
+
+/// Where a string's body lies in the input (between its quotes), and what its decoding needs.
+public struct JSONStringSpan: Hashable, Sendable {
+    /// The byte range of the body, quotes excluded.
+    public let range: Range<Int>
+    /// The body holds at least one backslash escape.
+    public let hasEscapes: Bool
+    /// The body holds only ASCII bytes.
+    public let isASCII: Bool
+}
+
+/// A strict, byte-level JSON reader that walks UTF-8 text in place, building no tree.
+///
+/// The reader is a cursor: callers ask what comes next (``peekKind()``) and read it, open objects
+/// and arrays and step through their members, or skip a whole value (``skipValue()``) without
+/// allocating. Everything JSON forbids is an error with its byte offset: trailing commas, leading
+/// zeros, raw control characters in strings, unpaired surrogates, invalid UTF-8 in a string that is
+/// read, nesting beyond ``maxDepth``, and anything but whitespace after the value (``finish()``).
+///
+/// The buffer is borrowed: it must stay valid as long as the scanner is used.
+/// ``skipValue()`` checks structure, escapes and control characters but not the UTF-8 of the
+/// strings it passes over; reading a string checks it.
+public struct JSONScanner {
+    /// The input.
+    public let bytes: UnsafeRawBufferPointer
+    /// The offset of the next byte to read.
+    public var position: Int
+    /// How many arrays and objects may be open at once.
+    public let maxDepth: Int
+    /// How many arrays and objects are open now.
+    public internal(set) var depth: Int
+
+    /// A position to come back to, with the nesting depth that goes with it.
+    public struct Mark: Hashable, Sendable {
+        public let position: Int
+        public let depth: Int
+    }
+
+    /// A scanner at the start of `bytes`; the default depth limit is 512.
+    public init(_ bytes: UnsafeRawBufferPointer, maxDepth: Int = 512) {
+        self.bytes = bytes
+        self.position = 0
+        self.maxDepth = max(1, maxDepth)
+        self.depth = 0
+    }
+
+    /// The current position and depth.
+    public var mark: Mark { Mark(position: position, depth: depth) }
+
+    /// Moves back (or forth) to a position taken with ``mark``.
+    public mutating func reset(to mark: Mark) {
+        position = mark.position
+        depth = mark.depth
+    }
+
+    /// An error at `offset` (the current position by default), with its line and column.
+    public func error(_ reason: JSONError.Reason, at offset: Int? = nil) -> JSONError {
+        JSONError(reason, offset: offset ?? position, in: bytes)
+    }
+
+    /// The error for what stands at the current position when `expected` should: the byte, or the end.
+    func unexpected(_ expected: String) -> JSONError {
+        position < bytes.count
+            ? error(.unexpectedByte(bytes[position], expected: expected))
+            : error(.unexpectedEnd)
+    }
+
+    // MARK: Whitespace and kinds
+
+    /// Moves past spaces, tabs, line feeds and carriage returns.
+    @inline(__always)
+    public mutating func skipWhitespace() {
+        let end = bytes.count
+        while position < end {
+            let b = bytes[position]
+            if b > 0x20 { return }
+            guard b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 else { return }
+            position += 1
+        }
+    }
+
+    /// The kind of the next value, after whitespace; the position stays at its first byte.
+    public mutating func peekKind() throws(JSONError) -> JSONKind {
+        skipWhitespace()
+        guard position < bytes.count else { throw error(.unexpectedEnd) }
+        switch bytes[position] {
+        case UInt8(ascii: "{"): return .object
+        case UInt8(ascii: "["): return .array
+        case UInt8(ascii: "\""): return .string
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number
+        case UInt8(ascii: "t"), UInt8(ascii: "f"): return .bool
+        case UInt8(ascii: "n"): return .null
+        case let b: throw error(.unexpectedByte(b, expected: "a value"))
+        }
+    }
+
+    /// True when only whitespace remains.
+    public mutating func isAtEnd() -> Bool {
+        skipWhitespace()
+        return position >= bytes.count
+    }
+
+    /// Checks that only whitespace remains after the value just read.
+    public mutating func finish() throws(JSONError) {
+        skipWhitespace()
+        if position < bytes.count { throw error(.trailingData) }
+    }
+
+    // MARK: Literals
+
+    /// Reads `null`.
+    public mutating func readNull() throws(JSONError) {
+        skipWhitespace()
+        try expectLiteral("null")
+    }
+
+    /// Reads `true` or `false`.
+    public mutating func readBool() throws(JSONError) -> Bool {
+        skipWhitespace()
+        guard position < bytes.count else { throw error(.unexpectedEnd) }
+        switch bytes[position] {
+        case UInt8(ascii: "t"):
+            try expectLiteral("true")
+            return true
+        case UInt8(ascii: "f"):
+            try expectLiteral("false")
+            return false
+        default:
+            throw unexpected("true or false")
+        }
+    }
+
+    /// Checks that the next bytes spell `literal` and moves past them.
+    @inline(__always)
+    mutating func expectLiteral(_ literal: StaticString) throws(JSONError) {
+        let count = literal.utf8CodeUnitCount
+        let text = literal.utf8Start
+        for i in 0..<count {
+            let p = position + i
+            guard p < bytes.count else { throw error(.unexpectedEnd, at: p) }
+            guard bytes[p] == text[i] else {
+                throw error(.unexpectedByte(bytes[p], expected: literal.description), at: p)
+            }
+        }
+        position += count
+    }
+
+    // MARK: Objects and arrays
+
+    /// Reads `{`; true when a member follows, false when the object is empty (its `}` read too).
+    public mutating func openObject() throws(JSONError) -> Bool {
+        try open(UInt8(ascii: "{"), close: UInt8(ascii: "}"), name: "an object")
+    }
+
+    /// Reads a member's key and the colon after it; the value comes next.
+    public mutating func readKey() throws(JSONError) -> JSONStringSpan {
+        skipWhitespace()
+        guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
+            throw unexpected("a member name")
+        }
+        let span = try scanString()
+        skipWhitespace()
+        guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { throw unexpected("':'") }
+        position += 1
+        return span
+    }
+
+    /// After a member's value: true when another member follows (`,` read), false at `}` (read).
+    public mutating func nextMember() throws(JSONError) -> Bool {
+        try next(close: UInt8(ascii: "}"), expected: "',' or '}'")
+    }
+
+    /// Reads `[`; true when an element follows, false when the array is empty (its `]` read too).
+    public mutating func openArray() throws(JSONError) -> Bool {
+        try open(UInt8(ascii: "["), close: UInt8(ascii: "]"), name: "an array")
+    }
+
+    /// After an element: true when another element follows (`,` read), false at `]` (read).
+    public mutating func nextElement() throws(JSONError) -> Bool {
+        try next(close: UInt8(ascii: "]"), expected: "',' or ']'")
+    }
+
+    @inline(__always)
+    mutating func open(_ opener: UInt8, close: UInt8, name: String) throws(JSONError) -> Bool {
+        skipWhitespace()
+        guard position < bytes.count, bytes[position] == opener else { throw unexpected(name) }
+        guard depth < maxDepth else { throw error(.tooDeep(limit: maxDepth)) }
+        position += 1
+        depth += 1
+        skipWhitespace()
+        if position < bytes.count, bytes[position] == close {
+            position += 1
+            depth -= 1
+            return false
+        }
+        return true
+    }
+
+    @inline(__always)
+    mutating func next(close: UInt8, expected: String) throws(JSONError) -> Bool {
+        skipWhitespace()
+        guard position < bytes.count else { throw error(.unexpectedEnd) }
+        let b = bytes[position]
+        if b == UInt8(ascii: ",") {
+            position += 1
+            return true
+        }
+        if b == close {
+            position += 1
+            depth -= 1
+            return false
+        }
+        throw error(.unexpectedByte(b, expected: expected))
+    }
+
+    /// True when the body of `span` is exactly the bytes of `text` (escapes decoded when present).
+    public func span(_ span: JSONStringSpan, equals text: StaticString) -> Bool {
+        if span.hasEscapes {
+            guard let decoded = try? string(span) else { return false }
+            return decoded == text.description
+        }
+        let count = text.utf8CodeUnitCount
+        guard span.range.count == count else { return false }
+        let start = text.utf8Start
+        for i in 0..<count where bytes[span.range.lowerBound + i] != start[i] {
+            return false
+        }
+        return true
+    }
+}

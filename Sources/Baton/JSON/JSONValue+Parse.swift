@@ -1,0 +1,72 @@
+extension JSONValue {
+    /// Parses a whole JSON text (UTF-8) into a tree; for small inputs such as variables and errors.
+    ///
+    /// Strict: anything but whitespace after the value, and nesting deeper than `maxDepth`, are
+    /// errors. A key repeated in an object keeps its last value.
+    public static func parse(_ bytes: UnsafeRawBufferPointer, maxDepth: Int = 512) throws(JSONError) -> JSONValue {
+        var scanner = JSONScanner(bytes, maxDepth: maxDepth)
+        let value = try scanner.readValue()
+        try scanner.finish()
+        return value
+    }
+
+    /// Parses a whole JSON text held in any collection of UTF-8 bytes.
+    public static func parse(_ bytes: some Collection<UInt8>, maxDepth: Int = 512) throws(JSONError) -> JSONValue {
+        let result = bytes.withContiguousStorageIfAvailable { buffer in
+            parseResult(UnsafeRawBufferPointer(buffer), maxDepth: maxDepth)
+        }
+        if let result { return try result.get() }
+        return try Array(bytes).withUnsafeBytes { buffer in parseResult(buffer, maxDepth: maxDepth) }.get()
+    }
+
+    /// Parses a JSON text.
+    public static func parse(_ text: String, maxDepth: Int = 512) throws(JSONError) -> JSONValue {
+        var text = text
+        return try text.withUTF8 { buffer in parseResult(UnsafeRawBufferPointer(buffer), maxDepth: maxDepth) }.get()
+    }
+
+    private static func parseResult(_ bytes: UnsafeRawBufferPointer, maxDepth: Int) -> Result<JSONValue, JSONError> {
+        do throws(JSONError) {
+            return .success(try parse(bytes, maxDepth: maxDepth))
+        } catch {
+            return .failure(error)
+        }
+    }
+}
+
+extension JSONScanner {
+    /// Reads the next value into a tree (recursing at most ``maxDepth`` levels).
+    public mutating func readValue() throws(JSONError) -> JSONValue {
+        switch try peekKind() {
+        case .null:
+            try readNull()
+            return .null
+        case .bool:
+            return .bool(try readBool())
+        case .number:
+            switch try readNumber() {
+            case .int(let value): return .int(value)
+            case .double(let value): return .double(value)
+            }
+        case .string:
+            return .string(try readString())
+        case .array:
+            var items: [JSONValue] = []
+            if try openArray() {
+                repeat {
+                    items.append(try readValue())
+                } while try nextElement()
+            }
+            return .array(items)
+        case .object:
+            var members: [String: JSONValue] = [:]
+            if try openObject() {
+                repeat {
+                    let key = try string(readKey())
+                    members[key] = try readValue()
+                } while try nextMember()
+            }
+            return .object(members)
+        }
+    }
+}
