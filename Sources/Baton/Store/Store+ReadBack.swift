@@ -71,7 +71,7 @@ struct ReadBackWalk {
         case .int(let i): return .int(i)
         case .double(let d): return .double(d)
         case .string(let s): return .string(s)
-        case .object(let text): return .string(text)
+        case .object(let text): return (try? JSONValue.parse(text)) ?? .string(text)
         case .list(let items):
             var out: [JSONValue] = []
             for item in items {

@@ -58,10 +58,16 @@ extension Store {
         (retention.retained.count, retention.buffer.count)
     }
 
+    /// Notes that collection is needed; with automatic collection, schedules one pass on the main
+    /// actor after the current turn (a burst of commits and releases collects once).
     func noteCollectionNeeded() {
         needsCollection = true
-        if configuration.collectsAutomatically {
-            collect()
+        guard configuration.collectsAutomatically, !collectionScheduled else { return }
+        collectionScheduled = true
+        Task { @MainActor [weak self] in
+            guard let self else { return }
+            self.collectionScheduled = false
+            if self.needsCollection { self.collect() }
         }
     }
 }

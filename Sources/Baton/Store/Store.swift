@@ -11,8 +11,8 @@ public final class Store {
         public var releaseBufferSize: Int
         /// The expiration that applies when a check names none; `nil`: data never expires.
         public var defaultExpiration: Double?
-        /// Collect as soon as a root leaves or a commit drops a link. The simulator turns this off
-        /// and schedules collection itself.
+        /// Collect on the main actor soon after a root leaves or a commit drops a link (one pass per
+        /// burst, after the current turn). The simulator turns this off and schedules collection itself.
         public var collectsAutomatically: Bool
         /// A known bug switched back on (tests and the simulator only; ignored without `BATON_MUTANTS`).
         public var mutant: Mutant?
@@ -57,6 +57,7 @@ public final class Store {
     var retention = Retention()
     /// Set when a root left or a commit dropped a link.
     public internal(set) var needsCollection = false
+    var collectionScheduled = false
 
     /// A store over `image` (or none), reading time from `clock`.
     public init(image: (any StoreImage)? = nil, clock: any StoreClock = SystemClock(), configuration: Configuration = Configuration()) {

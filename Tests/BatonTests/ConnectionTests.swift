@@ -1,0 +1,94 @@
+import Baton
+import Testing
+
+@MainActor
+@Suite("Connections")
+struct ConnectionTests {
+    let notes = try! StoreFixture.plan("""
+    query N($first: Int, $after: String, $last: Int, $before: String) {
+      character(id: "1") {
+        id
+        notes(first: $first, after: $after, last: $last, before: $before) @connection(key: "N_notes") {
+          totalCount
+          edges { cursor node { id text } }
+          pageInfo { endCursor startCursor hasNextPage hasPreviousPage }
+        }
+      }
+    }
+    """)
+
+    private func page(_ ids: [Int?], start: String?, end: String?, next: Bool, previous: Bool) -> String {
+        let edges = ids.map { id -> String in
+            guard let id else { return "null" }
+            return #"{"cursor":"c\#(id)","node":{"id":"n\#(id)","text":"note \#(id)"}}"#
+        }.joined(separator: ",")
+        func cursor(_ c: String?) -> String { c.map { "\"\($0)\"" } ?? "null" }
+        return #"{"data":{"character":{"id":"1","notes":{"totalCount":9,"edges":[\#(edges)],"pageInfo":{"endCursor":\#(cursor(end)),"startCursor":\#(cursor(start)),"hasNextPage":\#(next),"hasPreviousPage":\#(previous)}}}}}"#
+    }
+
+    private func nodeIDs(_ store: Store) throws -> [String] {
+        let read = store.read(notes, variables: notes.variables(["first": .int(2)]))
+        guard case .object(let data) = read.data, case .object(let character)? = data["character"],
+              case .object(let connection)? = character["notes"], case .array(let edges)? = connection["edges"] else {
+            Issue.record("no connection read back: \(read.data)")
+            return []
+        }
+        return edges.compactMap { edge in
+            guard case .object(let e) = edge, case .object(let node)? = e["node"], case .string(let id)? = node["id"] else { return nil }
+            return id
+        }
+    }
+
+    private func pageInfo(_ store: Store, _ field: String) -> JSONValue? {
+        let read = store.read(notes, variables: notes.variables(["first": .int(2)]))
+        guard case .object(let data) = read.data, case .object(let character)? = data["character"],
+              case .object(let connection)? = character["notes"], case .object(let info)? = connection["pageInfo"] else { return nil }
+        return info[field]
+    }
+
+    @Test("first page, append after the end cursor, a duplicate node skipped, prepend, refresh, stale cursor")
+    func pagination() throws {
+        let store = Store()
+        try StoreFixture.commit(store, notes, ["first": .int(2)], page([3, 4, nil], start: "c3", end: "c4", next: true, previous: true))
+        #expect(try nodeIDs(store) == ["n3", "n4"])
+        #expect(store.check(notes, variables: notes.variables(["first": .int(2)])).isAvailable)
+
+        try StoreFixture.commit(store, notes, ["first": .int(2), "after": .string("c4")], page([4, 5], start: "c4", end: "c5", next: false, previous: true))
+        #expect(try nodeIDs(store) == ["n3", "n4", "n5"])
+        #expect(pageInfo(store, "endCursor") == .string("c5"))
+        #expect(pageInfo(store, "hasNextPage") == .bool(false))
+        #expect(pageInfo(store, "startCursor") == .string("c3"))
+
+        try StoreFixture.commit(store, notes, ["last": .int(2), "before": .string("c3")], page([1, 2], start: "c1", end: "c2", next: true, previous: false))
+        #expect(try nodeIDs(store) == ["n1", "n2", "n3", "n4", "n5"])
+        #expect(pageInfo(store, "startCursor") == .string("c1"))
+        #expect(pageInfo(store, "endCursor") == .string("c5"))
+
+        let before = store.recordSource()
+        try StoreFixture.commit(store, notes, ["first": .int(2), "after": .string("c-stale")], page([8, 9], start: "c8", end: "c9", next: false, previous: true))
+        #expect(try nodeIDs(store) == ["n1", "n2", "n3", "n4", "n5"])
+        #expect(pageInfo(store, "endCursor") == .string("c5"))
+        _ = before
+
+        try StoreFixture.commit(store, notes, ["first": .int(2)], page([7], start: "c7", end: "c7", next: true, previous: true))
+        #expect(try nodeIDs(store) == ["n7"])
+        #expect(pageInfo(store, "endCursor") == .string("c7"))
+    }
+
+    @Test("the check is missing when the connection's client record is absent although the server field is present")
+    func clientRecordAbsent() throws {
+        let store = Store()
+        try StoreFixture.commit(store, notes, ["first": .int(2)], page([1], start: "c1", end: "c1", next: false, previous: false))
+        #expect(store.check(notes, variables: notes.variables(["first": .int(2)])).isAvailable)
+        // The same server field, written by an operation without @connection: no client record.
+        let plain = try StoreFixture.plan("""
+        query P($first: Int) { character(id: "2") { id notes(first: $first) { totalCount edges { cursor node { id text } } pageInfo { endCursor startCursor hasNextPage hasPreviousPage } } } }
+        """)
+        try StoreFixture.commit(store, plain, ["first": .int(2)], page([1], start: "c1", end: "c1", next: false, previous: false).replacingOccurrences(of: #""id":"1","notes""#, with: #""id":"2","notes""#))
+        #expect(store.data(of: RecordKey("Character:2"))?.cells[SlotID.named("notes(first:2)")] != nil)
+        let other = try StoreFixture.plan("""
+        query N2($first: Int) { character(id: "2") { id notes(first: $first) @connection(key: "N_notes") { totalCount edges { cursor node { id text } } pageInfo { endCursor startCursor hasNextPage hasPreviousPage } } } }
+        """)
+        #expect(store.check(other, variables: other.variables(["first": .int(2)])) == .missing)
+    }
+}
