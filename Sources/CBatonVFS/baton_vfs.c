@@ -1576,6 +1576,122 @@ static uint64_t bdisk_hash(const baton_disk *d, int durable) {
     return h;
 }
 
+/* ------------------------------------------------------------------------ */
+/* Content hash: WAL files by meaning rather than by their random salts      */
+
+static uint32_t bdisk_be32(const unsigned char *p) {
+    return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | (uint32_t)p[3];
+}
+
+static uint32_t bdisk_le32(const unsigned char *p) {
+    return ((uint32_t)p[3] << 24) | ((uint32_t)p[2] << 16) | ((uint32_t)p[1] << 8) | (uint32_t)p[0];
+}
+
+/* SQLite's WAL checksum over n bytes (a multiple of 8), continuing from
+ * sum[0], sum[1]. The magic number says in which byte order words are
+ * read. */
+static void bdisk_wal_checksum(int big_endian, const unsigned char *p, size_t n, uint32_t sum[2]) {
+    uint32_t s1 = sum[0];
+    uint32_t s2 = sum[1];
+    for (size_t i = 0; i + 8 <= n; i += 8) {
+        uint32_t x0 = big_endian ? bdisk_be32(p + i) : bdisk_le32(p + i);
+        uint32_t x1 = big_endian ? bdisk_be32(p + i + 4) : bdisk_le32(p + i + 4);
+        s1 += x0 + s2;
+        s2 += x1 + s1;
+    }
+    sum[0] = s1;
+    sum[1] = s2;
+}
+
+static int bdisk_ends_with(const char *s, const char *suffix) {
+    size_t n = strlen(s);
+    size_t k = strlen(suffix);
+    return n >= k && memcmp(s + n - k, suffix, k) == 0;
+}
+
+#define BDISK_WAL_HEADER 32
+#define BDISK_WAL_FRAME_HEADER 24
+
+/* Hashes a WAL file without its salts and checksums, which come from
+ * SQLite's process-wide random generator: instead, every frame contributes
+ * whether it belongs to the valid chain that recovery would read. Returns
+ * 0 when the bytes are not a WAL (the caller then hashes them raw). */
+static int bdisk_hash_wal(const bbuf *b, uint64_t *h) {
+    if (b->size < BDISK_WAL_HEADER) {
+        return 0;
+    }
+    const unsigned char *p = b->data;
+    uint32_t magic = bdisk_be32(p);
+    if ((magic & 0xFFFFFFFEu) != 0x377f0682u) {
+        return 0;
+    }
+    size_t page = bdisk_be32(p + 8);
+    if (page == 1) {
+        page = 65536;
+    }
+    if (page < 512 || page > 65536 || (page & (page - 1)) != 0) {
+        return 0;
+    }
+    int big = (int)(magic & 1u);
+    uint32_t sum[2] = {0, 0};
+    bdisk_wal_checksum(big, p, 24, sum);
+    int valid = sum[0] == bdisk_be32(p + 24) && sum[1] == bdisk_be32(p + 28);
+    *h = bdisk_fnv(*h, p, 16);
+    *h = bdisk_fnv_u64(*h, (uint64_t)valid);
+    size_t frame = BDISK_WAL_FRAME_HEADER + page;
+    size_t at = BDISK_WAL_HEADER;
+    while (at + frame <= b->size) {
+        const unsigned char *f = p + at;
+        if (valid) {
+            valid = memcmp(f + 8, p + 16, 8) == 0;
+        }
+        if (valid) {
+            bdisk_wal_checksum(big, f, 8, sum);
+            bdisk_wal_checksum(big, f + BDISK_WAL_FRAME_HEADER, page, sum);
+            valid = sum[0] == bdisk_be32(f + 16) && sum[1] == bdisk_be32(f + 20);
+        }
+        *h = bdisk_fnv(*h, f, 8);
+        *h = bdisk_fnv(*h, f + BDISK_WAL_FRAME_HEADER, page);
+        *h = bdisk_fnv_u64(*h, (uint64_t)valid);
+        at += frame;
+    }
+    /* A partial frame at the end: its salts and checksums are skipped too. */
+    size_t rest = b->size - at;
+    size_t head = rest < 8 ? rest : 8;
+    *h = bdisk_fnv(*h, p + at, head);
+    if (rest > BDISK_WAL_FRAME_HEADER) {
+        *h = bdisk_fnv(*h, p + at + BDISK_WAL_FRAME_HEADER, rest - BDISK_WAL_FRAME_HEADER);
+    }
+    return 1;
+}
+
+uint64_t baton_disk_content_hash(const baton_disk *d) {
+    uint64_t h = BDISK_FNV_OFFSET;
+    for (size_t i = 0; i < d->nfiles; i++) {
+        const bnode *n = d->files[i];
+        const bbuf *b = &n->current;
+        h = bdisk_fnv(h, (const unsigned char *)n->name, strlen(n->name) + 1);
+        h = bdisk_fnv_u64(h, (uint64_t)b->size);
+        if (bdisk_ends_with(n->name, "-wal") && bdisk_hash_wal(b, &h)) {
+            continue;
+        }
+        if (b->size > 0) {
+            h = bdisk_fnv(h, b->data, b->size);
+        }
+    }
+    return h;
+}
+
+void baton_sqlite_seed_prng(uint32_t seed) {
+    /* 0 would mean "draw from the default VFS again", which is real
+     * randomness; keep it deterministic. */
+    int value = (int)(seed & 0x7FFFFFFFu);
+    if (value == 0) {
+        value = 1;
+    }
+    sqlite3_test_control(SQLITE_TESTCTRL_PRNG_SEED, value, (sqlite3 *)NULL);
+}
+
 uint64_t baton_disk_state_hash(const baton_disk *d) {
     return bdisk_hash(d, 0);
 }

@@ -194,6 +194,23 @@ int baton_disk_delete_file(baton_disk *disk, const char *name);
 uint64_t baton_disk_state_hash(const baton_disk *disk);
 uint64_t baton_disk_durable_hash(const baton_disk *disk);
 
+/* Like baton_disk_state_hash, but a file named "*-wal" that holds a WAL is
+ * hashed without its salts and checksums: each frame adds its page number,
+ * commit size, page bytes and whether it belongs to the valid chain
+ * recovery would read. SQLite draws WAL salts from its process-wide
+ * generator (seeded from the default VFS, not this one), so raw WAL bytes
+ * are only reproducible when nothing else in the process uses SQLite; this
+ * hash is reproducible whatever else runs. */
+uint64_t baton_disk_content_hash(const baton_disk *disk);
+
+/* SQLite's own random generator (WAL salts, random(), randomblob()) is
+ * process-wide. This reseeds it deterministically (through
+ * SQLITE_TESTCTRL_PRNG_SEED; it stays deterministic afterwards). Raw
+ * state hashes then repeat when one simulation at a time runs in the
+ * process and reseeds before each launch. Affects every connection in
+ * the process. */
+void baton_sqlite_seed_prng(uint32_t seed);
+
 #ifdef __cplusplus
 }
 #endif
