@@ -211,7 +211,8 @@ package struct ReferenceModel: Sendable {
     /// The first launch: an empty image at generation `generation`.
     package mutating func firstLaunch(generation: Int) {
         image = ImageState(generation: generation)
-        states = [image]
+        // Before the first open committed, the file held nothing: a power loss may return there.
+        states = [ImageState(generation: 0), image]
         durable = 0
         wroteThisLaunch = false
     }
