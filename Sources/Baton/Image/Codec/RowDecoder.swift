@@ -89,20 +89,22 @@ package enum RowDecoder {
     }
 
     /// Validates a record's row like ``decodeRow(_:key:names:sink:)`` and locates its cells
-    /// (into `spans`, emptied first) instead of keeping them, for a merge that copies cells as they are.
+    /// (into `spans`, emptied first) instead of keeping them, for a merge that copies cells as they
+    /// are; the row's name ids go to `sink`.
     package static func locateCells<N: RowNames>(
-        _ bytes: UnsafeRawBufferPointer, key: String, names: N, spans: inout [RowCellSpan]
+        _ bytes: UnsafeRawBufferPointer, key: String, names: N, spans: inout [RowCellSpan], sink: inout RowDecodeSink
     ) -> (deleted: Bool, typeID: Int)? {
         spans.removeAll(keepingCapacity: true)
         guard var reader = verifiedBody(bytes, key: key), let header = header(&reader),
               names.name(ofID: header.typeID) != nil
         else { return nil }
-        var sink = RowDecodeSink()
+        sink.nameIDs.append(header.typeID)
         for _ in 0..<header.cellCount {
             let start = reader.offset
             guard let nameID = reader.count(), names.name(ofID: nameID) != nil,
                   cellValue(&reader, names: names, sink: &sink) != nil
             else { return nil }
+            sink.nameIDs.append(nameID)
             spans.append(RowCellSpan(nameID: nameID, range: start..<reader.offset))
         }
         guard reader.isAtEnd else { return nil }
