@@ -1,0 +1,102 @@
+/// Reads the row format's primitives from borrowed bytes; every read is bounds-checked and
+/// answers `nil` instead of trapping.
+package struct ByteReader {
+    let base: UnsafeRawBufferPointer
+    /// The offset of the next byte to read.
+    package private(set) var offset: Int
+    /// The end of the readable range (exclusive).
+    let end: Int
+
+    package init(_ base: UnsafeRawBufferPointer, from offset: Int = 0, to end: Int? = nil) {
+        self.base = base
+        self.offset = offset
+        self.end = end ?? base.count
+    }
+
+    /// True when every byte has been read.
+    package var isAtEnd: Bool { offset == end }
+
+    /// How many bytes are left.
+    package var remaining: Int { end - offset }
+
+    package mutating func byte() -> UInt8? {
+        guard offset < end else { return nil }
+        defer { offset += 1 }
+        return base[offset]
+    }
+
+    /// An unsigned LEB128 varint; `nil` when truncated or longer than 64 bits.
+    package mutating func varint() -> UInt64? {
+        var result: UInt64 = 0
+        var shift: UInt64 = 0
+        while offset < end {
+            let byte = base[offset]
+            offset += 1
+            if shift == 63 {
+                // The tenth byte may only carry the top bit.
+                guard byte <= 1 else { return nil }
+                return result | (UInt64(byte) << 63)
+            }
+            result |= UInt64(byte & 0x7F) << shift
+            if byte < 0x80 { return result }
+            shift += 7
+        }
+        return nil
+    }
+
+    /// A varint that must fit a non-negative `Int`.
+    package mutating func count() -> Int? {
+        guard let value = varint(), value <= UInt64(Int.max) else { return nil }
+        return Int(value)
+    }
+
+    /// A zigzag-encoded signed integer.
+    package mutating func zigzag() -> Int? {
+        guard let raw = varint() else { return nil }
+        let value = Int64(bitPattern: (raw >> 1) ^ (0 &- (raw & 1)))
+        return Int(value)
+    }
+
+    /// Eight little-endian bytes as a double.
+    package mutating func double() -> Double? {
+        guard remaining >= 8 else { return nil }
+        var bits: UInt64 = 0
+        for index in 0..<8 {
+            bits |= UInt64(base[offset + index]) << (8 * UInt64(index))
+        }
+        offset += 8
+        return Double(bitPattern: bits)
+    }
+
+    /// Four little-endian bytes.
+    package mutating func uint32() -> UInt32? {
+        guard remaining >= 4 else { return nil }
+        var value: UInt32 = 0
+        for index in 0..<4 {
+            value |= UInt32(base[offset + index]) << (8 * UInt32(index))
+        }
+        offset += 4
+        return value
+    }
+
+    /// A length-prefixed UTF-8 string; `nil` when truncated or not valid UTF-8.
+    package mutating func string() -> String? {
+        guard let length = count(), length <= remaining else { return nil }
+        let start = offset
+        offset += length
+        return Self.validUTF8(UnsafeRawBufferPointer(rebasing: base[start..<start + length]))
+    }
+
+    /// Moves past `length` bytes; `false` when fewer remain.
+    package mutating func skip(_ length: Int) -> Bool {
+        guard length >= 0, length <= remaining else { return false }
+        offset += length
+        return true
+    }
+
+    /// The string `bytes` spell in UTF-8, or `nil` when they are not valid UTF-8.
+    static func validUTF8(_ bytes: UnsafeRawBufferPointer) -> String? {
+        if bytes.isEmpty { return "" }
+        return String(validating: bytes.bindMemory(to: UInt8.self), as: UTF8.self)
+    }
+}

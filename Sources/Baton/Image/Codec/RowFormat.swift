@@ -1,0 +1,64 @@
+/// The image's binary row format, version ``ImageSchema/rowFormatVersion``.
+///
+/// A record's row (table `records`, column `row`):
+///
+///     flags        1 byte   bit 0 deleted, bit 1 entity; other bits zero
+///     type         varint   name id of the record's type
+///     cell count   varint
+///     cells        cell × count, sorted by storage key (UTF-8 bytes)
+///     checksum     4 bytes  CRC-32C, little-endian
+///
+/// A cell is its storage key's name id (varint) followed by a *cell value*. A query-root field's
+/// row (table `root`, column `cell`) is one cell value followed by the checksum: its storage key
+/// is the row's key.
+///
+/// A cell value is a tag byte, the tag's payload, then the field error when the tag's bit 7 is set
+/// (message, path, extensions: two strings and a varint that is 0 when the error has no
+/// extensions, else the length + 1 of their UTF-8 text that follows). Tags (bits 0-3; bits 4-6
+/// zero): 0 null, 1 false, 2 true, 3 int (zigzag varint), 4 double (8 bytes, little-endian
+/// IEEE 754 bits), 5 string, 6 link (the target type's name id as a varint, 0 when unknown, then
+/// the key as a string), 7 links (a count, then per element a varint that is 0 for null or the
+/// type's name id + 1, followed for non-null elements by the key as a string), 8 list (a count,
+/// then nested values: tag byte without the error bit, then payload), 9 object (canonical JSON
+/// text as a string). A string is its UTF-8 length as a varint, then its UTF-8.
+///
+/// The checksum is the CRC-32C of the row's key (UTF-8) followed by every byte of the row
+/// before the checksum, so a row that lands under another key is as much a miss as a damaged one.
+///
+/// The entity bit is set when the key reads as `Type:id` for the record's own type: it starts
+/// with the type name and a colon and not with `client:`. It is a hint for tools; no rule reads it.
+package enum RowFormat {
+    static let deletedFlag: UInt8 = 0x01
+    static let entityFlag: UInt8 = 0x02
+    static let knownFlags: UInt8 = deletedFlag | entityFlag
+
+    /// Bit 7 of a tag byte: a field error follows the payload.
+    static let errorBit: UInt8 = 0x80
+    /// The bits a tag byte may use besides the error bit.
+    static let kindMask: UInt8 = 0x0F
+
+    /// Nesting deeper than this in a scalar list is treated as damage (a miss), not recursed into.
+    static let maxDepth = 128
+
+    enum Tag: UInt8 {
+        case null = 0
+        case `false` = 1
+        case `true` = 2
+        case int = 3
+        case double = 4
+        case string = 5
+        case link = 6
+        case links = 7
+        case list = 8
+        case object = 9
+    }
+
+    /// True when `key` names an entity of type `typename` (`Type:id`).
+    package static func isEntity(key: String, typename: String) -> Bool {
+        guard !typename.isEmpty, !key.utf8.starts(with: "client:".utf8) else { return false }
+        let prefix = typename.utf8
+        let keyBytes = key.utf8
+        guard keyBytes.count > prefix.count, keyBytes.starts(with: prefix) else { return false }
+        return keyBytes[keyBytes.index(keyBytes.startIndex, offsetBy: prefix.count)] == UInt8(ascii: ":")
+    }
+}

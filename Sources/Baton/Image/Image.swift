@@ -1,0 +1,206 @@
+import Synchronization
+
+/// The store's image: a SQLite file that keeps the store's records across launches.
+///
+/// Open it off the main actor (``open(path:vfs:appVersion:)`` is synchronous). The store hands
+/// it each server commit's changes (``enqueue(_:)``, returns at once) and the availability check
+/// reads it (``read(_:)``, waiting for a write in flight). One image per file per process: a
+/// second open of the same file throws until the first is closed.
+public final class Image: StoreImage, Sendable {
+    let core: ImageCore
+    /// The one writer of this image.
+    package let writer: ImageWriter
+    /// What opening found at the path and did with it.
+    public let opening: ImageOpening
+    /// The path the image was opened with.
+    public let path: String
+    /// The VFS it was opened with (`nil`: SQLite's default).
+    public let vfs: String?
+    private let registryKey: String?
+    /// True once the file was given back to the registry (close, abandon or deinit, once).
+    private let released = Mutex(false)
+
+    private init(core: ImageCore, writer: ImageWriter, opening: ImageOpening, path: String, vfs: String?, registryKey: String?) {
+        self.core = core
+        self.writer = writer
+        self.opening = opening
+        self.path = path
+        self.vfs = vfs
+        self.registryKey = registryKey
+    }
+
+    deinit {
+        // Dropped without close: like a process that ends without quitting cleanly.
+        core.withState { state in
+            state.connection?.close()
+            state.connection = nil
+        }
+        releaseFile()
+    }
+
+    /// Gives the file back to the process-wide registry, once.
+    private func releaseFile() {
+        let first = released.withLock { released in
+            defer { released = true }
+            return !released
+        }
+        if first, let registryKey { ImageFileRegistry.release(registryKey) }
+    }
+
+    // MARK: Opening
+
+    /// Opens (creating, recreating or wiping as needed) the image at `path`, production settings.
+    ///
+    /// - Parameters:
+    ///   - path: the file; created with mode 0600 when missing.
+    ///   - vfs: a SQLite VFS name (the simulator's); `nil` for SQLite's default.
+    ///   - appVersion: the application's version; an image from another version is wiped.
+    /// - Throws: ``ImageError``: the file is already open in this process, cannot be created,
+    ///   or SQLite failed. A SQLite database that is not an image is no error: the image then runs
+    ///   without a file (``opening`` is `.foreign`).
+    public static func open(path: String, vfs: String? = nil, appVersion: String) throws(ImageError) -> Image {
+        try open(path: path, vfs: vfs, appVersion: appVersion, configuration: ImageConfiguration())
+    }
+
+    /// Opens the image at `path` with the seams of `configuration` (executor, faults, limits, mutant).
+    package static func open(
+        path: String, vfs: String? = nil, appVersion: String, configuration: ImageConfiguration
+    ) throws(ImageError) -> Image {
+        let key = ImageFileRegistry.key(path: path, vfs: vfs)
+        try ImageFileRegistry.claim(key, path: path)
+        let door = SQLiteDoor(faults: configuration.faults)
+        let opened: ImageOpener.Opened
+        do {
+            opened = try ImageOpener.openLive(
+                path: path, vfs: vfs, appVersion: appVersion, door: door, rules: configuration.rules,
+                busyTimeout: configuration.busyTimeoutMilliseconds)
+        } catch {
+            ImageFileRegistry.release(key)
+            throw imageError(error)
+        }
+        let foreign = opened.opening == .foreign
+        let state = ImageState(
+            path: path, vfs: vfs, appVersion: appVersion, mode: .live, configuration: configuration,
+            connection: opened.connection, generation: opened.generation, names: opened.names, foreign: foreign)
+        let core = ImageCore(state)
+        let writer = ImageWriter(core: core, executor: configuration.executor, limits: configuration.limits, accepting: !foreign)
+        return Image(core: core, writer: writer, opening: opened.opening, path: path, vfs: vfs, registryKey: key)
+    }
+
+    /// Opens `path` for tools (`baton image dump`, `stats`): reads only, never stamps, never
+    /// bumps the generation, never deletes; not counted as the file's image.
+    ///
+    /// - Throws: ``ImageError/notAnImage(path:_:)`` for garbage, damage or another row format.
+    ///   A foreign database opens with ``opening`` `.foreign` and dumps nothing.
+    package static func inspect(path: String, vfs: String? = nil, faults: FaultInjector? = nil) throws(ImageError) -> Image {
+        let configuration = ImageConfiguration(executor: ManualWriterExecutor(), faults: faults)
+        let opened: ImageOpener.Opened
+        do {
+            opened = try ImageOpener.openForInspection(path: path, vfs: vfs, door: SQLiteDoor(faults: faults))
+        } catch {
+            throw imageError(error)
+        }
+        let state = ImageState(
+            path: path, vfs: vfs, appVersion: "", mode: .inspection, configuration: configuration,
+            connection: opened.connection, generation: opened.generation, names: opened.names,
+            foreign: opened.opening == .foreign)
+        let core = ImageCore(state)
+        let writer = ImageWriter(core: core, executor: configuration.executor, limits: configuration.limits, accepting: false)
+        return Image(core: core, writer: writer, opening: opened.opening, path: path, vfs: vfs, registryKey: nil)
+    }
+
+    private static func imageError(_ error: any Error) -> ImageError {
+        switch error {
+        case let error as ImageError: error
+        case let error as SQLiteError: .sqlite(error)
+        default: .sqlite(SQLiteError(extendedCode: .error, message: String(describing: error)))
+        }
+    }
+
+    // MARK: State
+
+    /// This launch's generation (each open counts one); 0 for a foreign file.
+    public var generation: Int {
+        core.withState { $0.generation }
+    }
+
+    /// What the image is doing with its file now.
+    public var status: ImageStatus {
+        core.withState { $0.status }
+    }
+
+    /// How many times the file was recreated since opening, after reads found it unreadable.
+    public var resets: Int {
+        core.withState { $0.resets }
+    }
+
+    // MARK: StoreImage
+
+    public func enqueue(_ batch: WriteBatch) {
+        writer.enqueue(batch)
+    }
+
+    public func pendingKeys() -> Set<RecordKey> {
+        writer.pendingKeys()
+    }
+
+    public func read<T>(_ body: (any ImageReadTransaction) -> T) -> T? {
+        if writer.needsWipe { return nil }
+        var wake = false
+        let result: T? = core.withState { state in
+            guard state.canRead, let connection = state.connection else { return nil }
+            do throws(SQLiteError) {
+                connection.rollbackIfNeeded()
+                try connection.execute("BEGIN")
+            } catch {
+                if !error.isTransient {
+                    state.resetPending = true
+                    wake = true
+                }
+                return nil
+            }
+            let session = ImageReadSession(state: state, connection: connection)
+            let result = body(session)
+            session.close()
+            do throws(SQLiteError) {
+                try connection.execute("COMMIT")
+            } catch {
+                connection.rollbackIfNeeded()
+            }
+            wake = session.needsWriter
+            return result
+        }
+        if wake { writer.executor.writerHasWork(writer) }
+        return result
+    }
+
+    // MARK: Ending
+
+    /// Quits cleanly: one last drain of what is queued, then the file is closed and released.
+    ///
+    /// Later reads miss and later batches are dropped. Safe to call twice.
+    public func close() {
+        writer.stopAccepting()
+        if status == .ready || status == .resetPending { writer.drain() }
+        core.withState { state in
+            state.connection?.close()
+            state.connection = nil
+        }
+        releaseFile()
+    }
+
+    /// Drops the image as a killed process would: no last drain; the connection is closed (an
+    /// open transaction is rolled back by SQLite) and the file released for the next launch.
+    ///
+    /// SQLite may still checkpoint the WAL when the handle closes (the system library does not
+    /// let Swift turn that off); under the simulator's VFS, a crash should freeze the files
+    /// before this is called.
+    package func abandon() {
+        writer.stopAccepting()
+        core.withState { state in
+            state.connection?.close()
+            state.connection = nil
+        }
+        releaseFile()
+    }
+}

@@ -1,0 +1,65 @@
+#if BATON_MUTANTS
+/// Known bug classes the image can reintroduce on purpose, so a campaign can prove it catches them.
+///
+/// Compiled only with `BATON_MUTANTS` (debug builds); chosen per image through
+/// ``ImageConfiguration/mutant``, so images of one process never share a mutant.
+package enum ImageMutant: String, Sendable, Hashable, CaseIterable {
+    /// A snapshot of a record memory has not read replaces its row instead of merging over it.
+    case partialSnapshotReplaces
+    /// A deletion keeps the old cells under the deleted flag, and a merge over a deleted row
+    /// merges its cells too: a revived record gets its old cells back.
+    case deletedCellsRevive
+    /// Rows age out one launch early: unread in the previous launch is already gone (the
+    /// eviction and the read filter both use `used < G` instead of `used < G - 1`).
+    case evictOneLaunchEarly
+    /// Rows never age out: no eviction, no read filter.
+    case evictNever
+    /// A drain commits the first half of its work, then the rest in a second transaction.
+    case drainInTwoTransactions
+}
+#endif
+
+/// The rules the writer and the reader follow; each departure is a mutant (debug builds only).
+struct ImageRules: Sendable, Hashable {
+    /// When rows age out, relative to the launch's generation.
+    enum Eviction: Sendable, Hashable {
+        /// Unread for one whole launch, then gone: visible while `used >= G - 1`.
+        case afterOneLaunch
+        /// Mutant: visible while `used >= G`.
+        case oneLaunchEarly
+        /// Mutant: always visible, never deleted.
+        case never
+    }
+
+    var partialSnapshotReplaces = false
+    var deletedCellsRevive = false
+    var eviction = Eviction.afterOneLaunch
+    var twoTransactions = false
+
+    /// The decision records' rules.
+    static let production = ImageRules()
+
+    /// The oldest `used` a row may have and still be read, in a launch of `generation` (`nil`: any).
+    func visibleFrom(generation: Int) -> Int? {
+        switch eviction {
+        case .afterOneLaunch: generation - 1
+        case .oneLaunchEarly: generation
+        case .never: nil
+        }
+    }
+
+    #if BATON_MUTANTS
+    init(mutant: ImageMutant?) {
+        switch mutant {
+        case nil: break
+        case .partialSnapshotReplaces: partialSnapshotReplaces = true
+        case .deletedCellsRevive: deletedCellsRevive = true
+        case .evictOneLaunchEarly: eviction = .oneLaunchEarly
+        case .evictNever: eviction = .never
+        case .drainInTwoTransactions: twoTransactions = true
+        }
+    }
+    #endif
+
+    init() {}
+}

@@ -1,0 +1,118 @@
+/// The check's view of the image inside one read transaction.
+///
+/// Answers come only from rows this launch may read (`used` not older than the previous
+/// launch); a row that is missing, aged out or fails to decode is a miss. Every answer notes the
+/// row and its names as touched, for the writer's next drain to stamp. Any SQLite error is a miss
+/// for that item; an error other than "busy" also marks the file for recreation and makes every
+/// further answer of the session a miss.
+final class ImageReadSession: ImageReadTransaction {
+    private let state: ImageState
+    private let connection: Connection
+    private var sink = RowDecodeSink()
+    /// False once the read transaction ended or the file proved unreadable.
+    private(set) var isOpen = true
+    /// Whether the session noted anything for the writer (stamps or a reset).
+    private(set) var needsWriter = false
+    /// Whether reads stamp rows (not in an inspection).
+    private let touches: Bool
+
+    init(state: ImageState, connection: Connection) {
+        self.state = state
+        self.connection = connection
+        self.touches = state.mode == .live
+    }
+
+    /// Ends the session: later calls (from a body that kept the transaction) miss.
+    func close() {
+        isOpen = false
+    }
+
+    func record(_ key: RecordKey) -> ImageRecord? {
+        guard isOpen else { return nil }
+        do throws(SQLiteError) {
+            let statement = try connection.cached(ImageSchema.SQL.selectRecord)
+            defer { statement.reset() }
+            try statement.bind(key.rawValue, at: 1)
+            guard try statement.step() else { return nil }
+            let used = statement.int(0)
+            guard state.isVisible(used: used) else { return nil }
+            sink.nameIDs.removeAll(keepingCapacity: true)
+            let row = statement.withBlob(1) { bytes in
+                RowDecoder.decodeRow(bytes, key: key.rawValue, names: state.names, sink: &sink)
+            }
+            guard let row else { return nil }
+            if touches {
+                if used != state.generation { note(state.touches.records.insert(key.rawValue).inserted) }
+                noteNames()
+            }
+            return row.record
+        } catch {
+            fail(error)
+            return nil
+        }
+    }
+
+    func rootField(_ storageKey: String) -> Cell? {
+        guard isOpen else { return nil }
+        do throws(SQLiteError) {
+            let statement = try connection.cached(ImageSchema.SQL.selectRoot)
+            defer { statement.reset() }
+            try statement.bind(storageKey, at: 1)
+            guard try statement.step() else { return nil }
+            let used = statement.int(0)
+            guard state.isVisible(used: used) else { return nil }
+            sink.nameIDs.removeAll(keepingCapacity: true)
+            let cell = statement.withBlob(1) { bytes in
+                RowDecoder.decodeRootCell(bytes, field: storageKey, names: state.names, sink: &sink)
+            }
+            guard let cell else { return nil }
+            if touches {
+                if used != state.generation { note(state.touches.rootFields.insert(storageKey).inserted) }
+                noteNames()
+            }
+            return cell
+        } catch {
+            fail(error)
+            return nil
+        }
+    }
+
+    func fetchTime(_ operation: OperationIdentity) -> Double? {
+        guard isOpen else { return nil }
+        do throws(SQLiteError) {
+            let statement = try connection.cached(ImageSchema.SQL.selectFetch)
+            defer { statement.reset() }
+            try statement.bind(operation.rawValue, at: 1)
+            guard try statement.step() else { return nil }
+            let used = statement.int(0)
+            guard state.isVisible(used: used) else { return nil }
+            let time = statement.double(1)
+            if touches, used != state.generation {
+                note(state.touches.fetches.insert(operation.rawValue).inserted)
+            }
+            return time
+        } catch {
+            fail(error)
+            return nil
+        }
+    }
+
+    private func note(_ added: Bool) {
+        if added { needsWriter = true }
+    }
+
+    /// Notes the names of the row just read that are not stamped in this launch yet.
+    private func noteNames() {
+        for id in sink.nameIDs where !state.names.isStamped(id) {
+            note(state.touches.names.insert(id).inserted)
+        }
+    }
+
+    /// A failed read: a miss; unless it only says "not now", the file is suspect from here on.
+    func fail(_ error: SQLiteError) {
+        guard !error.isTransient else { return }
+        state.resetPending = true
+        needsWriter = true
+        isOpen = false
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+
+/// What the image is doing with its file.
+public enum ImageStatus: Sendable, Hashable {
+    /// The file is open; reads and writes reach it.
+    case ready
+    /// The file is a SQLite database that is not an image: left untouched, the store runs without one.
+    case foreign
+    /// A read found the file unreadable; reads miss until the writer's next drain recreates it.
+    case resetPending
+    /// No file: closed, abandoned, halted by a stopped drain, or recreating the file failed.
+    case unavailable
+}
+
+/// Why opening a file deleted it and started again.
+public enum ImageDiscardReason: Sendable, Hashable {
+    /// Not a SQLite database (garbage, or a file SQLite cannot read).
+    case notADatabase
+    /// A SQLite database with damage, or our mark with tables that are not ours.
+    case corrupt
+    /// Our mark with another row format (`PRAGMA user_version`).
+    case otherRowFormat(Int)
+}
+
+/// What opening found and did.
+public enum ImageOpening: Sendable, Hashable {
+    /// A new file, or an empty database, initialized.
+    case created
+    /// Our file, same row format and application version: rows kept.
+    case opened
+    /// A file that could not be used was deleted (WAL and SHM first) and started again.
+    case recreated(ImageDiscardReason)
+    /// Our file from another application version: rows wiped, the file kept.
+    case wiped(previousVersion: String)
+    /// A SQLite database that is not an image: left byte for byte untouched; no image this launch.
+    case foreign
+}
+
+/// What an image was opened for.
+enum ImageMode: Sendable {
+    /// The store's image: reads stamp rows, the writer writes.
+    case live
+    /// Tools (`baton image dump`): nothing is written, not even the generation.
+    case inspection
+}
+
+/// Everything about the image's one connection; touched only under ``ImageCore``'s lock.
+final class ImageState {
+    let path: String
+    let vfs: String?
+    let appVersion: String
+    let mode: ImageMode
+    let rules: ImageRules
+    let door: SQLiteDoor
+    let busyTimeoutMilliseconds: Int
+
+    var connection: Connection?
+    /// This launch's generation, G: every row written or read is stamped with it.
+    var generation: Int
+    var names: NameTable
+    /// Rows the check read since the last drain.
+    var touches = ImageTouches()
+    /// True once a drain of this launch committed the launch's eviction.
+    var evictionDone: Bool
+    /// Set by a read that found the file unreadable: the next drain recreates the file.
+    var resetPending = false
+    /// How many times the file was recreated after opening.
+    var resets = 0
+    /// Set by a drain stopped partway on purpose: the transaction stays open, nothing more runs.
+    var halted = false
+    /// True for a foreign file: no connection, reads miss, writes are dropped.
+    var foreign: Bool
+    /// The last failure of recreating the file, if it failed.
+    var unavailableBecause: SQLiteError?
+
+    init(
+        path: String, vfs: String?, appVersion: String, mode: ImageMode, configuration: ImageConfiguration,
+        connection: Connection?, generation: Int, names: NameTable, foreign: Bool
+    ) {
+        self.path = path
+        self.vfs = vfs
+        self.appVersion = appVersion
+        self.mode = mode
+        self.rules = configuration.rules
+        self.door = SQLiteDoor(faults: configuration.faults)
+        self.busyTimeoutMilliseconds = configuration.busyTimeoutMilliseconds
+        self.connection = connection
+        self.generation = generation
+        self.names = names
+        self.foreign = foreign
+        // A generation-1 file has nothing to age out; neither does a file nobody may write.
+        self.evictionDone = mode == .inspection
+    }
+
+    /// The oldest `used` a row may have and still be read in this launch (`nil`: any).
+    var visibleFrom: Int? {
+        rules.visibleFrom(generation: generation)
+    }
+
+    /// True when a row stamped `used` is still part of the image in this launch.
+    func isVisible(used: Int) -> Bool {
+        guard let visibleFrom else { return true }
+        return used >= visibleFrom
+    }
+
+    /// True when reads may reach the file.
+    var canRead: Bool {
+        connection != nil && !resetPending && !halted && !foreign
+    }
+
+    var status: ImageStatus {
+        if foreign { return .foreign }
+        if halted { return .unavailable }
+        if resetPending { return .resetPending }
+        return connection == nil ? .unavailable : .ready
+    }
+}
+
+/// The lock around the image's state: the writer and the reader take it for every use of the
+/// one connection, so a read waits for a write in flight.
+///
+/// `@unchecked Sendable`: the state (and the connection in it) is reached only through
+/// ``withState(_:)``, which holds the lock.
+final class ImageCore: @unchecked Sendable {
+    private let lock = NSLock()
+    private let state: ImageState
+
+    init(_ state: ImageState) {
+        self.state = state
+    }
+
+    /// Runs `body` with the state, holding the lock. `body` must not call back into the image.
+    func withState<R>(_ body: (ImageState) throws -> R) rethrows -> R {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(state)
+    }
+}

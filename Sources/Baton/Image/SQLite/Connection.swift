@@ -1,0 +1,176 @@
+import CSQLite
+
+/// One SQLite handle: opened with extended result codes, closed exactly once.
+///
+/// A connection is confined to one owner at a time (the image serializes every use of its one
+/// connection with a lock), hence not `Sendable`.
+package final class Connection {
+    let handle: OpaquePointer
+    /// The door every call on this handle goes through.
+    package let door: SQLiteDoor
+    /// The file name the connection was opened with.
+    package let path: String
+    /// The VFS it was opened with (`nil`: SQLite's default).
+    package let vfs: String?
+    private var cache = StatementCache()
+    private(set) var isClosed = false
+
+    private init(handle: OpaquePointer, door: SQLiteDoor, path: String, vfs: String?) {
+        self.handle = handle
+        self.door = door
+        self.path = path
+        self.vfs = vfs
+    }
+
+    deinit {
+        close()
+    }
+
+    /// Opens `path` with `flags` through `vfs` (`nil`: the default VFS).
+    ///
+    /// The handle is closed even when the open fails, since SQLite allocates one in most failures.
+    package static func open(
+        path: String, vfs: String?, flags: Int32, door: SQLiteDoor
+    ) throws(SQLiteError) -> Connection {
+        var db: OpaquePointer?
+        let code = door.result(.open) {
+            sqlite3_open_v2(path, &db, flags | SQLITE_OPEN_EXRESCODE, vfs)
+        }
+        guard code == SQLITE_OK, let handle = db else {
+            var message = door.lastCallWasInjected ? "injected fault" : "cannot open \(path)"
+            if let db {
+                if !door.lastCallWasInjected, let text = door.value({ sqlite3_errmsg(db) }) {
+                    message = String(cString: text)
+                }
+                _ = door.value { sqlite3_close_v2(db) }
+            }
+            throw SQLiteError(extendedCode: SQLiteResultCode(rawValue: code), message: message)
+        }
+        _ = door.value { sqlite3_extended_result_codes(handle, 1) }
+        return Connection(handle: handle, door: door, path: path, vfs: vfs)
+    }
+
+    /// Closes the handle: the statement cache is emptied first. Safe to call twice.
+    package func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        cache.removeAll()
+        let code = door.value { sqlite3_close(handle) }
+        if code != SQLITE_OK {
+            // A statement is still alive somewhere: let SQLite close once it is finalized.
+            _ = door.value { sqlite3_close_v2(handle) }
+        }
+    }
+
+    // MARK: Statements
+
+    /// A prepared statement for `sql`, from the cache or prepared and cached now.
+    package func cached(_ sql: String) throws(SQLiteError) -> Statement {
+        if let statement = cache.statement(for: sql) { return statement }
+        let statement = try prepare(sql)
+        cache.insert(statement)
+        return statement
+    }
+
+    /// Prepares `sql` (one statement) without caching it.
+    package func prepare(_ sql: String) throws(SQLiteError) -> Statement {
+        var statement: OpaquePointer?
+        let code = door.result(.prepare) {
+            sql.withCString { text in
+                sqlite3_prepare_v3(handle, text, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+            }
+        }
+        guard code == SQLITE_OK, let statement else {
+            if let statement { _ = door.value { sqlite3_finalize(statement) } }
+            throw error(code, sql: sql)
+        }
+        return Statement(handle: statement, door: door, sql: sql)
+    }
+
+    /// Runs one or more statements that return no rows (`BEGIN`, `COMMIT`, DDL scripts).
+    package func execute(_ sql: String) throws(SQLiteError) {
+        var errorText: UnsafeMutablePointer<CChar>?
+        let code = door.result(.exec) { sqlite3_exec(handle, sql, nil, nil, &errorText) }
+        var message: String?
+        if let errorText {
+            message = String(cString: errorText)
+            door.value { sqlite3_free(errorText) }
+        }
+        if code != SQLITE_OK {
+            var failure = error(code, sql: sql)
+            if let message, !door.lastCallWasInjected { failure.message = message }
+            throw failure
+        }
+    }
+
+    /// The first column of the first row of `sql` as text (`nil` when there is no row).
+    package func scalarText(_ sql: String) throws(SQLiteError) -> String? {
+        let statement = try prepare(sql)
+        defer { statement.reset() }
+        return try statement.step() ? statement.text(0) : nil
+    }
+
+    /// The first column of the first row of `sql` as an integer (`nil` when there is no row).
+    package func scalarInt(_ sql: String) throws(SQLiteError) -> Int? {
+        let statement = try prepare(sql)
+        defer { statement.reset() }
+        return try statement.step() ? statement.int(0) : nil
+    }
+
+    // MARK: State
+
+    /// True outside a transaction.
+    package var isAutocommit: Bool {
+        door.value { sqlite3_get_autocommit(handle) } != 0
+    }
+
+    /// Rolls back an open transaction, if any; errors are ignored (SQLite may have rolled back itself).
+    package func rollbackIfNeeded() {
+        guard !isAutocommit else { return }
+        try? execute("ROLLBACK")
+        if !isAutocommit {
+            // The injected or real failure left the transaction open: try once more without faults.
+            _ = door.value { sqlite3_exec(handle, "ROLLBACK", nil, nil, nil) }
+        }
+    }
+
+    /// How many statements of this handle are prepared and not finalized (the cache included).
+    package var liveStatementCount: Int {
+        var count = 0
+        var statement = door.value { sqlite3_next_stmt(handle, nil) }
+        while let current = statement {
+            count += 1
+            statement = door.value { sqlite3_next_stmt(handle, current) }
+        }
+        return count
+    }
+
+    /// How many statements are in the middle of a run (stepped and not reset): should be 0 between uses.
+    package var busyStatementCount: Int {
+        var count = 0
+        var statement = door.value { sqlite3_next_stmt(handle, nil) }
+        while let current = statement {
+            if door.value({ sqlite3_stmt_busy(current) }) != 0 { count += 1 }
+            statement = door.value { sqlite3_next_stmt(handle, current) }
+        }
+        return count
+    }
+
+    /// How many statements the cache holds.
+    package var cachedStatementCount: Int { cache.count }
+
+    /// The number of changed rows of the last statement.
+    package var changes: Int {
+        Int(door.value { sqlite3_changes64(handle) })
+    }
+
+    func error(_ code: Int32, sql: String?) -> SQLiteError {
+        let message = door.lastCallWasInjected
+            ? "injected fault"
+            : door.value { sqlite3_errmsg(handle) }.map { String(cString: $0) } ?? "unknown error"
+        return SQLiteError(extendedCode: SQLiteResultCode(rawValue: code), message: message, sql: sql)
+    }
+}
+
+@available(*, unavailable)
+extension Connection: Sendable {}

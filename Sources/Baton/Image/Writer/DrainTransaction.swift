@@ -1,0 +1,322 @@
+/// One drain's transaction: everything it writes, in order, on the image's connection.
+///
+/// Order inside the transaction: the launch's eviction (first drain of a launch only), the
+/// overflow wipe (when asked), the check's stamps, new names (sorted by UTF-8), then every
+/// snapshot, root field and fetch time in queue order, then the names the written rows use.
+/// Names are worked on in a copy of the image's table that the image keeps only on commit.
+final class DrainTransaction {
+    let connection: Connection
+    let state: ImageState
+    let generation: Int
+    let rules: ImageRules
+    /// The image's names as this transaction leaves them.
+    var names: NameTable
+    /// Name ids the transaction's rows use (and the check read): stamped `used = G` at the end.
+    var stamps = Set<Int>()
+    var summary = DrainSummary()
+    /// Row writes so far (snapshots, root fields, fetch times), for `drain(stoppingAfter:)`.
+    var writes = 0
+
+    private var encoder = RowEncoder()
+    /// The row a merge reads, copied out of SQLite, and where its cells lie.
+    private var oldRow: [UInt8] = []
+    private var oldSpans: [RowCellSpan] = []
+    private var oldSink = RowDecodeSink()
+
+    init(connection: Connection, state: ImageState) {
+        self.connection = connection
+        self.state = state
+        self.generation = state.generation
+        self.rules = state.rules
+        self.names = state.names
+    }
+
+    // MARK: Housekeeping
+
+    /// Deletes the rows (and names) of earlier launches that this launch no longer reads.
+    func evict() throws(SQLiteError) {
+        guard let visibleFrom = state.visibleFrom else { return }
+        for (table, _) in ImageSchema.agingTables {
+            try connection.execute("DELETE FROM \(table) WHERE used < \(visibleFrom)")
+        }
+        summary.evicted = true
+    }
+
+    /// Empties every aging table, after the queue overflowed.
+    func wipe() throws(SQLiteError) {
+        for (table, _) in ImageSchema.agingTables {
+            try connection.execute("DELETE FROM \(table)")
+        }
+        names = NameTable()
+        summary.wiped = true
+    }
+
+    /// Stamps what the check read, in UTF-8 order of keys.
+    func stamp(_ touches: ImageTouches) throws(SQLiteError) {
+        try stamp(touches.records, sql: ImageSchema.SQL.stampRecord)
+        try stamp(touches.rootFields, sql: ImageSchema.SQL.stampRoot)
+        try stamp(touches.fetches, sql: ImageSchema.SQL.stampFetch)
+        stamps.formUnion(touches.names)
+        summary.touches = touches.count
+    }
+
+    private func stamp(_ keys: Set<String>, sql: String) throws(SQLiteError) {
+        guard !keys.isEmpty else { return }
+        let statement = try connection.cached(sql)
+        defer { statement.reset() }
+        for key in keys.sorted(by: CanonicalJSON.utf8Less) {
+            statement.reset()
+            try statement.bind(generation, at: 1)
+            try statement.bind(key, at: 2)
+            try statement.run()
+        }
+    }
+
+    // MARK: Names
+
+    /// Adds every name the work needs that the image lacks, in UTF-8 order so ids are
+    /// deterministic. A name still in the file but aged out of memory gets its old id back.
+    func internNames(for batches: [WriteBatch]) throws(SQLiteError) {
+        var missing = Set<String>()
+        func need(_ name: String) {
+            if names.id(of: name) == nil { missing.insert(name) }
+        }
+        for batch in batches {
+            for snapshot in batch.snapshots {
+                need(snapshot.typename)
+                guard !snapshot.deleted else { continue }
+                for cell in snapshot.cells {
+                    need(cell.storageKey)
+                    forEachLink(in: cell.cell.value) { key in
+                        if let type = snapshot.linkTypes[key] { need(type) }
+                    }
+                }
+            }
+            for field in batch.rootFields {
+                forEachLink(in: field.cell.value) { key in
+                    if let type = Self.rootLinkType(key, in: batch) { need(type) }
+                }
+            }
+        }
+        guard !missing.isEmpty else { return }
+        let statement = try connection.cached(ImageSchema.SQL.upsertName)
+        defer { statement.reset() }
+        for name in missing.sorted(by: CanonicalJSON.utf8Less) {
+            statement.reset()
+            try statement.bind(name, at: 1)
+            try statement.bind(generation, at: 2)
+            guard try statement.step() else {
+                throw SQLiteError(extendedCode: .internal, message: "no id returned for a name", sql: statement.sql)
+            }
+            names.insert(id: statement.int(0), name: name, stamped: true)
+            summary.newNames += 1
+        }
+    }
+
+    /// Stamps `used = G` on every name the drain's rows use that is not stamped yet.
+    func stampNames() throws(SQLiteError) {
+        let pending = stamps.filter { !names.isStamped($0) }
+        guard !pending.isEmpty else { return }
+        let statement = try connection.cached(ImageSchema.SQL.stampName)
+        defer { statement.reset() }
+        for id in pending.sorted() {
+            statement.reset()
+            try statement.bind(generation, at: 1)
+            try statement.bind(id, at: 2)
+            try statement.run()
+        }
+        names.noteStamped(pending)
+    }
+
+    /// The id of a name the drain interned; a missing one is a bug of the drain, reported as an error.
+    private func id(of name: String) throws(SQLiteError) -> Int {
+        guard let id = names.id(of: name) else {
+            throw SQLiteError(extendedCode: .internal, message: "name not interned: \(name)")
+        }
+        stamps.insert(id)
+        return id
+    }
+
+    /// The id of the type recorded with a link to `key` (0 when unknown); stamps it.
+    private func linkTypeID(_ type: String?) -> Int {
+        guard let type, let id = names.id(of: type) else { return 0 }
+        stamps.insert(id)
+        return id
+    }
+
+    // MARK: Records
+
+    /// Writes one snapshot by the merge rule; stamps its row `used = G`.
+    func write(_ snapshot: Snapshot) throws(SQLiteError) {
+        let key = snapshot.key.rawValue
+        let typeID = try id(of: snapshot.typename)
+        let entity = RowFormat.isEntity(key: key, typename: snapshot.typename)
+        let row: [UInt8]
+        if snapshot.deleted {
+            // A deletion replaces its row; the mutant keeps the old cells under the flag.
+            if rules.deletedCellsRevive, try readOldRow(key) != nil {
+                row = encodeMerged(key: key, deleted: true, entity: entity, typeID: typeID, fresh: [], linkTypes: [:], keepOld: true)
+            } else {
+                encoder.beginRow(deleted: true, entity: entity, typeID: typeID, cellCount: 0)
+                row = encoder.finish(key: key)
+            }
+        } else {
+            let cells = Self.orderedCells(snapshot.cells)
+            var keepOld = false
+            if !snapshot.hydrated && !rules.partialSnapshotReplaces, let old = try readOldRow(key) {
+                // Merge over a present row; a deleted row's cells never come back.
+                keepOld = !old.deleted || rules.deletedCellsRevive
+                if keepOld { summary.merged += 1 }
+            }
+            row = try encodeFresh(
+                key: key, entity: entity, typeID: typeID, cells: cells, linkTypes: snapshot.linkTypes, keepOld: keepOld)
+        }
+        try upsert(ImageSchema.SQL.upsertRecord, key: key, blob: row)
+        summary.snapshots += 1
+    }
+
+    /// Reads the row under `key` as the image holds it in this transaction, into `oldRow`; `nil`
+    /// when missing, aged out, or not decodable (a miss: the snapshot then stands alone).
+    private func readOldRow(_ key: String) throws(SQLiteError) -> (deleted: Bool, typeID: Int)? {
+        let statement = try connection.cached(ImageSchema.SQL.selectRecord)
+        defer { statement.reset() }
+        try statement.bind(key, at: 1)
+        guard try statement.step(), state.isVisible(used: statement.int(0)) else { return nil }
+        oldRow.removeAll(keepingCapacity: true)
+        statement.withBlob(1) { oldRow.append(contentsOf: $0) }
+        statement.reset()
+        oldSink.nameIDs.removeAll(keepingCapacity: true)
+        let located = oldRow.withUnsafeBytes { bytes in
+            RowDecoder.locateCells(bytes, key: key, names: names, spans: &oldSpans, sink: &oldSink)
+        }
+        if located == nil { oldSpans.removeAll() }
+        return located
+    }
+
+    /// Encodes a present row: `cells`, then (when `keepOld`) the old row's cells they do not write.
+    private func encodeFresh(
+        key: String, entity: Bool, typeID: Int, cells: [NamedCell], linkTypes: [RecordKey: String], keepOld: Bool
+    ) throws(SQLiteError) -> [UInt8] {
+        guard keepOld else {
+            encoder.beginRow(deleted: false, entity: entity, typeID: typeID, cellCount: cells.count)
+            for cell in cells {
+                let nameID = try id(of: cell.storageKey)
+                encoder.cell(nameID: nameID, cell.cell) { self.linkTypeID(linkTypes[$0]) }
+            }
+            return encoder.finish(key: key)
+        }
+        return encodeMerged(key: key, deleted: false, entity: entity, typeID: typeID, fresh: cells, linkTypes: linkTypes, keepOld: true)
+    }
+
+    /// Encodes `fresh` cells and the old row's cells they do not write, sorted by storage key.
+    private func encodeMerged(
+        key: String, deleted: Bool, entity: Bool, typeID: Int, fresh: [NamedCell], linkTypes: [RecordKey: String],
+        keepOld: Bool
+    ) -> [UInt8] {
+        var freshIDs: [Int] = []
+        freshIDs.reserveCapacity(fresh.count)
+        for cell in fresh { freshIDs.append(names.id(of: cell.storageKey) ?? 0) }
+        let freshSet = fresh.count > 16 ? Set(freshIDs) : nil
+        var kept: [(name: String, span: RowCellSpan)] = []
+        if keepOld {
+            for span in oldSpans {
+                let written = freshSet?.contains(span.nameID) ?? freshIDs.contains(span.nameID)
+                if !written, let name = names.name(ofID: span.nameID) { kept.append((name, span)) }
+            }
+            kept.sort { CanonicalJSON.utf8Less($0.name, $1.name) }
+            if !kept.isEmpty { stamps.formUnion(oldSink.nameIDs) }
+        }
+        encoder.beginRow(deleted: deleted, entity: entity, typeID: typeID, cellCount: fresh.count + kept.count)
+        var f = 0
+        var k = 0
+        while f < fresh.count || k < kept.count {
+            if k == kept.count || (f < fresh.count && CanonicalJSON.utf8Less(fresh[f].storageKey, kept[k].name)) {
+                stamps.insert(freshIDs[f])
+                encoder.cell(nameID: freshIDs[f], fresh[f].cell) { self.linkTypeID(linkTypes[$0]) }
+                f += 1
+            } else {
+                let range = kept[k].span.range
+                oldRow.withUnsafeBytes { encoder.rawCell(UnsafeRawBufferPointer(rebasing: $0[range])) }
+                k += 1
+            }
+        }
+        return encoder.finish(key: key)
+    }
+
+    // MARK: Root fields and fetch times
+
+    /// Writes one query-root field's row.
+    func write(rootField field: NamedCell, of batch: WriteBatch) throws(SQLiteError) {
+        let blob = encoder.rootCell(field: field.storageKey, field.cell) {
+            self.linkTypeID(Self.rootLinkType($0, in: batch))
+        }
+        try upsert(ImageSchema.SQL.upsertRoot, key: field.storageKey, blob: blob)
+        summary.rootFields += 1
+    }
+
+    /// Writes one operation's fetch time.
+    func write(fetch: FetchStamp) throws(SQLiteError) {
+        let statement = try connection.cached(ImageSchema.SQL.upsertFetch)
+        defer { statement.reset() }
+        try statement.bind(fetch.operation.rawValue, at: 1)
+        try statement.bind(generation, at: 2)
+        try statement.bind(fetch.time, at: 3)
+        try statement.run()
+        summary.fetches += 1
+    }
+
+    private func upsert(_ sql: String, key: String, blob: [UInt8]) throws(SQLiteError) {
+        let statement = try connection.cached(sql)
+        defer { statement.reset() }
+        try statement.bind(key, at: 1)
+        try statement.bind(generation, at: 2)
+        try statement.bind(blob: blob, at: 3)
+        try statement.run()
+    }
+
+    // MARK: Helpers
+
+    /// The type of a root field's link target: the batch's snapshot of that record, else the
+    /// first snapshot (in batch order) that knew it. `nil`: unknown.
+    static func rootLinkType(_ key: RecordKey, in batch: WriteBatch) -> String? {
+        if let snapshot = batch.snapshots.last(where: { $0.key == key }) { return snapshot.typename }
+        for snapshot in batch.snapshots {
+            if let type = snapshot.linkTypes[key] { return type }
+        }
+        return nil
+    }
+
+    /// Cells sorted by storage key (UTF-8), the last of duplicates kept; the input when already so.
+    static func orderedCells(_ cells: [NamedCell]) -> [NamedCell] {
+        var ordered = true
+        for index in cells.indices.dropFirst() where !CanonicalJSON.utf8Less(cells[index - 1].storageKey, cells[index].storageKey) {
+            ordered = false
+            break
+        }
+        if ordered { return cells }
+        var sorted = Array(cells.enumerated())
+        sorted.sort { lhs, rhs in
+            if lhs.element.storageKey.utf8.elementsEqual(rhs.element.storageKey.utf8) { return lhs.offset < rhs.offset }
+            return CanonicalJSON.utf8Less(lhs.element.storageKey, rhs.element.storageKey)
+        }
+        var result: [NamedCell] = []
+        result.reserveCapacity(sorted.count)
+        for (_, cell) in sorted {
+            if let last = result.last, last.storageKey.utf8.elementsEqual(cell.storageKey.utf8) {
+                result[result.count - 1] = cell
+            } else {
+                result.append(cell)
+            }
+        }
+        return result
+    }
+}
+
+/// Calls `body` with every link target in `value`.
+func forEachLink(in value: Value, _ body: (RecordKey) -> Void) {
+    switch value {
+    case .link(let key): body(key)
+    case .links(let keys): for case let key? in keys { body(key) }
+    default: break
+    }
+}

@@ -1,0 +1,115 @@
+extension ImageWriter {
+    /// Writes everything queued, in queue order, in one transaction; the executor calls it, and
+    /// so does the simulator.
+    ///
+    /// Holds the image's lock throughout, so a read waits for it. On any SQLite error the
+    /// transaction is rolled back, the work goes back to the front of the queue, the check's
+    /// stamps are kept for the next drain, and the error is returned (and kept in ``status``).
+    /// An error that says the file is unreadable also schedules the file's recreation.
+    @discardableResult
+    package func drain() -> DrainResult {
+        drain(stoppingAfter: nil)
+    }
+
+    /// Drains like ``drain()`` but stops after `writes` row writes (snapshots, root fields and
+    /// fetch times, counted in queue order; the eviction and the check's stamps come first and do
+    /// not count), or before `COMMIT` when there are fewer: as a process killed in the middle of
+    /// a drain would.
+    ///
+    /// The transaction is left open, uncommitted, and the image is halted: reads miss, drains
+    /// answer `.unavailable`, the work stays pending. The only thing left to do with the image is
+    /// to drop it (or ``Image/abandon()``) as the simulator drops a killed process; SQLite then
+    /// rolls the transaction back, and a new open sees the file as it was at the last commit.
+    /// Under the `drainInTwoTransactions` mutant the first half may already be committed.
+    @discardableResult
+    package func drain(stoppingAfter writes: Int?) -> DrainResult {
+        core.withState { state in
+            guard state.mode == .live, !state.halted, !state.foreign else { return .unavailable }
+            var recreated = false
+            if state.resetPending {
+                do {
+                    try ImageRecovery.recreate(state)
+                    recreated = true
+                } catch {
+                    let failure = ImageRecovery.sqliteError(error)
+                    state.unavailableBecause = failure
+                    noteFailure(failure)
+                    return .failed(failure)
+                }
+            }
+            guard let connection = state.connection else { return .unavailable }
+            let work = takeWork()
+            let touches = state.touches.take()
+            if work.isEmpty && touches.isEmpty && state.evictionDone && !recreated {
+                workCommitted(work)
+                return .nothingToDo
+            }
+            let transaction = DrainTransaction(connection: connection, state: state)
+            transaction.summary.recreatedFile = recreated
+            do throws(SQLiteError) {
+                if try run(transaction, work: work, touches: touches, stoppingAfter: writes) {
+                    state.halted = true
+                    return .stopped(afterWrites: transaction.writes)
+                }
+            } catch {
+                connection.rollbackIfNeeded()
+                state.touches.merge(touches)
+                workFailed(work, error: error)
+                if error.meansUnreadableFile { state.resetPending = true }
+                return .failed(error)
+            }
+            state.names = transaction.names
+            state.evictionDone = true
+            workCommitted(work)
+            transaction.summary.batches = work.batches.count
+            return .committed(transaction.summary)
+        }
+    }
+
+    /// Runs the drain's transaction; `true` when it stopped on purpose before committing.
+    private func run(
+        _ transaction: DrainTransaction, work: TakenWork, touches: ImageTouches, stoppingAfter limit: Int?
+    ) throws(SQLiteError) -> Bool {
+        let connection = transaction.connection
+        let state = transaction.state
+        // A failure that SQLite did not roll back itself must not leave us inside a transaction.
+        connection.rollbackIfNeeded()
+        try connection.execute("BEGIN IMMEDIATE")
+        if !state.evictionDone { try transaction.evict() }
+        if work.wipe { try transaction.wipe() }
+        try transaction.stamp(touches)
+        try transaction.internNames(for: work.batches)
+
+        let total = work.batches.reduce(0) { $0 + $1.itemCount }
+        let splitAt = state.rules.twoTransactions && total >= 2 ? total / 2 : nil
+        func willWrite() throws(SQLiteError) -> Bool {
+            if let limit, transaction.writes >= limit { return false }
+            if let splitAt, transaction.writes == splitAt {
+                // Mutant: the first half becomes durable on its own.
+                try transaction.stampNames()
+                try connection.execute("COMMIT")
+                try connection.execute("BEGIN IMMEDIATE")
+            }
+            transaction.writes += 1
+            return true
+        }
+        for batch in work.batches {
+            for snapshot in batch.snapshots {
+                guard try willWrite() else { return true }
+                try transaction.write(snapshot)
+            }
+            for field in batch.rootFields {
+                guard try willWrite() else { return true }
+                try transaction.write(rootField: field, of: batch)
+            }
+            for fetch in batch.fetches {
+                guard try willWrite() else { return true }
+                try transaction.write(fetch: fetch)
+            }
+        }
+        if limit != nil { return true }
+        try transaction.stampNames()
+        try connection.execute("COMMIT")
+        return false
+    }
+}

@@ -1,0 +1,165 @@
+import Synchronization
+
+/// The one writer of an image: takes what server commits changed and keeps it in the file.
+///
+/// `enqueue(_:)` is called on the main actor and returns at once; the executor decides when
+/// ``drain()`` runs. A drain takes everything queued and writes it in queue order in one
+/// `BEGIN IMMEDIATE … COMMIT` transaction; on any SQLite error it rolls back, puts the work back
+/// at the front of the queue and reports the error, and the next drain retries it. See
+/// ``WriterLimits`` for the bound past which queued work is dropped.
+package final class ImageWriter: Sendable {
+    let core: ImageCore
+    /// When drains run.
+    package let executor: any WriterExecutor
+    let limits: WriterLimits
+    private let queue: Mutex<WriterQueue>
+
+    init(core: ImageCore, executor: any WriterExecutor, limits: WriterLimits, accepting: Bool) {
+        self.core = core
+        self.executor = executor
+        self.limits = limits
+        var initial = WriterQueue()
+        initial.accepting = accepting
+        queue = Mutex(initial)
+    }
+
+    /// Queues a server commit's changes and wakes the executor; returns at once.
+    ///
+    /// Dropped when the image has no file to write (a foreign file, an inspection, after close).
+    package func enqueue(_ batch: WriteBatch) {
+        guard !batch.isEmpty else { return }
+        let limit = limits.maxQueuedItems
+        let accepted = queue.withLock { queue -> Bool in
+            guard queue.accepting else { return false }
+            let items = batch.itemCount
+            if queue.queuedItems + queue.inFlightItems + items > limit {
+                // Over the bound: give up what the image would have held rather than grow without end.
+                queue.batches.removeAll()
+                queue.queuedItems = 0
+                queue.epoch += 1
+                queue.needsWipe = true
+                queue.status.overflows += 1
+                if items > limit { return true }
+            }
+            queue.batches.append(batch)
+            queue.queuedItems += items
+            return true
+        }
+        if accepted { executor.writerHasWork(self) }
+    }
+
+    /// Keys of snapshots queued or in a drain that has not committed: collection keeps them.
+    package func pendingKeys() -> Set<RecordKey> {
+        queue.withLock { queue in
+            var keys = Set<RecordKey>()
+            for batch in queue.inFlight { for snapshot in batch.snapshots { keys.insert(snapshot.key) } }
+            for batch in queue.batches { for snapshot in batch.snapshots { keys.insert(snapshot.key) } }
+            return keys
+        }
+    }
+
+    /// How the writer is doing.
+    package var status: WriterStatus {
+        queue.withLock { queue in
+            var status = queue.status
+            status.queuedBatches = queue.batches.count
+            status.pendingItems = queue.queuedItems + queue.inFlightItems
+            return status
+        }
+    }
+
+    /// The error of the last failed drain, `nil` once a drain commits.
+    package var lastError: SQLiteError? { status.lastError }
+
+    /// True when batches wait for a drain.
+    package var hasQueuedWork: Bool {
+        queue.withLock { !$0.batches.isEmpty || $0.needsWipe }
+    }
+
+    /// True after an overflow until the drain that empties the image commits: reads must miss.
+    var needsWipe: Bool {
+        queue.withLock { $0.needsWipe }
+    }
+
+    /// Stops accepting batches (the image closed or has no file).
+    func stopAccepting() {
+        queue.withLock { $0.accepting = false }
+    }
+
+    // MARK: Queue steps of a drain
+
+    /// Takes everything queued into flight.
+    func takeWork() -> TakenWork {
+        queue.withLock { queue in
+            let work = TakenWork(batches: queue.batches, wipe: queue.needsWipe, epoch: queue.epoch)
+            queue.inFlight = queue.batches
+            queue.inFlightItems = queue.queuedItems
+            queue.batches = []
+            queue.queuedItems = 0
+            return work
+        }
+    }
+
+    /// The work in flight committed.
+    func workCommitted(_ work: TakenWork) {
+        queue.withLock { queue in
+            queue.inFlight = []
+            queue.inFlightItems = 0
+            if work.wipe && queue.epoch == work.epoch { queue.needsWipe = false }
+            queue.status.commits += 1
+            queue.status.consecutiveFailures = 0
+            queue.status.lastError = nil
+        }
+    }
+
+    /// The work in flight failed: back to the front of the queue, unless an overflow dropped it meanwhile.
+    func workFailed(_ work: TakenWork, error: SQLiteError) {
+        queue.withLock { queue in
+            if queue.epoch == work.epoch {
+                queue.batches = queue.inFlight + queue.batches
+                queue.queuedItems += queue.inFlightItems
+            }
+            queue.inFlight = []
+            queue.inFlightItems = 0
+            queue.status.consecutiveFailures += 1
+            queue.status.lastError = error
+        }
+    }
+
+    /// A failure before any work was taken (recreating the file).
+    func noteFailure(_ error: SQLiteError) {
+        queue.withLock { queue in
+            queue.status.consecutiveFailures += 1
+            queue.status.lastError = error
+        }
+    }
+}
+
+/// The writer's queue, under its own lock (never held while waiting for the connection).
+struct WriterQueue: Sendable {
+    var batches: [WriteBatch] = []
+    var queuedItems = 0
+    /// What a drain took and has not committed yet.
+    var inFlight: [WriteBatch] = []
+    var inFlightItems = 0
+    /// Bumped by each overflow, so a failed drain does not put back work an overflow dropped.
+    var epoch = 0
+    /// Set by an overflow: the next drain empties the image first.
+    var needsWipe = false
+    var accepting = true
+    var status = WriterStatus()
+}
+
+/// What one drain took from the queue.
+struct TakenWork {
+    var batches: [WriteBatch]
+    var wipe: Bool
+    var epoch: Int
+
+    var isEmpty: Bool { batches.isEmpty && !wipe }
+}
+
+extension WriteBatch {
+    /// Snapshots, root fields and fetch times: the unit of the writer's bound.
+    var itemCount: Int { snapshots.count + rootFields.count + fetches.count }
+}

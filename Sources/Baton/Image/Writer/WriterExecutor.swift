@@ -1,0 +1,61 @@
+import Dispatch
+import Synchronization
+
+/// Decides when the writer drains: the seam between production and the simulator.
+package protocol WriterExecutor: Sendable {
+    /// The writer has work (a batch was queued, or the check read rows to stamp): arrange for
+    /// `writer.drain()` to run, now or later. Called on the caller's thread; must return at once.
+    func writerHasWork(_ writer: ImageWriter)
+}
+
+/// Production: drains on a serial background queue, retrying failed drains with a backoff.
+///
+/// After a failure the next attempt waits 10 ms, doubling up to 5 s; new work does not cut a
+/// backoff short (it is drained with the retry).
+package final class BackgroundWriterExecutor: WriterExecutor {
+    private let queue: DispatchQueue
+    /// True while a drain is queued or a retry is scheduled.
+    private let scheduled = Mutex(false)
+
+    package init(label: String = "baton.image.writer") {
+        queue = DispatchQueue(label: label, qos: .utility)
+    }
+
+    package func writerHasWork(_ writer: ImageWriter) {
+        let alreadyScheduled = scheduled.withLock { scheduled in
+            defer { scheduled = true }
+            return scheduled
+        }
+        guard !alreadyScheduled else { return }
+        queue.async { self.run(writer, failures: 0) }
+    }
+
+    private func run(_ writer: ImageWriter, failures: Int) {
+        scheduled.withLock { $0 = false }
+        switch writer.drain() {
+        case .failed:
+            let alreadyScheduled = scheduled.withLock { scheduled in
+                defer { scheduled = true }
+                return scheduled
+            }
+            if alreadyScheduled { return }  // new work queued a run that will retry
+            let delay = min(10 << min(failures, 16), 5_000)
+            queue.asyncAfter(deadline: .now() + .milliseconds(delay)) {
+                self.run(writer, failures: failures + 1)
+            }
+        case .committed, .nothingToDo, .stopped, .unavailable:
+            break
+        }
+    }
+
+    /// Waits until every drain queued so far has run (for tests and for a clean quit).
+    package func waitUntilIdle() {
+        queue.sync {}
+    }
+}
+
+/// The simulator's and the tests' executor: nothing happens until someone calls `drain()`.
+package struct ManualWriterExecutor: WriterExecutor {
+    package init() {}
+    package func writerHasWork(_ writer: ImageWriter) {}
+}
