@@ -63,3 +63,12 @@ struct ImageRules: Sendable, Hashable {
 
     init() {}
 }
+
+#if BATON_MUTANTS
+extension ImageMutant {
+    /// The image's side of a project-wide mutant, if it has one.
+    package init?(mutant: Mutant) {
+        self.init(rawValue: mutant.rawValue)
+    }
+}
+#endif

@@ -98,7 +98,8 @@ extension Simulation {
             try launch(index: index)
             return "launched generation \(process?.image.generation ?? -1)"
         case .fault(let on, let code):
-            let result = code == "full" ? SQLITE_FULL : (on == "sync" ? SQLITE_IOERR_FSYNC : SQLITE_IOERR_WRITE)
+            // SQLITE_IOERR_FSYNC and SQLITE_IOERR_WRITE are macros Swift cannot import: IOERR | (4 << 8), IOERR | (3 << 8).
+            let result: Int32 = code == "full" ? SQLITE_FULL : (on == "sync" ? SQLITE_IOERR | (4 << 8) : SQLITE_IOERR | (3 << 8))
             if on == "sync" { disk.failNextSync(code: result) } else { disk.failNextWrite(code: result) }
             crashes.faults += 1
             return "armed"

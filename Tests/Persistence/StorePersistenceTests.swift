@@ -1,0 +1,226 @@
+@testable import Baton
+import BatonSim
+import Foundation
+import Testing
+
+@MainActor
+@Suite("The store over its image, across launches")
+struct StorePersistenceTests {
+    let ops = try! Operations(persistenceSDL)
+    let header = """
+    query Header($id: ID!) { character(id: $id) { id name } }
+    """
+    let screen = """
+    query Screen($id: ID!) { character(id: $id) { id name status species image } }
+    """
+    let one: [String: JSONValue] = ["id": .string("1")]
+
+    @Test("a second store over the same file renders a large fixture with a transport that never answers")
+    func largeFixture() throws {
+        let directory = TemporaryDirectory()
+        let schema = try Schema.parse(CharacterPageFixture.schema)
+        let plan = try Plan.build(document: CharacterPageFixture.document, schema: schema)
+        let variables = plan.variables(["page": .int(1)])
+        let response = CharacterPageFixture.response()
+        do {
+            let first = try Launch(directory.imagePath)
+            first.store.commit(try Ingest.normalize(plan: plan, variables: variables, response: Array(response.utf8)))
+            first.quit()
+        }
+        let second = try Launch(directory.imagePath)
+        let answer = second.store.check(plan, variables: variables)
+        guard case .available(_, _, .image) = answer else {
+            Issue.record("the relaunched check answered \(answer)")
+            return
+        }
+        let read = second.store.read(plan, variables: variables)
+        #expect(read.isComplete)
+        let expected = try JSONValue.parse(response)
+        guard case .object(let top) = expected, let data = top["data"] else { return }
+        #expect(JSONComparison.equal(read.data, data), "read back differs from the response")
+        #expect(second.store.keys.count > 700)
+        second.quit()
+    }
+
+    @Test("a mutation's answer survives a relaunch; an optimistic response never does")
+    func mutationSurvives() throws {
+        let directory = TemporaryDirectory()
+        let rename = try ops.plan(#"mutation R($id: ID!, $name: String!) { rename(id: $id, name: $name) { character { id name } } }"#)
+        let headerPlan = try ops.plan(header)
+        do {
+            let launch = try Launch(directory.imagePath)
+            try ops.commit(launch.store, headerPlan, one, #"{"data":{"character":{"id":"1","name":"Rick"}}}"#)
+            let answered = launch.store.commitOptimistic(try Ingest.normalize(plan: rename, variables: rename.variables(["id": .string("1"), "name": .string("Optimistic")]), response: Array(#"{"data":{"rename":{"character":{"id":"1","name":"Optimistic"}}}}"#.utf8)))
+            launch.drain()
+            try ops.commit(launch.store, headerPlan, ["id": .string("2")], #"{"data":{"character":{"id":"2","name":"Morty"}}}"#)
+            _ = launch.store.commitOptimistic(try Ingest.normalize(plan: rename, variables: rename.variables(["id": .string("2"), "name": .string("Never")]), response: Array(#"{"data":{"rename":{"character":{"id":"2","name":"Never"}}}}"#.utf8)))
+            launch.store.commit(try Ingest.normalize(plan: rename, variables: rename.variables(["id": .string("1"), "name": .string("Rick Prime")]), response: Array(#"{"data":{"rename":{"character":{"id":"1","name":"Rick Prime"}}}}"#.utf8)), answering: answered)
+            launch.quit()
+        }
+        let next = try Launch(directory.imagePath)
+        #expect(next.store.check(headerPlan, variables: headerPlan.variables(one)).isAvailable)
+        #expect(next.store.read(headerPlan, variables: headerPlan.variables(one)).data == (try JSONValue.parse(#"{"character":{"id":"1","name":"Rick Prime"}}"#)))
+        #expect(next.store.check(headerPlan, variables: headerPlan.variables(["id": .string("2")])).isAvailable)
+        #expect(next.store.read(headerPlan, variables: headerPlan.variables(["id": .string("2")])).data == (try JSONValue.parse(#"{"character":{"id":"2","name":"Morty"}}"#)))
+        let rows = next.image.dumpRecords().compactMap(\.record)
+        #expect(!rows.contains { if case .present(_, let cells) = $0 { return cells.contains { $0.cell.value == .string("Never") || $0.cell.value == .string("Optimistic") } }; return false })
+        next.quit()
+    }
+
+    @Test("field errors, a connection's merged pages, a deletion and an operation's age survive a relaunch")
+    func survivors() throws {
+        let directory = TemporaryDirectory()
+        let clock = TestClock()
+        let screenPlan = try ops.plan(screen)
+        let notes = try ops.plan("""
+        query Notes($after: String) { character(id: "1") { id notes(first: 2, after: $after) @connection(key: "Notes") { edges { cursor node { id text } } pageInfo { endCursor hasNextPage } } } }
+        """)
+        let cast = try ops.plan(#"query Cast { episode(id: "e") { id characters { id name } } }"#)
+        let delete = try ops.plan(#"mutation D($id: ID!) { deleteCharacter(id: $id) { deletedId @deleteRecord(typename: "Character") } }"#)
+        do {
+            let launch = try Launch(directory.imagePath, clock: clock)
+            try ops.commit(launch.store, screenPlan, one, """
+            {"data":{"character":{"id":"1","name":"Rick","status":null,"species":"Human","image":null}},"errors":[{"message":"status is private","path":["character","status"]}]}
+            """)
+            try ops.commit(launch.store, notes, [:], #"{"data":{"character":{"id":"1","notes":{"edges":[{"cursor":"a","node":{"id":"n1","text":"one"}}],"pageInfo":{"endCursor":"a","hasNextPage":true}}}}}"#)
+            try ops.commit(launch.store, notes, ["after": .string("a")], #"{"data":{"character":{"id":"1","notes":{"edges":[{"cursor":"b","node":{"id":"n2","text":"two"}}],"pageInfo":{"endCursor":"b","hasNextPage":false}}}}}"#)
+            try ops.commit(launch.store, cast, [:], #"{"data":{"episode":{"id":"e","characters":[{"id":"1","name":"Rick"},{"id":"2","name":"Morty"}]}}}"#)
+            try ops.commit(launch.store, delete, ["id": .string("2")], #"{"data":{"deleteCharacter":{"deletedId":"2"}}}"#)
+            launch.quit()
+        }
+        clock.advance(100)
+        let next = try Launch(directory.imagePath, clock: clock)
+        let age = next.store.check(screenPlan, variables: screenPlan.variables(one), expiration: 60)
+        #expect(age == .available(.stale, fetchTime: 5_000, source: .image))
+        #expect(next.store.check(screenPlan, variables: screenPlan.variables(one), expiration: 600) == .available(.fresh, fetchTime: 5_000, source: .memory))
+        let status = next.store.data(of: RecordKey("Character:1"))?.cells[SlotID.named("status")]
+        #expect(status?.error?.message == "status is private")
+        #expect(next.store.check(notes, variables: notes.variables()).isAvailable)
+        #expect(next.store.read(notes, variables: notes.variables()).data == (try JSONValue.parse(#"{"character":{"id":"1","notes":{"edges":[{"cursor":"a","node":{"id":"n1","text":"one"}},{"cursor":"b","node":{"id":"n2","text":"two"}}],"pageInfo":{"endCursor":"b","hasNextPage":false}}}}"#)))
+        #expect(next.store.check(cast, variables: cast.variables()).isAvailable)
+        #expect(next.store.read(cast, variables: cast.variables()).data == (try JSONValue.parse(#"{"episode":{"id":"e","characters":[{"id":"1","name":"Rick"}]}}"#)))
+        #expect(next.store.data(of: RecordKey("Character:2"))?.deleted == true)
+        next.quit()
+    }
+
+    /// The race behind the 2026-10-06 addition: a header committed for a record the image holds,
+    /// with the writer landing before or after the check that hydrates it.
+    @Test("a partial response for a record the image holds: every field survives, whichever lands first", arguments: [true, false])
+    func headerBeforeScreen(writerFirst: Bool) throws {
+        let directory = TemporaryDirectory()
+        let headerPlan = try ops.plan(header)
+        let screenPlan = try ops.plan(screen)
+        do {
+            let launch = try Launch(directory.imagePath)
+            try ops.commit(launch.store, screenPlan, one, #"{"data":{"character":{"id":"1","name":"Rick","status":"Alive","species":"Human","image":"r.png"}}}"#)
+            launch.quit()
+        }
+        do {
+            let launch = try Launch(directory.imagePath)
+            try ops.commit(launch.store, headerPlan, one, #"{"data":{"character":{"id":"1","name":"Rick Sanchez"}}}"#)
+            if writerFirst { launch.drain() }
+            #expect(launch.store.check(screenPlan, variables: screenPlan.variables(one)).isAvailable)
+            if !writerFirst { launch.drain() }
+            launch.quit()
+        }
+        let third = try Launch(directory.imagePath)
+        #expect(third.store.check(screenPlan, variables: screenPlan.variables(one)).isAvailable)
+        #expect(third.store.read(screenPlan, variables: screenPlan.variables(one)).data == (try JSONValue.parse(#"{"character":{"id":"1","name":"Rick Sanchez","status":"Alive","species":"Human","image":"r.png"}}"#)))
+        third.quit()
+    }
+
+    #if BATON_MUTANTS
+    @Test("the same race under the mutant that replaces rows loses the screen's fields")
+    func headerBeforeScreenMutant() throws {
+        let directory = TemporaryDirectory()
+        let headerPlan = try ops.plan(header)
+        let screenPlan = try ops.plan(screen)
+        do {
+            let launch = try Launch(directory.imagePath, mutant: .partialSnapshotReplaces)
+            try ops.commit(launch.store, screenPlan, one, #"{"data":{"character":{"id":"1","name":"Rick","status":"Alive","species":"Human","image":"r.png"}}}"#)
+            launch.quit()
+        }
+        do {
+            let launch = try Launch(directory.imagePath, mutant: .partialSnapshotReplaces)
+            try ops.commit(launch.store, headerPlan, one, #"{"data":{"character":{"id":"1","name":"Rick Sanchez"}}}"#)
+            launch.drain()
+            launch.quit()
+        }
+        let third = try Launch(directory.imagePath)
+        #expect(third.store.check(screenPlan, variables: screenPlan.variables(one)) == .missing)
+        third.quit()
+    }
+    #endif
+
+    @Test("a record swept by collection and written again by a partial response is merged, not replaced")
+    func sweptThenPartial() throws {
+        let directory = TemporaryDirectory()
+        let headerPlan = try ops.plan(header)
+        let screenPlan = try ops.plan(screen)
+        do {
+            let launch = try Launch(directory.imagePath)
+            try ops.commit(launch.store, screenPlan, one, #"{"data":{"character":{"id":"1","name":"Rick","status":"Alive","species":"Human","image":"r.png"}}}"#)
+            launch.quit()
+        }
+        do {
+            let launch = try Launch(directory.imagePath)
+            #expect(launch.store.check(screenPlan, variables: screenPlan.variables(one)) == .available(.fresh, fetchTime: 5_000, source: .image))
+            #expect(launch.store.isHydrated(RecordKey("Character:1")))
+            launch.drain()
+            launch.store.collect()
+            #expect(launch.store.data(of: RecordKey("Character:1")) == nil)
+            #expect(!launch.store.isHydrated(RecordKey("Character:1")))
+            try ops.commit(launch.store, headerPlan, one, #"{"data":{"character":{"id":"1","name":"Rick C-137"}}}"#)
+            launch.quit()
+        }
+        let third = try Launch(directory.imagePath)
+        #expect(third.store.read(screenPlan, variables: screenPlan.variables(one)).isComplete == false)
+        #expect(third.store.check(screenPlan, variables: screenPlan.variables(one)).isAvailable)
+        #expect(third.store.read(screenPlan, variables: screenPlan.variables(one)).data == (try JSONValue.parse(#"{"character":{"id":"1","name":"Rick C-137","status":"Alive","species":"Human","image":"r.png"}}"#)))
+        third.quit()
+    }
+
+    @Test("a record read in launches 2 and 3 and unread in 4 is gone in 5")
+    func generations() throws {
+        let directory = TemporaryDirectory()
+        let screenPlan = try ops.plan(screen)
+        let variables = screenPlan.variables(one)
+        do {
+            let launch = try Launch(directory.imagePath)
+            try ops.commit(launch.store, screenPlan, one, #"{"data":{"character":{"id":"1","name":"Rick","status":"Alive","species":"Human","image":"r.png"}}}"#)
+            launch.quit()
+        }
+        for _ in 2...3 {
+            let launch = try Launch(directory.imagePath)
+            #expect(launch.store.check(screenPlan, variables: variables).isAvailable)
+            launch.quit()
+        }
+        do {
+            let launch = try Launch(directory.imagePath)
+            launch.quit()
+        }
+        let fifth = try Launch(directory.imagePath)
+        #expect(fifth.store.check(screenPlan, variables: variables) == .missing)
+        #expect(fifth.image.dumpRecords().isEmpty)
+        fifth.quit()
+    }
+
+    @Test("a file overwritten between commit and check is a miss, never a trap or wrong data")
+    func overwrittenFile() throws {
+        let directory = TemporaryDirectory()
+        let screenPlan = try ops.plan(screen)
+        do {
+            let launch = try Launch(directory.imagePath)
+            try ops.commit(launch.store, screenPlan, one, #"{"data":{"character":{"id":"1","name":"Rick","status":"Alive","species":"Human","image":"r.png"}}}"#)
+            launch.quit()
+        }
+        let launch = try Launch(directory.imagePath)
+        for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: directory.imagePath + suffix) {
+            let size = (try? FileManager.default.attributesOfItem(atPath: directory.imagePath + suffix)[.size] as? Int) ?? 4096
+            FileManager.default.createFile(atPath: directory.imagePath + suffix, contents: Data((0..<max(size, 1)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }))
+        }
+        #expect(launch.store.check(screenPlan, variables: screenPlan.variables(one)) == .missing)
+        try ops.commit(launch.store, screenPlan, one, #"{"data":{"character":{"id":"1","name":"Rick","status":"Alive","species":"Human","image":"r.png"}}}"#)
+        launch.quit()
+    }
+}
