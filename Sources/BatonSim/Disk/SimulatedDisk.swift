@@ -1,0 +1,268 @@
+import CBatonVFS
+
+/// The simulator's disk: an in-memory SQLite VFS that models durability.
+///
+/// Every file has durable bytes and an ordered list of pending writes (and
+/// truncations); reads see the durable bytes with the pending ones applied.
+/// `xSync` makes a file's pending operations durable. A ``kill()`` keeps
+/// everything (pending stays pending: the OS still has it); a
+/// ``powerLoss(seed:)`` keeps, drops or tears each pending write at sector
+/// granularity, deterministically from its seed. Both drop shared memory
+/// and make every open SQLite file handle dead: later calls on a connection
+/// opened before the crash fail with `SQLITE_IOERR` and never touch the
+/// disk, so the old connection can simply be abandoned (or even closed).
+/// The modelling choices are listed in `baton_vfs.h`.
+///
+/// Open a database on it with `sqlite3_open_v2(name, &db, flags, disk.vfsName)`.
+/// File names are made absolute by putting "/" in front, so `"image.sqlite"`
+/// and `"/image.sqlite"` are the same file everywhere in this API.
+///
+/// Confinement: a disk, and every connection opened on it, is used by one
+/// thread at a time; moving it to another thread needs a happens-before edge
+/// (a task hand-off, a lock). That is why it is `@unchecked Sendable`: the
+/// simulator hands it between isolation domains but never uses it from two
+/// at once. Different disks may be used on different threads concurrently.
+///
+/// Lifetime: keep the disk alive while any connection opened on it may
+/// still be used; a connection abandoned after a crash may be closed even
+/// after the disk is gone.
+public final class SimulatedDisk: @unchecked Sendable {
+    /// Operations a fault can be injected into.
+    public enum FaultKind: Sendable, Hashable, CaseIterable {
+        case write, sync, read, truncate
+
+        var raw: Int32 {
+            switch self {
+            case .write: return Int32(BATON_DISK_FAULT_WRITE)
+            case .sync: return Int32(BATON_DISK_FAULT_SYNC)
+            case .read: return Int32(BATON_DISK_FAULT_READ)
+            case .truncate: return Int32(BATON_DISK_FAULT_TRUNCATE)
+            }
+        }
+    }
+
+    /// Counters since creation. Operations failed by an injected fault count
+    /// only in `injectedFaults`.
+    public struct Counters: Sendable, Hashable {
+        public var writes: UInt64
+        public var bytesWritten: UInt64
+        public var reads: UInt64
+        public var syncs: UInt64
+        public var truncates: UInt64
+        public var opens: UInt64
+        public var deletes: UInt64
+        public var kills: UInt64
+        public var powerLosses: UInt64
+        public var injectedFaults: UInt64
+        /// Pending writes a power loss kept whole, lost whole, or tore.
+        public var writesKept: UInt64
+        public var writesDropped: UInt64
+        public var writesTorn: UInt64
+    }
+
+    /// A count for ``fail(_:code:skipping:times:)`` meaning "until cleared".
+    public static let forever: UInt32 = UInt32.max
+
+    private let handle: OpaquePointer
+
+    /// The seed that drives `xRandomness`.
+    public let seed: UInt64
+    /// The name to pass to `sqlite3_open_v2`; unique in this process.
+    public let vfsName: String
+
+    public init(seed: UInt64) {
+        guard let handle = baton_disk_create(seed) else {
+            fatalError("SimulatedDisk: cannot create the disk or register its VFS")
+        }
+        self.handle = handle
+        self.seed = seed
+        self.vfsName = String(cString: baton_disk_vfs_name(handle))
+    }
+
+    deinit {
+        baton_disk_destroy(handle)
+    }
+
+    // MARK: Time
+
+    /// Simulated wall-clock time (milliseconds since the Unix epoch) that
+    /// SQLite reads through `xCurrentTime`; `xSleep` advances it.
+    public var timeMilliseconds: Int64 {
+        baton_disk_time_ms(handle)
+    }
+
+    public func setTime(milliseconds: Int64) {
+        baton_disk_set_time_ms(handle, milliseconds)
+    }
+
+    // MARK: Crashes
+
+    /// A process kill: files keep their current bytes (pending operations
+    /// stay pending), shared memory and temporary files are dropped, open
+    /// handles become dead.
+    public func kill() {
+        baton_disk_kill(handle)
+    }
+
+    /// A power loss: every pending write is kept, dropped or torn as the
+    /// seed decides; nothing is pending afterwards. Then what a kill does.
+    public func powerLoss(seed: UInt64) {
+        baton_disk_power_loss(handle, seed)
+    }
+
+    /// The OS writes its cache back: every pending operation becomes
+    /// durable. Open handles stay valid.
+    public func flushAll() {
+        baton_disk_flush_all(handle)
+    }
+
+    // MARK: Faults
+
+    /// The next `xWrite` on any file fails with `code` and writes nothing.
+    public func failNextWrite(code: Int32) {
+        baton_disk_fail_next(handle, FaultKind.write.raw, code)
+    }
+
+    /// The next `xSync` on any file fails with `code` and syncs nothing.
+    public func failNextSync(code: Int32) {
+        baton_disk_fail_next(handle, FaultKind.sync.raw, code)
+    }
+
+    /// The `n`-th next operation of that kind fails (n = 1 is the next one).
+    public func failNth(_ kind: FaultKind, _ n: UInt32, code: Int32) {
+        baton_disk_fail_nth(handle, kind.raw, n, code)
+    }
+
+    /// `skip` operations of that kind succeed, then `times` fail in a row
+    /// (``forever``: until ``clearFaults()``). A code of 0 picks the usual
+    /// `SQLITE_IOERR_*` code of the kind. Arming a kind replaces its
+    /// previous arming.
+    public func fail(_ kind: FaultKind, code: Int32, skipping skip: UInt32 = 0, times: UInt32 = 1) {
+        baton_disk_fail_range(handle, kind.raw, skip, times, code)
+    }
+
+    public func clearFaults() {
+        baton_disk_clear_faults(handle)
+    }
+
+    /// Failures still armed for that kind (``forever`` when unbounded).
+    public func armedFaults(_ kind: FaultKind) -> UInt32 {
+        baton_disk_faults_armed(handle, kind.raw)
+    }
+
+    // MARK: Inspection
+
+    public var counters: Counters {
+        var raw = baton_disk_counters()
+        baton_disk_get_counters(handle, &raw)
+        return Counters(
+            writes: raw.writes, bytesWritten: raw.bytes_written, reads: raw.reads,
+            syncs: raw.syncs, truncates: raw.truncates, opens: raw.opens,
+            deletes: raw.deletes, kills: raw.kills, powerLosses: raw.power_losses,
+            injectedFaults: raw.injected_faults, writesKept: raw.writes_kept,
+            writesDropped: raw.writes_dropped, writesTorn: raw.writes_torn)
+    }
+
+    /// True when some file has writes or truncations not yet synced. Right
+    /// after a commit, false means everything committed so far is durable.
+    public var hasPendingWrites: Bool {
+        baton_disk_has_pending(handle) != 0
+    }
+
+    /// Pending operations of one file, or nil when there is no such file.
+    public func pendingWriteCount(of name: String) -> Int? {
+        let count = baton_disk_pending_count(handle, name)
+        return count < 0 ? nil : Int(count)
+    }
+
+    /// SQLite file handles open now (handles made dead by a crash excluded).
+    public var liveHandleCount: Int {
+        Int(baton_disk_live_handles(handle))
+    }
+
+    /// Absolute names of the files, sorted by their bytes.
+    public var fileNames: [String] {
+        let count = baton_disk_file_count(handle)
+        var names: [String] = []
+        names.reserveCapacity(count)
+        for index in 0..<count {
+            if let name = baton_disk_file_name(handle, index) {
+                names.append(String(cString: name))
+            }
+        }
+        return names
+    }
+
+    public func fileExists(_ name: String) -> Bool {
+        baton_disk_file_size(handle, name) >= 0
+    }
+
+    /// The file as the OS shows it (durable bytes plus pending writes).
+    public func bytes(of name: String) -> [UInt8]? {
+        copyOut(name, size: baton_disk_file_size, copy: baton_disk_copy_file)
+    }
+
+    /// What surely survives a power loss.
+    public func durableBytes(of name: String) -> [UInt8]? {
+        copyOut(name, size: baton_disk_durable_size, copy: baton_disk_copy_durable)
+    }
+
+    private func copyOut(
+        _ name: String,
+        size: (OpaquePointer?, UnsafePointer<CChar>?) -> Int64,
+        copy: (OpaquePointer?, UnsafePointer<CChar>?, UnsafeMutableRawPointer?, Int) -> Int64
+    ) -> [UInt8]? {
+        let length = size(handle, name)
+        guard length >= 0 else { return nil }
+        var result = [UInt8](repeating: 0, count: Int(length))
+        let copied = result.withUnsafeMutableBytes { buffer in
+            copy(handle, name, buffer.baseAddress, buffer.count)
+        }
+        precondition(copied == length, "SimulatedDisk: file changed size while copying")
+        return result
+    }
+
+    /// Replaces a file's bytes, durable at once, dropping its pending
+    /// operations; creates it when missing. For tests that corrupt files;
+    /// do it while no live connection has the file open.
+    public func overwrite(_ name: String, bytes: [UInt8]) {
+        let rc = bytes.withUnsafeBytes { buffer in
+            baton_disk_overwrite(handle, name, buffer.baseAddress, buffer.count)
+        }
+        precondition(rc == 0, "SimulatedDisk: cannot overwrite \(name)")
+    }
+
+    /// Removes a file; false when there was none.
+    @discardableResult
+    public func delete(_ name: String) -> Bool {
+        baton_disk_delete_file(handle, name) == 0
+    }
+
+    /// FNV-1a 64 of every file's name, size and current bytes, in name
+    /// order. Raw WAL bytes carry salts from SQLite's process-wide random
+    /// generator: this repeats across runs only when the process runs one
+    /// simulation at a time and calls ``seedSQLiteRandomness(_:)`` before
+    /// each launch. Prefer ``contentHash`` for determinism checks.
+    public var stateHash: UInt64 {
+        baton_disk_state_hash(handle)
+    }
+
+    /// Like ``stateHash`` over the durable bytes.
+    public var durableStateHash: UInt64 {
+        baton_disk_durable_hash(handle)
+    }
+
+    /// Like ``stateHash``, but WAL files are hashed without their salts and
+    /// checksums (each frame adds whether recovery would accept it instead),
+    /// so it repeats whatever else uses SQLite in the process.
+    public var contentHash: UInt64 {
+        baton_disk_content_hash(handle)
+    }
+
+    /// Reseeds SQLite's process-wide random generator (WAL salts,
+    /// `random()`, `randomblob()`) deterministically. Affects every
+    /// connection in the process.
+    public static func seedSQLiteRandomness(_ seed: UInt32) {
+        baton_sqlite_seed_prng(seed)
+    }
+}
