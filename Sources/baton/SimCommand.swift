@@ -69,7 +69,7 @@ enum SimCommand {
         let file = ReplayFile(seed: outcome.seed, mutant: options.mutant, invariant: failure.description, events: shrunk.events)
         let path = replayDirectory + "/seed-\(outcome.seed ?? 0)" + (options.mutant.map { "-" + $0.rawValue } ?? "") + ".json"
         try? FileManager.default.createDirectory(atPath: replayDirectory, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: path, contents: Data(file.render().utf8))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(file.render().utf8))
         print("shrunk \(outcome.schedule.count) events to \(shrunk.events.count) in \(shrunk.replays) replays")
         print("replay file: \(path)")
         print("reproduce:   swift run baton sim replay \(path)")
@@ -157,8 +157,7 @@ enum SimCommand {
         } else {
             summary = Campaign(plan: plan).run { summary, seed in
                 if progressLines {
-                    print("progress \(summary.seeds) \(summary.events) \(summary.failures.count)")
-                    fflush(stdout)
+                    FileHandle.standardOutput.write(Data("progress \(summary.seeds) \(summary.events) \(summary.failures.count)\n".utf8))
                 } else if !quiet {
                     progressLine(summary, total: plan.mySeeds.count, last: seed)
                 }
@@ -167,7 +166,7 @@ enum SimCommand {
         if !quiet && !progressLines { FileHandle.standardError.write(Data("\n".utf8)) }
         let json = CampaignReport.json(summary, mutant: mutant, jobs: jobs, events: events)
         if let jsonPath {
-            FileManager.default.createFile(atPath: jsonPath, contents: Data((prettyJSON(json) + "\n").utf8))
+            _ = FileManager.default.createFile(atPath: jsonPath, contents: Data((prettyJSON(json) + "\n").utf8))
         }
         if !quiet && !progressLines {
             printSummary(summary, mutant: mutant, events: events)

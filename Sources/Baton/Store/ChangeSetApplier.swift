@@ -72,7 +72,9 @@ enum ChangeSetApplier {
         } else {
             existingEdges = []
         }
-        if case .links(let links)? = existing?.cells[edgesSlot]?.value {
+        // A replacing page numbers its copies from 0 (the old copies all leave the list); a page
+        // that joins the list numbers them after the highest copy the connection holds.
+        if page.mode != .replace, case .links(let links)? = existing?.cells[edgesSlot]?.value {
             for key in links.compactMap({ $0 }) {
                 if let index = edgeIndex(key, connection: page.connectionRecord) {
                     nextIndex = max(nextIndex, index + 1)

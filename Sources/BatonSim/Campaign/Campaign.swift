@@ -47,6 +47,8 @@ package struct Campaign {
         package var determinismChecked = 0
         package var determinismMismatches: [String] = []
 
+        package init() {}
+
         package var seedsPerSecond: Double { seconds > 0 ? Double(seeds) / seconds : 0 }
         package var eventsPerSecond: Double { seconds > 0 ? Double(events) / seconds : 0 }
 

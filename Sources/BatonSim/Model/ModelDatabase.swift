@@ -15,8 +15,12 @@ package struct ModelDatabase: Hashable, Sendable {
     }
 
     /// Applies a change set; returns the keys whose records changed.
+    ///
+    /// A page with a cursor joins a connection only when the store's memory holds the connection
+    /// (`heldConnections`, `nil`: every connection counts as held): the store matches cursors
+    /// against memory, since only the check reads the image.
     @discardableResult
-    package mutating func apply(_ changeSet: ChangeSet) -> Set<RecordKey> {
+    package mutating func apply(_ changeSet: ChangeSet, heldConnections: Set<RecordKey>? = nil) -> Set<RecordKey> {
         let before = records
         for change in changeSet.records {
             var record = records[change.key] ?? ModelRecord(typename: change.typename)
@@ -34,6 +38,7 @@ package struct ModelDatabase: Hashable, Sendable {
             records[key] = ModelRecord(typename: typename, deleted: true)
         }
         for page in changeSet.connectionPages {
+            if page.mode != .replace, let held = heldConnections, !held.contains(page.connectionRecord) { continue }
             applyPage(page)
         }
         var changed = Set<RecordKey>()
@@ -86,7 +91,7 @@ package struct ModelDatabase: Hashable, Sendable {
         }
         var next = 0
         let prefix = connectionKey.rawValue + ":edges:"
-        for key in storedEdges where key.rawValue.hasPrefix(prefix) {
+        for key in storedEdges where page.mode != .replace && key.rawValue.hasPrefix(prefix) {
             if let index = Int(key.rawValue.dropFirst(prefix.count)) { next = max(next, index + 1) }
         }
         var copies: [RecordKey] = []

@@ -48,8 +48,8 @@ package struct ReferenceModel: Sendable {
     // MARK: - The store's side
 
     /// A server commit: merges the change set and stamps the operation's fetch time.
-    package mutating func serverCommit(_ changeSet: ChangeSet, now: Double) {
-        logical.apply(changeSet)
+    package mutating func serverCommit(_ changeSet: ChangeSet, now: Double, heldConnections: Set<RecordKey>? = nil) {
+        logical.apply(changeSet, heldConnections: heldConnections)
         epoch += 1
         if let operation = changeSet.operation {
             fetches[operation] = Fetch(time: now, epoch: epoch)
@@ -98,9 +98,19 @@ package struct ReferenceModel: Sendable {
         pendingTouches.fetches.formUnion(touches.fetches)
     }
 
-    /// True when the next drain has anything to write.
+    /// True when the next drain has anything to write: batches, or stamps that would change a
+    /// row (a row already stamped with this launch needs none).
     package var hasPendingWork: Bool {
-        !pendingBatches.isEmpty || !pendingTouches.isEmpty
+        if !pendingBatches.isEmpty { return true }
+        let generation = image.generation
+        return pendingTouches.records.contains { image.records[$0].map { $0.used != generation } ?? false }
+            || pendingTouches.rootFields.contains { image.root[$0].map { $0.used != generation } ?? false }
+            || pendingTouches.fetches.contains { image.fetches[$0].map { $0.used != generation } ?? false }
+    }
+
+    /// The writer found nothing to do: stamps that change nothing are done with.
+    package mutating func writerIdle() {
+        pendingTouches = Touches()
     }
 
     /// The writer committed everything pending: the image becomes the logical data for every

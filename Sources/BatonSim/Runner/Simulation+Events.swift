@@ -120,11 +120,25 @@ extension Simulation {
         guard var process else { return "skipped" }
         guard let changeSet = try ingest(operation, variables, body, index: index) else { return "skipped: unknown operation" }
         let id = layer.flatMap { process.layers.removeValue(forKey: $0) }
+        let held = heldConnections(changeSet, in: process.store)
         process.store.commit(changeSet, answering: id)
         self.process = process
         if let layer, id != nil { model.removeLayer(layer) }
-        model.serverCommit(changeSet, now: clock.now())
+        model.serverCommit(changeSet, now: clock.now(), heldConnections: held)
         return "\(changeSet.records.count) records, \(changeSet.deletions.count) deletions, \(changeSet.connectionPages.count) pages"
+    }
+
+    /// The connections of a change set's pages that memory holds (with their page info): only
+    /// those can match a cursor.
+    private func heldConnections(_ changeSet: ChangeSet, in store: Store) -> Set<RecordKey> {
+        var held = Set<RecordKey>()
+        for page in changeSet.connectionPages {
+            guard let connection = store.baseData(of: page.connectionRecord), !connection.deleted else { continue }
+            if case .link(let info)? = connection.cells[SlotID.named("pageInfo")]?.value, store.baseData(of: info) != nil {
+                held.insert(page.connectionRecord)
+            }
+        }
+        return held
     }
 
     /// Moves what the store handed the writer and what the check read into the model.
@@ -143,6 +157,7 @@ extension Simulation {
             if model.hasPendingWork {
                 throw violation("writer-keeps-work", "the writer had nothing to do while the model holds work for it", at: index)
             }
+            model.writerIdle()
             return "nothing to do"
         case .committed:
             if let problem = model.writerCommitted(synced: !disk.hasPendingWrites) {

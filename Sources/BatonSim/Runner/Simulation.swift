@@ -60,7 +60,7 @@ package final class Simulation {
 
     /// Runs the seed's generated schedule.
     package static func run(seed: UInt64, options: Options) -> SimOutcome {
-        var random = SimRandom(seed: seed)
+        let random = SimRandom(seed: seed)
         var swarmRandom = random.split("swarm")
         let configuration = SwarmConfiguration(random: &swarmRandom)
         var generator = EventGenerator(configuration: configuration, random: random)

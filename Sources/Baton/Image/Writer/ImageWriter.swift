@@ -48,12 +48,15 @@ package final class ImageWriter: Sendable {
         if accepted { executor.writerHasWork(self) }
     }
 
-    /// Keys of snapshots queued or in a drain that has not committed: collection keeps them.
+    /// Keys of snapshots queued or in a drain that has not committed (the query root too, when
+    /// some of its fields wait): collection keeps them.
     package func pendingKeys() -> Set<RecordKey> {
         queue.withLock { queue in
             var keys = Set<RecordKey>()
-            for batch in queue.inFlight { for snapshot in batch.snapshots { keys.insert(snapshot.key) } }
-            for batch in queue.batches { for snapshot in batch.snapshots { keys.insert(snapshot.key) } }
+            for batch in queue.inFlight + queue.batches {
+                for snapshot in batch.snapshots { keys.insert(snapshot.key) }
+                if !batch.rootFields.isEmpty { keys.insert(.queryRoot) }
+            }
             return keys
         }
     }
