@@ -37,6 +37,12 @@ extension Store {
             changed.append(key)
         }
         changed.sort()
+        // A record deleted here holds, from now on, everything its row will hold (nothing from
+        // before): it counts as hydrated, so the check never fills it from the row the deletion
+        // has not replaced yet, and its next snapshot replaces that row.
+        for key in changeSet.deletions {
+            hydrated.insert(key)
+        }
         if kind == .server {
             commitSequence += 1
         }
