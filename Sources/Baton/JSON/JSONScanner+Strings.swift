@@ -94,9 +94,9 @@ extension JSONScanner {
 
     /// The value of the four hex digits at `p`.
     func hex4(at p: Int) throws(JSONError) -> UInt32 {
-        guard p + 4 <= bytes.count else { throw error(.unexpectedEnd, at: bytes.count) }
         var value: UInt32 = 0
         for i in p..<(p + 4) {
+            guard i < bytes.count else { throw error(.unexpectedEnd, at: bytes.count) }
             let b = bytes[i]
             let digit: UInt8
             switch b {
