@@ -46,11 +46,15 @@ public struct JSONScanner {
         public let depth: Int
     }
 
-    /// A scanner at the start of `bytes`; the default depth limit is 512.
+    /// The largest depth limit a scanner takes: ``readValue()`` recurses once per level.
+    public static let depthCeiling = 10_000
+
+    /// A scanner at the start of `bytes`; the depth limit (512 by default) is kept within
+    /// 1...``depthCeiling``.
     public init(_ bytes: UnsafeRawBufferPointer, maxDepth: Int = 512) {
         self.bytes = bytes
         self.position = 0
-        self.maxDepth = max(1, maxDepth)
+        self.maxDepth = min(max(1, maxDepth), JSONScanner.depthCeiling)
         self.depth = 0
     }
 
