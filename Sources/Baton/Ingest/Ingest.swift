@@ -109,7 +109,7 @@ extension Normalizer {
         }
         return ChangeSet(
             operation: plan.identity(variables),
-            records: records,
+            records: records.map(\.change),
             deletions: deletions,
             connectionPages: pages,
             unplacedErrors: unplaced)
@@ -145,6 +145,11 @@ extension Normalizer {
         return (FieldError(message: message, path: dotted, extensions: extensions), path)
     }
 
+    /// The index of `key`'s record, if the response made one.
+    func record(_ key: RecordKey) -> Int? {
+        find(RecordTable.hash(key.rawValue)) { $0.key == key }
+    }
+
     /// Puts `error` on the cell `path` names, walking the change set from the root by response
     /// keys; false when the path names nothing the response holds.
     ///
@@ -153,7 +158,7 @@ extension Normalizer {
     mutating func place(_ error: FieldError, path: [ResponsePathComponent], root: RecordKey) -> Bool {
         var path = path[...]
         while case .index? = path.last { path.removeLast() }
-        guard !path.isEmpty, var index = recordIndex[root] else { return false }
+        guard !path.isEmpty, var index = record(root) else { return false }
         var group = 0
         while true {
             guard case .key(let key)? = path.first else { return false }
@@ -161,14 +166,15 @@ extension Normalizer {
             let shape = cache.shape(group: group, typename: records[index].typename)
             guard let member = shape.entry(named: key), !member.isTypename else { return false }
             if path.isEmpty {
-                if records[index].cells[member.slot] != nil {
-                    records[index].cells[member.slot]!.error = error
+                if let position = records[index].position(of: member.slot) {
+                    records[index].cells[position].error = error
                 } else {
-                    records[index].cells[member.slot] = Cell(.null, error: error)
+                    records[index].write(member.slot, Cell(.null, error: error))
                 }
                 return true
             }
-            guard member.isComposite, var value = records[index].cells[member.slot]?.value else { return false }
+            guard member.isComposite, let position = records[index].position(of: member.slot) else { return false }
+            var value = records[index].cells[position].value
             while case .index(let position)? = path.first {
                 path.removeFirst()
                 switch value {
@@ -181,7 +187,7 @@ extension Normalizer {
                     return false
                 }
             }
-            guard case .link(let child) = value, let next = recordIndex[child] else { return false }
+            guard case .link(let child) = value, let next = record(child) else { return false }
             index = next
             group = member.childGroup
         }

@@ -7,8 +7,9 @@
 struct Normalizer {
     var scanner: JSONScanner
     let cache: ShapeCache
-    var records: [RecordChange] = []
-    var recordIndex: [RecordKey: Int] = [:]
+    var records: [RecordBuilder] = []
+    /// Record keys → indices in `records`, hashed over UTF-8 (see ``RecordTable``).
+    var table = RecordTable()
     var deletions: [RecordKey] = []
     var pages: [ConnectionPage] = []
     /// Leaf cells of objects whose key is not known yet (a stack shared by nested objects).
@@ -39,18 +40,77 @@ struct Normalizer {
 
     // MARK: Records
 
-    /// The index of `key`'s change, made on first sight (records stay in first-seen order).
+    /// The index of `key`'s record, made on first sight (records stay in first-seen order).
     mutating func openRecord(_ key: RecordKey, typename: String, capacity: Int) -> Int {
-        if let index = recordIndex[key] {
+        let hash = RecordTable.hash(key.rawValue)
+        if let index = find(hash, { $0.key == key }) {
             if records[index].typename != typename { records[index].typename = typename }
             return index
         }
+        return appendRecord(key, typename: typename, capacity: capacity, hash: hash)
+    }
+
+    /// The index of the record whose key hashes to `hash` and satisfies `matches`.
+    @inline(__always)
+    func find(_ hash: UInt64, _ matches: (RecordBuilder) -> Bool) -> Int? {
+        var bucket = table.bucket(for: hash)
+        while true {
+            let index = table.buckets[bucket]
+            if index < 0 { return nil }
+            if table.hashes[Int(index)] == hash, matches(records[Int(index)]) { return Int(index) }
+            bucket = (bucket + 1) & table.mask
+        }
+    }
+
+    mutating func appendRecord(_ key: RecordKey, typename: String, capacity: Int, hash: UInt64) -> Int {
         let index = records.count
-        var change = RecordChange(key: key, typename: typename)
-        change.cells.reserveCapacity(capacity)
-        records.append(change)
-        recordIndex[key] = index
+        records.append(RecordBuilder(key: key, typename: typename, capacity: capacity))
+        table.insert(hash)
         return index
+    }
+
+    /// Reads an object's `id` member and finds or makes its record, writing the id's cell.
+    ///
+    /// A plain string id is looked up by the hash of `Type:` and its bytes, so an entity met again
+    /// costs no string at all; other ids (escaped, integer, null) take the general way.
+    mutating func identify(
+        _ member: ShapeEntry, shape: Shape, keySource: KeySource
+    ) throws(IngestError) -> (key: RecordKey, index: Int, value: Value) {
+        let typename = shape.typename
+        let value: Value
+        if member.reusesStrings, try peek() == .string {
+            let span: JSONStringSpan
+            do { span = try scanner.readStringSpan() } catch { throw .json(error) }
+            if !span.hasEscapes && span.isASCII {
+                let id = UnsafeRawBufferPointer(rebasing: scanner.bytes[span.range])
+                let hash = RecordTable.hash(id, from: shape.keyPrefixHash)
+                let prefix = shape.keyPrefix
+                if let index = find(hash, { RecordTable.key($0.key.rawValue, is: prefix, id) }) {
+                    if records[index].typename != typename { records[index].typename = typename }
+                    if let position = records[index].position(of: member.slot),
+                        case .string(let old) = records[index].cells[position].value,
+                        Normalizer.equal(old, id)
+                    {
+                        return (records[index].key, index, records[index].cells[position].value)
+                    }
+                    let value = Value.string(try string(span))
+                    records[index].write(member.slot, Cell(value))
+                    return (records[index].key, index, value)
+                }
+                let text = try string(span)
+                let key = RecordKey.entity(typename: typename, id: text)
+                let index = appendRecord(key, typename: typename, capacity: shape.entries.count, hash: hash)
+                records[index].write(member.slot, Cell(.string(text)))
+                return (key, index, .string(text))
+            }
+            value = .string(try string(span))
+        } else {
+            value = try leafValue(member)
+        }
+        let key = try identity(value, typename: typename, keySource: keySource)
+        let index = openRecord(key, typename: typename, capacity: shape.entries.count)
+        records[index].write(member.slot, Cell(value))
+        return (key, index, value)
     }
 
     // MARK: Objects
@@ -91,21 +151,29 @@ struct Normalizer {
         var hint = 0
         if try openObject() {
             repeat {
-                let span = try readKey()
-                let member: ShapeEntry?
-                if span.hasEscapes {
-                    member = shape.entry(named: try string(span))
+                // Members usually come in selection order: try the next entry's name in place.
+                let member: ShapeEntry
+                if hint < shape.entries.count, scanner.readKey(ifEqualTo: shape.entries[hint].plainKey) {
+                    member = shape.entries[hint]
+                    hint += 1
                 } else {
-                    member = shape.match(UnsafeRawBufferPointer(rebasing: scanner.bytes[span.range]), hint: &hint)
-                }
-                guard let member else {
-                    do throws(IngestError) {
-                        try skipValue()
-                    } catch {
-                        let name = String(decoding: UnsafeRawBufferPointer(rebasing: scanner.bytes[span.range]), as: UTF8.self)
-                        throw error.inside(.key(name))
+                    let span = try readKey()
+                    let found: ShapeEntry?
+                    if span.hasEscapes {
+                        found = shape.entry(named: try string(span))
+                    } else {
+                        found = shape.match(UnsafeRawBufferPointer(rebasing: scanner.bytes[span.range]), hint: &hint)
                     }
-                    continue
+                    guard let found else {
+                        do throws(IngestError) {
+                            try skipValue()
+                        } catch {
+                            let name = String(decoding: UnsafeRawBufferPointer(rebasing: scanner.bytes[span.range]), as: UTF8.self)
+                            throw error.inside(.key(name))
+                        }
+                        continue
+                    }
+                    member = found
                 }
                 do throws(IngestError) {
                     if member.isTypename {
@@ -119,17 +187,25 @@ struct Normalizer {
                             deferred.append((member, scanner.mark))
                             try skipValue()
                         }
-                    } else {
-                        let value = try leafValue(member)
-                        if key == nil, member.isID {
-                            let found = try identity(value, typename: typename, keySource: keySource)
-                            key = found
-                            index = openRecord(found, typename: typename, capacity: shape.entries.count)
-                            for (slot, cell) in pending[pendingBase...] { records[index].cells[slot] = cell }
+                    } else if key == nil && member.isID {
+                        let found = try identify(member, shape: shape, keySource: keySource)
+                        key = found.key
+                        index = found.index
+                        if pending.count > pendingBase {
+                            for (slot, cell) in pending[pendingBase...] { records[index].write(slot, cell) }
                             pending.removeSubrange(pendingBase...)
                         }
+                        if let directive = member.deleteRecord { appendDeletions(found.value, directive) }
+                    } else {
+                        if index >= 0, member.reusesStrings, member.deleteRecord == nil,
+                            let position = records[index].position(of: member.slot),
+                            try keepString(at: position, of: index)
+                        {
+                            continue
+                        }
+                        let value = try leafValue(member)
                         if index >= 0 {
-                            records[index].cells[member.slot] = Cell(value)
+                            records[index].write(member.slot, Cell(value))
                         } else {
                             pending.append((member.slot, Cell(value)))
                         }
@@ -219,13 +295,13 @@ struct Normalizer {
     /// Normalizes a composite member's value and writes its slot (plus its connection page).
     mutating func writeComposite(_ member: ShapeEntry, into index: Int, parent: RecordKey) throws(IngestError) {
         let value = try compositeValue(member, parent: parent, storageKey: member.storageKey, depth: member.listDepth)
-        records[index].cells[member.slot] = Cell(value)
+        records[index].write(member.slot, Cell(value))
         if let connection = member.connection {
             var serverRecord: RecordKey?
             var typename = member.namedType
             if case .link(let key) = value {
                 serverRecord = key
-                if let child = recordIndex[key] { typename = records[child].typename }
+                if let child = record(key) { typename = records[child].typename }
             }
             pages.append(ConnectionPage(
                 parent: parent,
@@ -306,6 +382,41 @@ struct Normalizer {
     /// The value of a leaf field: a scalar, or (nested) lists of them.
     mutating func leafValue(_ member: ShapeEntry) throws(IngestError) -> Value {
         member.listDepth == 0 ? try scalarValue(member.kind) : try leafList(member.kind, depth: member.listDepth)
+    }
+
+    /// For a string-like leaf whose record already holds a string in cell `position`: when the
+    /// response spells the same text, reads past it and answers true, the cell kept as it is and no
+    /// string made (entities repeat often in a response); otherwise leaves the scanner where it was.
+    mutating func keepString(at position: Int, of index: Int) throws(IngestError) -> Bool {
+        guard try peek() == .string, case .string(let old) = records[index].cells[position].value else { return false }
+        let start = scanner.mark
+        let span: JSONStringSpan
+        do { span = try scanner.readStringSpan() } catch { throw .json(error) }
+        if !span.hasEscapes, Normalizer.equal(old, UnsafeRawBufferPointer(rebasing: scanner.bytes[span.range])) {
+            return true
+        }
+        scanner.reset(to: start)
+        return false
+    }
+
+    /// True when `text`'s UTF-8 is exactly `bytes`.
+    static func equal(_ text: String, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        let utf8 = text.utf8
+        guard utf8.count == bytes.count else { return false }
+        return utf8.withContiguousStorageIfAvailable { stored in
+            var i = 0
+            let count = stored.count
+            while i + 8 <= count {
+                let a = UnsafeRawBufferPointer(stored).loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                if a != bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self) { return false }
+                i += 8
+            }
+            while i < count {
+                if stored[i] != bytes[i] { return false }
+                i += 1
+            }
+            return true
+        } ?? utf8.elementsEqual(bytes)
     }
 
     mutating func leafList(_ type: FieldType.Kind, depth: Int) throws(IngestError) -> Value {

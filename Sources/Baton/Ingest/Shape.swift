@@ -3,6 +3,9 @@
 final class ShapeEntry {
     let responseKey: String
     let keyBytes: [UInt8]
+    /// `keyBytes` when no byte needs escaping in JSON (always, for GraphQL names), else empty:
+    /// only such a name can be matched in place, quote to quote.
+    let plainKey: [UInt8]
     let name: String
     let kind: FieldType.Kind
     let namedType: String
@@ -11,6 +14,8 @@ final class ShapeEntry {
     /// A leaf field named `id` (by name, not alias): the object's identity.
     let isID: Bool
     let isComposite: Bool
+    /// A single string-like leaf (String, enum, ID): its text can be compared in place.
+    let reusesStrings: Bool
     let slot: SlotID
     let storageKey: String
     /// The interned group of the sub-selections of every field under this key (-1 for leaves).
@@ -30,6 +35,8 @@ final class ShapeEntry {
     init(field: FieldSelection, childGroup: Int, deleteRecord: DeleteRecordDirective?, variables: Variables) {
         responseKey = field.responseKey
         keyBytes = Array(field.responseKey.utf8)
+        let plain = keyBytes.allSatisfy { $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
+        plainKey = plain && !keyBytes.isEmpty ? keyBytes : []
         name = field.name
         kind = field.type.kind
         namedType = field.type.namedType
@@ -37,6 +44,7 @@ final class ShapeEntry {
         isTypename = field.isTypename
         isComposite = field.type.isComposite
         isID = field.name == "id" && !field.type.isComposite
+        reusesStrings = field.type.listDepth == 0 && [.string, .enumeration, .id].contains(field.type.kind)
         slot = field.slot(variables)
         storageKey = field.storageKey(variables)
         self.childGroup = childGroup
@@ -64,10 +72,16 @@ final class Shape {
     /// Some entry is an `id` field: the object is keyed by it when the response gives one.
     let hasID: Bool
 
+    /// `Type:`, the start of the keys of this type's entities, and its hash.
+    let keyPrefix: [UInt8]
+    let keyPrefixHash: UInt64
+
     init(typename: String, entries: [ShapeEntry]) {
         self.typename = typename
         self.entries = entries
         self.hasID = entries.contains { $0.isID }
+        keyPrefix = Array((typename + ":").utf8)
+        keyPrefixHash = keyPrefix.withUnsafeBytes { RecordTable.hash($0) }
     }
 
     /// The entry whose response key is the body of `span` (unescaped), trying `hint` first:

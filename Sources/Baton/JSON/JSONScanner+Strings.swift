@@ -22,12 +22,19 @@ extension JSONScanner {
         var high: UInt64 = 0
         var escaped = false
         while true {
-            // Eight bytes at a time while none is a quote, a backslash or a control character.
+            // Eight bytes at a time up to the first quote, backslash or control character.
             while p + 8 <= end {
                 let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: p, as: UInt64.self))
-                if JSONScanner.hasSpecialByte(word) { break }
-                high |= word
-                p += 8
+                let special = JSONScanner.specialBytes(word)
+                if special == 0 {
+                    high |= word
+                    p += 8
+                    continue
+                }
+                let ordinary = special.trailingZeroBitCount >> 3
+                high |= word & ((1 << (UInt64(ordinary) << 3)) &- 1)
+                p += ordinary
+                break
             }
             guard p < end else { throw error(.unexpectedEnd, at: end) }
             let b = bytes[p]
@@ -47,9 +54,10 @@ extension JSONScanner {
         }
     }
 
-    /// True when some byte of `word` is `"`, `\` or below 0x20 (may also flag a byte after one that is).
+    /// The high bit of each byte of `word` (first byte lowest) that is `"`, `\` or below 0x20.
+    /// The lowest bit set is exact; bits above it may be set by a borrow, so only it counts.
     @inline(__always)
-    static func hasSpecialByte(_ word: UInt64) -> Bool {
+    static func specialBytes(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         let quote = word ^ (ones &* 0x22)
@@ -57,7 +65,7 @@ extension JSONScanner {
         let zeroQuote = (quote &- ones) & ~quote
         let zeroBackslash = (backslash &- ones) & ~backslash
         let control = (word &- ones &* 0x20) & ~word
-        return (zeroQuote | zeroBackslash | control) & highs != 0
+        return (zeroQuote | zeroBackslash | control) & highs
     }
 
     /// Checks the escape whose backslash is at `p`; returns the offset just after it.
@@ -86,9 +94,9 @@ extension JSONScanner {
 
     /// The value of the four hex digits at `p`.
     func hex4(at p: Int) throws(JSONError) -> UInt32 {
-        guard p + 4 <= bytes.count else { throw error(.unexpectedEnd, at: bytes.count) }
         var value: UInt32 = 0
         for i in p..<(p + 4) {
+            guard i < bytes.count else { throw error(.unexpectedEnd, at: bytes.count) }
             let b = bytes[i]
             let digit: UInt8
             switch b {

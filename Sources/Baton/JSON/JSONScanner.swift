@@ -46,11 +46,15 @@ public struct JSONScanner {
         public let depth: Int
     }
 
-    /// A scanner at the start of `bytes`; the default depth limit is 512.
+    /// The largest depth limit a scanner takes: ``readValue()`` recurses once per level.
+    public static let depthCeiling = 10_000
+
+    /// A scanner at the start of `bytes`; the depth limit (512 by default) is kept within
+    /// 1...``depthCeiling``.
     public init(_ bytes: UnsafeRawBufferPointer, maxDepth: Int = 512) {
         self.bytes = bytes
         self.position = 0
-        self.maxDepth = max(1, maxDepth)
+        self.maxDepth = min(max(1, maxDepth), JSONScanner.depthCeiling)
         self.depth = 0
     }
 
@@ -173,6 +177,31 @@ public struct JSONScanner {
         guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { throw unexpected("':'") }
         position += 1
         return span
+    }
+
+    /// When the next member name is exactly `name`, moves past it and its colon and answers true;
+    /// otherwise moves past whitespace only. `name` must hold no byte JSON escapes (`"`, `\`,
+    /// controls), so that it matches quote to quote; an empty `name` never matches.
+    @inline(__always)
+    mutating func readKey(ifEqualTo name: [UInt8]) -> Bool {
+        skipWhitespace()
+        let p = position
+        let count = name.count
+        guard count > 0, p + count + 2 <= bytes.count, bytes[p] == UInt8(ascii: "\""),
+            bytes[p + count + 1] == UInt8(ascii: "\"")
+        else { return false }
+        let same = name.withUnsafeBufferPointer { name in
+            for i in 0..<count where bytes[p + 1 + i] != name[i] { return false }
+            return true
+        }
+        guard same else { return false }
+        var q = p + count + 2
+        while q < bytes.count, bytes[q] <= 0x20, bytes[q] == 0x20 || bytes[q] == 0x0A || bytes[q] == 0x0D || bytes[q] == 0x09 {
+            q += 1
+        }
+        guard q < bytes.count, bytes[q] == UInt8(ascii: ":") else { return false }
+        position = q + 1
+        return true
     }
 
     /// After a member's value: true when another member follows (`,` read), false at `}` (read).

@@ -1,0 +1,323 @@
+import Testing
+import Baton
+
+private typealias B = Build
+
+/// `character(id: "1") { id name status origin { id name } location { name } }`
+private let characterPlan = B.query([
+    B.object("character", "Character", arguments: [B.argument("id", .string("1"))], [
+        B.leaf("id", .id), B.leaf("name"), B.leaf("status"),
+        B.object("origin", "Location", [B.leaf("id", .id), B.leaf("name")]),
+        B.object("location", "Location", [B.leaf("name")]),
+    ]),
+])
+
+private let characterSlot = #"character(id:"1")"#
+
+@Suite("Ingest: identity and keys")
+struct IngestIdentityTests {
+    @Test func entitiesAreKeyedByTypeAndID() throws {
+        let changes = try ingest(characterPlan, #"""
+            {"data":{"character":{"id":"1","name":"Rick","status":"Alive",
+              "origin":{"id":"20","name":"Earth"},"location":{"name":"Citadel"}}}}
+            """#)
+        #expect(changes.keys == ["client:root", "Character:1", "Location:20", "Character:1:location"])
+        #expect(changes.value("client:root", characterSlot) == .link(RecordKey("Character:1")))
+        #expect(changes.value("Character:1", "id") == .string("1"))
+        #expect(changes.value("Character:1", "name") == .string("Rick"))
+        #expect(changes.value("Character:1", "origin") == .link(RecordKey("Location:20")))
+        #expect(changes.value("Character:1", "location") == .link(RecordKey("Character:1:location")))
+        #expect(changes.value("Character:1:location", "name") == .string("Citadel"))
+        #expect(changes.record("Location:20")?.typename == "Location")
+        #expect(changes.record("client:root")?.typename == "Query")
+    }
+
+    @Test func integerIDIsRenderedInDecimal() throws {
+        let changes = try ingest(characterPlan, #"{"data":{"character":{"id":7,"name":"Abradolf"}}}"#)
+        #expect(changes.keys == ["client:root", "Character:7"])
+        #expect(changes.value("Character:7", "id") == .string("7"))
+    }
+
+    @Test func nullIDFallsBackToThePathKey() throws {
+        let changes = try ingest(characterPlan, #"{"data":{"character":{"id":null,"name":"Nobody"}}}"#)
+        #expect(changes.value("client:root", characterSlot) == .link(RecordKey(#"client:root:character(id:"1")"#)))
+        #expect(changes.value(#"client:root:character(id:"1")"#, "id") == .null)
+    }
+
+    @Test func idAfterNestedObjectsStillKeysThem() throws {
+        // `origin` and `location` come before `id`: their keys hang from the entity, not the path.
+        let changes = try ingest(characterPlan, #"""
+            {"data":{"character":{"location":{"name":"Citadel"},"name":"Rick",
+              "origin":{"name":"Earth","id":"20"},"id":"1"}}}
+            """#)
+        #expect(changes.keys == ["client:root", "Character:1", "Character:1:location", "Location:20"])
+        #expect(changes.value("Character:1", "location") == .link(RecordKey("Character:1:location")))
+        #expect(changes.value("Character:1", "name") == .string("Rick"))
+        #expect(changes.value("Location:20", "name") == .string("Earth"))
+    }
+
+    @Test func missingRequiredIDThrows() {
+        let error = ingestError(characterPlan, #"{"data":{"character":{"name":"Rick","origin":{"name":"Earth"}}}}"#)
+        #expect(error?.kind == .missingID)
+        #expect(error?.dottedPath == "character")
+        let nested = ingestError(characterPlan, #"{"data":{"character":{"id":"1","origin":{"name":"Earth"}}}}"#)
+        #expect(nested?.kind == .missingID)
+        #expect(nested?.dottedPath == "character.origin")
+        #expect(nested?.description.contains("missing required id at path character.origin") == true)
+    }
+
+    @Test func aliasedIDStillKeys() throws {
+        let plan = B.query([B.object("me", "User", [B.leaf("ident", .id, name: "id"), B.leaf("name")])])
+        let changes = try ingest(plan, #"{"data":{"me":{"name":"Summer","ident":"u1"}}}"#)
+        #expect(changes.keys == ["client:root", "User:u1"])
+        #expect(changes.value("User:u1", "id") == .string("u1"))
+    }
+
+    @Test func objectsWithoutIDGetPathKeysWithListIndices() throws {
+        let plan = B.query([
+            B.object("viewer", "Viewer", [
+                B.leaf("name"),
+                B.object("items", "Item", list: 1, [B.leaf("label")]),
+                B.object("grid", "Cell", list: 2, [B.leaf("label")]),
+            ]),
+        ])
+        let changes = try ingest(plan, #"""
+            {"data":{"viewer":{"name":"v","items":[{"label":"a"},{"label":"b"}],
+              "grid":[[{"label":"x"}],null,[{"label":"y"},null,{"label":"z"}]]}}}
+            """#)
+        #expect(changes.keys == [
+            "client:root", "client:root:viewer", "client:root:viewer:items:0", "client:root:viewer:items:1",
+            "client:root:viewer:grid:0:0", "client:root:viewer:grid:2:0", "client:root:viewer:grid:2:2",
+        ])
+        #expect(changes.value("client:root:viewer", "items") == .links([
+            RecordKey("client:root:viewer:items:0"), RecordKey("client:root:viewer:items:1"),
+        ]))
+        #expect(changes.value("client:root:viewer", "grid") == .list([
+            .links([RecordKey("client:root:viewer:grid:0:0")]),
+            .null,
+            .links([RecordKey("client:root:viewer:grid:2:0"), nil, RecordKey("client:root:viewer:grid:2:2")]),
+        ]))
+    }
+
+    @Test func storageKeysUseVariables() throws {
+        let plan = B.query(
+            [B.object("character", "Character", arguments: [B.variable("id", "id")], [B.leaf("id", .id)])],
+            variables: [VariableDefinition(name: "id", type: "ID!", defaultValue: nil)])
+        let changes = try ingest(plan, #"{"data":{"character":{"id":"9"}}}"#, ["id": .string("9")])
+        #expect(changes.value("client:root", #"character(id:"9")"#) == .link(RecordKey("Character:9")))
+        #expect(changes.operation == OperationIdentity(#"Test{"id":"9"}"#))
+    }
+
+    @Test func mutationsStartFromTheMutationRoot() throws {
+        let plan = B.mutation([B.object("rename", "Payload", [B.object("character", "Character", [B.leaf("id", .id)])])])
+        let changes = try ingest(plan, #"{"data":{"rename":{"character":{"id":"1"}}}}"#)
+        #expect(changes.keys == ["client:root:mutation", "client:root:mutation:rename", "Character:1"])
+        #expect(changes.record("client:root:mutation")?.typename == "Mutation")
+    }
+}
+
+@Suite("Ingest: values")
+struct IngestValueTests {
+    @Test func missingFieldIsAbsentNotNull() throws {
+        let changes = try ingest(characterPlan, #"{"data":{"character":{"id":"1","name":null}}}"#)
+        let record = try #require(changes.record("Character:1"))
+        #expect(record.cells[SlotID.named("name")] == Cell(.null))
+        #expect(record.cells[SlotID.named("status")] == nil)
+        #expect(record.cells[SlotID.named("origin")] == nil)
+        #expect(record.storageKeys == ["id", "name"])
+    }
+
+    @Test func nullElementOfLinksKeepsItsIndex() throws {
+        let plan = B.query([B.object("characters", "Character", list: 1, [B.leaf("id", .id)])])
+        let changes = try ingest(plan, #"{"data":{"characters":[{"id":"1"},null,{"id":"3"},null]}}"#)
+        #expect(changes.value("client:root", "characters") == .links([
+            RecordKey("Character:1"), nil, RecordKey("Character:3"), nil,
+        ]))
+        #expect(changes.keys == ["client:root", "Character:1", "Character:3"])
+    }
+
+    @Test func nullCompositeAndNullListAreNull() throws {
+        let plan = B.query([
+            B.object("character", "Character", [B.leaf("id", .id)]),
+            B.object("characters", "Character", list: 1, [B.leaf("id", .id)]),
+        ])
+        let changes = try ingest(plan, #"{"data":{"character":null,"characters":null}}"#)
+        #expect(changes.value("client:root", "character") == .null)
+        #expect(changes.value("client:root", "characters") == .null)
+        #expect(changes.keys == ["client:root"])
+    }
+
+    @Test func scalarsOfEveryKind() throws {
+        let plan = B.query([
+            B.leaf("i", .int), B.leaf("f", .float), B.leaf("fi", .float), B.leaf("s", .string),
+            B.leaf("b", .boolean), B.leaf("e", .enumeration), B.leaf("idString", .id), B.leaf("idInt", .id),
+            B.leaf("big", .int),
+        ])
+        let changes = try ingest(plan, #"""
+            {"data":{"i":-3,"f":2.5,"fi":2,"s":"x","b":false,"e":"ALIVE","idString":"a1","idInt":42,
+              "big":9007199254740993}}
+            """#)
+        #expect(changes.value("client:root", "i") == .int(-3))
+        #expect(changes.value("client:root", "f") == .double(2.5))
+        #expect(changes.value("client:root", "fi") == .double(2))
+        #expect(changes.value("client:root", "s") == .string("x"))
+        #expect(changes.value("client:root", "b") == .bool(false))
+        #expect(changes.value("client:root", "e") == .string("ALIVE"))
+        #expect(changes.value("client:root", "idString") == .string("a1"))
+        #expect(changes.value("client:root", "idInt") == .string("42"))
+        #expect(changes.value("client:root", "big") == .int(9_007_199_254_740_993))
+    }
+
+    @Test func leafListsKeepNullsAndNesting() throws {
+        let plan = B.query([B.leaf("tags", .string, list: 1), B.leaf("matrix", .int, list: 2), B.leaf("none", .int, list: 1)])
+        let changes = try ingest(plan, #"{"data":{"tags":["a",null,"b"],"matrix":[[1,2],null,[]],"none":null}}"#)
+        #expect(changes.value("client:root", "tags") == .list([.string("a"), .null, .string("b")]))
+        #expect(changes.value("client:root", "matrix") == .list([.list([.int(1), .int(2)]), .null, .list([])]))
+        #expect(changes.value("client:root", "none") == .null)
+    }
+
+    @Test func customScalarsTakeAnyJSON() throws {
+        let plan = B.query([
+            B.leaf("obj", .customScalar), B.leaf("arr", .customScalar), B.leaf("str", .customScalar),
+            B.leaf("num", .customScalar), B.leaf("dbl", .customScalar), B.leaf("flag", .customScalar),
+            B.leaf("many", .customScalar, list: 1),
+        ])
+        let changes = try ingest(plan, #"""
+            {"data":{"obj":{"z":1,"a":{"y":[true,null],"b":"c"}},"arr":[1,"two",{"k":"v"},[3]],
+              "str":"s","num":5,"dbl":0.5,"flag":true,"many":[{"b":2,"a":1},null]}}
+            """#)
+        #expect(changes.value("client:root", "obj") == .object(#"{"a":{"b":"c","y":[true,null]},"z":1}"#))
+        #expect(changes.value("client:root", "arr") == .list([.int(1), .string("two"), .object(#"{"k":"v"}"#), .list([.int(3)])]))
+        #expect(changes.value("client:root", "str") == .string("s"))
+        #expect(changes.value("client:root", "num") == .int(5))
+        #expect(changes.value("client:root", "dbl") == .double(0.5))
+        #expect(changes.value("client:root", "flag") == .bool(true))
+        #expect(changes.value("client:root", "many") == .list([.object(#"{"a":1,"b":2}"#), .null]))
+    }
+
+    @Test func typenameIsNotASlot() throws {
+        let plan = B.query([B.object("character", "Character", [B.typename(), B.leaf("id", .id)])])
+        let changes = try ingest(plan, #"{"data":{"character":{"__typename":"Character","id":"1"}}}"#)
+        #expect(changes.record("Character:1")?.storageKeys == ["id"])
+    }
+
+    @Test func unselectedMembersAreSkipped() throws {
+        let changes = try ingest(characterPlan, #"""
+            {"data":{"character":{"id":"1","extra":{"deep":[1,{"x":"y"}]},"name":"Rick","more":"\u00e9"}},
+             "extensions":{"cost":3}}
+            """#)
+        #expect(changes.record("Character:1")?.storageKeys == ["id", "name"])
+    }
+
+    @Test func escapedMemberNamesMatch() throws {
+        let changes = try ingest(characterPlan, #"{"data":{"character":{"\u0069d":"1","n\u0061me":"Rick"}}}"#)
+        #expect(changes.value("Character:1", "name") == .string("Rick"))
+    }
+
+    @Test func worksOverAnyCollectionOfBytes() throws {
+        let json = #"{"data":{"character":{"id":"1","name":"Rick"}}}"#
+        let plan = characterPlan
+        let viaView = try Ingest.normalize(plan: plan, variables: plan.variables(), response: json.utf8)
+        let viaSlice = try Ingest.normalize(plan: plan, variables: plan.variables(), response: Array(json.utf8)[...])
+        #expect(viaView.keys == ["client:root", "Character:1"])
+        #expect(viaSlice.keys == viaView.keys)
+    }
+}
+
+@Suite("Ingest: merging")
+struct IngestMergeTests {
+    @Test func sameEntityByTwoPathsIsOneRecord() throws {
+        let plan = B.query([
+            B.object("a", "Character", name: "character", arguments: [B.argument("id", .string("1"))], [
+                B.leaf("id", .id), B.leaf("name"),
+            ]),
+            B.object("b", "Character", name: "character", arguments: [B.argument("id", .int(1))], [
+                B.leaf("id", .id), B.leaf("status"),
+                B.object("friends", "Character", list: 1, [B.leaf("id", .id), B.leaf("name")]),
+            ]),
+        ])
+        let changes = try ingest(plan, #"""
+            {"data":{"a":{"id":"1","name":"Rick"},
+                     "b":{"id":"1","status":"Alive","friends":[{"id":"2","name":"Morty"},{"id":"1","name":"Rick C-137"}]}}}
+            """#)
+        #expect(changes.keys == ["client:root", "Character:1", "Character:2"])
+        let rick = try #require(changes.record("Character:1"))
+        #expect(rick.storageKeys == ["friends", "id", "name", "status"])
+        #expect(rick.cells[SlotID.named("name")]?.value == .string("Rick C-137"), "the later write wins")
+        #expect(changes.records.filter { $0.key.rawValue == "Character:1" }.count == 1)
+    }
+
+    @Test func fieldsSharingAResponseKeyMergeTheirSelections() throws {
+        let plan = B.query([
+            B.object("character", "Character", [B.leaf("id", .id), B.object("origin", "Location", [B.leaf("name")])]),
+            B.on(nil, [
+                B.object("character", "Character", [B.object("origin", "Location", [B.leaf("dimension")])]),
+            ]),
+            B.on(["Query"], [B.object("character", "Character", [B.leaf("status")])]),
+        ])
+        let changes = try ingest(plan, #"{"data":{"character":{"id":"1","status":"Alive","origin":{"name":"Earth","dimension":"C-137"}}}}"#)
+        #expect(changes.keys == ["client:root", "Character:1", "Character:1:origin"])
+        #expect(changes.record("Character:1")?.storageKeys == ["id", "origin", "status"])
+        #expect(changes.record("Character:1:origin")?.storageKeys == ["dimension", "name"])
+    }
+
+    @Test func normalizingTwiceGivesTheSameOrder() throws {
+        let json = #"{"data":{"a":{"id":"1","name":"x"},"list":[{"id":"3"},{"id":"2"},{"id":"1"}]}}"#
+        let plan = B.query([
+            B.object("a", "T", [B.leaf("id", .id), B.leaf("name")]),
+            B.object("list", "T", list: 1, [B.leaf("id", .id)]),
+        ])
+        let first = try ingest(plan, json)
+        let second = try ingest(plan, json)
+        #expect(first.keys == ["client:root", "T:1", "T:3", "T:2"])
+        #expect(first.keys == second.keys)
+        #expect(first.records.map(\.cells) == second.records.map(\.cells))
+    }
+}
+
+@Suite("Ingest: type names")
+struct IngestTypenameTests {
+    /// `search { __typename ... on Character { id name } ... on Location { id dimension } }`
+    private let searchPlan = B.query([
+        B.object("search", "SearchResult", list: 1, abstract: true, [
+            B.typename(),
+            B.on(["Character"], [B.leaf("id", .id), B.leaf("name")]),
+            B.on(["Location"], [B.leaf("id", .id), B.leaf("dimension")]),
+        ]),
+    ])
+
+    @Test func typenameComesFromTheSchemaWhenAbsent() throws {
+        let changes = try ingest(characterPlan, #"{"data":{"character":{"id":"1","origin":{"id":"2"}}}}"#)
+        #expect(changes.record("Character:1")?.typename == "Character")
+        #expect(changes.record("Location:2")?.typename == "Location")
+    }
+
+    @Test func abstractTypesTakeTheResponseTypename() throws {
+        let changes = try ingest(searchPlan, #"""
+            {"data":{"search":[{"__typename":"Character","id":"1","name":"Rick"},
+                               {"id":"3","dimension":"C-137","__typename":"Location"}]}}
+            """#)
+        #expect(changes.keys == ["client:root", "Character:1", "Location:3"])
+        #expect(changes.record("Character:1")?.storageKeys == ["id", "name"])
+        #expect(changes.record("Location:3")?.storageKeys == ["dimension", "id"])
+        #expect(changes.record("Location:3")?.typename == "Location")
+    }
+
+    @Test func aliasedTypenameIdentifiesAbstractTypes() throws {
+        let plan = B.query([B.object("node", "Node", abstract: true, [B.typename("kind"), B.leaf("id", .id)])])
+        let changes = try ingest(plan, #"{"data":{"node":{"id":"1","kind":"Episode"}}}"#)
+        #expect(changes.keys == ["client:root", "Episode:1"])
+    }
+
+    @Test func abstractWithoutTypenameThrows() {
+        let error = ingestError(searchPlan, #"{"data":{"search":[{"__typename":"Character","id":"1"},{"id":"2"}]}}"#)
+        #expect(error?.kind == .missingTypename(abstractType: "SearchResult"))
+        #expect(error?.dottedPath == "search.1")
+    }
+
+    @Test func typenameContradictingAnObjectTypeThrows() {
+        let plan = B.query([B.object("character", "Character", [B.typename(), B.leaf("id", .id)])])
+        let error = ingestError(plan, #"{"data":{"character":{"__typename":"Location","id":"1"}}}"#)
+        #expect(error?.kind == .typenameMismatch(expected: "Character", found: "Location"))
+    }
+}
