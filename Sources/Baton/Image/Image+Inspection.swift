@@ -7,6 +7,8 @@ package struct ImageRecordRow: Sendable, Hashable {
     package var used: Int
     /// The row decoded; `nil` when it does not decode (a miss for the check).
     package var record: ImageRecord?
+    /// Every cell the row holds, a deleted row's included (the image writes none for those).
+    package var storedCells: [NamedCell]
     /// The type recorded with each link target (absent: unknown).
     package var linkTypes: [RecordKey: String]
 }
@@ -80,7 +82,9 @@ extension Image {
                 for (target, typeID) in sink.linkTypes where typeID != 0 {
                     linkTypes[target] = names.name(ofID: typeID)
                 }
-                rows.append(ImageRecordRow(key: RecordKey(key), used: statement.int(1), record: row?.record, linkTypes: linkTypes))
+                rows.append(ImageRecordRow(
+                    key: RecordKey(key), used: statement.int(1), record: row?.record, storedCells: row?.cells ?? [],
+                    linkTypes: linkTypes))
             }
             return rows
         } ?? []

@@ -1,0 +1,269 @@
+import Foundation
+import Testing
+
+@testable import Baton
+
+/// Random cells for the codec's properties.
+struct CodecFuzz {
+    var generator: SeededGenerator
+
+    init(seed: UInt64) { generator = SeededGenerator(seed: seed) }
+
+    mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &generator) }
+    mutating func chance(_ p: Double) -> Bool { Double.random(in: 0..<1, using: &generator) < p }
+
+    mutating func string() -> String {
+        let pieces = ["", "a", "Rick", "é", "e\u{301}", "😀", "名前", "\u{0}", "\"q\"", "line\nbreak", "client:root", ":"]
+        var text = ""
+        for _ in 0..<int(0...4) { text += pieces[int(0...(pieces.count - 1))] }
+        return text
+    }
+
+    mutating func key() -> RecordKey {
+        chance(0.5) ? RecordKey("Character:\(int(0...999))") : RecordKey("client:root:items:\(int(0...9))")
+    }
+
+    mutating func value(depth: Int = 0) -> Value {
+        switch int(0...(depth < 3 ? 9 : 7)) {
+        case 0: return .null
+        case 1: return .bool(chance(0.5))
+        case 2:
+            let extremes = [0, 1, -1, Int.max, Int.min, 63, -64, 64, 1 << 40]
+            return .int(chance(0.3) ? extremes[int(0...(extremes.count - 1))] : int(-100_000...100_000))
+        case 3:
+            let extremes: [Double] = [0, -0.0, .infinity, -.infinity, .leastNonzeroMagnitude, .greatestFiniteMagnitude, 1.5]
+            return .double(chance(0.3) ? extremes[int(0...(extremes.count - 1))] : Double(int(-1000...1000)) / 7)
+        case 4: return .string(string())
+        case 5: return .link(key())
+        case 6: return .links((0..<int(0...4)).map { _ in chance(0.2) ? nil : key() })
+        case 7: return .object("{\"a\":\(int(0...9))}")
+        default: return .list((0..<int(0...4)).map { _ in value(depth: depth + 1) })
+        }
+    }
+
+    mutating func cell() -> Cell {
+        guard chance(0.3) else { return Cell(value()) }
+        let error = FieldError(message: string(), path: "a.0.b", extensions: chance(0.5) ? "{\"code\":\"X\"}" : nil)
+        return Cell(value(), error: error)
+    }
+
+    mutating func snapshot() -> Snapshot {
+        var cells: [String: Cell] = [:]
+        for _ in 0..<int(0...12) { cells["field\(int(0...20))(a:\(int(0...2)))"] = cell() }
+        let deleted = chance(0.1)
+        var linkTypes: [RecordKey: String] = [:]
+        for cell in cells.values {
+            forEachLink(in: cell.value) { key in if chance(0.7) { linkTypes[key] = chance(0.5) ? "Character" : "Episode" } }
+        }
+        return Snapshot(
+            key: key(), typename: chance(0.9) ? "Character" : "",
+            cells: deleted ? [] : cells.keys.sorted().map { NamedCell(storageKey: $0, cell: cells[$0]!) },
+            deleted: deleted, hydrated: false, linkTypes: linkTypes)
+    }
+}
+
+/// Encodes a snapshot's row the way the writer does, interning names in `names`.
+func encodeRow(_ snapshot: Snapshot, names: inout TestNames) -> [UInt8] {
+    let typeID = names.id(snapshot.typename)
+    let cellIDs = snapshot.cells.map { names.id($0.storageKey) }
+    var linkIDs: [RecordKey: Int] = [:]
+    for (key, type) in snapshot.linkTypes { linkIDs[key] = names.id(type) }
+    var encoder = RowEncoder()
+    encoder.beginRow(
+        deleted: snapshot.deleted, entity: RowFormat.isEntity(key: snapshot.key.rawValue, typename: snapshot.typename),
+        typeID: typeID, cellCount: snapshot.cells.count)
+    for (cell, id) in zip(snapshot.cells, cellIDs) {
+        encoder.cell(nameID: id, cell.cell) { linkIDs[$0] ?? 0 }
+    }
+    return encoder.finish(key: snapshot.key.rawValue)
+}
+
+func decodeRow(_ bytes: [UInt8], key: RecordKey, names: TestNames) -> DecodedRow? {
+    var sink = RowDecodeSink()
+    return bytes.withUnsafeBytes { RowDecoder.decodeRow($0, key: key.rawValue, names: names, sink: &sink) }
+}
+
+/// Appends a correct checksum for `key` to a row body (to reach the checks behind the checksum).
+func sealed(_ body: [UInt8], key: String) -> [UInt8] {
+    let crc = body.withUnsafeBytes { CRC32C.finalize(CRC32C.update(CRC32C.update(CRC32C.initial, with: key), with: $0)) }
+    var writer = ByteWriter()
+    writer.bytes = body
+    writer.uint32(crc)
+    return writer.bytes
+}
+
+@Suite("Image row codec")
+struct ImageCodecTests {
+    @Test("CRC-32C matches the standard check value")
+    func crcCheckValue() {
+        #expect(CRC32C.checksum(Array("123456789".utf8)) == 0xE306_9283)
+        #expect(CRC32C.checksum([UInt8]()) == 0)
+        // Slicing by eight agrees with the byte-at-a-time tail for every length.
+        let bytes = (0..<100).map { UInt8(truncatingIfNeeded: $0 &* 37) }
+        for length in 0...bytes.count {
+            var crc = CRC32C.initial
+            for byte in bytes.prefix(length) {
+                crc = [byte].withUnsafeBytes { CRC32C.update(crc, with: $0) }
+            }
+            #expect(CRC32C.finalize(crc) == CRC32C.checksum(bytes.prefix(length)))
+        }
+    }
+
+    @Test("Varints and zigzag round-trip at the edges; overlong varints are rejected")
+    func varints() {
+        let values: [UInt64] = [0, 1, 127, 128, 255, 16_383, 16_384, UInt64(UInt32.max), UInt64.max - 1, UInt64.max]
+        for value in values {
+            var writer = ByteWriter()
+            writer.varint(value)
+            let decoded = writer.bytes.withUnsafeBytes { bytes -> UInt64? in
+                var reader = ByteReader(bytes)
+                return reader.varint()
+            }
+            #expect(decoded == value)
+        }
+        for value in [0, 1, -1, Int.max, Int.min, 1 << 62, -(1 << 62)] {
+            var writer = ByteWriter()
+            writer.zigzag(value)
+            let decoded = writer.bytes.withUnsafeBytes { bytes -> Int? in
+                var reader = ByteReader(bytes)
+                return reader.zigzag()
+            }
+            #expect(decoded == value)
+        }
+        let overlong: [[UInt8]] = [
+            [UInt8](repeating: 0xFF, count: 10),  // never ends within ten bytes
+            [UInt8](repeating: 0x80, count: 9) + [0x02],  // a 65th bit
+            [0x80],  // truncated
+        ]
+        for bytes in overlong {
+            let decoded = bytes.withUnsafeBytes { raw -> UInt64? in
+                var reader = ByteReader(raw)
+                return reader.varint()
+            }
+            #expect(decoded == nil)
+        }
+    }
+
+    @Test("Random rows round-trip, link types included", arguments: [1, 2, 3, 4] as [UInt64])
+    func roundTrip(seed: UInt64) throws {
+        var fuzz = CodecFuzz(seed: seed)
+        var names = TestNames()
+        for _ in 0..<300 {
+            let snapshot = fuzz.snapshot()
+            let bytes = encodeRow(snapshot, names: &names)
+            var sink = RowDecodeSink(collectsLinkTypes: true)
+            let decoded = try #require(
+                bytes.withUnsafeBytes { RowDecoder.decodeRow($0, key: snapshot.key.rawValue, names: names, sink: &sink) },
+                "seed \(seed)")
+            #expect(decoded.deleted == snapshot.deleted, "seed \(seed)")
+            #expect(decoded.typename == snapshot.typename, "seed \(seed)")
+            #expect(decoded.cells == snapshot.cells, "seed \(seed)")
+            for (target, typeID) in sink.linkTypes {
+                #expect(names.name(ofID: typeID) == snapshot.linkTypes[target] || (typeID == 0 && snapshot.linkTypes[target] == nil))
+            }
+        }
+    }
+
+    @Test("NaN keeps its bits")
+    func nan() throws {
+        var names = TestNames()
+        let nan = Double(bitPattern: 0x7FF8_0000_0000_1234)
+        let row = encodeRow(snapshot("A:1", "A", ["x": .double(nan)]), names: &names)
+        let decoded = try #require(decodeRow(row, key: RecordKey("A:1"), names: names))
+        guard case .double(let value) = decoded.cells.first?.cell.value else {
+            Issue.record("not a double")
+            return
+        }
+        #expect(value.bitPattern == nan.bitPattern)
+    }
+
+    @Test("Every flipped bit and every truncation is a miss, never a trap or other data", arguments: [7, 8] as [UInt64])
+    func damage(seed: UInt64) {
+        var fuzz = CodecFuzz(seed: seed)
+        var names = TestNames()
+        for _ in 0..<40 {
+            let snapshot = fuzz.snapshot()
+            let bytes = encodeRow(snapshot, names: &names)
+            for bit in 0..<(bytes.count * 8) {
+                var damaged = bytes
+                damaged[bit / 8] ^= UInt8(1 << (bit % 8))
+                #expect(decodeRow(damaged, key: snapshot.key, names: names) == nil, "seed \(seed) bit \(bit)")
+            }
+            for length in 0..<bytes.count {
+                #expect(decodeRow(Array(bytes.prefix(length)), key: snapshot.key, names: names) == nil, "seed \(seed) length \(length)")
+            }
+            // The same bytes under another key are a miss too.
+            #expect(decodeRow(bytes, key: RecordKey(snapshot.key.rawValue + "x"), names: names) == nil)
+        }
+    }
+
+    @Test("Structural damage behind a valid checksum is a miss")
+    func damageBehindChecksum() {
+        var names = TestNames()
+        let typeID = names.id("User")
+        let nameID = names.id("name")
+        let key = "User:1"
+        func row(_ cells: [UInt8], count: UInt8 = 1, flags: UInt8 = 0x02) -> [UInt8] {
+            sealed([flags, UInt8(typeID), count] + cells, key: key)
+        }
+        let good = row([UInt8(nameID), 5, 1, UInt8(ascii: "A")])
+        #expect(decodeRow(good, key: RecordKey(key), names: names)?.cells == [NamedCell(storageKey: "name", cell: Cell(.string("A")))])
+        let cases: [(String, [UInt8])] = [
+            ("trailing byte", row([UInt8(nameID), 5, 1, UInt8(ascii: "A"), 0])),
+            ("bad tag", row([UInt8(nameID), 10])),
+            ("tag with unused bits", row([UInt8(nameID), 0x10])),
+            ("unknown name id", row([99, 0])),
+            ("unknown type id", sealed([0x02, 77, 0], key: key)),
+            ("unknown link type", row([UInt8(nameID), 6, 55, 1, UInt8(ascii: "x")])),
+            ("unknown flags", row([UInt8(nameID), 0], flags: 0x04)),
+            ("bad UTF-8", row([UInt8(nameID), 5, 2, 0xC3, 0x28])),
+            ("string longer than the row", row([UInt8(nameID), 5, 9, UInt8(ascii: "A")])),
+            ("varint overflow", row([UInt8(nameID), 3] + [UInt8](repeating: 0xFF, count: 10) + [0x01])),
+            ("fewer cells than counted", row([UInt8(nameID), 0], count: 2)),
+            ("huge count", row([UInt8(nameID), 8, 0xFF, 0xFF, 0xFF, 0x7F])),
+            ("error bit inside a list", row([UInt8(nameID), 8, 1, 0x80])),
+            ("truncated error", row([UInt8(nameID), 0x80, 1, UInt8(ascii: "m")])),
+        ]
+        for (label, bytes) in cases {
+            #expect(decodeRow(bytes, key: RecordKey(key), names: names) == nil, "\(label)")
+        }
+        // Nesting beyond the limit is a miss, not a deep recursion.
+        let deep = [UInt8(nameID)] + [UInt8](repeating: 0, count: 0)
+            + Array([[UInt8]](repeating: [8, 1], count: 5000).joined()) + [0]
+        #expect(decodeRow(row(deep), key: RecordKey(key), names: names) == nil)
+    }
+
+    @Test("Root cells round-trip and are checked against their field")
+    func rootCells() throws {
+        var fuzz = CodecFuzz(seed: 11)
+        var names = TestNames()
+        let typeID = names.id("Character")
+        for index in 0..<200 {
+            let cell = fuzz.cell()
+            var encoder = RowEncoder()
+            let field = "field\(index)"
+            let bytes = encoder.rootCell(field: field, cell) { _ in typeID }
+            var sink = RowDecodeSink()
+            let decoded = bytes.withUnsafeBytes { RowDecoder.decodeRootCell($0, field: field, names: names, sink: &sink) }
+            #expect(decoded == cell)
+            let other = bytes.withUnsafeBytes { RowDecoder.decodeRootCell($0, field: field + "!", names: names, sink: &sink) }
+            #expect(other == nil)
+            for bit in 0..<(bytes.count * 8) {
+                var damaged = bytes
+                damaged[bit / 8] ^= UInt8(1 << (bit % 8))
+                let result = damaged.withUnsafeBytes { RowDecoder.decodeRootCell($0, field: field, names: names, sink: &sink) }
+                #expect(result == nil)
+            }
+        }
+    }
+
+    @Test("The entity bit reads Type:id for the record's own type")
+    func entity() {
+        #expect(RowFormat.isEntity(key: "User:1", typename: "User"))
+        #expect(RowFormat.isEntity(key: "User:a:b", typename: "User"))
+        #expect(!RowFormat.isEntity(key: "client:root", typename: "Query"))
+        #expect(!RowFormat.isEntity(key: "User:1:address", typename: "Address"))
+        #expect(!RowFormat.isEntity(key: "Users:1", typename: "User"))
+        #expect(!RowFormat.isEntity(key: "User", typename: "User"))
+    }
+}
