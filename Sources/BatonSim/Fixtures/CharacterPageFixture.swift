@@ -61,9 +61,10 @@ package enum CharacterPageFixture {
             if n % 7 == 0 {
                 return .object(["id": .null, "name": .string("unknown"), "type": .null, "dimension": .null])
             }
-            return .object(["id": .string(String(n % 23 + 1)), "name": .string("Location \(n % 23 + 1)"),
-                            "type": .string(["Planet", "Space station", "Microverse"][n % 3]),
-                            "dimension": .string("Dimension C-\(100 + n % 23)")])
+            let l = n % 23 + 1
+            return .object(["id": .string(String(l)), "name": .string("Location \(l)"),
+                            "type": .string(["Planet", "Space station", "Microverse"][l % 3]),
+                            "dimension": .string("Dimension C-\(100 + l)")])
         }
         func character(_ id: Int) -> [String: JSONValue] {
             ["id": .string(String(id)), "name": .string("Character \(id) “\(["Rick", "Morty", "Summer", "Beth", "Jerry"][id % 5])”"),

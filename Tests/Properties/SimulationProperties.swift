@@ -1,0 +1,142 @@
+import Baton
+import BatonSim
+import Foundation
+import Testing
+
+/// The seed `BATON_SEED` names, if any: every simulation property then runs just that seed.
+func environmentSeed() -> UInt64? {
+    ProcessInfo.processInfo.environment["BATON_SEED"].flatMap(UInt64.init)
+}
+
+/// Runs `seeds` and records every failure with the seed, the invariant and how to reproduce it.
+@MainActor
+func expectClean(_ seeds: [UInt64], events: Int) {
+    for seed in environmentSeed().map({ [$0] }) ?? seeds {
+        let outcome = Simulation.run(seed: seed, options: .init(events: events))
+        if let failure = outcome.failure {
+            Issue.record("seed \(seed): \(failure)\nreproduce: BATON_SEED=\(seed) swift test --filter SimulationProperties, or swift run baton sim run --seed \(seed) --events \(events)")
+        }
+    }
+}
+
+@MainActor
+@Suite("BatonSim over the real store and image")
+struct SimulationProperties {
+    static let events = 120
+
+    @Test("clean seeds pass every invariant", arguments: [0, 50, 100, 150] as [UInt64])
+    func cleanSeeds(start: UInt64) {
+        expectClean(Array(start..<(start + 50)), events: Self.events)
+    }
+
+    @Test("the same seed prints the same trace twice")
+    func determinism() {
+        for seed in environmentSeed().map({ [$0] }) ?? [3, 17, 101] {
+            let first = Simulation.run(seed: seed, options: .init(events: Self.events))
+            let second = Simulation.run(seed: seed, options: .init(events: Self.events))
+            #expect(Determinism.compare(first, second) == nil, "seed \(seed)")
+            #expect(first.trace.count > 10)
+        }
+    }
+
+    @Test("the same seed prints the same trace in another process")
+    func determinismAcrossProcesses() throws {
+        let seed = environmentSeed() ?? 11
+        let executable = try #require(Self.batonExecutable(), "the baton executable is built beside the tests")
+        let inProcess = Simulation.run(seed: seed, options: .init(events: Self.events))
+        for _ in 0..<2 {
+            let process = Process()
+            process.executableURL = executable
+            process.arguments = ["sim", "run", "--seed", "\(seed)", "--events", "\(Self.events)"]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            try process.run()
+            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(output.contains("trace \(inProcess.traceHash)"), "another process printed: \(output)")
+        }
+    }
+
+    static func batonExecutable() -> URL? {
+        var directory = Bundle.main.bundleURL
+        for _ in 0..<4 {
+            let candidate = directory.appendingPathComponent("baton")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory.deleteLastPathComponent()
+        }
+        let fromSource = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent(".build/debug/baton")
+        return FileManager.default.isExecutableFile(atPath: fromSource.path) ? fromSource : nil
+    }
+
+    @Test("a replay file round-trips and replays to the same trace")
+    func replayFile() throws {
+        let outcome = Simulation.run(seed: 5, options: .init(events: 60))
+        let file = ReplayFile(seed: 5, events: outcome.schedule)
+        let parsed = try ReplayFile.parse(file.render())
+        #expect(parsed == file)
+        let replayed = Simulation.replay(parsed.events, seed: 5, options: .init(events: 60))
+        #expect(replayed.failure == nil)
+        #expect(replayed.trace.dropFirst() == outcome.trace.dropFirst())
+    }
+
+    static let scenarioDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Fixtures/scenarios")
+
+    static func scenarios() throws -> [(String, ReplayFile)] {
+        let names = try FileManager.default.contentsOfDirectory(atPath: scenarioDirectory.path).filter { $0.hasSuffix(".json") }.sorted()
+        return try names.map { name in
+            let text = try String(contentsOf: scenarioDirectory.appendingPathComponent(name), encoding: .utf8)
+            return (name, try ReplayFile.parse(text))
+        }
+    }
+
+    @Test("hand-written scenarios pass with their expectations")
+    func scenarios() throws {
+        let scenarios = try Self.scenarios()
+        #expect(scenarios.count >= 3)
+        for (name, file) in scenarios {
+            let outcome = Simulation.replay(file.events, seed: file.seed, options: .init(events: file.events.count, mutant: file.mutant))
+            #expect(outcome.failure == nil, "\(name): \(outcome.failure.map(String.init(describing:)) ?? "")")
+        }
+    }
+}
+
+#if BATON_MUTANTS
+@MainActor
+@Suite("Mutants: the simulator has teeth")
+struct MutantProperties {
+    static let bound: UInt64 = 40
+
+    @Test("each mutant is caught within a bounded number of seeds, and its failure shrinks and replays", arguments: Mutant.allCases)
+    func caught(mutant: Mutant) {
+        let options = Simulation.Options(events: SimulationProperties.events, mutant: mutant)
+        var caught: SimOutcome?
+        for seed in 0..<Self.bound {
+            let outcome = Simulation.run(seed: seed, options: options)
+            if outcome.failure != nil {
+                caught = outcome
+                break
+            }
+        }
+        guard let caught, let failure = caught.failure else {
+            Issue.record("mutant \(mutant.rawValue) survived seeds 0..<\(Self.bound)")
+            return
+        }
+        let shrunk = Campaign.shrink(caught, options: options, budget: 200)
+        #expect(shrunk.events.count <= caught.schedule.count)
+        let replayed = Simulation.replay(shrunk.events, seed: caught.seed, options: options)
+        #expect(replayed.failure?.invariant == failure.invariant, "shrunk schedule of \(mutant.rawValue) no longer fails the same way")
+        let clean = Simulation.replay(shrunk.events, seed: caught.seed, options: .init(events: options.events))
+        #expect(clean.failure == nil, "the shrunk schedule of \(mutant.rawValue) also fails without the mutant: \(clean.failure.map(String.init(describing:)) ?? "")")
+    }
+
+    @Test("the 2026-10-06 race scenarios fail when a partial snapshot replaces its row")
+    func raceScenariosCatchTheMutant() throws {
+        for (name, file) in try SimulationProperties.scenarios() where name.hasPrefix("header-before-screen") {
+            let outcome = Simulation.replay(file.events, options: .init(events: file.events.count, mutant: .partialSnapshotReplaces))
+            #expect(outcome.failure != nil, "\(name) passed under partialSnapshotReplaces")
+        }
+    }
+}
+#endif
