@@ -39,7 +39,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "BatonBenchmarks",
-            dependencies: ["Baton", "CSQLite"],
+            dependencies: ["Baton", "BatonSim", "CSQLite"],
             path: "Benchmarks/Sources"
         ),
         .testTarget(
@@ -56,7 +56,7 @@ let package = Package(
         ),
         .testTarget(
             name: "Properties",
-            dependencies: ["Baton", "BatonSim"],
+            dependencies: ["Baton", "BatonSim", "CSQLite"],
             path: "Tests/Properties",
             swiftSettings: [.define("BATON_MUTANTS", .when(configuration: .debug))]
         ),

@@ -306,7 +306,7 @@ struct Normalizer {
             pages.append(ConnectionPage(
                 parent: parent,
                 connectionSlot: connection.slot,
-                connectionRecord: RecordKey("client:" + parent.rawValue + ":" + connection.storageKey),
+                connectionRecord: ConnectionPage.clientRecordKey(parent: parent, connectionStorageKey: connection.storageKey),
                 typename: typename,
                 serverRecord: serverRecord,
                 mode: connection.mode))

@@ -69,6 +69,13 @@ public struct ConnectionPage: Sendable {
     public var serverRecord: RecordKey?
     public var mode: Mode
 
+    /// The client connection record of a connection on `parent`: `client:<parent>:<storage key>`,
+    /// with a parent that is itself a client record (the query root) not prefixed twice.
+    public static func clientRecordKey(parent: RecordKey, connectionStorageKey: String) -> RecordKey {
+        let base = parent.rawValue.hasPrefix("client:") ? parent.rawValue : "client:" + parent.rawValue
+        return RecordKey(base + ":" + connectionStorageKey)
+    }
+
     public init(
         parent: RecordKey, connectionSlot: SlotID, connectionRecord: RecordKey, typename: String,
         serverRecord: RecordKey?, mode: Mode

@@ -47,7 +47,8 @@ extension Store {
             commitSequence += 1
         }
         var fetchStamp: FetchStamp?
-        if kind == .server, let operation = changeSet.operation {
+        // A response without data (errors only) refreshes nothing, so it stamps no fetch time.
+        if kind == .server, let operation = changeSet.operation, !changeSet.records.isEmpty {
             let time = clock.now()
             fetches[operation] = Fetch(time: time, sequence: commitSequence)
             fetchStamp = FetchStamp(operation: operation, time: time)

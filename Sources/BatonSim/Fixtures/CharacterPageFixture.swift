@@ -47,15 +47,17 @@ package enum CharacterPageFixture {
     """
 
     /// The response JSON text for `page`, with `characters` per page, `episodes` in the world and
-    /// `castSize` characters in each episode's cast.
-    package static func response(page: Int = 1, characters: Int = 20, episodes: Int = 41, castSize: Int = 40) -> String {
+    /// `castSize` characters in each episode's cast. With `disjoint`, every page has its own
+    /// episodes and cast (ids offset by the page), so pages share no record.
+    package static func response(page: Int = 1, characters: Int = 20, episodes: Int = 41, castSize: Int = 40, disjoint: Bool = false) -> String {
+        let offset = disjoint ? (page - 1) * 10_000 : 0
         var random = SimRandom(seed: UInt64(page) &* 7919)
         let world = 800
         var casts: [[Int]] = []
         for e in 0..<episodes {
             var cast = Set<Int>()
             while cast.count < castSize { cast.insert(random.int(1...world)) }
-            casts.append(cast.sorted().map { $0 } + [e % characters + 1 + (page - 1) * characters])
+            casts.append(cast.sorted().map { $0 + offset } + [e % characters + 1 + (page - 1) * characters])
         }
         func location(_ n: Int) -> JSONValue {
             if n % 7 == 0 {
@@ -84,7 +86,7 @@ package enum CharacterPageFixture {
             let appearances = (0..<episodes).filter { casts[$0].contains(id) || (id + $0) % 9 == 0 }
             object["episode"] = .array(appearances.map { e in
                 .object([
-                    "id": .string(String(e + 1)), "name": .string("Episode \(e + 1)"),
+                    "id": .string(String(e + 1 + offset)), "name": .string("Episode \(e + 1)"),
                     "air_date": .string("December \(e % 28 + 1), 20\(13 + e / 11)"),
                     "episode": .string("S0\(e / 11 + 1)E\(e % 11 + 1)"),
                     "characters": .array(casts[e].map { .object(character($0)) }),

@@ -51,7 +51,7 @@ package struct ReferenceModel: Sendable {
     package mutating func serverCommit(_ changeSet: ChangeSet, now: Double, heldConnections: Set<RecordKey>? = nil) {
         logical.apply(changeSet, heldConnections: heldConnections)
         epoch += 1
-        if let operation = changeSet.operation {
+        if let operation = changeSet.operation, !changeSet.records.isEmpty {
             fetches[operation] = Fetch(time: now, epoch: epoch)
         }
     }

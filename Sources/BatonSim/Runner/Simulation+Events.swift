@@ -189,6 +189,8 @@ extension Simulation {
     // MARK: - Launch
 
     func launch(index: Int) throws {
+        // SQLite's own generator (WAL salts) is process-wide: seed it so a run repeats in any process.
+        SimulatedDisk.seedSQLiteRandomness(UInt32(truncatingIfNeeded: disk.seed &+ UInt64(trace.count)))
         var image: Image?
         var lastError = ""
         for _ in 0..<3 {
