@@ -82,7 +82,7 @@ struct IngestConnectionTests {
         ])
         let changes = try ingest(plan, #"{"data":{"search":{"count":3}}}"#)
         #expect(changes.connectionPages.first?.connectionSlot == SlotID.named(#"__Search_connection(query:"rick")"#))
-        #expect(changes.connectionPages.first?.connectionRecord == RecordKey(#"client:client:root:__Search_connection(query:"rick")"#))
+        #expect(changes.connectionPages.first?.connectionRecord == RecordKey(#"client:root:__Search_connection(query:"rick")"#))
         #expect(changes.connectionPages.first?.parent == RecordKey.queryRoot)
     }
 
