@@ -90,7 +90,7 @@ struct SchemaAssembler {
                 throw GraphQLError(
                     "field \"\(type.name).\(field.name)\" cannot have the input type \"\(referenced.name)\"", at: location)
             }
-            try checkInputValues(field.arguments, owner: "argument of \"\(type.name).\(field.name)\"")
+            try checkInputValues(field.arguments) { "argument \"\($0)\" of \"\(type.name).\(field.name)\"" }
         }
         for interface in type.interfaces {
             guard let referenced = types[interface.name] else {
@@ -112,20 +112,21 @@ struct SchemaAssembler {
         for value in type.enumValues where !valueNames.insert(value.name).inserted {
             throw GraphQLError("enum value \"\(type.name).\(value.name)\" is defined more than once", at: value.location)
         }
-        try checkInputValues(type.inputFields, owner: "field of input \"\(type.name)\"")
+        try checkInputValues(type.inputFields) { "input field \"\(type.name).\($0)\"" }
     }
 
     /// Arguments or input fields: unique names and input types.
-    private func checkInputValues(_ values: [Schema.InputValue], owner: String) throws {
+    private func checkInputValues(_ values: [Schema.InputValue], named: (String) -> String) throws {
         var names: Set<String> = []
         for value in values {
+            let owner = named(value.name)
             if !names.insert(value.name).inserted {
-                throw GraphQLError("\(owner) \"\(value.name)\" is defined more than once", at: value.location)
+                throw GraphQLError("\(owner) is defined more than once", at: value.location)
             }
-            let referenced = try resolve(value.type, at: value.location, for: "\(owner) \"\(value.name)\"")
+            let referenced = try resolve(value.type, at: value.location, for: owner)
             if !(referenced.kind == .scalar || referenced.kind == .enumeration || referenced.kind == .inputObject) {
                 throw GraphQLError(
-                    "\(owner) \"\(value.name)\" must have an input type, not \(Self.describe(referenced.kind)) \"\(referenced.name)\"",
+                    "\(owner) must have an input type, not \(Self.describe(referenced.kind)) \"\(referenced.name)\"",
                     at: value.location)
             }
         }
