@@ -155,6 +155,9 @@ struct GraphQLPlanTests {
         #expect(F.planError("query Q { version @include(if: $show) }") == "1:32: variable \"$show\" is not declared by operation \"Q\"")
         #expect(F.planError("query Q { hero { ...F } }\nfragment F on Character { friends(first: $n) { pageInfo { endCursor } } }")
             == "2:42: variable \"$n\" is not declared by operation \"Q\"")
+        #expect(F.planError("query Q { hero @defer(if: $d) { id } }") == "1:27: variable \"$d\" is not declared by operation \"Q\"")
+        #expect(F.planError("query Q { hero { ... @defer(label: [{a: $l}]) { id } } }") == "1:41: variable \"$l\" is not declared by operation \"Q\"")
+        #expect(F.planError("query Q @live(when: $w) { version }") == "1:21: variable \"$w\" is not declared by operation \"Q\"")
     }
 
     @Test("arguments keep literals whole and variables where they are, sorted by name")

@@ -28,6 +28,7 @@ extension PlanBuilder {
                 directives = fragment.directives
                 try rejectFieldOnlyDirectives(directives, on: "an inline fragment")
             }
+            try checkVariables(in: directives)
             if let kept = try applyConditions(directives, to: selection) {
                 selections.append(kept)
             }
