@@ -47,7 +47,7 @@ struct GraphQLPlanFragmentTests {
             "    name: string String",
             "  ... on Character|Droid",
             "    name: string String",
-            "  ... on Character|Droid|Planet",
+            "  ...",
             "    __typename: string String",
             "  ...",
             "    id: id ID",
@@ -61,6 +61,46 @@ struct GraphQLPlanFragmentTests {
         ])
     }
 
+    @Test("a condition covering every type an abstract parent can be always applies")
+    func coveringConditions() throws {
+        let schema = try Schema.parse("""
+            type Query { media: [Media] node: Node }
+            interface Node { id: ID! }
+            interface Owned { owner: String }
+            type Photo implements Node & Owned { id: ID! owner: String }
+            type Post implements Node { id: ID! }
+            union Media = Photo | Post
+            union Photos = Photo
+            """)
+        let plan = try Plan.build(document: """
+            {
+              media { ... on Node { kind: __typename } ...Ids ... on Owned { owner } ... on Photos { id: __typename } }
+              node { ... on Media { __typename } }
+            }
+            fragment Ids on Node { id }
+            """, schema: schema)
+        #expect(F.lines(plan) == [
+            "media: abstract Media[1]",
+            "  ...",
+            "    kind: __typename: string String",
+            "  ...",
+            "    id: id ID",
+            "  ... on Photo",
+            "    owner: string String",
+            "  ... on Photo",
+            "    id: __typename: string String",
+            "node: abstract Node",
+            "  ...",
+            "    __typename: string String",
+        ])
+        guard case .field(let media)? = plan.selections.selections.first, let set = media.selections else {
+            Issue.record("unexpected plan")
+            return
+        }
+        // Before the record's type is known, the covering fragment's aliased __typename is visible.
+        #expect(set.fields(for: nil, variables: plan.variables()).map(\.responseKey) == ["kind", "id"])
+    }
+
     @Test("a record gets the fields of the fragments its type satisfies")
     func fieldsForRecords() throws {
         let plan = try F.plan(Self.document)
@@ -70,6 +110,7 @@ struct GraphQLPlanFragmentTests {
         }
         let variables = plan.variables()
         #expect(set.fields(for: "Planet", variables: variables).map(\.responseKey) == ["__typename", "id"])
+        #expect(set.fields(for: nil, variables: variables).map(\.responseKey) == ["__typename", "id"])
         #expect(set.fields(for: "Droid", variables: variables).map(\.responseKey) == ["name", "__typename", "id"])
         #expect(set.fields(for: "Character", variables: variables).map(\.responseKey) == ["name", "name", "__typename", "id"])
     }
