@@ -77,7 +77,11 @@ extension Lexer {
             else { throw invalidUnicodeEscape(at: offset, end: i + 1) }
             return (scalar, i + 1)
         }
-        guard let high = hex4(at: i) else { throw invalidUnicodeEscape(at: offset, end: i + 4) }
+        guard let high = hex4(at: i) else {
+            var end = i
+            while end < min(i + 4, bytes.count), Lexer.hexValue(bytes[end]) != nil { end += 1 }
+            throw invalidUnicodeEscape(at: offset, end: end)
+        }
         i += 4
         if (0xD800...0xDBFF).contains(high) {
             guard i + 1 < bytes.count, bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "u"),

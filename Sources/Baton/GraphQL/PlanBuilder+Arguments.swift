@@ -36,6 +36,24 @@ extension PlanBuilder {
         }
     }
 
+    /// Throws when an argument of any directive, known or not, uses an undeclared variable.
+    func checkVariables(in directives: [GraphQLDirective]) throws {
+        for directive in directives {
+            for argument in directive.arguments {
+                try checkVariables(in: argument.value)
+            }
+        }
+    }
+
+    private func checkVariables(in value: GraphQLValue) throws {
+        switch value {
+        case .variable(let name, let location): try checkDeclared(name, at: location)
+        case .list(let items): for item in items { try checkVariables(in: item) }
+        case .object(let fields): for field in fields { try checkVariables(in: field.value) }
+        default: break
+        }
+    }
+
     /// Throws unless the operation declares `$name`; returns the declaration.
     @discardableResult
     func checkDeclared(_ name: String, at location: GraphQLLocation) throws -> Document.VariableDeclaration {

@@ -28,6 +28,7 @@ extension PlanBuilder {
                 directives = fragment.directives
                 try rejectFieldOnlyDirectives(directives, on: "an inline fragment")
             }
+            try checkVariables(in: directives)
             if let kept = try applyConditions(directives, to: selection) {
                 selections.append(kept)
             }
@@ -113,18 +114,26 @@ extension PlanBuilder {
         return type
     }
 
-    /// `nil` when the fragment always applies on `parent` (no narrowing), else the object types it
-    /// applies to; throws when it can never apply there.
+    /// `nil` when the fragment applies to every value of `parent` (no narrowing), else the object
+    /// types it applies to; throws when it can never apply there.
+    ///
+    /// A fragment always applies when its condition is the parent type, or when every object type
+    /// the parent can be is one of the condition's: a parent object type the condition includes,
+    /// or an abstract parent the condition covers (`... on Node` inside a union of nodes). Saying
+    /// `nil` there also lets a reader that does not know the record's type yet (ingest looking for
+    /// an aliased `__typename`) see the fragment's fields.
     private func possibleTypes(
         of condition: Schema.NamedType, in parent: Schema.NamedType, at location: GraphQLLocation, what: String
     ) throws -> Set<String>? {
         if condition.name == parent.name { return nil }
         if parent.kind == .object, schema.isPossibleType(parent.name, of: condition.name) { return nil }
         let applies = schema.possibleTypeSet(of: condition.name)
-        if applies.isDisjoint(with: schema.possibleTypeSet(of: parent.name)) {
+        let parentTypes = schema.possibleTypeSet(of: parent.name)
+        if applies.isDisjoint(with: parentTypes) {
             throw GraphQLError(
                 "\(what) on \"\(condition.name)\" can never apply within \"\(parent.name)\"", at: location)
         }
+        if parentTypes.isSubset(of: applies) { return nil }
         return applies
     }
 }

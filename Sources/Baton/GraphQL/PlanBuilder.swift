@@ -98,6 +98,7 @@ struct PlanBuilder {
             throw GraphQLError("the schema has no \(operation.kind.rawValue) type", at: operation.location)
         }
         let definitions = try operation.variables.map(variableDefinition)
+        try checkVariables(in: operation.directives)
         let selections = try selectionSet(operation.selections, in: root, at: operation.location)
         return Plan(
             kind: operation.kind, name: operation.name, rootTypename: rootName,

@@ -7,6 +7,8 @@ struct SchemaAssembler {
     private var types: [String: TypeDefinitionSyntax] = [:]
     /// Defined type names in document order (built-ins excluded).
     private var order: [String] = []
+    /// Each type's kind, for the checks (cheaper to look up than whole definitions).
+    private var kinds: [String: Schema.TypeKind] = [:]
 
     init(_ document: TypeSystemDocument) {
         self.document = document
@@ -18,6 +20,7 @@ struct SchemaAssembler {
         }
         try collectDefinitions()
         try applyExtensions()
+        kinds = types.mapValues(\.kind)
         for name in order {
             guard let type = types[name] else { continue }
             try check(type)
@@ -85,26 +88,26 @@ struct SchemaAssembler {
             if !fieldNames.insert(field.name).inserted {
                 throw GraphQLError("field \"\(type.name).\(field.name)\" is defined more than once", at: location)
             }
-            let referenced = try resolve(field.type, at: location, for: "field \"\(type.name).\(field.name)\"")
-            if referenced.kind == .inputObject {
+            let kind = try resolve(field.type, at: location, for: "field \"\(type.name).\(field.name)\"")
+            if kind == .inputObject {
                 throw GraphQLError(
-                    "field \"\(type.name).\(field.name)\" cannot have the input type \"\(referenced.name)\"", at: location)
+                    "field \"\(type.name).\(field.name)\" cannot have the input type \"\(field.type.namedType)\"", at: location)
             }
-            try checkInputValues(field.arguments, owner: "argument of \"\(type.name).\(field.name)\"")
+            try checkInputValues(field.arguments) { "argument \"\($0)\" of \"\(type.name).\(field.name)\"" }
         }
         for interface in type.interfaces {
-            guard let referenced = types[interface.name] else {
+            guard let kind = kinds[interface.name] else {
                 throw GraphQLError("\"\(type.name)\" implements unknown interface \"\(interface.name)\"", at: interface.location)
             }
-            guard referenced.kind == .interface, interface.name != type.name else {
+            guard kind == .interface, interface.name != type.name else {
                 throw GraphQLError("\"\(type.name)\" cannot implement \"\(interface.name)\": it is not another interface", at: interface.location)
             }
         }
         for member in type.unionMembers {
-            guard let referenced = types[member.name] else {
+            guard let kind = kinds[member.name] else {
                 throw GraphQLError("union \"\(type.name)\" has unknown member \"\(member.name)\"", at: member.location)
             }
-            guard referenced.kind == .object else {
+            guard kind == .object else {
                 throw GraphQLError("union \"\(type.name)\" can only have object types as members, not \"\(member.name)\"", at: member.location)
             }
         }
@@ -112,30 +115,33 @@ struct SchemaAssembler {
         for value in type.enumValues where !valueNames.insert(value.name).inserted {
             throw GraphQLError("enum value \"\(type.name).\(value.name)\" is defined more than once", at: value.location)
         }
-        try checkInputValues(type.inputFields, owner: "field of input \"\(type.name)\"")
+        try checkInputValues(type.inputFields) { "input field \"\(type.name).\($0)\"" }
     }
 
     /// Arguments or input fields: unique names and input types.
-    private func checkInputValues(_ values: [Schema.InputValue], owner: String) throws {
+    private func checkInputValues(_ values: [Schema.InputValue], named: (String) -> String) throws {
         var names: Set<String> = []
         for value in values {
             if !names.insert(value.name).inserted {
-                throw GraphQLError("\(owner) \"\(value.name)\" is defined more than once", at: value.location)
+                throw GraphQLError("\(named(value.name)) is defined more than once", at: value.location)
             }
-            let referenced = try resolve(value.type, at: value.location, for: "\(owner) \"\(value.name)\"")
-            if !(referenced.kind == .scalar || referenced.kind == .enumeration || referenced.kind == .inputObject) {
+            let kind = try resolve(value.type, at: value.location, for: named(value.name))
+            if !(kind == .scalar || kind == .enumeration || kind == .inputObject) {
                 throw GraphQLError(
-                    "\(owner) \"\(value.name)\" must have an input type, not \(Self.describe(referenced.kind)) \"\(referenced.name)\"",
+                    "\(named(value.name)) must have an input type, not \(Self.describe(kind)) \"\(value.type.namedType)\"",
                     at: value.location)
             }
         }
     }
 
-    private func resolve(_ reference: GraphQLTypeReference, at location: GraphQLLocation, for owner: String) throws -> TypeDefinitionSyntax {
-        guard let type = types[reference.namedType] else {
-            throw GraphQLError("unknown type \"\(reference.namedType)\" for \(owner)", at: location)
+    /// The kind of the type `reference` names; `owner` describes the reference in the error.
+    private func resolve(
+        _ reference: GraphQLTypeReference, at location: GraphQLLocation, for owner: @autoclosure () -> String
+    ) throws -> Schema.TypeKind {
+        guard let kind = kinds[reference.namedType] else {
+            throw GraphQLError("unknown type \"\(reference.namedType)\" for \(owner())", at: location)
         }
-        return type
+        return kind
     }
 
     // MARK: Roots and possible types
@@ -178,6 +184,12 @@ struct SchemaAssembler {
     /// its members; each list sorted by UTF-8 bytes.
     private func possibleTypesByAbstractType() -> [String: [String]] {
         var possible: [String: [String]] = [:]
+        var interfacesOfInterface: [String: [String]] = [:]
+        for name in order {
+            if let type = types[name], type.kind == .interface {
+                interfacesOfInterface[name] = type.interfaces.map(\.name)
+            }
+        }
         for name in order {
             guard let type = types[name] else { continue }
             switch type.kind {
@@ -187,7 +199,7 @@ struct SchemaAssembler {
                 while let interface = pending.popLast() {
                     guard visited.insert(interface).inserted else { continue }
                     possible[interface, default: []].append(name)
-                    pending += types[interface]?.interfaces.map(\.name) ?? []
+                    pending += interfacesOfInterface[interface] ?? []
                 }
             case .union:
                 possible[name] = Self.unique(type.unionMembers)

@@ -1,0 +1,184 @@
+import Baton
+import Testing
+
+private typealias F = GraphQLFixtures
+
+@Suite("GraphQL plans: @include, @skip, @connection, @deleteRecord")
+struct GraphQLPlanDirectiveTests {
+    static let conditions = """
+        query Q($show: Boolean!, $hide: Boolean = false) {
+          version @include(if: true)
+          a: version @include(if: false)
+          b: version @skip(if: true)
+          c: version @skip(if: false)
+          d: version @include(if: $show)
+          e: version @skip(if: $hide)
+          f: version @include(if: $show) @skip(if: $hide)
+          g: version @skip(if: $hide) @include(if: true)
+          h: version @include(if: $show) @skip(if: true)
+          hero @include(if: $show) {
+            ...Names @skip(if: $hide)
+            ... on Character @include(if: false) { id }
+            ... @include(if: true) { age }
+          }
+        }
+        fragment Names on Character { name }
+        """
+
+    @Test("literal conditions are decided now; variable ones become conditions, nested in order")
+    func conditions() throws {
+        #expect(F.lines(try F.plan(Self.conditions)) == [
+            "version: string String",
+            "c: version: string String",
+            "@include($show)",
+            "  d: version: string String",
+            "@skip($hide)",
+            "  e: version: string String",
+            "@include($show)",
+            "  @skip($hide)",
+            "    f: version: string String",
+            "@skip($hide)",
+            "  g: version: string String",
+            "@include($show)",
+            "  hero: object Character",
+            "    @skip($hide)",
+            "      ...",
+            "        name: string String",
+            "    ...",
+            "      age: int Int",
+        ])
+    }
+
+    @Test("conditions select fields under the variables, defaults included", arguments: [
+        ([String: JSONValue](), ["version", "c", "e", "g"]),
+        (["show": .bool(true)], ["version", "c", "d", "e", "f", "g", "hero"]),
+        (["show": .bool(true), "hide": .bool(true)], ["version", "c", "d", "hero"]),
+        (["show": .bool(false), "hide": .bool(true)], ["version", "c"]),
+    ])
+    func conditionSemantics(variables: [String: JSONValue], expected: [String]) throws {
+        let plan = try F.plan(Self.conditions)
+        let fields = plan.selections.fields(for: "Query", variables: plan.variables(variables))
+        #expect(fields.map(\.responseKey) == expected)
+    }
+
+    @Test("a condition wraps a single field in a one-element set")
+    func conditionShape() throws {
+        let plan = try F.plan("query Q($v: Boolean) { version @skip(if: $v) }")
+        guard case .condition(let variable, let include, let set)? = plan.selections.selections.first else {
+            Issue.record("no condition")
+            return
+        }
+        #expect(variable == "v")
+        #expect(include == false)
+        #expect(set.selections.count == 1)
+        guard case .field(let field)? = set.selections.first else {
+            Issue.record("no field")
+            return
+        }
+        #expect(field.name == "version")
+    }
+
+    @Test("malformed conditions are errors", arguments: [
+        ("{ version @include }", "1:11: @include needs the argument \"if\""),
+        ("{ version @include(if: \"yes\") }", "1:20: the condition of @include must be a Boolean or a variable"),
+        ("query Q($s: String) { version @skip(if: $s) }", "1:41: variable \"$s\" of type \"String\" cannot be the condition of @skip"),
+        ("query Q($s: [Boolean]) { version @skip(if: $s) }", "1:44: variable \"$s\" of type \"[Boolean]\" cannot be the condition of @skip"),
+        ("{ version @include(if: true) @include(if: false) }", "1:30: @include is given more than once"),
+        ("{ version @skip(if: true, unless: false) }", "1:27: unknown argument \"unless\" on @skip"),
+        ("{ version @skip(if: true, if: false) }", "1:27: argument \"if\" is given more than once"),
+    ])
+    func conditionErrors(source: String, expected: String) {
+        #expect(F.planError(source) == expected)
+    }
+
+    static let connections = """
+        query Q($cursor: String) {
+          hero {
+            friends(first: 10, after: $cursor, orderby: ["name"]) @connection(key: "Friends") { edges { cursor } }
+            filtered: friends(first: 10, orderby: ["name"], filter: {name: "R"})
+              @connection(key: "Filtered", filters: ["filter"]) { pageInfo { hasNextPage } }
+            empty: friends(first: 1) @connection(key: "Empty", filters: []) { pageInfo { endCursor } }
+            plain: friends(first: 1) { pageInfo { endCursor } }
+          }
+        }
+        """
+
+    @Test("@connection keeps its key and filters (nil when omitted)")
+    func connection() throws {
+        let plan = try F.plan(Self.connections)
+        guard case .field(let hero)? = plan.selections.selections.first, let set = hero.selections else {
+            Issue.record("unexpected plan")
+            return
+        }
+        let fields = set.fields(for: "Character", variables: plan.variables())
+        #expect(fields.map(\.connection) == [
+            ConnectionDirective(key: "Friends", filters: nil),
+            ConnectionDirective(key: "Filtered", filters: ["filter"]),
+            ConnectionDirective(key: "Empty", filters: []),
+            nil,
+        ])
+        let variables = plan.variables(["cursor": .string("c1")])
+        #expect(fields.map { $0.connectionStorageKey(variables) } == [
+            #"__Friends_connection(orderby:["name"])"#,
+            #"__Filtered_connection(filter:{"name":"R"})"#,
+            "__Empty_connection",
+            nil,
+        ])
+        #expect(fields[0].storageKey(variables) == #"friends(after:"c1",first:10,orderby:["name"])"#)
+    }
+
+    @Test("@connection is checked", arguments: [
+        ("{ hero { name @connection(key: \"N\") } }", "1:15: @connection needs a field of object, interface or union type; \"Character.name\" is \"String\""),
+        ("{ hero { friends @connection { pageInfo { endCursor } } } }", "1:18: @connection needs the argument \"key\""),
+        ("{ hero { friends @connection(key: 1) { pageInfo { endCursor } } } }", "1:30: the key of @connection must be a non-empty string"),
+        ("{ hero { friends @connection(key: \"F\", filters: [\"nope\"]) { pageInfo { endCursor } } } }", "1:40: @connection filter \"nope\" is not an argument of \"Character.friends\""),
+        ("{ hero { friends @connection(key: \"F\", filters: [1]) { pageInfo { endCursor } } } }", "1:40: the filters of @connection must be a list of argument names"),
+        ("{ hero { friends @connection(key: \"F\", handler: \"x\") { pageInfo { endCursor } } } }", "1:40: unknown argument \"handler\" on @connection"),
+        ("{ hero { friends @connection(key: \"F\") @connection(key: \"G\") { pageInfo { endCursor } } } }", "1:40: @connection is given more than once"),
+        ("{ hero { ...F @connection(key: \"x\") } }\nfragment F on Character { id }", "1:15: @connection is allowed on fields only, not on a fragment spread"),
+        ("{ hero { ... @deleteRecord { id } } }", "1:14: @deleteRecord is allowed on fields only, not on an inline fragment"),
+    ])
+    func connectionErrors(source: String, expected: String) {
+        #expect(F.planError(source) == expected)
+    }
+
+    @Test("@deleteRecord reads its optional typename")
+    func deleteRecord() throws {
+        let plan = try F.plan("""
+            mutation M($id: ID!) {
+              deleteCharacter(id: $id) {
+                deletedId @deleteRecord
+                typed: deletedId @deleteRecord(typename: "Character")
+                deletedIds @deleteRecord(typename: "Droid")
+                deletedName @deleteRecord
+                count
+              }
+            }
+            """)
+        guard case .field(let payload)? = plan.selections.selections.first, let set = payload.selections else {
+            Issue.record("unexpected plan")
+            return
+        }
+        let fields = set.fields(for: "DeletePayload", variables: plan.variables())
+        #expect(fields.map(\.deleteRecord) == [
+            DeleteRecordDirective(typename: nil),
+            DeleteRecordDirective(typename: "Character"),
+            DeleteRecordDirective(typename: "Droid"),
+            DeleteRecordDirective(typename: nil),
+            nil,
+        ])
+        #expect(fields[2].type == FieldType(namedType: "ID", kind: .id, listDepth: 1))
+    }
+
+    @Test("@deleteRecord is checked", arguments: [
+        ("mutation { deleteCharacter(id: 1) { count @deleteRecord } }", "1:43: @deleteRecord needs a field of type ID or String; \"DeletePayload.count\" is \"Int\""),
+        ("mutation { deleteCharacter(id: 1) { character @deleteRecord { id } } }", "1:47: @deleteRecord needs a field of type ID or String; \"DeletePayload.character\" is \"Character\""),
+        ("mutation { deleteCharacter(id: 1) { deletedId @deleteRecord(typename: \"Node\") } }", "1:61: the typename of @deleteRecord must name an object type; \"Node\" does not"),
+        ("mutation { deleteCharacter(id: 1) { deletedId @deleteRecord(typename: \"Nope\") } }", "1:61: the typename of @deleteRecord must name an object type; \"Nope\" does not"),
+        ("mutation { deleteCharacter(id: 1) { deletedId @deleteRecord(typename: Character) } }", "1:61: the typename of @deleteRecord must be a string"),
+        ("mutation { deleteCharacter(id: 1) { deletedId @deleteRecord(type: \"Character\") } }", "1:61: unknown argument \"type\" on @deleteRecord"),
+    ])
+    func deleteRecordErrors(source: String, expected: String) {
+        #expect(F.planError(source) == expected)
+    }
+}
