@@ -32,18 +32,26 @@ struct ReadBackCase: Sendable {
     }
 }
 
-/// The seeds the properties run: `BATON_SEED=<n>` runs that one alone.
+/// The seeds the properties run: `0..<300`; `BATON_SEED=<n>` runs that one alone, and
+/// `BATON_SEED_COUNT=<n>` runs `0..<n` (for a longer hunt by hand).
 enum ReadBackSeeds {
-    static let count: UInt64 = 300
+    static let defaultCount: UInt64 = 300
 
     static var all: [UInt64] {
-        if let text = ProcessInfo.processInfo.environment["BATON_SEED"] {
+        let environment = ProcessInfo.processInfo.environment
+        if let text = environment["BATON_SEED"] {
             guard let seed = UInt64(text.trimmingCharacters(in: .whitespaces)) else {
                 preconditionFailure("BATON_SEED must be a non-negative integer, not \(text)")
             }
             return [seed]
         }
-        return Array(0..<count)
+        if let text = environment["BATON_SEED_COUNT"] {
+            guard let count = UInt64(text.trimmingCharacters(in: .whitespaces)) else {
+                preconditionFailure("BATON_SEED_COUNT must be a non-negative integer, not \(text)")
+            }
+            return Array(0..<count)
+        }
+        return Array(0..<defaultCount)
     }
 
     /// Failures reported before a property stops (each names its seed).

@@ -87,6 +87,14 @@ indirect enum GenSelection: Sendable {
     case spread(name: String, directives: [GenDirective])
 }
 
+extension GenSelection {
+    /// True for an unaliased `id` field.
+    var isPlainID: Bool {
+        if case .field(let field) = self { return field.name == "id" && field.alias == nil }
+        return false
+    }
+}
+
 /// A named fragment.
 struct GenFragment: Sendable {
     let name: String
@@ -188,7 +196,7 @@ struct GenOperationBuilder {
 
     init(seed: UInt64) {
         rng = GenRandom(seed: seed)
-        budget = rng.int(8...40)
+        budget = rng.int(10...45)
         for type in GenSchema.shared.types where type.kind == .object && type.fields.contains(where: { $0.name == "id" }) {
             selectsID[type.name] = rng.chance(75)
         }
@@ -199,7 +207,7 @@ struct GenOperationBuilder {
         let rootType = kind == .mutation ? "Mutation" : "Query"
         let named = rng.chance(75)
         var selections: [GenSelection] = []
-        let count = rng.int(1...4)
+        let count = rng.int(2...5)
         for _ in 0..<count {
             selections.append(contentsOf: selectionSet(on: rootType, depth: 0, withTypename: false, count: 1))
         }
@@ -217,19 +225,25 @@ struct GenOperationBuilder {
     // MARK: Selection sets
 
     /// A selection set on `typeName` whose fields sit at `depth` (0: the root's fields).
-    private mutating func selectionSet(on typeName: String, depth: Int, withTypename: Bool, count: Int? = nil) -> [GenSelection] {
+    ///
+    /// `nesting` counts the fragments this set sits in since the last field: fragments nest at
+    /// most two deep between fields, so operations spend their size on fields.
+    private mutating func selectionSet(
+        on typeName: String, depth: Int, withTypename: Bool, nesting: Int = 0, count: Int? = nil
+    ) -> [GenSelection] {
         let type = schema.type(typeName)
         var out: [GenSelection] = []
-        if withTypename { out.append(.field(typenameField())) }
-        let count = count ?? (budget > 0 ? rng.int(1...3) : 1)
+        if withTypename { out.append(typenameSelection(on: type)) }
+        let count = count ?? (budget > 0 ? rng.int(nesting > 0 ? 1...2 : 1...4) : 1)
+        let fragments = nesting < 2 && budget > 0 ? 2 : 0
         for _ in 0..<count {
-            switch rng.weighted([type.kind == .union ? 0 : 14, 3, 2, 1]) {
+            switch rng.weighted([type.kind == .union ? 0 : 14, fragments, fragments, 1]) {
             case 0:
                 out.append(.field(field(on: type, depth: depth)))
             case 1:
-                out.append(inlineFragment(in: type, depth: depth))
+                out.append(inlineFragment(in: type, depth: depth, nesting: nesting + 1))
             case 2:
-                if let spread = spread(in: type, depth: depth) { out.append(spread) }
+                if let spread = spread(in: type, depth: depth, nesting: nesting + 1) { out.append(spread) }
             default:
                 var typename = typenameField()
                 typename.directives = directives()
@@ -240,6 +254,25 @@ struct GenOperationBuilder {
             out.append(.field(type.kind == .union ? typenameField() : field(on: type, depth: depth, leafOnly: true)))
         }
         return out
+    }
+
+    /// An unconditional `__typename` for a selection on an abstract type: a field, or the field
+    /// inside a fragment that always applies there (no type condition, or the type itself).
+    private mutating func typenameSelection(on type: GenType) -> GenSelection {
+        let typename = GenSelection.field(typenameField())
+        switch rng.weighted([14, 2, 2, 1]) {
+        case 1:
+            return .inline(typeCondition: nil, directives: [], selections: [typename])
+        case 2:
+            return .inline(typeCondition: type.name, directives: [], selections: [typename])
+        case 3 where fragments.count < GenOperationBuilder.maximumFragments:
+            counter += 1
+            fragments.append(GenFragment(name: "TypeOf\(type.name)\(counter)", typeCondition: type.name, selections: [typename]))
+            fragmentDepths.append(-1)
+            return .spread(name: fragments[fragments.count - 1].name, directives: [])
+        default:
+            return typename
+        }
     }
 
     /// `__typename`, sometimes under an alias.
@@ -277,9 +310,9 @@ struct GenOperationBuilder {
                     selections: subselections(of: definition, depth: depth))
             }
         }
-        let candidates = type.fields.filter { candidate in
-            candidate.name != "id" && (nestable || !schema.type(candidate.type.namedType).isComposite)
-        }
+        let leaves = type.fields.filter { $0.name != "id" && !schema.type($0.type.namedType).isComposite }
+        let composites = type.fields.filter { schema.type($0.type.namedType).isComposite }
+        let candidates = nestable && !composites.isEmpty && (leaves.isEmpty || rng.chance(depth == 0 ? 75 : 45)) ? composites : leaves
         guard !candidates.isEmpty else { return typenameField() }
         let definition = rng.pick(candidates)
         let arguments = self.arguments(for: definition)
@@ -326,22 +359,29 @@ struct GenOperationBuilder {
     private mutating func addIdentity(to selections: inout [GenSelection], on type: GenType) {
         let wanting = schema.possibleTypes(of: type.name).filter { selectsID[$0] == true }
         guard !wanting.isEmpty else { return }
+        // `id`, sometimes `ident: id`, sometimes both.
+        let plain = GenFieldSelection(alias: nil, name: "id", arguments: [], directives: [], selections: nil)
+        var ids: [GenSelection] = [.field(plain)]
+        if rng.chance(15) {
+            let alias = bindableAlias(for: "id()", preferred: "ident")
+            bind(alias: alias, name: "id", arguments: [], identity: "id()")
+            let aliased = GenSelection.field(GenFieldSelection(alias: alias, name: "id", arguments: [], directives: [], selections: nil))
+            ids = rng.chance(50) ? [aliased] : rng.shuffled([aliased, .field(plain)])
+        }
+        if ids.count > 1 || ids[0].isPlainID { bind(alias: nil, name: "id", arguments: [], identity: "id()") }
         var added: [GenSelection] = []
-        let idField = GenFieldSelection(alias: nil, name: "id", arguments: [], directives: [], selections: nil)
-        bind(alias: nil, name: "id", arguments: [], identity: "id()")
         if type.kind == .object {
-            added.append(rng.chance(15) ? .inline(typeCondition: nil, directives: [], selections: [.field(idField)]) : .field(idField))
+            added = rng.chance(15) ? [.inline(typeCondition: nil, directives: [], selections: ids)] : ids
         } else if wanting.count == schema.possibleTypes(of: type.name).count, schema.field("id", on: type.name) != nil, rng.chance(60) {
-            added.append(.field(idField))
+            added = ids
         } else {
-            for object in wanting {
-                added.append(.inline(typeCondition: object, directives: [], selections: [.field(idField)]))
-            }
+            added = wanting.map { .inline(typeCondition: $0, directives: [], selections: ids) }
         }
         for selection in added {
             selections.insert(selection, at: rng.below(selections.count + 1))
         }
     }
+
 
     // MARK: Fragments
 
@@ -353,13 +393,15 @@ struct GenOperationBuilder {
         }
     }
 
-    private mutating func inlineFragment(in parent: GenType, depth: Int) -> GenSelection {
+    private mutating func inlineFragment(in parent: GenType, depth: Int, nesting: Int) -> GenSelection {
+        budget -= 1
         let condition: String? = rng.chance(20) ? nil : rng.pick(fragmentConditions(in: parent))
-        let body = selectionSet(on: condition ?? parent.name, depth: depth, withTypename: false)
+        let body = selectionSet(on: condition ?? parent.name, depth: depth, withTypename: false, nesting: nesting)
         return .inline(typeCondition: condition, directives: directives(), selections: body)
     }
 
-    private mutating func spread(in parent: GenType, depth: Int) -> GenSelection? {
+    private mutating func spread(in parent: GenType, depth: Int, nesting: Int) -> GenSelection? {
+        budget -= 1
         let conditions = fragmentConditions(in: parent)
         let reusable = fragments.indices.filter { conditions.contains(fragments[$0].typeCondition) && fragmentDepths[$0] >= depth }
         let index: Int
@@ -367,7 +409,8 @@ struct GenOperationBuilder {
             index = rng.pick(reusable)
         } else if fragments.count < GenOperationBuilder.maximumFragments {
             let condition = rng.pick(conditions)
-            let body = selectionSet(on: condition, depth: depth, withTypename: schema.type(condition).isAbstract && rng.chance(30))
+            let body = selectionSet(
+                on: condition, depth: depth, withTypename: schema.type(condition).isAbstract && rng.chance(30), nesting: nesting)
             counter += 1
             let name = rng.pick(["Parts", "F", "fragment_", "More"]) + String(counter)
             fragments.append(GenFragment(name: name, typeCondition: condition, selections: body))

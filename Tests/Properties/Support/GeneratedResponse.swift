@@ -165,10 +165,10 @@ struct GenResponseBuilder {
     // MARK: Drawing values
 
     private mutating func drawTree(_ type: GenTypeRef) -> Tree {
-        if !type.isNonNull, rng.chance(10) { return .null }
+        if !type.isNonNull, rng.chance(7) { return .null }
         switch type.nullable {
         case .list(let inner):
-            let count = rng.weighted([2, 5, 4, 2])
+            let count = rng.weighted([1, 4, 4, 3])
             return .list((0..<count).map { _ in drawTree(inner) })
         default:
             let typename = rng.pick(schema.possibleTypes(of: type.namedType))

@@ -19,7 +19,7 @@ enum GenValues {
     ]
 
     /// Entity ids: a few common ones (so entities meet again) and a few odd ones.
-    static let ids = ["1", "2", "3", "1", "2", "7", "é", "q\"t", "a b", "0", "😀", "x/y", "back\\slash"]
+    static let ids = ["1", "2", "3", "1", "2", "1", "2", "7", "é", "q\"t", "a b", "0", "😀", "x/y", "back\\slash"]
 
     static func int(_ rng: inout GenRandom) -> Int {
         rng.chance(60) ? rng.int(-100...100) : rng.pick(ints)
