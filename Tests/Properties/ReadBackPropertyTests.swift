@@ -74,7 +74,8 @@ final class ReadBackNotifications: Sendable {
 struct ReadBackPropertyTests {
     /// Plans, ingests and commits one case into a fresh store.
     private func commit(_ generated: ReadBackCase) throws -> (Store, Plan, Variables, ChangeSet) {
-        let plan = try Plan.build(document: generated.operation.text, schema: ReadBackSeeds.schema)
+        let plan = try Plan.build(
+            document: generated.operation.text, schema: ReadBackSeeds.schema, operationName: generated.operation.name)
         guard case .object(let provided) = try JSONValue.parse(generated.operation.variablesText) else {
             throw ReadBackFailure("the variables are not an object")
         }
@@ -199,9 +200,11 @@ struct ReadBackCoverageTests {
     /// Every feature the properties claim to exercise occurs somewhere in the seed range.
     static let required = [
         "operation: mutation", "operation: anonymous", "operation: with named fragments",
+        "operation: picked by name among several",
         "variable: absent, default used", "variable: absent, no default", "variable: explicit null",
         "variable: given over a default", "variable: input object value",
         "field: aliased", "field: merged from several selections", "field: sub-selections merged",
+        "field: id dropped by a directive", "field: id under an alias",
         "inline fragment: on a type", "inline fragment: no type condition", "fragment spread",
         "directive: @include literal", "directive: @include variable", "directive: @skip literal", "directive: @skip variable",
         "argument: Int literal", "argument: Float literal", "argument: string literal", "argument: block string",

@@ -123,8 +123,14 @@ struct GenOperation: Sendable {
     let variables: [GenVariable]
     let selections: [GenSelection]
     let fragments: [GenFragment]
-    /// Per object type with an `id` field: whether every selection on it selects `id`.
+    /// Per object type with an `id` field and per field name (`"Post.best"`): whether every
+    /// selection on objects of that type reached through fields of that name selects `id`.
     let selectsID: [String: Bool]
+
+    /// Whether objects of type `typename` reached through fields named `field` select `id`.
+    func selectsID(_ typename: String, through field: String) -> Bool {
+        selectsID[typename + "." + field] ?? false
+    }
     /// The operation text (the operation, then its fragments).
     let text: String
 
@@ -197,8 +203,17 @@ struct GenOperationBuilder {
     init(seed: UInt64) {
         rng = GenRandom(seed: seed)
         budget = rng.int(10...45)
-        for type in GenSchema.shared.types where type.kind == .object && type.fields.contains(where: { $0.name == "id" }) {
-            selectsID[type.name] = rng.chance(75)
+        // Whether `id` is selected depends on the object's type and the name of the field that
+        // reaches it: a record's slot then always links to the same key, whichever selection
+        // wrote it, while one type can be keyed by id through one field and by path through another.
+        let schema = GenSchema.shared
+        for type in schema.types where type.kind == .object || type.kind == .interface {
+            for field in type.fields where schema.type(field.type.namedType).isComposite {
+                for object in schema.possibleTypes(of: field.type.namedType) where schema.field("id", on: object) != nil {
+                    let key = object + "." + field.name
+                    if selectsID[key] == nil { selectsID[key] = rng.chance(75) }
+                }
+            }
         }
     }
 
@@ -215,8 +230,13 @@ struct GenOperationBuilder {
         let name = named ? rng.pick(["Op", "Generated", "q", "Mixed_Case9", "Read"]) + (kind == .mutation ? "Mutation" : "") : nil
         var printer = GenOperationPrinter(style: rng.split())
         let operationVariables = variables
-        let text = printer.document(
+        var text = printer.document(
             kind: kind, name: name, variables: operationVariables, selections: selections, fragments: fragments)
+        if name != nil, rng.chance(15) {
+            // Another operation in the document: the plan must pick this one by its name.
+            let other = "query Other_\(rng.below(100))($seed: Int = 1) { __typename numbers(seed: $seed) }\n"
+            text = rng.chance(50) ? other + text : text + other
+        }
         return GenOperation(
             kind: kind, name: name, variables: operationVariables, selections: selections, fragments: fragments,
             selectsID: selectsID, text: text)
@@ -351,13 +371,22 @@ struct GenOperationBuilder {
         let named = schema.type(definition.type.namedType)
         guard named.isComposite else { return nil }
         var selections = selectionSet(on: named.name, depth: depth + 1, withTypename: named.isAbstract)
-        addIdentity(to: &selections, on: named)
+        addIdentity(to: &selections, on: named, through: definition.name)
         return selections
     }
 
-    /// Adds the unconditional `id` selections the type rule asks for.
-    private mutating func addIdentity(to selections: inout [GenSelection], on type: GenType) {
-        let wanting = schema.possibleTypes(of: type.name).filter { selectsID[$0] == true }
+    /// Adds the unconditional `id` selections the rule asks for objects reached through `field`.
+    private mutating func addIdentity(to selections: inout [GenSelection], on type: GenType, through field: String) {
+        let possible = schema.possibleTypes(of: type.name)
+        let wanting = possible.filter { selectsID[$0 + "." + field] == true }
+        // Now and then an `id` that the variables drop, for a type whose objects here go without.
+        for object in possible where selectsID[object + "." + field] == false && rng.chance(12) {
+            let dropped = GenFieldSelection(alias: nil, name: "id", arguments: [], directives: [excludingDirective()], selections: nil)
+            bind(alias: nil, name: "id", arguments: [], identity: "id()")
+            let selection: GenSelection = type.kind == .object
+                ? .field(dropped) : .inline(typeCondition: object, directives: [], selections: [.field(dropped)])
+            selections.insert(selection, at: rng.below(selections.count + 1))
+        }
         guard !wanting.isEmpty else { return }
         // `id`, sometimes `ident: id`, sometimes both.
         let plain = GenFieldSelection(alias: nil, name: "id", arguments: [], directives: [], selections: nil)
@@ -430,6 +459,22 @@ struct GenOperationBuilder {
         if rng.chance(7) { out.append(GenDirective(include: false, condition: condition())) }
         if out.count == 2, rng.chance(50) { out.reverse() }
         return out
+    }
+
+    /// A directive that drops its selection under the operation's variables.
+    private mutating func excludingDirective() -> GenDirective {
+        let condition = self.condition()
+        let value: Bool
+        switch condition {
+        case .literal(let b):
+            value = b
+        case .variable(let name):
+            guard case .bool(let b)? = variables.first(where: { $0.name == name })?.effective else {
+                preconditionFailure("condition variable \(name) has no Boolean value")
+            }
+            value = b
+        }
+        return GenDirective(include: !value, condition: condition)
     }
 
     private mutating func condition() -> GenDirective.Condition {

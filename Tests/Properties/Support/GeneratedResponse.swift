@@ -58,10 +58,12 @@ struct GenResponseBuilder {
 
     // MARK: Objects
 
-    private mutating func object(typename: String, key: String, id: GenJSON?, sets: [[GenSelection]]) -> GenJSON {
+    private mutating func object(
+        typename: String, key: String, id: GenJSON?, isEntity: Bool = false, sets: [[GenSelection]]
+    ) -> GenJSON {
         stats.note("object")
         if !records.insert(key).inserted {
-            stats.note(key.hasPrefix(typename + ":") ? "object: entity reached again" : "object: path-keyed object reached again")
+            stats.note(isEntity ? "object: entity reached again" : "object: path-keyed object reached again")
         }
         var members: [(String, GenJSON)] = []
         for (responseKey, fields) in collectFields(sets, typename: typename) {
@@ -93,7 +95,7 @@ struct GenResponseBuilder {
                 }
                 let subsets = fields.compactMap(\.selections)
                 note(tree, abstract: schema.type(definition.type.namedType).isAbstract)
-                members.append((responseKey, render(tree, parent: key, storageKey: storageKey, suffix: "", sets: subsets)))
+                members.append((responseKey, render(tree, parent: key, field: first.name, storageKey: storageKey, suffix: "", sets: subsets)))
             } else {
                 let value: GenJSON
                 if let known = leaves[slot] {
@@ -109,23 +111,22 @@ struct GenResponseBuilder {
         return .object(members)
     }
 
-    private mutating func render(_ tree: Tree, parent: String, storageKey: String, suffix: String, sets: [[GenSelection]]) -> GenJSON {
+    private mutating func render(
+        _ tree: Tree, parent: String, field: String, storageKey: String, suffix: String, sets: [[GenSelection]]
+    ) -> GenJSON {
         switch tree {
         case .null:
             return .null
         case .list(let items):
             return .array(items.enumerated().map { index, item in
-                render(item, parent: parent, storageKey: storageKey, suffix: suffix + ":" + String(index), sets: sets)
+                render(item, parent: parent, field: field, storageKey: storageKey, suffix: suffix + ":" + String(index), sets: sets)
             })
         case .object(let typename, let id):
-            let key: String
-            if operation.selectsID[typename] == true, case .string(let value)? = id {
-                key = typename + ":" + value
-            } else {
-                key = parent + ":" + storageKey + suffix
-                if id != nil { stats.note("object: path key for a type with an id") }
+            if operation.selectsID(typename, through: field), case .string(let value)? = id {
+                return object(typename: typename, key: typename + ":" + value, id: id, isEntity: true, sets: sets)
             }
-            return object(typename: typename, key: key, id: id, sets: sets)
+            if id != nil { stats.note("object: path key for a type with an id") }
+            return object(typename: typename, key: parent + ":" + storageKey + suffix, id: id, sets: sets)
         }
     }
 

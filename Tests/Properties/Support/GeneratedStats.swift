@@ -25,6 +25,7 @@ extension GenOperation {
         var stats = GenStats()
         stats.note(kind == .mutation ? "operation: mutation" : "operation: query")
         if name == nil { stats.note("operation: anonymous") }
+        if text.contains("query Other_") { stats.note("operation: picked by name among several") }
         if !fragments.isEmpty { stats.note("operation: with named fragments") }
         for variable in variables {
             switch (variable.provided, variable.defaultValue != nil) {
@@ -48,6 +49,8 @@ extension GenOperation {
             switch selection {
             case .field(let field):
                 if field.alias != nil { stats.note("field: aliased") }
+                if field.name == "id", !field.directives.isEmpty { stats.note("field: id dropped by a directive") }
+                if field.name == "id", field.alias != nil { stats.note("field: id under an alias") }
                 if !field.arguments.isEmpty { stats.note("field: with arguments") }
                 for (_, value) in field.arguments { walk(value, into: &stats) }
                 directives(field.directives, into: &stats)
