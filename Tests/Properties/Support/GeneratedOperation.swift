@@ -277,14 +277,21 @@ struct GenOperationBuilder {
     }
 
     /// An unconditional `__typename` for a selection on an abstract type: a field, or the field
-    /// inside a fragment that always applies there (no type condition, or the type itself).
+    /// inside a fragment that always applies there (no type condition, the type itself, or an
+    /// abstract type every possible type of this one belongs to).
     private mutating func typenameSelection(on type: GenType) -> GenSelection {
         let typename = GenSelection.field(typenameField())
-        switch rng.weighted([14, 2, 2, 1]) {
+        let possible = schema.possibleTypes(of: type.name)
+        let covering = schema.compositeTypes.map(\.name).filter { candidate in
+            candidate != type.name && possible.allSatisfy { schema.isPossible($0, of: candidate) }
+        }
+        switch rng.weighted([14, 2, 2, 1, covering.isEmpty ? 0 : 1]) {
         case 1:
             return .inline(typeCondition: nil, directives: [], selections: [typename])
         case 2:
             return .inline(typeCondition: type.name, directives: [], selections: [typename])
+        case 4:
+            return .inline(typeCondition: rng.pick(covering), directives: [], selections: [typename])
         case 3 where fragments.count < GenOperationBuilder.maximumFragments:
             counter += 1
             fragments.append(GenFragment(name: "TypeOf\(type.name)\(counter)", typeCondition: type.name, selections: [typename]))
