@@ -207,7 +207,7 @@ struct ReadBackCoverageTests {
         "field: id dropped by a directive", "field: id under an alias",
         "inline fragment: on a type", "inline fragment: no type condition", "fragment spread",
         "directive: @include literal", "directive: @include variable", "directive: @skip literal", "directive: @skip variable",
-        "argument: Int literal", "argument: Float literal", "argument: string literal", "argument: block string",
+        "argument: Int literal", "argument: Float literal", "argument: string literal", "argument: block string", "argument: block string on several lines",
         "argument: Boolean literal", "argument: null", "argument: enum literal", "argument: list", "argument: object",
         "argument: variable", "argument: variable nested in a list or object",
         "object: entity reached again", "object: path-keyed object reached again", "object: null id",

@@ -285,13 +285,14 @@ struct GenOperationBuilder {
         let covering = schema.compositeTypes.map(\.name).filter { candidate in
             candidate != type.name && possible.allSatisfy { schema.isPossible($0, of: candidate) }
         }
-        switch rng.weighted([14, 2, 2, 1, covering.isEmpty ? 0 : 1]) {
+        switch rng.weighted([14, 2, 2, 1, covering.isEmpty ? 0 : 3]) {
         case 1:
             return .inline(typeCondition: nil, directives: [], selections: [typename])
         case 2:
             return .inline(typeCondition: type.name, directives: [], selections: [typename])
         case 4:
-            return .inline(typeCondition: rng.pick(covering), directives: [], selections: [typename])
+            let aliased = rng.chance(60) ? GenSelection.field(typenameField(aliased: true)) : typename
+            return .inline(typeCondition: rng.pick(covering), directives: [], selections: [aliased])
         case 3 where fragments.count < GenOperationBuilder.maximumFragments:
             counter += 1
             fragments.append(GenFragment(name: "TypeOf\(type.name)\(counter)", typeCondition: type.name, selections: [typename]))
@@ -302,10 +303,10 @@ struct GenOperationBuilder {
         }
     }
 
-    /// `__typename`, sometimes under an alias.
-    private mutating func typenameField() -> GenFieldSelection {
+    /// `__typename`, sometimes (or, with `aliased`, always) under an alias.
+    private mutating func typenameField(aliased: Bool = false) -> GenFieldSelection {
         var alias: String?
-        if rng.chance(25) {
+        if aliased || rng.chance(25) {
             alias = bindableAlias(for: "__typename()", preferred: rng.pick(["t", "kind", "type", "typeName"]))
         }
         bind(alias: alias, name: "__typename", arguments: [], identity: "__typename()")
@@ -550,7 +551,7 @@ struct GenOperationBuilder {
                 case "Int": return .int(GenValues.int(&rng))
                 case "Float": return rng.chance(75) ? .float(GenValues.double(&rng)) : .int(rng.int(-5...5))
                 case "String":
-                    let text = GenValues.string(&rng)
+                    let text = rng.chance(10) ? GenValues.lines(&rng) : GenValues.string(&rng)
                     return .string(text, block: GenOperationPrinter.canBeBlockString(text) && rng.chance(25))
                 case "Boolean": return .boolean(rng.chance(50))
                 case "ID": return rng.chance(70) ? .string(GenValues.id(&rng), block: false) : .int(rng.int(0...99))

@@ -101,7 +101,7 @@ struct GenOperationPrinter {
         switch value {
         case .int(let i): return String(i)
         case .float(let d): return float(d)
-        case .string(let s, let block): return block ? "\"\"\"" + s + "\"\"\"" : string(s)
+        case .string(let s, let block): return block ? blockString(s) : string(s)
         case .boolean(let b): return b ? "true" : "false"
         case .null: return "null"
         case .enumValue(let name): return name
@@ -165,11 +165,31 @@ struct GenOperationPrinter {
         return out + "\""
     }
 
-    /// True when `s` reads the same as a one-line block string: no quote, backslash or control
-    /// character, and no surrounding whitespace.
+    /// `s` as a block string: on one line, or (several lines) indented, which the block string
+    /// rules take off again.
+    private mutating func blockString(_ s: String) -> String {
+        let lines = s.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if lines.count == 1 { return "\"\"\"" + s + "\"\"\"" }
+        let indent = rng.pick(["", "  ", "    ", "\t"])
+        if rng.chance(50) {
+            // `"""` alone on the first and last lines: blank lines the rules drop.
+            return "\"\"\"\n" + lines.map { indent + $0 }.joined(separator: "\n") + "\n" + indent + "\"\"\""
+        }
+        // The first line right after `"""`: the common indentation is taken from the others only.
+        return "\"\"\"" + lines[0] + "\n" + lines.dropFirst().map { indent + $0 }.joined(separator: "\n") + "\"\"\""
+    }
+
+    /// True when `s` reads the same as a block string printed by ``blockString(_:)``: no quote,
+    /// backslash, carriage return or other control character but tab and line feed; lines that
+    /// are neither empty nor start with whitespace.
     static func canBeBlockString(_ s: String) -> Bool {
-        guard let first = s.unicodeScalars.first, let last = s.unicodeScalars.last else { return false }
-        if first == " " || last == " " { return false }
-        return s.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0 != "\"" && $0 != "\\" }
+        guard s.unicodeScalars.allSatisfy({ ($0.value >= 0x20 || $0 == "\t" || $0 == "\n") && $0 != "\"" && $0 != "\\" }) else {
+            return false
+        }
+        let lines = s.split(separator: "\n", omittingEmptySubsequences: false)
+        return lines.allSatisfy { line in
+            guard let first = line.unicodeScalars.first, let last = line.unicodeScalars.last else { return false }
+            return first != " " && first != "\t" && last != " " && last != "\t"
+        }
     }
 }

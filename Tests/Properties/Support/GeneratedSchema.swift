@@ -114,12 +114,13 @@ final class GenSchema: Sendable {
         .enumeration("Mood", ["HAPPY", "SAD", "SO_SO"]),
         .interface("Node", [field("id", "ID!")]),
         .interface("Named", [field("name", "String")]),
+        .interface("Entity", implements: ["Node", "Named"], [field("id", "ID!"), field("name", "String")]),
         .input("Range", [("min", "Int"), ("max", "Int"), ("step", "Float")]),
         .input("Filter", [
             ("text", "String"), ("color", "Color"), ("tags", "[String!]"), ("range", "Range"),
             ("any", "[Filter!]"), ("exact", "Boolean"), ("ids", "[ID]"),
         ]),
-        .object("User", implements: ["Node", "Named"], [
+        .object("User", implements: ["Node", "Named", "Entity"], [
             field("id", "ID!"),
             field("name", "String"),
             field("age", "Int"),
@@ -151,7 +152,7 @@ final class GenSchema: Sendable {
             field("meta", "JSON"),
             field("flags", "[Boolean!]!"),
         ]),
-        .object("Photo", implements: ["Node", "Named"], [
+        .object("Photo", implements: ["Entity", "Named", "Node"], [
             field("id", "ID!"),
             field("name", "String"),
             field("url", "String", ("width", "Int"), ("height", "Int"), ("crop", "Boolean")),
@@ -251,8 +252,8 @@ struct GenType: Sendable {
     static func enumeration(_ name: String, _ values: [String]) -> GenType {
         GenType(name: name, kind: .enumeration, values: values)
     }
-    static func interface(_ name: String, _ fields: [GenField]) -> GenType {
-        GenType(name: name, kind: .interface, fields: fields)
+    static func interface(_ name: String, implements interfaces: [String] = [], _ fields: [GenField]) -> GenType {
+        GenType(name: name, kind: .interface, fields: fields, interfaces: interfaces)
     }
     static func union(_ name: String, _ members: [String]) -> GenType {
         GenType(name: name, kind: .union, members: members)

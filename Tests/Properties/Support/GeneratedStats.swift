@@ -80,7 +80,9 @@ extension GenOperation {
         switch value {
         case .int: stats.note("argument: Int literal")
         case .float: stats.note("argument: Float literal")
-        case .string(_, let block): stats.note(block ? "argument: block string" : "argument: string literal")
+        case .string(let s, let block):
+            stats.note(block ? "argument: block string" : "argument: string literal")
+            if block, s.contains("\n") { stats.note("argument: block string on several lines") }
         case .boolean: stats.note("argument: Boolean literal")
         case .null: stats.note("argument: null")
         case .enumValue: stats.note("argument: enum literal")

@@ -40,6 +40,12 @@ enum GenValues {
         return out
     }
 
+    /// Text of several lines, each fit for a block string (no quote, backslash or edge whitespace).
+    static func lines(_ rng: inout GenRandom) -> String {
+        let pool = ["first line", "second: ünï", "tab\tinside", "emoji 😀", "#not a comment", "{braces}", "a", "x = 1,"]
+        return (0..<rng.int(2...4)).map { _ in rng.pick(pool) }.joined(separator: "\n")
+    }
+
     static func id(_ rng: inout GenRandom) -> String {
         rng.pick(ids)
     }
