@@ -165,11 +165,12 @@ struct GenOperation: Sendable {
 ///
 /// Validity rules it keeps: a response key means one field with one set of arguments in the whole
 /// operation (so fields sharing a key always merge); every selection on an abstract type selects
-/// `__typename` unconditionally; for each object type with an `id`, either every selection that
-/// can apply to it selects `id` unconditionally or none does (so an object's record key never
-/// depends on which selection reached it); fragments never form cycles and are all used;
-/// variables are all declared and used, of the type of their position, `@include`/`@skip`
-/// variables `Boolean!` or `Boolean` with a default.
+/// `__typename` unconditionally; for each object type with an `id` and each field name, either
+/// every selection on objects of that type reached through fields of that name selects `id`
+/// unconditionally or none does (so the objects a record's slot links to never depend on which
+/// selection wrote the slot); fragments never form cycles and are all used; variables are all
+/// declared and used, of the type of their position, `@include`/`@skip` variables `Boolean!` or
+/// `Boolean` with a default.
 struct GenOperationBuilder {
     static let maximumDepth = 4
     static let maximumFragments = 3
@@ -192,7 +193,6 @@ struct GenOperationBuilder {
         let name: String
         let arguments: [(String, GenValue)]
         let identity: String
-        var responseKey: String { alias ?? name }
     }
 
     static let aliasPool = [
