@@ -227,7 +227,7 @@ struct ReadBackGeneratorTests {
     /// generator's output across processes and platforms, so a seed named in a report means the
     /// same case everywhere. Changing the generator on purpose changes it: then update it here
     /// (seeds named in earlier reports then name other cases).
-    static let fingerprint: UInt64 = 7_968_897_959_787_965_736
+    static let fingerprint: UInt64 = 1_280_246_542_923_495_433
 
     @Test("the generator's output for seeds 0..<50 is pinned, the same in every process")
     func pinnedOutput() {

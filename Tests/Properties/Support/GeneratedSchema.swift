@@ -151,6 +151,7 @@ final class GenSchema: Sendable {
             field("attachments", "[[Photo]]"),
             field("meta", "JSON"),
             field("flags", "[Boolean!]!"),
+            field("gallery", "[[Media]!]!"),
         ]),
         .object("Photo", implements: ["Entity", "Named", "Node"], [
             field("id", "ID!"),
@@ -190,6 +191,7 @@ final class GenSchema: Sendable {
             field("top", "User"),
             field("extra", "JSON"),
             field("mood", "Mood"),
+            field("board", "[[Node]]"),
         ]),
         .union("SearchResult", ["User", "Post", "Photo", "Stats"]),
         .union("Media", ["Photo", "Post"]),
