@@ -76,7 +76,7 @@ final class ReadBackNotifications: Sendable {
 @Suite("Read-back property: commit, then read back, equals the response")
 struct ReadBackPropertyTests {
     /// Plans, ingests and commits one case into a fresh store.
-    private func commit(_ generated: ReadBackCase) throws -> (Store, Plan, Variables, ChangeSet) {
+    private func commit(_ generated: ReadBackCase) throws -> (Store, Plan, Variables) {
         let plan = try Plan.build(
             document: generated.operation.text, schema: ReadBackSeeds.schema, operationName: generated.operation.name)
         guard case .object(let provided) = try JSONValue.parse(generated.operation.variablesText) else {
@@ -86,7 +86,7 @@ struct ReadBackPropertyTests {
         let changeSet = try Ingest.normalize(plan: plan, variables: variables, response: Array(generated.response.text.utf8))
         let store = Store()
         store.commit(changeSet)
-        return (store, plan, variables, changeSet)
+        return (store, plan, variables)
     }
 
     /// The problems of one case, empty when the property holds.
@@ -102,7 +102,7 @@ struct ReadBackPropertyTests {
             } else {
                 problems.append("JSONValue.parse finds no data object in the response")
             }
-            let (store, plan, variables, _) = try commit(generated)
+            let (store, plan, variables) = try commit(generated)
             let read = store.read(plan, variables: variables)
             if !read.isComplete { problems.append("the read is not complete") }
             if let difference = GenJSONCompare.difference(read.data, expected) {
@@ -144,7 +144,7 @@ struct ReadBackPropertyTests {
         for generated in ReadBackSeeds.cases {
             var problems: [String] = []
             do {
-                let (store, plan, variables, _) = try commit(generated)
+                let (store, plan, variables) = try commit(generated)
                 let before = store.recordSource()
                 let notifications = ReadBackNotifications()
                 for key in store.keys {
