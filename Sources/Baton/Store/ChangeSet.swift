@@ -69,6 +69,12 @@ public struct ConnectionPage: Sendable {
     public var serverRecord: RecordKey?
     public var mode: Mode
 
+    /// True for the key of a client connection record (see ``clientRecordKey(parent:connectionStorageKey:)``).
+    public static func isClientRecordKey(_ key: RecordKey) -> Bool {
+        key.rawValue.hasPrefix("client:") && key.rawValue.contains(":__") && key.rawValue.contains("_connection")
+            && !key.rawValue.contains("_connection:")
+    }
+
     /// The client connection record of a connection on `parent`: `client:<parent>:<storage key>`,
     /// with a parent that is itself a client record (the query root) not prefixed twice.
     public static func clientRecordKey(parent: RecordKey, connectionStorageKey: String) -> RecordKey {

@@ -125,12 +125,17 @@ enum ChangeSetApplier {
         view[page.parent] = parent
     }
 
-    /// Null edges dropped; an edge whose node another edge already holds is dropped (first kept).
+    /// Null and deleted edges dropped; an edge whose node another edge already holds is dropped
+    /// (first kept). An edge memory does not hold is kept as it is: nothing says it repeats a node.
     private static func deduplicatedByNode(_ edges: [RecordKey?], in view: SourceView) -> [RecordKey?] {
         var seen = Set<RecordKey>()
         var out: [RecordKey?] = []
         for case let key? in edges {
-            guard let edge = view[key], !edge.deleted else { continue }
+            guard let edge = view[key] else {
+                out.append(key)
+                continue
+            }
+            guard !edge.deleted else { continue }
             if let node = linkTarget(edge.cells[nodeSlot]) {
                 guard seen.insert(node).inserted else { continue }
             }

@@ -28,6 +28,14 @@ extension Store {
         }
         let pending = image?.pendingKeys() ?? []
         mark.marked.formUnion(pending)
+        // A connection kept for any reason keeps what it owns: its edge copies and its page info,
+        // so a later page always meets the whole connection in memory.
+        for key in mark.marked where ConnectionPage.isClientRecordKey(key) {
+            guard let connection = base[key] else { continue }
+            for slot in [ChangeSetApplier.edgesSlot, ChangeSetApplier.pageInfoSlot] {
+                if let cell = connection.cells[slot] { Self.forEachLink(in: cell.value) { mark.marked.insert($0) } }
+            }
+        }
 
         var swept: [RecordKey] = []
         for key in base.keys where !mark.marked.contains(key) && !Self.isOperationRoot(key) {

@@ -218,8 +218,11 @@ extension Simulation {
             let end = lastEnd ?? .quit
             let allowed = model.allowedStates(after: end)
             guard let found = allowed.first(where: { $0.generation + 1 == observed.generation && $0.difference(from: observed, ignoringGeneration: true) == nil }) else {
-                let closest = allowed.last.flatMap { $0.difference(from: observed, ignoringGeneration: true) } ?? "no allowed state"
-                throw violation("relaunch-allowed-state", "after \(end.rawValue) the image is none of the \(allowed.count) allowed states (newest: \(closest)); generation \(observed.generation)", at: index)
+                let closest = allowed.last.map { state in
+                    state.difference(from: observed, ignoringGeneration: true) ?? "same rows, generation \(state.generation) + 1 ≠ \(observed.generation)"
+                } ?? "none"
+                let described = allowed.map { "generation \($0.generation) with \($0.records.count) rows" }.joined(separator: "; ")
+                throw violation("relaunch-allowed-state", "after \(end.rawValue) the image (generation \(observed.generation) after the open, \(observed.records.count) rows) is none of the allowed states [\(described)]; against the newest: \(closest)", at: index)
             }
             model.relaunched(found: found, generation: observed.generation, crash: end)
         } else {
