@@ -78,7 +78,6 @@ extension ImageWriter {
         if !state.evictionDone { try transaction.evict() }
         if work.wipe { try transaction.wipe() }
         try transaction.stamp(touches)
-        try transaction.internNames(for: work.batches)
 
         let total = work.batches.reduce(0) { $0 + $1.itemCount }
         let splitAt = state.rules.twoTransactions && total >= 2 ? total / 2 : nil
