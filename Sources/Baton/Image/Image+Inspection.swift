@@ -173,7 +173,7 @@ extension Image {
     /// description when it cannot run; `"no file"` without one.
     package func integrityCheck() -> String {
         core.withState { state in
-            guard let connection = state.connection, !state.halted else { return "no file" }
+            guard let connection = state.connection, !state.halted, !state.inRead else { return "no file" }
             do throws(SQLiteError) {
                 let statement = try connection.prepare("PRAGMA integrity_check")
                 defer { statement.reset() }
@@ -207,7 +207,7 @@ extension Image {
     /// Runs `body` in a read transaction with every name of the file; `nil` without a file or on error.
     private func inspecting<R>(_ body: (Connection, AllNames) throws -> R) -> R? {
         core.withState { state in
-            guard let connection = state.connection, !state.halted else { return nil }
+            guard let connection = state.connection, !state.halted, !state.inRead else { return nil }
             do {
                 try connection.execute("BEGIN")
                 defer { connection.rollbackIfNeeded() }

@@ -262,6 +262,9 @@ final class DrainTransaction {
 
     /// Writes one operation's fetch time.
     func write(fetch: FetchStamp) throws(SQLiteError) {
+        // SQLite stores NaN as NULL, which `time REAL NOT NULL` refuses and no retry would cure:
+        // a time that is not a number is no time (the operation's age stays unknown).
+        guard !fetch.time.isNaN else { return }
         let statement = try connection.cached(ImageSchema.SQL.upsertFetch)
         defer { statement.reset() }
         try statement.bind(fetch.operation.rawValue, at: 1)

@@ -25,6 +25,10 @@ extension ImageWriter {
     package func drain(stoppingAfter writes: Int?) -> DrainResult {
         core.withState { state in
             guard state.mode == .live, !state.halted, !state.foreign else { return .unavailable }
+            if state.inRead {
+                // Called from a read's body: writing now would end the read's transaction.
+                return .failed(SQLiteError(extendedCode: .misuse, message: "drain called inside a read"))
+            }
             var recreated = false
             if state.resetPending {
                 do {
