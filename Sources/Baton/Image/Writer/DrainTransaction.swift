@@ -244,18 +244,21 @@ final class DrainTransaction {
 
     // MARK: Root fields and fetch times
 
-    /// Writes one query-root field's row.
-    func write(rootField field: NamedCell, of batch: WriteBatch) throws(SQLiteError) {
-        var types: [String] = []
+    /// Writes one query-root field's row; `types` is the batch's link types (see
+    /// ``rootLinkTypes(of:)``), built by the first root field that has links.
+    func write(rootField field: NamedCell, of batch: WriteBatch, types: inout [RecordKey: String]?) throws(SQLiteError) {
+        var hasLinks = false
+        forEachLink(in: field.cell.value) { _ in hasLinks = true }
+        if hasLinks && types == nil { types = Self.rootLinkTypes(of: batch) }
+        let known = types ?? [:]
+        var missing: [String] = []
         forEachLink(in: field.cell.value) { key in
-            if let type = Self.rootLinkType(key, in: batch), names.id(of: type) == nil { types.append(type) }
+            if let type = known[key], names.id(of: type) == nil { missing.append(type) }
         }
-        for type in types.sorted(by: utf8Precedes) where names.id(of: type) == nil {
+        for type in missing.sorted(by: utf8Precedes) where names.id(of: type) == nil {
             _ = try intern(type)
         }
-        let blob = encoder.rootCell(field: field.storageKey, field.cell) {
-            self.linkTypeID(Self.rootLinkType($0, in: batch))
-        }
+        let blob = encoder.rootCell(field: field.storageKey, field.cell) { self.linkTypeID(known[$0]) }
         try upsert(ImageSchema.SQL.upsertRoot, key: field.storageKey, blob: blob)
         summary.rootFields += 1
     }
@@ -285,14 +288,22 @@ final class DrainTransaction {
 
     // MARK: Helpers
 
-    /// The type of a root field's link target: the batch's snapshot of that record, else the
-    /// first snapshot (in batch order) that knew it. `nil`: unknown.
-    static func rootLinkType(_ key: RecordKey, in batch: WriteBatch) -> String? {
-        if let snapshot = batch.snapshots.last(where: { $0.key == key }) { return snapshot.typename }
+    /// The types of a batch's records for its root fields' links (the batch carries none of its
+    /// own): each snapshot's type (the last snapshot of a key wins), then for other keys the
+    /// first snapshot in batch order whose link types know it.
+    static func rootLinkTypes(of batch: WriteBatch) -> [RecordKey: String] {
+        var types: [RecordKey: String] = [:]
         for snapshot in batch.snapshots {
-            if let type = snapshot.linkTypes[key] { return type }
+            types[snapshot.key] = snapshot.typename
         }
-        return nil
+        var known = Set(types.keys)
+        for snapshot in batch.snapshots {
+            for (key, type) in snapshot.linkTypes where !known.contains(key) {
+                types[key] = type
+            }
+            known.formUnion(snapshot.linkTypes.keys)
+        }
+        return types
     }
 
     /// Cells sorted by storage key (UTF-8), the last of duplicates kept; the input when already so.

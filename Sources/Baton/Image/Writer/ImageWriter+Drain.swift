@@ -101,9 +101,10 @@ extension ImageWriter {
                 guard try willWrite() else { return true }
                 try transaction.write(snapshot)
             }
+            var rootTypes: [RecordKey: String]?
             for field in batch.rootFields {
                 guard try willWrite() else { return true }
-                try transaction.write(rootField: field, of: batch)
+                try transaction.write(rootField: field, of: batch, types: &rootTypes)
             }
             for fetch in batch.fetches {
                 guard try willWrite() else { return true }
