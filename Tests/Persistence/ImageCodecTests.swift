@@ -266,4 +266,37 @@ struct ImageCodecTests {
         #expect(!RowFormat.isEntity(key: "Users:1", typename: "User"))
         #expect(!RowFormat.isEntity(key: "User", typename: "User"))
     }
+
+    @Test("UTF-8 order agrees with the canonical order, small and large strings alike")
+    func utf8Order() {
+        var fuzz = CodecFuzz(seed: 5)
+        for _ in 0..<2000 {
+            let a = fuzz.string() + (fuzz.chance(0.3) ? String(repeating: "x", count: fuzz.int(0...40)) : "")
+            let b = fuzz.string() + (fuzz.chance(0.3) ? String(repeating: "x", count: fuzz.int(0...40)) : "")
+            #expect(utf8Precedes(a, b) == CanonicalJSON.utf8Less(a, b), "\(a.debugDescription) \(b.debugDescription)")
+            #expect(utf8Equal(a, b) == a.utf8.elementsEqual(b.utf8))
+        }
+        // Canonically equal, bytewise different: the image keeps them apart.
+        #expect(!utf8Equal("\u{E9}", "e\u{301}"))
+    }
+
+    @Test("The names table resolves dense and far ids, and forgets a renamed id's old name")
+    func nameTable() {
+        var table = NameTable()
+        table.insert(id: 1, name: "a", stamped: false)
+        table.insert(id: 3, name: "c", stamped: true)
+        table.insert(id: 1_000_000_000, name: "far", stamped: true)
+        #expect(table.name(ofID: 1) == "a")
+        #expect(table.name(ofID: 2) == nil)
+        #expect(table.name(ofID: -1) == nil)
+        #expect(table.name(ofID: 1_000_000_000) == "far")
+        #expect(table.id(of: "far") == 1_000_000_000)
+        #expect(table.isStamped(3) && table.isStamped(1_000_000_000) && !table.isStamped(1))
+        table.noteStamped([1])
+        #expect(table.isStamped(1))
+        table.insert(id: 1, name: "b", stamped: false)
+        #expect(table.id(of: "a") == nil)
+        #expect(table.id(of: "b") == 1)
+        #expect(table.count == 3)
+    }
 }

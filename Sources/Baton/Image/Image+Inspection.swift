@@ -19,6 +19,8 @@ package struct ImageRootRow: Sendable, Hashable {
     package var used: Int
     /// `nil` when the cell does not decode.
     package var cell: Cell?
+    /// The type recorded with each link target (absent: unknown).
+    package var linkTypes: [RecordKey: String]
 }
 
 /// An operation's fetch time.
@@ -78,13 +80,9 @@ extension Image {
                 let key = statement.text(0)
                 var sink = RowDecodeSink(collectsLinkTypes: true)
                 let row = statement.withBlob(2) { RowDecoder.decodeRow($0, key: key, names: names, sink: &sink) }
-                var linkTypes: [RecordKey: String] = [:]
-                for (target, typeID) in sink.linkTypes where typeID != 0 {
-                    linkTypes[target] = names.name(ofID: typeID)
-                }
                 rows.append(ImageRecordRow(
                     key: RecordKey(key), used: statement.int(1), record: row?.record, storedCells: row?.cells ?? [],
-                    linkTypes: linkTypes))
+                    linkTypes: Self.linkTypeNames(sink, names)))
             }
             return rows
         } ?? []
@@ -98,9 +96,10 @@ extension Image {
             defer { statement.reset() }
             while try statement.step() {
                 let field = statement.text(0)
-                var sink = RowDecodeSink()
+                var sink = RowDecodeSink(collectsLinkTypes: true)
                 let cell = statement.withBlob(2) { RowDecoder.decodeRootCell($0, field: field, names: names, sink: &sink) }
-                rows.append(ImageRootRow(field: field, used: statement.int(1), cell: cell))
+                rows.append(ImageRootRow(
+                    field: field, used: statement.int(1), cell: cell, linkTypes: Self.linkTypeNames(sink, names)))
             }
             return rows
         } ?? []
@@ -173,7 +172,7 @@ extension Image {
     /// description when it cannot run; `"no file"` without one.
     package func integrityCheck() -> String {
         core.withState { state in
-            guard let connection = state.connection, !state.halted else { return "no file" }
+            guard let connection = state.connection, !state.halted, !state.inRead else { return "no file" }
             do throws(SQLiteError) {
                 let statement = try connection.prepare("PRAGMA integrity_check")
                 defer { statement.reset() }
@@ -204,10 +203,19 @@ extension Image {
         }
     }
 
+    /// The link types a decode collected, as names (unknown types left out).
+    private static func linkTypeNames(_ sink: RowDecodeSink, _ names: AllNames) -> [RecordKey: String] {
+        var types: [RecordKey: String] = [:]
+        for (target, typeID) in sink.linkTypes where typeID != 0 {
+            types[target] = names.name(ofID: typeID)
+        }
+        return types
+    }
+
     /// Runs `body` in a read transaction with every name of the file; `nil` without a file or on error.
     private func inspecting<R>(_ body: (Connection, AllNames) throws -> R) -> R? {
         core.withState { state in
-            guard let connection = state.connection, !state.halted else { return nil }
+            guard let connection = state.connection, !state.halted, !state.inRead else { return nil }
             do {
                 try connection.execute("BEGIN")
                 defer { connection.rollbackIfNeeded() }

@@ -31,10 +31,7 @@ public final class Image: StoreImage, Sendable {
 
     deinit {
         // Dropped without close: like a process that ends without quitting cleanly.
-        core.withState { state in
-            state.connection?.close()
-            state.connection = nil
-        }
+        core.withState { $0.closeConnection() }
         releaseFile()
     }
 
@@ -144,11 +141,16 @@ public final class Image: StoreImage, Sendable {
         writer.pendingKeys()
     }
 
+    /// Runs `body` inside one read transaction, after any write in flight.
+    ///
+    /// `nil` without a file (foreign, closed, halted, waiting to be recreated or emptied). Inside
+    /// `body`, a nested `read`, a drain or a dump answers as if there were no file, and `close()`
+    /// takes effect when `body` returns.
     public func read<T>(_ body: (any ImageReadTransaction) -> T) -> T? {
         if writer.needsWipe { return nil }
         var wake = false
         let result: T? = core.withState { state in
-            guard state.canRead, let connection = state.connection else { return nil }
+            guard state.canRead, !state.inRead, let connection = state.connection else { return nil }
             do throws(SQLiteError) {
                 connection.rollbackIfNeeded()
                 try connection.execute("BEGIN")
@@ -160,12 +162,18 @@ public final class Image: StoreImage, Sendable {
                 return nil
             }
             let session = ImageReadSession(state: state, connection: connection)
+            state.inRead = true
             let result = body(session)
+            state.inRead = false
             session.close()
             do throws(SQLiteError) {
                 try connection.execute("COMMIT")
             } catch {
                 connection.rollbackIfNeeded()
+            }
+            if state.closeAfterRead {
+                state.closeConnection()
+                return result
             }
             wake = session.needsWriter
             return result
@@ -182,10 +190,7 @@ public final class Image: StoreImage, Sendable {
     public func close() {
         writer.stopAccepting()
         if status == .ready || status == .resetPending { writer.drain() }
-        core.withState { state in
-            state.connection?.close()
-            state.connection = nil
-        }
+        core.withState { $0.closeConnection() }
         releaseFile()
     }
 
@@ -197,10 +202,7 @@ public final class Image: StoreImage, Sendable {
     /// before this is called.
     package func abandon() {
         writer.stopAccepting()
-        core.withState { state in
-            state.connection?.close()
-            state.connection = nil
-        }
+        core.withState { $0.closeConnection() }
         releaseFile()
     }
 }

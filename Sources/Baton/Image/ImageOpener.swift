@@ -23,6 +23,7 @@ enum ImageOpener {
 
     static let liveFlags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
     static let inspectionFlags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX
+    static let probeFlags = SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX
 
     // MARK: Live
 
@@ -33,6 +34,18 @@ enum ImageOpener {
         var discarded: ImageDiscardReason?
         for _ in 0..<2 {
             if vfs == nil { try createFileIfMissing(path) }
+            // A read-only look first: a database that is not ours is then closed by a handle that
+            // cannot have written to it (no hot-journal rollback, no WAL checkpoint at close).
+            switch try probe(path: path, vfs: vfs, door: door, busyTimeout: busyTimeout) {
+            case .foreign:
+                return Opened(connection: nil, generation: 0, names: NameTable(), opening: .foreign)
+            case .discard(let reason):
+                try deleteFiles(path: path, vfs: vfs, door: door)
+                discarded = reason
+                continue
+            case .empty, .ours:
+                break
+            }
             let connection = try Connection.open(path: path, vfs: vfs, flags: liveFlags, door: door)
             do {
                 try connection.execute("PRAGMA busy_timeout = \(busyTimeout)")
@@ -76,6 +89,24 @@ enum ImageOpener {
             }
         }
         throw ImageError.recreateFailed(path: path)
+    }
+
+    /// Classifies the file through a read-only handle; unreadable files classify as discards.
+    private static func probe(path: String, vfs: String?, door: SQLiteDoor, busyTimeout: Int) throws -> ImageFileClass {
+        let connection = try Connection.open(path: path, vfs: vfs, flags: probeFlags, door: door)
+        let result: Result<ImageFileClass, SQLiteError> = Result { () throws(SQLiteError) in
+            try connection.execute("PRAGMA busy_timeout = \(busyTimeout)")
+            return ImageFileClass.classify(try readFacts(connection))
+        }
+        connection.close()
+        switch result {
+        case .success(let fileClass):
+            return fileClass
+        case .failure(let error) where error.meansUnreadableFile:
+            return .discard(error.code == .notADatabase ? .notADatabase : .corrupt)
+        case .failure(let error):
+            throw error
+        }
     }
 
     // MARK: Inspection

@@ -15,6 +15,8 @@ final class ImageReadSession: ImageReadTransaction {
     private(set) var needsWriter = false
     /// Whether reads stamp rows (not in an inspection).
     private let touches: Bool
+    /// Name ids this session already noted (by id), so a name shared by many rows is noted once.
+    private var notedNames: [Bool] = []
 
     init(state: ImageState, connection: Connection) {
         self.state = state
@@ -103,8 +105,13 @@ final class ImageReadSession: ImageReadTransaction {
 
     /// Notes the names of the row just read that are not stamped in this launch yet.
     private func noteNames() {
-        for id in sink.nameIDs where !state.names.isStamped(id) {
-            note(state.touches.names.insert(id).inserted)
+        for id in sink.nameIDs {
+            if id < notedNames.count && notedNames[id] { continue }
+            if id < 1 << 20 {
+                if id >= notedNames.count { notedNames.append(contentsOf: repeatElement(false, count: id + 1 - notedNames.count)) }
+                notedNames[id] = true
+            }
+            if !state.names.isStamped(id) { note(state.touches.names.insert(id).inserted) }
         }
     }
 

@@ -72,6 +72,22 @@ final class ImageState {
     var foreign: Bool
     /// The last failure of recreating the file, if it failed.
     var unavailableBecause: SQLiteError?
+    /// True while a read's body runs: the body may not drain, dump or read again (it would
+    /// break the read's transaction); such calls answer as if there were no file.
+    var inRead = false
+    /// Set by `close()` or `abandon()` called from inside a read's body: the read closes the
+    /// connection when the body returns.
+    var closeAfterRead = false
+
+    /// Closes the connection now, or as soon as the read in progress ends.
+    func closeConnection() {
+        if inRead {
+            closeAfterRead = true
+            return
+        }
+        connection?.close()
+        connection = nil
+    }
 
     init(
         path: String, vfs: String?, appVersion: String, mode: ImageMode, configuration: ImageConfiguration,
@@ -120,16 +136,17 @@ final class ImageState {
 /// one connection, so a read waits for a write in flight.
 ///
 /// `@unchecked Sendable`: the state (and the connection in it) is reached only through
-/// ``withState(_:)``, which holds the lock.
+/// ``withState(_:)``, which holds the lock. The lock is recursive so that a read's body calling
+/// back into the image finds ``ImageState/inRead`` set instead of deadlocking.
 final class ImageCore: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = NSRecursiveLock()
     private let state: ImageState
 
     init(_ state: ImageState) {
         self.state = state
     }
 
-    /// Runs `body` with the state, holding the lock. `body` must not call back into the image.
+    /// Runs `body` with the state, holding the lock.
     func withState<R>(_ body: (ImageState) throws -> R) rethrows -> R {
         lock.lock()
         defer { lock.unlock() }

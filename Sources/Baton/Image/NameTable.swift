@@ -4,16 +4,24 @@
 /// numbers rows hold; a process's slot numbers never reach the disk. The table holds the names a
 /// read may resolve: those whose `used` is not older than the previous launch. A value type: a
 /// drain works on a copy and the image keeps it only when the drain commits.
+///
+/// Ids are dense (SQLite assigns the largest id plus one), so names by id live in an array; an
+/// id far beyond the table's size (only a damaged or hand-edited file has one) goes to a dictionary.
 package struct NameTable: RowNames, Sendable {
     private var idsByName: [String: Int] = [:]
-    private var namesByID: [Int: String] = [:]
-    /// Ids whose `used` is this launch's generation in the committed image.
-    private(set) var stamped: Set<Int> = []
+    /// Slot `id` holds the name with that id, or `nil`.
+    private var dense: [String?] = []
+    /// Whether the name in slot `id` is stamped with this launch's generation.
+    private var denseStamped: [Bool] = []
+    private var sparse: [Int: String] = [:]
+    private var sparseStamped: Set<Int> = []
 
     package init() {}
 
+    @inline(__always)
     package func name(ofID id: Int) -> String? {
-        namesByID[id]
+        if id >= 0 && id < dense.count { return dense[id] }
+        return sparse.isEmpty ? nil : sparse[id]
     }
 
     /// The id of `name`, when the image holds it.
@@ -22,24 +30,41 @@ package struct NameTable: RowNames, Sendable {
     }
 
     /// How many names the table holds.
-    package var count: Int { namesByID.count }
+    package var count: Int { idsByName.count }
 
     /// True when `id` needs no stamp in this launch.
+    @inline(__always)
     func isStamped(_ id: Int) -> Bool {
-        stamped.contains(id)
+        if id >= 0 && id < denseStamped.count { return denseStamped[id] }
+        return sparseStamped.contains(id)
     }
 
     /// Adds a name read from or written to the image.
     mutating func insert(id: Int, name: String, stamped isStamped: Bool) {
-        if let old = namesByID[id], old != name { idsByName[old] = nil }
+        if let old = self.name(ofID: id), old != name { idsByName[old] = nil }
         idsByName[name] = id
-        namesByID[id] = name
-        if isStamped { stamped.insert(id) }
+        if id >= 0 && id < 4 * idsByName.count + 1024 {
+            if id >= dense.count {
+                dense.append(contentsOf: repeatElement(nil, count: id + 1 - dense.count))
+                denseStamped.append(contentsOf: repeatElement(false, count: id + 1 - denseStamped.count))
+            }
+            dense[id] = name
+            if isStamped { denseStamped[id] = true }
+        } else {
+            sparse[id] = name
+            if isStamped { sparseStamped.insert(id) }
+        }
     }
 
     /// Notes ids stamped with this launch's generation.
     mutating func noteStamped(_ ids: some Sequence<Int>) {
-        stamped.formUnion(ids)
+        for id in ids {
+            if id >= 0 && id < denseStamped.count {
+                denseStamped[id] = true
+            } else {
+                sparseStamped.insert(id)
+            }
+        }
     }
 
     /// Loads the names whose `used` is at least `visibleFrom` (`nil`: all of them).

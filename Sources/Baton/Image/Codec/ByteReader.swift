@@ -97,6 +97,14 @@ package struct ByteReader {
     /// The string `bytes` spell in UTF-8, or `nil` when they are not valid UTF-8.
     static func validUTF8(_ bytes: UnsafeRawBufferPointer) -> String? {
         if bytes.isEmpty { return "" }
-        return String(validating: bytes.bindMemory(to: UInt8.self), as: UTF8.self)
+        let units = bytes.bindMemory(to: UInt8.self)
+        // ASCII is valid UTF-8 as it is, and most text in rows is ASCII: decode without validating.
+        var ascii = true
+        for byte in units where byte >= 0x80 {
+            ascii = false
+            break
+        }
+        if ascii { return String(decoding: units, as: UTF8.self) }
+        return String(validating: units, as: UTF8.self)
     }
 }

@@ -1,9 +1,12 @@
 /// One drain's transaction: everything it writes, in order, on the image's connection.
 ///
 /// Order inside the transaction: the launch's eviction (first drain of a launch only), the
-/// overflow wipe (when asked), the check's stamps, new names (sorted by UTF-8), then every
-/// snapshot, root field and fetch time in queue order, then the names the written rows use.
-/// Names are worked on in a copy of the image's table that the image keeps only on commit.
+/// overflow wipe (when asked), the check's stamps, then every snapshot, root field and fetch
+/// time in queue order, then the stamps of the names the written rows use. A name the image
+/// lacks is added when the first row that uses it is written (a snapshot's new link types
+/// sorted by UTF-8 first, then its type and storage keys in cell order), so ids follow the queue
+/// and never a dictionary's order. Names are worked on in a copy of the image's table that the
+/// image keeps only on commit.
 final class DrainTransaction {
     let connection: Connection
     let state: ImageState
@@ -12,7 +15,7 @@ final class DrainTransaction {
     /// The image's names as this transaction leaves them.
     var names: NameTable
     /// Name ids the transaction's rows use (and the check read): stamped `used = G` at the end.
-    var stamps = Set<Int>()
+    var stamps = NameIDSet()
     var summary = DrainSummary()
     /// Row writes so far (snapshots, root fields, fetch times), for `drain(stoppingAfter:)`.
     var writes = 0
@@ -22,6 +25,12 @@ final class DrainTransaction {
     private var oldRow: [UInt8] = []
     private var oldSpans: [RowCellSpan] = []
     private var oldSink = RowDecodeSink()
+    /// The last link type resolved, and its id: links of a drain mostly share a few types.
+    private var lastLinkType: String?
+    private var lastLinkTypeID = 0
+    /// Scratch of one row's encoding: the fresh cells' name ids, the old cells kept.
+    private var freshIDs: [Int] = []
+    private var kept: [(name: String, span: RowCellSpan)] = []
 
     init(connection: Connection, state: ImageState) {
         self.connection = connection
@@ -64,7 +73,7 @@ final class DrainTransaction {
         guard !keys.isEmpty else { return }
         let statement = try connection.cached(sql)
         defer { statement.reset() }
-        for key in keys.sorted(by: CanonicalJSON.utf8Less) {
+        for key in keys.sorted(by: utf8Precedes) {
             statement.reset()
             try statement.bind(generation, at: 1)
             try statement.bind(key, at: 2)
@@ -74,48 +83,50 @@ final class DrainTransaction {
 
     // MARK: Names
 
-    /// Adds every name the work needs that the image lacks, in UTF-8 order so ids are
-    /// deterministic. A name still in the file but aged out of memory gets its old id back.
-    func internNames(for batches: [WriteBatch]) throws(SQLiteError) {
-        var missing = Set<String>()
-        func need(_ name: String) {
-            if names.id(of: name) == nil { missing.insert(name) }
+    /// The id of `name`, adding the name to the image when it is new; marks it for stamping.
+    private func intern(_ name: String) throws(SQLiteError) -> Int {
+        if let id = names.id(of: name) {
+            stamps.insert(id)
+            return id
         }
-        for batch in batches {
-            for snapshot in batch.snapshots {
-                need(snapshot.typename)
-                guard !snapshot.deleted else { continue }
-                for cell in snapshot.cells {
-                    need(cell.storageKey)
-                    forEachLink(in: cell.cell.value) { key in
-                        if let type = snapshot.linkTypes[key] { need(type) }
-                    }
-                }
-            }
-            for field in batch.rootFields {
-                forEachLink(in: field.cell.value) { key in
-                    if let type = Self.rootLinkType(key, in: batch) { need(type) }
-                }
+        let statement = try connection.cached(ImageSchema.SQL.upsertName)
+        defer { statement.reset() }
+        try statement.bind(name, at: 1)
+        try statement.bind(generation, at: 2)
+        guard try statement.step() else {
+            throw SQLiteError(extendedCode: .internal, message: "no id returned for a name", sql: statement.sql)
+        }
+        // A name still in the file but aged out of memory gets its old id back (the upsert's RETURNING).
+        let id = statement.int(0)
+        names.insert(id: id, name: name, stamped: true)
+        stamps.insert(id)
+        summary.newNames += 1
+        return id
+    }
+
+    /// Adds the link types of `linkTypes` the image lacks, in UTF-8 order (a dictionary's order
+    /// must not decide ids). Usually every type is known and this only compares strings.
+    private func internLinkTypes(_ linkTypes: [RecordKey: String]) throws(SQLiteError) {
+        var missing: [String] = []
+        var lastKnown: String?
+        for type in linkTypes.values {
+            if let lastKnown, lastKnown == type { continue }
+            if names.id(of: type) == nil {
+                missing.append(type)
+            } else {
+                lastKnown = type
             }
         }
         guard !missing.isEmpty else { return }
-        let statement = try connection.cached(ImageSchema.SQL.upsertName)
-        defer { statement.reset() }
-        for name in missing.sorted(by: CanonicalJSON.utf8Less) {
-            statement.reset()
-            try statement.bind(name, at: 1)
-            try statement.bind(generation, at: 2)
-            guard try statement.step() else {
-                throw SQLiteError(extendedCode: .internal, message: "no id returned for a name", sql: statement.sql)
-            }
-            names.insert(id: statement.int(0), name: name, stamped: true)
-            summary.newNames += 1
+        missing.sort(by: utf8Precedes)
+        for (index, type) in missing.enumerated() where index == 0 || !utf8Equal(missing[index - 1], type) {
+            if names.id(of: type) == nil { _ = try intern(type) }
         }
     }
 
     /// Stamps `used = G` on every name the drain's rows use that is not stamped yet.
     func stampNames() throws(SQLiteError) {
-        let pending = stamps.filter { !names.isStamped($0) }
+        let pending = stamps.members.filter { !names.isStamped($0) }
         guard !pending.isEmpty else { return }
         let statement = try connection.cached(ImageSchema.SQL.stampName)
         defer { statement.reset() }
@@ -128,19 +139,14 @@ final class DrainTransaction {
         names.noteStamped(pending)
     }
 
-    /// The id of a name the drain interned; a missing one is a bug of the drain, reported as an error.
-    private func id(of name: String) throws(SQLiteError) -> Int {
-        guard let id = names.id(of: name) else {
-            throw SQLiteError(extendedCode: .internal, message: "name not interned: \(name)")
-        }
-        stamps.insert(id)
-        return id
-    }
-
     /// The id of the type recorded with a link to `key` (0 when unknown); stamps it.
     private func linkTypeID(_ type: String?) -> Int {
-        guard let type, let id = names.id(of: type) else { return 0 }
+        guard let type else { return 0 }
+        if let lastLinkType, lastLinkType == type { return lastLinkTypeID }
+        guard let id = names.id(of: type) else { return 0 }
         stamps.insert(id)
+        lastLinkType = type
+        lastLinkTypeID = id
         return id
     }
 
@@ -149,12 +155,14 @@ final class DrainTransaction {
     /// Writes one snapshot by the merge rule; stamps its row `used = G`.
     func write(_ snapshot: Snapshot) throws(SQLiteError) {
         let key = snapshot.key.rawValue
-        let typeID = try id(of: snapshot.typename)
+        try internLinkTypes(snapshot.linkTypes)
+        let typeID = try intern(snapshot.typename)
         let entity = RowFormat.isEntity(key: key, typename: snapshot.typename)
         let row: [UInt8]
         if snapshot.deleted {
             // A deletion replaces its row; the mutant keeps the old cells under the flag.
             if rules.deletedCellsRevive, try readOldRow(key) != nil {
+                freshIDs.removeAll(keepingCapacity: true)
                 row = encodeMerged(key: key, deleted: true, entity: entity, typeID: typeID, fresh: [], linkTypes: [:], keepOld: true)
             } else {
                 encoder.beginRow(deleted: true, entity: entity, typeID: typeID, cellCount: 0)
@@ -197,41 +205,32 @@ final class DrainTransaction {
     private func encodeFresh(
         key: String, entity: Bool, typeID: Int, cells: [NamedCell], linkTypes: [RecordKey: String], keepOld: Bool
     ) throws(SQLiteError) -> [UInt8] {
-        guard keepOld else {
-            encoder.beginRow(deleted: false, entity: entity, typeID: typeID, cellCount: cells.count)
-            for cell in cells {
-                let nameID = try id(of: cell.storageKey)
-                encoder.cell(nameID: nameID, cell.cell) { self.linkTypeID(linkTypes[$0]) }
-            }
-            return encoder.finish(key: key)
-        }
-        return encodeMerged(key: key, deleted: false, entity: entity, typeID: typeID, fresh: cells, linkTypes: linkTypes, keepOld: true)
+        freshIDs.removeAll(keepingCapacity: true)
+        for cell in cells { freshIDs.append(try intern(cell.storageKey)) }
+        return encodeMerged(key: key, deleted: false, entity: entity, typeID: typeID, fresh: cells, linkTypes: linkTypes, keepOld: keepOld)
     }
 
-    /// Encodes `fresh` cells and the old row's cells they do not write, sorted by storage key.
+    /// Encodes `fresh` cells (their name ids in `freshIDs`) and, when `keepOld`, the old row's
+    /// cells they do not write, all sorted by storage key.
     private func encodeMerged(
         key: String, deleted: Bool, entity: Bool, typeID: Int, fresh: [NamedCell], linkTypes: [RecordKey: String],
         keepOld: Bool
     ) -> [UInt8] {
-        var freshIDs: [Int] = []
-        freshIDs.reserveCapacity(fresh.count)
-        for cell in fresh { freshIDs.append(names.id(of: cell.storageKey) ?? 0) }
-        let freshSet = fresh.count > 16 ? Set(freshIDs) : nil
-        var kept: [(name: String, span: RowCellSpan)] = []
+        kept.removeAll(keepingCapacity: true)
         if keepOld {
+            let freshSet = fresh.count > 16 ? Set(freshIDs) : nil
             for span in oldSpans {
                 let written = freshSet?.contains(span.nameID) ?? freshIDs.contains(span.nameID)
                 if !written, let name = names.name(ofID: span.nameID) { kept.append((name, span)) }
             }
-            kept.sort { CanonicalJSON.utf8Less($0.name, $1.name) }
+            if kept.count > 1 { kept.sort { utf8Precedes($0.name, $1.name) } }
             if !kept.isEmpty { stamps.formUnion(oldSink.nameIDs) }
         }
         encoder.beginRow(deleted: deleted, entity: entity, typeID: typeID, cellCount: fresh.count + kept.count)
         var f = 0
         var k = 0
         while f < fresh.count || k < kept.count {
-            if k == kept.count || (f < fresh.count && CanonicalJSON.utf8Less(fresh[f].storageKey, kept[k].name)) {
-                stamps.insert(freshIDs[f])
+            if k == kept.count || (f < fresh.count && utf8Precedes(fresh[f].storageKey, kept[k].name)) {
                 encoder.cell(nameID: freshIDs[f], fresh[f].cell) { self.linkTypeID(linkTypes[$0]) }
                 f += 1
             } else {
@@ -245,17 +244,30 @@ final class DrainTransaction {
 
     // MARK: Root fields and fetch times
 
-    /// Writes one query-root field's row.
-    func write(rootField field: NamedCell, of batch: WriteBatch) throws(SQLiteError) {
-        let blob = encoder.rootCell(field: field.storageKey, field.cell) {
-            self.linkTypeID(Self.rootLinkType($0, in: batch))
+    /// Writes one query-root field's row; `types` is the batch's link types (see
+    /// ``rootLinkTypes(of:)``), built by the first root field that has links.
+    func write(rootField field: NamedCell, of batch: WriteBatch, types: inout [RecordKey: String]?) throws(SQLiteError) {
+        var hasLinks = false
+        forEachLink(in: field.cell.value) { _ in hasLinks = true }
+        if hasLinks && types == nil { types = Self.rootLinkTypes(of: batch) }
+        let known = types ?? [:]
+        var missing: [String] = []
+        forEachLink(in: field.cell.value) { key in
+            if let type = known[key], names.id(of: type) == nil { missing.append(type) }
         }
+        for type in missing.sorted(by: utf8Precedes) where names.id(of: type) == nil {
+            _ = try intern(type)
+        }
+        let blob = encoder.rootCell(field: field.storageKey, field.cell) { self.linkTypeID(known[$0]) }
         try upsert(ImageSchema.SQL.upsertRoot, key: field.storageKey, blob: blob)
         summary.rootFields += 1
     }
 
     /// Writes one operation's fetch time.
     func write(fetch: FetchStamp) throws(SQLiteError) {
+        // SQLite stores NaN as NULL, which `time REAL NOT NULL` refuses and no retry would cure:
+        // a time that is not a number is no time (the operation's age stays unknown).
+        guard !fetch.time.isNaN else { return }
         let statement = try connection.cached(ImageSchema.SQL.upsertFetch)
         defer { statement.reset() }
         try statement.bind(fetch.operation.rawValue, at: 1)
@@ -276,33 +288,41 @@ final class DrainTransaction {
 
     // MARK: Helpers
 
-    /// The type of a root field's link target: the batch's snapshot of that record, else the
-    /// first snapshot (in batch order) that knew it. `nil`: unknown.
-    static func rootLinkType(_ key: RecordKey, in batch: WriteBatch) -> String? {
-        if let snapshot = batch.snapshots.last(where: { $0.key == key }) { return snapshot.typename }
+    /// The types of a batch's records for its root fields' links (the batch carries none of its
+    /// own): each snapshot's type (the last snapshot of a key wins), then for other keys the
+    /// first snapshot in batch order whose link types know it.
+    static func rootLinkTypes(of batch: WriteBatch) -> [RecordKey: String] {
+        var types: [RecordKey: String] = [:]
         for snapshot in batch.snapshots {
-            if let type = snapshot.linkTypes[key] { return type }
+            types[snapshot.key] = snapshot.typename
         }
-        return nil
+        var known = Set(types.keys)
+        for snapshot in batch.snapshots {
+            for (key, type) in snapshot.linkTypes where !known.contains(key) {
+                types[key] = type
+            }
+            known.formUnion(snapshot.linkTypes.keys)
+        }
+        return types
     }
 
     /// Cells sorted by storage key (UTF-8), the last of duplicates kept; the input when already so.
     static func orderedCells(_ cells: [NamedCell]) -> [NamedCell] {
         var ordered = true
-        for index in cells.indices.dropFirst() where !CanonicalJSON.utf8Less(cells[index - 1].storageKey, cells[index].storageKey) {
+        for index in cells.indices.dropFirst() where !utf8Precedes(cells[index - 1].storageKey, cells[index].storageKey) {
             ordered = false
             break
         }
         if ordered { return cells }
         var sorted = Array(cells.enumerated())
         sorted.sort { lhs, rhs in
-            if lhs.element.storageKey.utf8.elementsEqual(rhs.element.storageKey.utf8) { return lhs.offset < rhs.offset }
-            return CanonicalJSON.utf8Less(lhs.element.storageKey, rhs.element.storageKey)
+            if utf8Equal(lhs.element.storageKey, rhs.element.storageKey) { return lhs.offset < rhs.offset }
+            return utf8Precedes(lhs.element.storageKey, rhs.element.storageKey)
         }
         var result: [NamedCell] = []
         result.reserveCapacity(sorted.count)
         for (_, cell) in sorted {
-            if let last = result.last, last.storageKey.utf8.elementsEqual(cell.storageKey.utf8) {
+            if let last = result.last, utf8Equal(last.storageKey, cell.storageKey) {
                 result[result.count - 1] = cell
             } else {
                 result.append(cell)

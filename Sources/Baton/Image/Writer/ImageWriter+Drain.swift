@@ -25,6 +25,10 @@ extension ImageWriter {
     package func drain(stoppingAfter writes: Int?) -> DrainResult {
         core.withState { state in
             guard state.mode == .live, !state.halted, !state.foreign else { return .unavailable }
+            if state.inRead {
+                // Called from a read's body: writing now would end the read's transaction.
+                return .failed(SQLiteError(extendedCode: .misuse, message: "drain called inside a read"))
+            }
             var recreated = false
             if state.resetPending {
                 do {
@@ -78,7 +82,6 @@ extension ImageWriter {
         if !state.evictionDone { try transaction.evict() }
         if work.wipe { try transaction.wipe() }
         try transaction.stamp(touches)
-        try transaction.internNames(for: work.batches)
 
         let total = work.batches.reduce(0) { $0 + $1.itemCount }
         let splitAt = state.rules.twoTransactions && total >= 2 ? total / 2 : nil
@@ -98,9 +101,10 @@ extension ImageWriter {
                 guard try willWrite() else { return true }
                 try transaction.write(snapshot)
             }
+            var rootTypes: [RecordKey: String]?
             for field in batch.rootFields {
                 guard try willWrite() else { return true }
-                try transaction.write(rootField: field, of: batch)
+                try transaction.write(rootField: field, of: batch, types: &rootTypes)
             }
             for fetch in batch.fetches {
                 guard try willWrite() else { return true }
