@@ -43,7 +43,7 @@ enum ImageOpener {
                 try deleteFiles(path: path, vfs: vfs, door: door)
                 discarded = reason
                 continue
-            case .empty, .ours:
+            case .empty, .ours, nil:
                 break
             }
             let connection = try Connection.open(path: path, vfs: vfs, flags: liveFlags, door: door)
@@ -92,8 +92,10 @@ enum ImageOpener {
     }
 
     /// Classifies the file through a read-only handle; unreadable files classify as discards.
-    private static func probe(path: String, vfs: String?, door: SQLiteDoor, busyTimeout: Int) throws -> ImageFileClass {
-        let connection = try Connection.open(path: path, vfs: vfs, flags: probeFlags, door: door)
+    private static func probe(path: String, vfs: String?, door: SQLiteDoor, busyTimeout: Int) throws -> ImageFileClass? {
+        // No file yet, or a WAL file whose shared memory a reader cannot build: no verdict, and
+        // the read-write open below classifies the file itself.
+        guard let connection = try? Connection.open(path: path, vfs: vfs, flags: probeFlags, door: door) else { return nil }
         let result: Result<ImageFileClass, SQLiteError> = Result { () throws(SQLiteError) in
             try connection.execute("PRAGMA busy_timeout = \(busyTimeout)")
             return ImageFileClass.classify(try readFacts(connection))
@@ -104,6 +106,8 @@ enum ImageOpener {
             return fileClass
         case .failure(let error) where error.meansUnreadableFile:
             return .discard(error.code == .notADatabase ? .notADatabase : .corrupt)
+        case .failure(let error) where error.code == .cantOpen || error.code == SQLiteResultCode(rawValue: SQLITE_READONLY):
+            return nil
         case .failure(let error):
             throw error
         }
