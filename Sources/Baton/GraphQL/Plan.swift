@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The kind of an executable operation.
 public enum OperationKind: String, Sendable {
     case query, mutation, subscription
@@ -84,14 +86,41 @@ public struct VariableDefinition: Sendable {
 /// A selection set; fragments are already inlined.
 public final class SelectionSet: Sendable {
     public let selections: [Selection]
+    /// True when some `@include`/`@skip` on a variable sits in this set (at any depth of fragments):
+    /// then the applicable fields depend on the variables and are not cached.
+    private let dependsOnVariables: Bool
+    /// The applicable fields per type name, for sets whose fields do not depend on variables.
+    private let cache = Mutex<[String: [FieldSelection]]>([:])
+    /// The merged fields per type name (read-back), under the same rule as `cache`.
+    let mergedCache = Mutex<[String: [MergedField]]>([:])
+    /// True when the applicable fields do not depend on variables, so per-type caches are exact.
+    var isCacheable: Bool { !dependsOnVariables }
 
     public init(_ selections: [Selection]) {
         self.selections = selections
+        dependsOnVariables = selections.contains { selection in
+            switch selection {
+            case .field: false
+            case .condition: true
+            case .fragment(_, let set): set.dependsOnVariables
+            }
+        }
     }
 
     /// The fields that apply to a record of type `typename` under `variables`, in document order,
     /// after type conditions and `@include`/`@skip`. Fields sharing a response key are all kept.
+    ///
+    /// Cached per type name when no condition depends on variables, so walks over shared named
+    /// fragments stay linear.
     public func fields(for typename: String?, variables: Variables) -> [FieldSelection] {
+        if !dependsOnVariables {
+            let key = typename ?? ""
+            if let cached = cache.withLock({ $0[key] }) { return cached }
+            var out: [FieldSelection] = []
+            collect(into: &out, typename: typename, variables: variables)
+            cache.withLock { $0[key] = out }
+            return out
+        }
         var out: [FieldSelection] = []
         collect(into: &out, typename: typename, variables: variables)
         return out

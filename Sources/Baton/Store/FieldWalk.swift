@@ -1,5 +1,5 @@
 /// A field of a selection set with every sub-selection that shares its response key.
-struct MergedField {
+struct MergedField: Sendable {
     let field: FieldSelection
     var subselections: [SelectionSet]
 }
@@ -8,6 +8,7 @@ extension SelectionSet {
     /// The fields that apply to a record of `typename`, one per response key in document order,
     /// with the sub-selections of fields that share a response key merged.
     func mergedFields(for typename: String, variables: Variables) -> [MergedField] {
+        if isCacheable, let cached = mergedCache.withLock({ $0[typename] }) { return cached }
         var merged: [MergedField] = []
         var index: [String: Int] = [:]
         for field in fields(for: typename, variables: variables) {
@@ -18,6 +19,7 @@ extension SelectionSet {
                 merged.append(MergedField(field: field, subselections: field.selections.map { [$0] } ?? []))
             }
         }
+        if isCacheable { mergedCache.withLock { $0[typename] = merged } }
         return merged
     }
 }
