@@ -82,6 +82,13 @@ struct Benchmarks {
         }
         guard answer.isAvailable else { throw BenchError("the hydrating check answered \(answer)") }
         rows.append(Row(name: "check: hydrate \(keys.count) rows into an empty store", samples: hydrate, floor: ("raw SQLite select of the same rows by key", rawRead)))
+        if let index = CommandLine.arguments.firstIndex(of: "--profile-hydration"), index + 1 < CommandLine.arguments.count, let rounds = Int(CommandLine.arguments[index + 1]) {
+            for _ in 0..<rounds {
+                let store = Store(image: image, configuration: .init(collectsAutomatically: false))
+                _ = store.check(input.plan, variables: input.variables)
+            }
+            return
+        }
         let warm = Store(image: image, configuration: .init(collectsAutomatically: false))
         _ = warm.check(input.plan, variables: input.variables)
         let inMemory = measure(iterations: iterations) { _ = warm.check(input.plan, variables: input.variables) }

@@ -14,6 +14,21 @@ enum SimCommand {
         case "campaign": return try campaign(rest)
         case "replay": return try replay(rest)
         case "mutants":
+            return try mutants(rest)
+        default:
+            throw CLIError.usage("unknown sim command \(verb)")
+        }
+    }
+
+    /// Lists the mutants; with `--check`, runs seeds for each until one fails and reports how
+    /// many seeds that took, which invariant broke and how short the shrunk schedule is.
+    private static func mutants(_ words: [String]) throws -> Int32 {
+        var arguments = try Arguments(words, flagNames: ["check"])
+        let check = arguments.flag("check")
+        let seeds = try seedRange(arguments.option("seeds") ?? "0..39")
+        let events = try arguments.integer("events") ?? 200
+        try arguments.finish()
+        guard check else {
             for mutant in Mutant.allCases {
                 print("\(mutant.rawValue)\t\(mutant.summary)")
             }
@@ -21,9 +36,33 @@ enum SimCommand {
                 print("(this is a release build: mutants are compiled into debug builds only; use `swift run baton sim …` without -c release)")
             }
             return 0
-        default:
-            throw CLIError.usage("unknown sim command \(verb)")
         }
+        guard Mutants.available else {
+            throw CLIError.failed("mutants are compiled into debug builds only: run `swift run baton sim mutants --check` without -c release")
+        }
+        var survivors = 0
+        print("mutant\tfirst failing seed\tseeds run\tinvariant\tevents\tshrunk to")
+        for mutant in Mutant.allCases {
+            let options = Simulation.Options(events: events, mutant: mutant)
+            var found: SimOutcome?
+            var ran = 0
+            for seed in seeds {
+                ran += 1
+                let outcome = Simulation.run(seed: seed, options: options)
+                if outcome.failure != nil {
+                    found = outcome
+                    break
+                }
+            }
+            guard let found, let failure = found.failure else {
+                survivors += 1
+                print("\(mutant.rawValue)\tnone\t\(ran)\tSURVIVED\t-\t-")
+                continue
+            }
+            let shrunk = Campaign.shrink(found, options: options, budget: 400)
+            print("\(mutant.rawValue)\t\(found.seed ?? 0)\t\(ran)\t\(failure.invariant)\t\(failure.eventIndex + 1)\t\(shrunk.events.count)")
+        }
+        return survivors == 0 ? 0 : 1
     }
 
     private static func mutant(_ arguments: inout Arguments) throws -> Mutant? {

@@ -68,7 +68,8 @@ public final class Store {
 
     /// What the UI sees of `key`: the optimistic view over the base.
     func visible(_ key: RecordKey) -> RecordData? {
-        overlay[key] ?? base[key]
+        if overlay.isEmpty { return base[key] }
+        return overlay[key] ?? base[key]
     }
 
     /// The observable record for `key`, or `nil` when the store holds no such record.
