@@ -48,6 +48,22 @@ struct ImageCorruptionTests {
         #expect(image.status == .ready)
     }
 
+    @Test("A float where an int or a blob is read is a miss, never a trap", arguments: [
+        "UPDATE records SET row = 3.25 WHERE key = 'Character:1'",
+        "UPDATE records SET row = 42 WHERE key = 'Character:1'",
+        "UPDATE records SET row = 'text, not a row' WHERE key = 'Character:1'",
+        "UPDATE root SET cell = 2.5 WHERE field = 'hero'",
+    ])
+    func wrongStorageClass(sql: String) throws {
+        try withRawDatabase(path) { try $0.execute(sql) }
+        if sql.contains("root") {
+            #expect(image.read { $0.rootField("hero") } == .some(nil))
+        } else {
+            #expect(image.readRecord("Character:1") == nil)
+        }
+        #expect(cellsOf(image.readRecord("Character:2")) == ["name": .string("Morty")])
+    }
+
     @Test("A truncated row is a miss")
     func truncatedRow() throws {
         try damage(table: "records", keyColumn: "key", blobColumn: "row", key: "Character:1") { bytes in
