@@ -30,6 +30,9 @@ struct ReadBackWalk {
     }
 
     mutating func object(_ data: RecordData, key: RecordKey, sets: [SelectionSet]) -> JSONValue {
+        if sets.count == 1 {
+            return object(data, fields: sets[0].mergedFields(for: data.typename, variables: variables))
+        }
         var order: [String] = []
         var byResponseKey: [String: MergedField] = [:]
         for set in sets {
@@ -44,9 +47,13 @@ struct ReadBackWalk {
                 }
             }
         }
-        var members: [String: JSONValue] = [:]
-        for responseKey in order {
-            let merged = byResponseKey[responseKey]!
+        return object(data, fields: order.map { byResponseKey[$0]! })
+    }
+
+    private mutating func object(_ data: RecordData, fields: [MergedField]) -> JSONValue {
+        var members: [String: JSONValue] = Dictionary(minimumCapacity: fields.count)
+        for merged in fields {
+            let responseKey = merged.field.responseKey
             let field = merged.field
             if field.isTypename {
                 members[responseKey] = .string(data.typename)
