@@ -157,6 +157,24 @@ struct RetentionTests {
         #expect(store.data(of: RecordKey("Character:2")) != nil)
     }
 
+    @Test("two retained roots of one operation under different variables both keep their records")
+    func sameOperationTwoVariables() throws {
+        let plan = try StoreFixture.plan("query C($id: ID!) { character(id: $id) { id name } }")
+        let store = Store(configuration: .init(releaseBufferSize: 0, collectsAutomatically: false))
+        for id in ["1", "2", "3"] {
+            try StoreFixture.commit(store, plan, ["id": .string(id)], #"{"data":{"character":{"id":"\#(id)","name":"N\#(id)"}}}"#)
+        }
+        let one = store.retain(plan, variables: plan.variables(["id": .string("1")]))
+        _ = store.retain(plan, variables: plan.variables(["id": .string("2")]))
+        let three = store.retain(plan, variables: plan.variables(["id": .string("3")]))
+        store.release(three)
+        store.collect()
+        #expect(store.data(of: RecordKey("Character:1")) != nil)
+        #expect(store.data(of: RecordKey("Character:2")) != nil)
+        #expect(store.data(of: RecordKey("Character:3")) == nil)
+        store.release(one)
+    }
+
     @Test("automatic collection runs once after the turn, not inside the commit")
     func automatic() async throws {
         let store = Store(configuration: .init(releaseBufferSize: 0))

@@ -17,7 +17,7 @@ extension Store {
         needsCollection = false
         var mark = MarkWalk(store: self)
         for root in retention.protecting {
-            mark.variables = root.variables
+            mark.begin(root.variables)
             mark.visit(root.plan.selections, at: root.plan.rootKey)
         }
         for (key, data) in overlay {
@@ -78,6 +78,12 @@ struct MarkWalk {
 
     init(store: Store) {
         self.store = store
+    }
+
+    /// Starts the walk of one root: what was visited under other variables says nothing here.
+    mutating func begin(_ variables: Variables) {
+        self.variables = variables
+        visited.removeAll(keepingCapacity: true)
     }
 
     mutating func visit(_ set: SelectionSet, at key: RecordKey) {

@@ -79,3 +79,40 @@ package struct ModelReader {
         }
     }
 }
+
+extension ModelReader {
+    /// Every record key the operation reaches from its root through records `lookup` holds
+    /// (absent records end their branch; deleted ones are reached but not entered).
+    package func reachable(_ plan: Plan) -> Set<RecordKey> {
+        var keys = Set<RecordKey>()
+        var visited = Set<VisitedSet>()
+        func visit(_ key: RecordKey, _ set: SelectionSet) {
+            guard visited.insert(VisitedSet(key: key, set: ObjectIdentifier(set))).inserted else { return }
+            guard let record = lookup(key) else { return }
+            keys.insert(key)
+            if record.deleted { return }
+            for field in set.fields(for: record.typename, variables: variables) where field.name != "__typename" {
+                guard let sub = field.selections else { continue }
+                let name = field.connection != nil ? field.connectionStorageKey(variables)! : field.storageKey(variables)
+                guard let cell = record.cells[name] else { continue }
+                forEachLink(cell.value) { visit($0, sub) }
+            }
+        }
+        func forEachLink(_ value: Value, _ body: (RecordKey) -> Void) {
+            switch value {
+            case .link(let key): body(key)
+            case .links(let keys): for case let key? in keys { body(key) }
+            case .list(let items): for item in items { forEachLink(item, body) }
+            default: break
+            }
+        }
+        visit(plan.rootKey, plan.selections)
+        return keys
+    }
+}
+
+/// A record reached through a selection set, for walks that must not repeat themselves.
+private struct VisitedSet: Hashable {
+    let key: RecordKey
+    let set: ObjectIdentifier
+}

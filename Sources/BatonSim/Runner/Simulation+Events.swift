@@ -41,6 +41,8 @@ extension Simulation {
         case .retain(let token, let operation, let variables):
             guard var process, process.tokens[token] == nil, let plan = plans.plan(operation) else { return "skipped" }
             process.tokens[token] = process.store.retain(plan, variables: plan.variables(variables))
+            retainedOperation[token] = operation
+            retainedVariables[token] = variables
             self.process = process
             return "retained"
         case .release(let token):
@@ -52,7 +54,12 @@ extension Simulation {
             return try check(operation, variables, expiration: expiration, index: index)
         case .collect:
             guard let process else { return "skipped" }
+            let retained = retainedInMemory(process)
             let result = process.store.collect()
+            for key in retained.sorted() where process.store.data(of: key) == nil {
+                throw violation("collection-keeps-retained", "collection swept \(key), which a retained operation reaches", at: index)
+            }
+            statesChecked += 1
             return "kept \(result.kept), swept \(result.swept) records and \(result.sweptRootFields) root fields"
         case .drain:
             return try drain(index: index)
@@ -126,6 +133,20 @@ extension Simulation {
         if let layer, id != nil { model.removeLayer(layer) }
         model.serverCommit(changeSet, now: clock.now(), heldConnections: held)
         return "\(changeSet.records.count) records, \(changeSet.deletions.count) deletions, \(changeSet.connectionPages.count) pages"
+    }
+
+    /// Every record in memory that a retained (not released) operation reaches.
+    private func retainedInMemory(_ process: Process) -> Set<RecordKey> {
+        var keys = Set<RecordKey>()
+        let store = process.store
+        for token in process.tokens.keys.sorted() {
+            guard process.tokens[token] != nil, let plan = plans.plan(retainedOperation[token] ?? "") else { continue }
+            let reader = ModelReader(variables: plan.variables(retainedVariables[token] ?? [:])) { key in
+                store.data(of: key).map(ModelRecord.init)
+            }
+            keys.formUnion(reader.reachable(plan))
+        }
+        return keys
     }
 
     /// The connections of a change set's pages that memory holds (with their page info): only

@@ -48,6 +48,9 @@ package final class Simulation {
     var crashes = CrashCounts()
     var statesChecked = 0
     var lastCheck: Availability?
+    /// What each retain token retained (to check that collection keeps it).
+    var retainedOperation: [Int: String] = [:]
+    var retainedVariables: [Int: [String: JSONValue]] = [:]
 
     init(seed: UInt64?, diskSeed: UInt64, options: Options) {
         self.seed = seed
