@@ -47,26 +47,25 @@ enum RawSQLite {
         return rows
     }
 
-    /// Inserts `rows` into a fresh WAL database in one transaction.
-    static func write(_ rows: [Row], to path: String) throws {
+    /// Times replacing a table's rows with `rows` in one transaction on an open WAL database.
+    static func writeSamples(_ rows: [Row], path: String, iterations: Int) throws -> [Double] {
         let db = try open(path)
-        defer {
-            sqlite3_close(db)
-            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-        }
-        try exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; CREATE TABLE records(key TEXT PRIMARY KEY, used INTEGER NOT NULL, row BLOB NOT NULL) WITHOUT ROWID")
+        defer { sqlite3_close(db) }
+        try exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; CREATE TABLE IF NOT EXISTS records(key TEXT PRIMARY KEY, used INTEGER NOT NULL, row BLOB NOT NULL) WITHOUT ROWID")
         let statement = try prepare(db, "INSERT OR REPLACE INTO records(key, used, row) VALUES (?, ?, ?)")
         defer { sqlite3_finalize(statement) }
-        try exec(db, "BEGIN IMMEDIATE")
         let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-        for row in rows {
-            sqlite3_bind_text(statement, 1, row.key, -1, transient)
-            sqlite3_bind_int64(statement, 2, row.used)
-            _ = row.blob.withUnsafeBytes { sqlite3_bind_blob(statement, 3, $0.baseAddress, Int32($0.count), transient) }
-            guard sqlite3_step(statement) == SQLITE_DONE else { throw BenchError("insert failed") }
-            sqlite3_reset(statement)
+        return try measure(iterations: iterations) {
+            try exec(db, "BEGIN IMMEDIATE; DELETE FROM records")
+            for row in rows {
+                sqlite3_bind_text(statement, 1, row.key, -1, transient)
+                sqlite3_bind_int64(statement, 2, row.used)
+                _ = row.blob.withUnsafeBytes { sqlite3_bind_blob(statement, 3, $0.baseAddress, Int32($0.count), transient) }
+                guard sqlite3_step(statement) == SQLITE_DONE else { throw BenchError("insert failed") }
+                sqlite3_reset(statement)
+            }
+            try exec(db, "COMMIT")
         }
-        try exec(db, "COMMIT")
     }
 
     /// Times selecting every key's row (copied out) in one read transaction.

@@ -32,6 +32,19 @@ public final class SlotTable: Sendable {
         }
     }
 
+    /// The slots of several storage keys under one lock (hydration maps a row's cells at once).
+    public func slots<C: Collection>(_ storageKeys: C) -> [SlotID] where C.Element == String {
+        state.withLock { state in
+            storageKeys.map { storageKey in
+                if let slot = state.slots[storageKey] { return slot }
+                let slot = SlotID(index: UInt32(state.names.count))
+                state.names.append(storageKey)
+                state.slots[storageKey] = slot
+                return slot
+            }
+        }
+    }
+
     /// The slot of `storageKey` if the process has met it, without numbering it.
     public func existingSlot(_ storageKey: String) -> SlotID? {
         state.withLock { $0.slots[storageKey] }

@@ -70,15 +70,19 @@ extension Store {
             base[key] = RecordData(typename: typename, deleted: true)
             return true
         case .present(let typename, let cells)?:
-            var data = base[key] ?? RecordData(typename: typename)
-            if data.deleted { return false }
-            var changed = base[key] == nil
-            for named in cells {
-                let slot = SlotID.named(named.storageKey)
-                if data.cells[slot] == nil {
-                    data.cells[slot] = named.cell
-                    changed = true
-                }
+            let existing = base[key]
+            if existing?.deleted == true { return false }
+            let slots = SlotTable.shared.slots(cells.lazy.map(\.storageKey))
+            guard var data = existing else {
+                var fresh: [SlotID: Cell] = Dictionary(minimumCapacity: cells.count)
+                for (slot, named) in zip(slots, cells) { fresh[slot] = named.cell }
+                base[key] = RecordData(typename: typename, cells: fresh)
+                return true
+            }
+            var changed = false
+            for (slot, named) in zip(slots, cells) where data.cells[slot] == nil {
+                data.cells[slot] = named.cell
+                changed = true
             }
             if changed { base[key] = data }
             return changed
