@@ -33,8 +33,8 @@ public struct JSONStringSpan: Hashable, Sendable {
 public struct JSONScanner {
     /// The input.
     public let bytes: UnsafeRawBufferPointer
-    /// The offset of the next byte to read.
-    public var position: Int
+    /// The offset of the next byte to read (moved only by reading, or by ``reset(to:)``).
+    public internal(set) var position: Int
     /// How many arrays and objects may be open at once.
     public let maxDepth: Int
     /// How many arrays and objects are open now.
