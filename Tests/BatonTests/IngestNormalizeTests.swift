@@ -321,3 +321,45 @@ struct IngestTypenameTests {
         #expect(error?.kind == .typenameMismatch(expected: "Character", found: "Location"))
     }
 }
+
+@Suite("Ingest: variables and concurrency")
+struct IngestVariableTests {
+    private let plan = B.query(
+        [
+            B.object("character", "Character", [
+                B.leaf("id", .id),
+                .condition(variable: "withName", include: true, SelectionSet([B.leaf("name")])),
+            ]),
+        ],
+        variables: [VariableDefinition(name: "withName", type: "Boolean!", defaultValue: .bool(false))])
+
+    private let json = #"{"data":{"character":{"id":"1","name":"Rick"}}}"#
+
+    @Test func includedFieldsAreWritten() throws {
+        let changes = try ingest(plan, json, ["withName": .bool(true)])
+        #expect(changes.record("Character:1")?.storageKeys == ["id", "name"])
+        #expect(changes.operation == OperationIdentity(#"Test{"withName":true}"#))
+    }
+
+    @Test func excludedFieldsAreSkippedEvenWhenSent() throws {
+        let changes = try ingest(plan, json)
+        #expect(changes.record("Character:1")?.storageKeys == ["id"])
+    }
+
+    @Test func normalizesOffTheMainActorInParallel() async throws {
+        let plan = self.plan
+        let bytes = Array(json.utf8)
+        let counts = try await withThrowingTaskGroup(of: Int.self) { group in
+            for i in 0..<8 {
+                group.addTask {
+                    let variables = plan.variables(["withName": .bool(i % 2 == 0)])
+                    return try Ingest.normalize(plan: plan, variables: variables, response: bytes).records[1].cells.count
+                }
+            }
+            var counts: [Int] = []
+            for try await count in group { counts.append(count) }
+            return counts.sorted()
+        }
+        #expect(counts == [1, 1, 1, 1, 2, 2, 2, 2])
+    }
+}
