@@ -56,6 +56,28 @@ struct IngestIdentityTests {
         #expect(changes.value("Location:20", "name") == .string("Earth"))
     }
 
+    @Test func deferralNestsWhenEveryIDComesLast() throws {
+        let plan = B.query([
+            B.object("a", "A", [
+                B.object("b", "B", [
+                    B.object("c", "C", [B.leaf("name")]),
+                    B.object("d", "D", list: 1, [B.leaf("id", .id), B.leaf("name")]),
+                    B.leaf("id", .id),
+                ]),
+                B.leaf("name"),
+                B.leaf("id", .id),
+            ]),
+        ])
+        let changes = try ingest(plan, #"""
+            {"data":{"a":{"b":{"c":{"name":"c"},"d":[{"name":"d1","id":"1"},null],"id":"b1"},"name":"a","id":"a1"}}}
+            """#)
+        #expect(changes.keys == ["client:root", "A:a1", "B:b1", "B:b1:c", "D:1"])
+        #expect(changes.value("A:a1", "name") == .string("a"))
+        #expect(changes.value("A:a1", "b") == .link(RecordKey("B:b1")))
+        #expect(changes.value("B:b1", "d") == .links([RecordKey("D:1"), nil]))
+        #expect(changes.value("D:1", "name") == .string("d1"))
+    }
+
     @Test func missingRequiredIDThrows() {
         let error = ingestError(characterPlan, #"{"data":{"character":{"name":"Rick","origin":{"name":"Earth"}}}}"#)
         #expect(error?.kind == .missingID)
