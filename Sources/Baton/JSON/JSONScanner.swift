@@ -267,3 +267,7 @@ public struct JSONScanner {
         return true
     }
 }
+
+/// A scanner borrows its buffer: it stays on the thread that owns the bytes.
+@available(*, unavailable)
+extension JSONScanner: Sendable {}
