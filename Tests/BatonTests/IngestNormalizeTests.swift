@@ -56,6 +56,28 @@ struct IngestIdentityTests {
         #expect(changes.value("Location:20", "name") == .string("Earth"))
     }
 
+    @Test func deferralNestsWhenEveryIDComesLast() throws {
+        let plan = B.query([
+            B.object("a", "A", [
+                B.object("b", "B", [
+                    B.object("c", "C", [B.leaf("name")]),
+                    B.object("d", "D", list: 1, [B.leaf("id", .id), B.leaf("name")]),
+                    B.leaf("id", .id),
+                ]),
+                B.leaf("name"),
+                B.leaf("id", .id),
+            ]),
+        ])
+        let changes = try ingest(plan, #"""
+            {"data":{"a":{"b":{"c":{"name":"c"},"d":[{"name":"d1","id":"1"},null],"id":"b1"},"name":"a","id":"a1"}}}
+            """#)
+        #expect(changes.keys == ["client:root", "A:a1", "B:b1", "B:b1:c", "D:1"])
+        #expect(changes.value("A:a1", "name") == .string("a"))
+        #expect(changes.value("A:a1", "b") == .link(RecordKey("B:b1")))
+        #expect(changes.value("B:b1", "d") == .links([RecordKey("D:1"), nil]))
+        #expect(changes.value("D:1", "name") == .string("d1"))
+    }
+
     @Test func missingRequiredIDThrows() {
         let error = ingestError(characterPlan, #"{"data":{"character":{"name":"Rick","origin":{"name":"Earth"}}}}"#)
         #expect(error?.kind == .missingID)
@@ -319,5 +341,47 @@ struct IngestTypenameTests {
         let plan = B.query([B.object("character", "Character", [B.typename(), B.leaf("id", .id)])])
         let error = ingestError(plan, #"{"data":{"character":{"__typename":"Location","id":"1"}}}"#)
         #expect(error?.kind == .typenameMismatch(expected: "Character", found: "Location"))
+    }
+}
+
+@Suite("Ingest: variables and concurrency")
+struct IngestVariableTests {
+    private let plan = B.query(
+        [
+            B.object("character", "Character", [
+                B.leaf("id", .id),
+                .condition(variable: "withName", include: true, SelectionSet([B.leaf("name")])),
+            ]),
+        ],
+        variables: [VariableDefinition(name: "withName", type: "Boolean!", defaultValue: .bool(false))])
+
+    private let json = #"{"data":{"character":{"id":"1","name":"Rick"}}}"#
+
+    @Test func includedFieldsAreWritten() throws {
+        let changes = try ingest(plan, json, ["withName": .bool(true)])
+        #expect(changes.record("Character:1")?.storageKeys == ["id", "name"])
+        #expect(changes.operation == OperationIdentity(#"Test{"withName":true}"#))
+    }
+
+    @Test func excludedFieldsAreSkippedEvenWhenSent() throws {
+        let changes = try ingest(plan, json)
+        #expect(changes.record("Character:1")?.storageKeys == ["id"])
+    }
+
+    @Test func normalizesOffTheMainActorInParallel() async throws {
+        let plan = self.plan
+        let bytes = Array(json.utf8)
+        let counts = try await withThrowingTaskGroup(of: Int.self) { group in
+            for i in 0..<8 {
+                group.addTask {
+                    let variables = plan.variables(["withName": .bool(i % 2 == 0)])
+                    return try Ingest.normalize(plan: plan, variables: variables, response: bytes).records[1].cells.count
+                }
+            }
+            var counts: [Int] = []
+            for try await count in group { counts.append(count) }
+            return counts.sorted()
+        }
+        #expect(counts == [1, 1, 1, 1, 2, 2, 2, 2])
     }
 }

@@ -14,8 +14,15 @@
 /// - A custom scalar takes any JSON: objects become `.object(canonical JSON)`, arrays `.list`.
 /// - `__typename` is the record's type, never a slot. For an object type it must, when given,
 ///   name the schema's type; for an interface or union it is required.
-/// - Errors with a `path` land on the field it names (trailing list indices stripped); others,
-///   and those whose path names nothing in `data`, are ``ChangeSet/unplacedErrors``.
+/// - Errors with a `path` land on the field it names (trailing list indices stripped), a field
+///   absent from `data` getting a null cell to carry it; when several name one field, the last
+///   wins. Errors without a path, and those whose path names nothing in `data` (an unselected
+///   field, a step through null or past a list's end), are ``ChangeSet/unplacedErrors``.
+/// - The same record met along several paths is one change whose cells merge, later writes
+///   winning; records keep the order in which the response first reached them.
+/// - `@connection` fields add a ``ConnectionPage`` each, in response order; `@deleteRecord`
+///   fields add the records their values name to ``ChangeSet/deletions``.
+/// - ``ChangeSet/operation`` is `plan.identity(variables)`, whatever `data` holds.
 public enum Ingest {
     /// Normalizes a response held in a raw buffer.
     public static func normalize(

@@ -33,8 +33,8 @@ public struct JSONStringSpan: Hashable, Sendable {
 public struct JSONScanner {
     /// The input.
     public let bytes: UnsafeRawBufferPointer
-    /// The offset of the next byte to read.
-    public var position: Int
+    /// The offset of the next byte to read (moved only by reading, or by ``reset(to:)``).
+    public internal(set) var position: Int
     /// How many arrays and objects may be open at once.
     public let maxDepth: Int
     /// How many arrays and objects are open now.
@@ -267,3 +267,7 @@ public struct JSONScanner {
         return true
     }
 }
+
+/// A scanner borrows its buffer: it stays on the thread that owns the bytes.
+@available(*, unavailable)
+extension JSONScanner: Sendable {}
