@@ -168,6 +168,8 @@ struct ImageMergeTests {
         try image.drainCommitted()
         #expect(image.pendingKeys().isEmpty)
         #expect(image.writer.drain() == .nothingToDo)
+        #expect(image.writer.status.commits == 1)
+        #expect(image.writer.status.pendingItems == 0)
     }
 
     @Test("Names get ids in queue order (new link types first, sorted), the same in any file")

@@ -45,7 +45,6 @@ extension ImageWriter {
             let work = takeWork()
             let touches = state.touches.take()
             if work.isEmpty && touches.isEmpty && state.evictionDone && !recreated {
-                workCommitted(work)
                 return .nothingToDo
             }
             let transaction = DrainTransaction(connection: connection, state: state)
