@@ -42,6 +42,7 @@ struct DiskDeterminismTests {
         let pending = disk.hasPendingWrites
         disk.powerLoss(seed: powerSeed)
         let afterPowerLoss = disk.contentHash
+        connection.closeAfterCrash(disk)
         connection = DiskConnection(disk)
         DiskWorkload.configure(connection, autocheckpoint: autocheckpoint)
         #expect(connection.text("PRAGMA integrity_check") == "ok")
