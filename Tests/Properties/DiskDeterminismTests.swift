@@ -67,6 +67,23 @@ struct DiskDeterminismTests {
         #expect(first == second)
     }
 
+    @Test("disks used on different threads at once do not disturb each other")
+    func concurrentDisks() async {
+        let seeds: [UInt64] = [20, 21, 22, 23]
+        let sequential = seeds.map { Self.scenario(diskSeed: $0, powerSeed: $0) }
+        let concurrent = await withTaskGroup(of: (Int, Outcome).self) { group in
+            for (index, seed) in seeds.enumerated() {
+                group.addTask { (index, Self.scenario(diskSeed: seed, powerSeed: seed)) }
+            }
+            var results = [Outcome?](repeating: nil, count: seeds.count)
+            for await (index, outcome) in group {
+                results[index] = outcome
+            }
+            return results.compactMap { $0 }
+        }
+        #expect(concurrent == sequential)
+    }
+
     @Test("different power-loss seeds lead to different disks")
     func differentPowerSeeds() {
         let outcomes = (UInt64(0)..<12).map { Self.scenario(diskSeed: 7, powerSeed: $0) }
