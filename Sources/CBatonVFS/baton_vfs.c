@@ -41,7 +41,7 @@
 /* ------------------------------------------------------------------------ */
 /* Small helpers                                                             */
 
-static void bdisk_out_of_memory(void) {
+_Noreturn static void bdisk_out_of_memory(void) {
     fputs("baton_vfs: out of memory in an operation that cannot fail\n", stderr);
     abort();
 }
@@ -1008,7 +1008,7 @@ static int bio_shm_lock(sqlite3_file *f, int offset, int count, int flags) {
     if (flags & SQLITE_SHM_SHARED) {
         for (int i = offset; i < offset + count; i++) {
             unsigned bit = 1u << i;
-            int held = (h->shm_shared_mask | h->shm_excl_mask) & bit;
+            int held = ((h->shm_shared_mask | h->shm_excl_mask) & bit) != 0;
             if (!held && n->shm_excl[i] != 0) {
                 return SQLITE_BUSY;
             }

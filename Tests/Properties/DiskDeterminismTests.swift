@@ -42,6 +42,7 @@ struct DiskDeterminismTests {
         let pending = disk.hasPendingWrites
         disk.powerLoss(seed: powerSeed)
         let afterPowerLoss = disk.contentHash
+        connection.closeAfterCrash(disk)
         connection = DiskConnection(disk)
         DiskWorkload.configure(connection, autocheckpoint: autocheckpoint)
         #expect(connection.text("PRAGMA integrity_check") == "ok")
@@ -64,6 +65,23 @@ struct DiskDeterminismTests {
         let first = Self.scenario(diskSeed: seed, powerSeed: seed &+ 1000)
         let second = Self.scenario(diskSeed: seed, powerSeed: seed &+ 1000)
         #expect(first == second)
+    }
+
+    @Test("disks used on different threads at once do not disturb each other")
+    func concurrentDisks() async {
+        let seeds: [UInt64] = [20, 21, 22, 23]
+        let sequential = seeds.map { Self.scenario(diskSeed: $0, powerSeed: $0) }
+        let concurrent = await withTaskGroup(of: (Int, Outcome).self) { group in
+            for (index, seed) in seeds.enumerated() {
+                group.addTask { (index, Self.scenario(diskSeed: seed, powerSeed: seed)) }
+            }
+            var results = [Outcome?](repeating: nil, count: seeds.count)
+            for await (index, outcome) in group {
+                results[index] = outcome
+            }
+            return results.compactMap { $0 }
+        }
+        #expect(concurrent == sequential)
     }
 
     @Test("different power-loss seeds lead to different disks")

@@ -52,7 +52,8 @@ struct DiskDurabilityTests {
             #expect(disk.stateHash == currentBefore)
             #expect(disk.hasPendingWrites == pendingBefore)
             #expect(disk.liveHandleCount == 0)
-            connection = DiskConnection(disk)  // the old one is abandoned
+            connection.closeAfterCrash(disk)
+            connection = DiskConnection(disk)
             DiskWorkload.configure(connection, autocheckpoint: 4)
             #expect(connection.text("PRAGMA integrity_check") == "ok")
             #expect(DiskWorkload.last(connection) == committed)
@@ -94,6 +95,7 @@ struct DiskDurabilityTests {
                 if seed % 3 == 0 && step == count / 2 {
                     // A kill on the way: pending writes stay pending across it.
                     disk.kill()
+                    connection.closeAfterCrash(disk)
                     connection = DiskConnection(disk)
                     DiskWorkload.configure(connection, autocheckpoint: autocheckpoint)
                     #expect(DiskWorkload.last(connection) == committed)
@@ -101,6 +103,7 @@ struct DiskDurabilityTests {
             }
             disk.powerLoss(seed: seed &* 0x9E37_79B9_7F4A_7C15 &+ UInt64(round))
             #expect(!disk.hasPendingWrites)
+            connection.closeAfterCrash(disk)
             connection = DiskConnection(disk)
             DiskWorkload.configure(connection, autocheckpoint: autocheckpoint)
             let integrity = connection.text("PRAGMA integrity_check")
@@ -187,6 +190,7 @@ struct DiskDurabilityTests {
             reopened.close()
         }
         #expect(lostAll)
+        connection.closeAfterCrash(disk)
         connection = DiskConnection(disk)
         #expect(DiskWorkload.last(connection) == 10)
         connection.close()
@@ -202,6 +206,7 @@ struct DiskDurabilityTests {
             connection.exec(DiskWorkload.transaction(j, salt: 5))
         }
         disk.kill()
+        connection.closeAfterCrash(disk)
         return disk
     }
 

@@ -32,6 +32,7 @@ struct DiskFaultTests {
         #expect(connection.exec(DiskWorkload.transaction(j, salt: 0)) == SQLITE_OK)
         let signature = DiskWorkload.signature(connection)
         disk.kill()
+        connection.closeAfterCrash(disk)
         let reopened = DiskConnection(disk)
         #expect(reopened.text("PRAGMA integrity_check") == "ok")
         #expect(DiskWorkload.last(reopened) == j)
@@ -70,6 +71,7 @@ struct DiskFaultTests {
         // Frames written before the failure carry no commit: a power loss
         // that keeps them must still recover transaction 5 or earlier.
         disk.kill()
+        connection.closeAfterCrash(disk)
         let reopened = DiskConnection(disk)
         #expect(DiskWorkload.signature(reopened) == before)
         Self.expectRecovers(disk, reopened, next: 6)
@@ -90,6 +92,7 @@ struct DiskFaultTests {
         #expect(!disk.hasPendingWrites)
         // Everything is durable now: any power loss keeps all five.
         disk.powerLoss(seed: 12)
+        connection.closeAfterCrash(disk)
         let reopened = DiskConnection(disk)
         #expect(DiskWorkload.signature(reopened) == before)
         Self.expectRecovers(disk, reopened, next: 6)
@@ -151,13 +154,13 @@ struct DiskFaultTests {
         let (disk, connection) = Self.prepared(seed: 16)
         let before = DiskWorkload.signature(connection)
         disk.kill()  // a cold cache: the next query must read the file
+        connection.closeAfterCrash(disk)
         let reopened = DiskConnection(disk)
         disk.fail(.read, code: 0)
         #expect(reopened.int("SELECT count(*) FROM t") == nil)
         #expect(sqlite3_extended_errcode(reopened.db) == SimulatedDisk.Code.ioErrRead)
         #expect(DiskWorkload.signature(reopened) == before)
         #expect(reopened.text("PRAGMA integrity_check") == "ok")
-        _ = connection
         reopened.close()
     }
 

@@ -25,7 +25,14 @@ import CBatonVFS
 ///
 /// Lifetime: keep the disk alive while any connection opened on it may
 /// still be used; a connection abandoned after a crash may be closed even
-/// after the disk is gone.
+/// after the disk is gone. Closing a dead connection is safe and writes
+/// nothing; an abandoned one that is never closed keeps SQLite's page cache
+/// (and the shared memory it had mapped) for good, so long simulations
+/// should close the old connection after each crash.
+///
+/// Sync points: right after a commit returns, `hasPendingWrites == false`
+/// means every commit so far is durable; a power loss then recovers to a
+/// commit between the last such point and the last commit that returned.
 public final class SimulatedDisk: @unchecked Sendable {
     /// Operations a fault can be injected into.
     public enum FaultKind: Sendable, Hashable, CaseIterable {

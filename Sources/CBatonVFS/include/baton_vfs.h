@@ -17,14 +17,22 @@
  *     or drops it as a whole (it is never torn).
  *   - Directory operations (creating a file by opening it, deleting a file)
  *     are durable at once. There is no directory sync to model.
- *   - A power loss decides every pending write of every file independently:
- *     keep it, drop it, or tear it at 512-byte sector granularity. A torn
- *     write keeps some of its sector pieces, drops others (the old bytes
- *     stay), and fills some with garbage. Garbage stays inside the range the
- *     write covered: a write never damages bytes it did not cover (this is
- *     stricter than real hardware without power-safe overwrite, and keeps
- *     "everything synced survives" an exact promise). Later writes may
- *     survive while earlier ones are lost (the OS writes back in any order).
+ *   - A power loss first draws a style from its seed, then decides each
+ *     pending write of each file (files in name order, writes in order):
+ *       in order:    per file, a cut point; writes before it are kept, the
+ *                    one at it may be torn, the rest are lost (the OS wrote
+ *                    back in order and stopped);
+ *       independent: every write is kept, lost or torn on its own, so a
+ *                    later write may survive an earlier one (the OS wrote
+ *                    back in any order); the style also draws how likely
+ *                    keeping and tearing are, so some power losses lose
+ *                    almost nothing and others almost everything.
+ *     A torn write is cut at 512-byte sector boundaries; each piece is
+ *     written, left as it was, or filled with garbage from the seed.
+ *     Garbage stays inside the range the write covered: a write never
+ *     damages bytes it did not cover (stricter than real hardware without
+ *     power-safe overwrite, and it keeps "everything synced survives" an
+ *     exact promise).
  *   - A kill (the process dies, the OS lives) keeps every pending operation
  *     pending: the OS still holds them in its cache, so a power loss after
  *     a kill can still lose them until something syncs the file.
@@ -43,12 +51,19 @@
  *     abandoned connection may even be closed after its disk is destroyed.
  *     The shared memory a dead connection had mapped stays allocated until
  *     all of its handles are closed (SQLite reads it through raw pointers),
- *     so an abandoned connection that is never closed keeps it for good.
+ *     so an abandoned connection that is never closed keeps it for good,
+ *     as it keeps SQLite's own memory (its page cache). Closing a dead
+ *     connection is safe, writes nothing and frees both: long simulations
+ *     should close the old connection after each crash.
  *     Calls through the VFS object itself (xOpen, xDelete, ...) are only
  *     valid while the disk exists.
  *   - Everything is deterministic: randomness comes from the seed given at
  *     creation, time is set by the caller (xSleep advances it instead of
  *     sleeping), files are always visited in byte order of their names.
+ *     One thing is outside the disk's reach: SQLite draws WAL salts from
+ *     its process-wide generator, seeded from the default VFS. Compare
+ *     disks with baton_disk_content_hash, which does not depend on them,
+ *     or see baton_sqlite_seed_prng.
  *
  * Thread safety: a disk, its VFS and every connection opened on it must be
  * used by one thread at a time (handing a disk to another thread needs a
