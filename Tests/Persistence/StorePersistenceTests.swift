@@ -230,3 +230,45 @@ struct StorePersistenceTests {
         launch.quit()
     }
 }
+
+@MainActor
+@Suite("An image that opens off the main actor")
+struct OpeningImageTests {
+    let ops = try! Operations(persistenceSDL)
+
+    @Test("commits made before the open reach the file, and the check waits for the open")
+    func commitsBeforeOpen() throws {
+        let directory = TemporaryDirectory()
+        let plan = try ops.plan("query Screen($id: ID!) { character(id: $id) { id name status } }")
+        let variables: [String: JSONValue] = ["id": .string("1")]
+        let gate = DispatchSemaphore(value: 0)
+        let path = directory.imagePath
+        let opening = OpeningImage(queue: DispatchQueue(label: "test.open")) { () throws(ImageError) -> Image in
+            gate.wait()
+            return try Image.open(path: path, appVersion: "persistence-tests", configuration: ImageConfiguration(executor: ManualWriterExecutor()))
+        }
+        let store = Store(image: opening, configuration: .init(collectsAutomatically: false))
+        try ops.commit(store, plan, variables, #"{"data":{"character":{"id":"1","name":"Rick","status":"Alive"}}}"#)
+        #expect(opening.pendingKeys().contains(RecordKey("Character:1")))
+        gate.signal()
+        let image = try #require(opening.wait())
+        #expect(image.pendingKeys().contains(RecordKey("Character:1")))
+        _ = image.writer.drain()
+        image.close()
+        let next = try Launch(path)
+        #expect(next.store.check(plan, variables: plan.variables(variables)).isAvailable)
+        #expect(next.store.read(plan, variables: plan.variables(variables)).data == (try JSONValue.parse(#"{"character":{"id":"1","name":"Rick","status":"Alive"}}"#)))
+        next.quit()
+    }
+
+    @Test("a file that cannot open leaves the store running without an image")
+    func failedOpen() throws {
+        let plan = try ops.plan("query Screen($id: ID!) { character(id: $id) { id name } }")
+        let opening = OpeningImage(path: "/proc/baton-cannot-create-here/app.image", appVersion: "x")
+        let store = Store(image: opening, configuration: .init(collectsAutomatically: false))
+        try ops.commit(store, plan, ["id": .string("1")], #"{"data":{"character":{"id":"1","name":"Rick"}}}"#)
+        #expect(opening.wait() == nil)
+        #expect(opening.openError != nil)
+        #expect(store.check(plan, variables: plan.variables(["id": .string("1")])).isAvailable)
+    }
+}
