@@ -96,10 +96,18 @@ struct Benchmarks {
         guard answer.isAvailable else { throw BenchError("the hydrating check answered \(answer)") }
         rows.append(Row(name: "check: hydrate \(keys.count) rows into an empty store", samples: hydrate, floor: ("raw SQLite select of the same rows by key", rawRead)))
         if let index = CommandLine.arguments.firstIndex(of: "--profile-hydration"), index + 1 < CommandLine.arguments.count, let rounds = Int(CommandLine.arguments[index + 1]) {
+            var samples: [Double] = []
+            var alive: [Store] = []
             for _ in 0..<rounds {
                 let store = Store(image: image, configuration: .init(collectsAutomatically: false))
+                let start = DispatchTime.now().uptimeNanoseconds
                 _ = store.check(input.plan, variables: input.variables)
+                samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000)
+                alive.append(store)
+                if alive.count > 20 { alive.removeAll() }
             }
+            samples.sort()
+            print(String(format: "hydration: best %.3f ms, median %.3f ms over %d rounds", samples[0], samples[samples.count / 2], rounds))
             return
         }
         let warm = Store(image: image, configuration: .init(collectsAutomatically: false))
