@@ -32,7 +32,8 @@ package struct EventGenerator {
         world.drift()
         switch kind {
         case .response:
-            let operation = random.pick(["CharacterScreen", "EpisodeCast", "LocationResidents", "CharacterList", "CharacterScreen"])
+            let responding = configuration.operations.filter { $0 != "Notes" }
+            let operation = responding.isEmpty ? "CharacterScreen" : random.pick(responding)
             let variables = queryVariables(operation)
             return .response(operation: operation, variables: variables, body: world.respond(operation, variables))
         case .partialResponse:
@@ -73,7 +74,7 @@ package struct EventGenerator {
             }
             return .response(operation: "Notes", variables: variables, body: world.respond("Notes", variables))
         case .retain:
-            let operation = random.pick(SimSchema.queryNames)
+            let operation = random.pick(["CharacterHeader"] + configuration.operations)
             let token = nextToken
             nextToken += 1
             return .retain(token: token, operation: operation, variables: queryVariables(operation))
@@ -81,7 +82,7 @@ package struct EventGenerator {
             guard !context.retainedTokens.isEmpty else { return .collect }
             return .release(token: random.pick(context.retainedTokens))
         case .check:
-            let operation = random.pick(SimSchema.queryNames)
+            let operation = random.pick(["CharacterHeader"] + configuration.operations)
             let expiration: Double? = random.chance(configuration.expirationRate) ? random.pick([10.0, 60.0, 300.0]) : nil
             return .check(operation: operation, variables: queryVariables(operation), expiration: expiration)
         case .collect:

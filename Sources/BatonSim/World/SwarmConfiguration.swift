@@ -22,6 +22,9 @@ package struct SwarmConfiguration: Hashable, Sendable, CustomStringConvertible {
     package var unknownLocationRate: Double
     /// Chance that a check names an expiration.
     package var expirationRate: Double
+    /// The screens this run's app has: which query operations (and so which types and fields)
+    /// responses, retains and checks use. Fewer screens overlap more.
+    package var operations: [String]
 
     /// Draws a configuration from `random`.
     package init(random: inout SimRandom) {
@@ -49,10 +52,16 @@ package struct SwarmConfiguration: Hashable, Sendable, CustomStringConvertible {
         errorRate = random.pick([0, 0.05, 0.2])
         unknownLocationRate = random.pick([0, 0.2, 0.5])
         expirationRate = random.pick([0, 0.3, 0.7])
+        // Each full screen is on with probability 3/4; at least one always is.
+        let screens = ["CharacterScreen", "EpisodeCast", "LocationResidents", "CharacterList", "Notes"]
+        var chosen = screens.filter { _ in !random.chance(0.25) }
+        if chosen.isEmpty { chosen = [random.pick(screens)] }
+        operations = chosen
+        if !chosen.contains("Notes") { self.weights[.page] = 0 }
     }
 
     package var description: String {
         let on = Kind.allCases.filter { weights[$0, default: 0] > 0 }.map { "\($0.rawValue)=\(weights[$0]!)" }
-        return "characters \(characters), episodes \(episodes), locations \(locations), notes \(notesPerCharacter), versions \(valueVersions), errors \(errorRate), unknown locations \(unknownLocationRate), expirations \(expirationRate); kinds: " + on.joined(separator: " ")
+        return "characters \(characters), episodes \(episodes), locations \(locations), notes \(notesPerCharacter), versions \(valueVersions), errors \(errorRate), unknown locations \(unknownLocationRate), expirations \(expirationRate); screens \(operations.joined(separator: ",")); kinds: " + on.joined(separator: " ")
     }
 }
