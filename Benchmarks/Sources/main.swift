@@ -6,6 +6,8 @@ import Foundation
 /// Baton's benchmarks: each figure beside a floor measured in the same run.
 ///
 /// Run in release: `swift run -c release BatonBenchmarks [--iterations N] [--response FILE --schema SDL --document GRAPHQL --variables JSON]`.
+/// `--skip-slow` leaves out collection and the simulator; `--profile-hydration N` and
+/// `--profile-check N` loop one measurement N times for a profiler (`perf record`).
 @MainActor
 struct Benchmarks {
     var iterations = 30
@@ -112,6 +114,11 @@ struct Benchmarks {
         }
         let warm = Store(image: image, configuration: .init(collectsAutomatically: false))
         _ = warm.check(input.plan, variables: input.variables)
+        if let index = CommandLine.arguments.firstIndex(of: "--profile-check"), index + 1 < CommandLine.arguments.count, let rounds = Int(CommandLine.arguments[index + 1]) {
+            let samples = measure(iterations: rounds) { _ = warm.check(input.plan, variables: input.variables) }
+            print(String(format: "check in memory: best %.3f ms, median %.3f ms over %d rounds", samples[0], samples[samples.count / 2], rounds))
+            return
+        }
         let inMemory = measure(iterations: iterations) { _ = warm.check(input.plan, variables: input.variables) }
         rows.append(Row(name: "check: the same operation with the records in memory", samples: inMemory, floor: ("hydration", hydrate)))
         let readBack = measure(iterations: iterations) { _ = warm.read(input.plan, variables: input.variables) }
