@@ -220,7 +220,7 @@ enum SimCommand {
 
     private static func printSummary(_ summary: Campaign.Summary, mutant: Mutant?, events: Int) {
         print("seeds \(summary.seeds), events \(summary.events), states checked \(summary.statesChecked)")
-        print("crashes: \(summary.crashes.kill) kills, \(summary.crashes.powerLoss) power losses, \(summary.crashes.quit) quits, \(summary.crashes.drainPartway) drains cut short; \(summary.crashes.faults) disk faults")
+        print("crashes: \(summary.crashes.kill) kills, \(summary.crashes.powerLoss) power losses, \(summary.crashes.quit) quits, \(summary.crashes.drainPartway) drains cut short, \(summary.crashes.corruptions) files overwritten with garbage; \(summary.crashes.faults) disk faults")
         print(String(format: "%.1f seeds/s, %.0f events/s over %.1f s", summary.seedsPerSecond, summary.eventsPerSecond, summary.seconds))
         print("determinism: \(summary.determinismChecked) seeds run twice, \(summary.determinismMismatches.count) mismatches")
         for mismatch in summary.determinismMismatches { print("  NONDETERMINISTIC \(mismatch)") }

@@ -26,7 +26,8 @@ package enum CampaignReport {
             "crashes": .object([
                 "kill": .int(summary.crashes.kill), "powerLoss": .int(summary.crashes.powerLoss),
                 "quit": .int(summary.crashes.quit), "drainPartway": .int(summary.crashes.drainPartway),
-                "faults": .int(summary.crashes.faults), "total": .int(summary.crashes.total),
+                "faults": .int(summary.crashes.faults), "corruptions": .int(summary.crashes.corruptions),
+                "total": .int(summary.crashes.total),
             ]),
             "statesChecked": .int(summary.statesChecked),
             "seconds": .double(summary.seconds),
@@ -55,7 +56,8 @@ package enum CampaignReport {
         summary.seconds = double(o["seconds"])
         if case .object(let c)? = o["crashes"] {
             summary.crashes = CrashCounts(kill: int(c["kill"]), powerLoss: int(c["powerLoss"]), quit: int(c["quit"]),
-                                          drainPartway: int(c["drainPartway"]), faults: int(c["faults"]))
+                                          drainPartway: int(c["drainPartway"]), faults: int(c["faults"]),
+                                          corruptions: int(c["corruptions"]))
         }
         if case .object(let d)? = o["determinism"] {
             summary.determinismChecked = int(d["checked"])

@@ -103,6 +103,8 @@ package struct EventGenerator {
             return .powerLoss(seed: random.next())
         case .fault:
             return .fault(on: random.pick(["write", "sync"]), code: random.pick(["ioerr", "full"]))
+        case .corruptFile:
+            return .corruptFile(seed: random.next())
         }
     }
 

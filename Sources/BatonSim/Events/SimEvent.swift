@@ -33,6 +33,8 @@ package enum SimEvent: Hashable, Sendable {
     case relaunch
     /// The next write (or sync) of the disk fails with `code` (`ioerr` or `full`).
     case fault(on: String, code: String)
+    /// The process dies and the image is replaced by garbage (from `seed`), its WAL gone.
+    case corruptFile(seed: UInt64)
 
     /// The event's kind, as the replay format names it.
     package var kind: String {
@@ -54,13 +56,14 @@ package enum SimEvent: Hashable, Sendable {
         case .powerLoss: "powerLoss"
         case .relaunch: "relaunch"
         case .fault: "fault"
+        case .corruptFile: "corruptFile"
         }
     }
 
     /// True for events that end the process.
     package var endsProcess: Bool {
         switch self {
-        case .quit, .kill, .powerLoss, .drainPartway: true
+        case .quit, .kill, .powerLoss, .drainPartway, .corruptFile: true
         default: false
         }
     }
@@ -88,6 +91,7 @@ package enum SimEvent: Hashable, Sendable {
         case .powerLoss(let s): return "power loss seed \(s)"
         case .relaunch: return "relaunch"
         case .fault(let on, let code): return "fault \(code) on next \(on)"
+        case .corruptFile(let seed): return "image file overwritten with garbage, seed \(seed)"
         }
     }
 }

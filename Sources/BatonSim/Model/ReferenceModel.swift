@@ -175,13 +175,14 @@ package struct ReferenceModel: Sendable {
         switch crash {
         case .quit, .kill: return [image]
         case .powerLoss: return Array(states[durable...])
+        case .corruption: return [ImageState(generation: 0)]
         }
     }
 
     /// A new launch found `found` (one of the allowed states) and bumped the generation to
     /// `generation`: the model continues from there, memory empty.
     package mutating func relaunched(found: ImageState, generation: Int, crash: CrashKind) {
-        if crash == .powerLoss {
+        if crash == .powerLoss || crash == .corruption {
             states = [found]
             durable = 0
         } else {
@@ -231,4 +232,6 @@ package struct ReferenceModel: Sendable {
 /// How a process ended.
 package enum CrashKind: String, Sendable {
     case quit, kill, powerLoss
+    /// The file was overwritten with garbage: the image must start again, empty.
+    case corruption
 }

@@ -123,7 +123,7 @@ package struct ReplayFile: Hashable, Sendable {
             object["steps"] = .int(steps)
         case .advanceClock(let seconds):
             object["seconds"] = .double(seconds)
-        case .powerLoss(let seed):
+        case .powerLoss(let seed), .corruptFile(let seed):
             object["seed"] = .int(Int(bitPattern: UInt(seed)))
         case .fault(let on, let code):
             object["on"] = .string(on)
@@ -190,6 +190,7 @@ package struct ReplayFile: Hashable, Sendable {
         case "kill": event = .kill
         case "powerLoss": event = .powerLoss(seed: UInt64(UInt(bitPattern: try int("seed"))))
         case "relaunch": event = .relaunch
+        case "corruptFile": event = .corruptFile(seed: UInt64(UInt(bitPattern: try int("seed"))))
         case "fault":
             let on = try string("on"), code = try string("code")
             guard ["write", "sync"].contains(on), ["ioerr", "full"].contains(code) else {

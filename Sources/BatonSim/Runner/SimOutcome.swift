@@ -18,12 +18,14 @@ package struct CrashCounts: Hashable, Sendable {
     package var quit = 0
     package var drainPartway = 0
     package var faults = 0
+    package var corruptions = 0
 
-    package var total: Int { kill + powerLoss + quit + drainPartway }
+    package var total: Int { kill + powerLoss + quit + drainPartway + corruptions }
 
     package static func + (a: CrashCounts, b: CrashCounts) -> CrashCounts {
         CrashCounts(kill: a.kill + b.kill, powerLoss: a.powerLoss + b.powerLoss, quit: a.quit + b.quit,
-                    drainPartway: a.drainPartway + b.drainPartway, faults: a.faults + b.faults)
+                    drainPartway: a.drainPartway + b.drainPartway, faults: a.faults + b.faults,
+                    corruptions: a.corruptions + b.corruptions)
     }
 }
 

@@ -104,6 +104,23 @@ extension Simulation {
             if process != nil { _ = try quit(index: index) }
             try launch(index: index)
             return "launched generation \(process?.image.generation ?? -1)"
+        case .corruptFile(let seed):
+            if let process {
+                disk.kill()
+                process.image.abandon()
+                self.process = nil
+            }
+            var random = SimRandom(seed: seed)
+            let size = max(disk.bytes(of: Self.imagePath)?.count ?? 0, 4096)
+            // The whole image is replaced (a bad restore, another program): garbage where the file
+            // was, and no WAL beside it, so nothing of the old image can be read.
+            disk.overwrite(Self.imagePath, bytes: (0..<size).map { _ in UInt8(truncatingIfNeeded: random.next()) })
+            _ = disk.delete(Self.imagePath + "-wal")
+            _ = disk.delete(Self.imagePath + "-shm")
+            disk.flushAll()
+            lastEnd = .corruption
+            crashes.corruptions += 1
+            return "\(size) bytes of garbage"
         case .fault(let on, let code):
             // SQLITE_IOERR_FSYNC and SQLITE_IOERR_WRITE are macros Swift cannot import: IOERR | (4 << 8), IOERR | (3 << 8).
             let result: Int32 = code == "full" ? SQLITE_FULL : (on == "sync" ? SQLITE_IOERR | (4 << 8) : SQLITE_IOERR | (3 << 8))

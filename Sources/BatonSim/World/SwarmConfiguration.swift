@@ -6,7 +6,7 @@ package struct SwarmConfiguration: Hashable, Sendable, CustomStringConvertible {
     /// The kinds of event the generator draws, each with its weight (0: off this run).
     package enum Kind: String, CaseIterable, Sendable {
         case response, partialResponse, mutation, deletion, page, retain, release, check, collect
-        case drain, drainPartway, advanceClock, invalidate, quit, kill, powerLoss, fault
+        case drain, drainPartway, advanceClock, invalidate, quit, kill, powerLoss, fault, corruptFile
     }
 
     package var weights: [Kind: Int]
@@ -29,9 +29,9 @@ package struct SwarmConfiguration: Hashable, Sendable, CustomStringConvertible {
     /// Draws a configuration from `random`.
     package init(random: inout SimRandom) {
         let base: [Kind: Int] = [
-            .response: 24, .partialResponse: 10, .mutation: 6, .deletion: 3, .page: 8, .retain: 5,
+            .response: 24, .partialResponse: 10, .mutation: 6, .deletion: 5, .page: 8, .retain: 5,
             .release: 5, .check: 22, .collect: 5, .drain: 12, .drainPartway: 1, .advanceClock: 4,
-            .invalidate: 1, .quit: 1, .kill: 2, .powerLoss: 2, .fault: 2,
+            .invalidate: 1, .quit: 1, .kill: 2, .powerLoss: 2, .fault: 2, .corruptFile: 1,
         ]
         let alwaysOn: Set<Kind> = [.response, .check, .drain]
         var weights: [Kind: Int] = [:]
@@ -39,6 +39,9 @@ package struct SwarmConfiguration: Hashable, Sendable, CustomStringConvertible {
             let weight = base[kind]!
             if alwaysOn.contains(kind) {
                 weights[kind] = weight
+            } else if kind == .corruptFile {
+                // A wiped image ends every story the run was telling: rare, and in few seeds.
+                weights[kind] = random.chance(0.3) ? weight : 0
             } else {
                 weights[kind] = random.chance(0.25) ? 0 : max(1, weight * random.int(1...3) / 2)
             }
