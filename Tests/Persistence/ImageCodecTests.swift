@@ -53,7 +53,7 @@ struct CodecFuzz {
         let deleted = chance(0.1)
         var linkTypes: [RecordKey: String] = [:]
         for cell in cells.values {
-            forEachLink(in: cell.value) { key in if chance(0.7) { linkTypes[key] = chance(0.5) ? "Character" : "Episode" } }
+            cell.value.forEachLink { key in if chance(0.7) { linkTypes[key] = chance(0.5) ? "Character" : "Episode" } }
         }
         return Snapshot(
             key: key(), typename: chance(0.9) ? "Character" : "",

@@ -15,6 +15,15 @@ struct StorePersistenceTests {
     """
     let one: [String: JSONValue] = ["id": .string("1")]
 
+    /// A launch that commits the whole screen of Character:1 and quits: the image then holds it.
+    private func launchWithScreen(_ path: String, mutant: Mutant? = nil) throws {
+        let launch = try Launch(path, mutant: mutant)
+        try ops.commit(launch.store, try ops.plan(screen), one, Self.screenResponse)
+        launch.quit()
+    }
+
+    static let screenResponse = #"{"data":{"character":{"id":"1","name":"Rick","status":"Alive","species":"Human","image":"r.png"}}}"#
+
     @Test("a second store over the same file renders a large fixture with a transport that never answers")
     func largeFixture() throws {
         let directory = TemporaryDirectory()
@@ -111,11 +120,7 @@ struct StorePersistenceTests {
         let directory = TemporaryDirectory()
         let headerPlan = try ops.plan(header)
         let screenPlan = try ops.plan(screen)
-        do {
-            let launch = try Launch(directory.imagePath)
-            try ops.commit(launch.store, screenPlan, one, #"{"data":{"character":{"id":"1","name":"Rick","status":"Alive","species":"Human","image":"r.png"}}}"#)
-            launch.quit()
-        }
+        try launchWithScreen(directory.imagePath)
         do {
             let launch = try Launch(directory.imagePath)
             try ops.commit(launch.store, headerPlan, one, #"{"data":{"character":{"id":"1","name":"Rick Sanchez"}}}"#)
@@ -136,11 +141,7 @@ struct StorePersistenceTests {
         let directory = TemporaryDirectory()
         let headerPlan = try ops.plan(header)
         let screenPlan = try ops.plan(screen)
-        do {
-            let launch = try Launch(directory.imagePath, mutant: .partialSnapshotReplaces)
-            try ops.commit(launch.store, screenPlan, one, #"{"data":{"character":{"id":"1","name":"Rick","status":"Alive","species":"Human","image":"r.png"}}}"#)
-            launch.quit()
-        }
+        try launchWithScreen(directory.imagePath, mutant: .partialSnapshotReplaces)
         do {
             let launch = try Launch(directory.imagePath, mutant: .partialSnapshotReplaces)
             try ops.commit(launch.store, headerPlan, one, #"{"data":{"character":{"id":"1","name":"Rick Sanchez"}}}"#)
@@ -158,11 +159,7 @@ struct StorePersistenceTests {
         let directory = TemporaryDirectory()
         let headerPlan = try ops.plan(header)
         let screenPlan = try ops.plan(screen)
-        do {
-            let launch = try Launch(directory.imagePath)
-            try ops.commit(launch.store, screenPlan, one, #"{"data":{"character":{"id":"1","name":"Rick","status":"Alive","species":"Human","image":"r.png"}}}"#)
-            launch.quit()
-        }
+        try launchWithScreen(directory.imagePath)
         do {
             let launch = try Launch(directory.imagePath)
             #expect(launch.store.check(screenPlan, variables: screenPlan.variables(one)) == .available(.fresh, fetchTime: 5_000, source: .image))
@@ -186,11 +183,7 @@ struct StorePersistenceTests {
         let directory = TemporaryDirectory()
         let screenPlan = try ops.plan(screen)
         let variables = screenPlan.variables(one)
-        do {
-            let launch = try Launch(directory.imagePath)
-            try ops.commit(launch.store, screenPlan, one, #"{"data":{"character":{"id":"1","name":"Rick","status":"Alive","species":"Human","image":"r.png"}}}"#)
-            launch.quit()
-        }
+        try launchWithScreen(directory.imagePath)
         for _ in 2...3 {
             let launch = try Launch(directory.imagePath)
             #expect(launch.store.check(screenPlan, variables: variables).isAvailable)
@@ -211,11 +204,7 @@ struct StorePersistenceTests {
     func overwrittenFile() throws {
         let directory = TemporaryDirectory()
         let screenPlan = try ops.plan(screen)
-        do {
-            let launch = try Launch(directory.imagePath)
-            try ops.commit(launch.store, screenPlan, one, #"{"data":{"character":{"id":"1","name":"Rick","status":"Alive","species":"Human","image":"r.png"}}}"#)
-            launch.quit()
-        }
+        try launchWithScreen(directory.imagePath)
         let launch = try Launch(directory.imagePath)
         for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: directory.imagePath + suffix) {
             let size = (try? FileManager.default.attributesOfItem(atPath: directory.imagePath + suffix)[.size] as? Int) ?? 4096

@@ -23,7 +23,7 @@ extension Store {
         for (key, data) in overlay {
             mark.marked.insert(key)
             for cell in data.cells.values {
-                Self.forEachLink(in: cell.value) { mark.marked.insert($0) }
+                cell.value.forEachLink { mark.marked.insert($0) }
             }
         }
         let pending = image?.pendingKeys() ?? []
@@ -33,7 +33,7 @@ extension Store {
         for key in mark.marked where ConnectionPage.isClientRecordKey(key) {
             guard let connection = base[key] else { continue }
             for slot in [ChangeSetApplier.edgesSlot, ChangeSetApplier.pageInfoSlot] {
-                if let cell = connection.cells[slot] { Self.forEachLink(in: cell.value) { mark.marked.insert($0) } }
+                if let cell = connection.cells[slot] { cell.value.forEachLink { mark.marked.insert($0) } }
             }
         }
 
@@ -96,7 +96,7 @@ struct MarkWalk {
                 if key == .queryRoot { rootSlots.insert(slot) }
                 guard let cell = data.cells[slot], let subselections = field.selections else { continue }
                 var targets: [RecordKey] = []
-                Store.forEachLink(in: cell.value) { targets.append($0) }
+                cell.value.forEachLink { targets.append($0) }
                 for target in targets {
                     visit(subselections, at: target)
                 }

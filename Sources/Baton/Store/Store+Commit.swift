@@ -141,22 +141,12 @@ extension Store {
     private func snapshot(_ key: RecordKey, _ data: RecordData) -> Snapshot {
         var linkTypes: [RecordKey: String] = [:]
         for cell in data.cells.values {
-            Self.forEachLink(in: cell.value) { target in
+            cell.value.forEachLink { target in
                 if let typename = base[target]?.typename { linkTypes[target] = typename }
             }
         }
         return Snapshot(
             key: key, typename: data.typename, cells: data.deleted ? [] : data.namedCells,
             deleted: data.deleted, hydrated: hydrated.contains(key), linkTypes: linkTypes)
-    }
-
-    /// Calls `body` with every record key a value links to.
-    static func forEachLink(in value: Value, _ body: (RecordKey) -> Void) {
-        switch value {
-        case .link(let key): body(key)
-        case .links(let keys): for case let key? in keys { body(key) }
-        case .list(let items): for item in items { forEachLink(in: item, body) }
-        default: break
-        }
     }
 }

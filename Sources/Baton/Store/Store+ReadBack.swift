@@ -12,7 +12,7 @@ extension Store {
     public func read(_ plan: Plan, variables: Variables) -> ReadResult {
         var reader = ReadBackWalk(store: self, variables: variables)
         let root = visible(plan.rootKey) ?? RecordData(typename: plan.rootTypename)
-        let data = reader.object(root, key: plan.rootKey, sets: [plan.selections])
+        let data = reader.object(root, sets: [plan.selections])
         return ReadResult(data: data, isComplete: reader.complete)
     }
 }
@@ -29,7 +29,7 @@ struct ReadBackWalk {
         self.variables = variables
     }
 
-    mutating func object(_ data: RecordData, key: RecordKey, sets: [SelectionSet]) -> JSONValue {
+    mutating func object(_ data: RecordData, sets: [SelectionSet]) -> JSONValue {
         if sets.count == 1 {
             return object(data, fields: sets[0].mergedFields(for: data.typename, variables: variables))
         }
@@ -92,7 +92,7 @@ struct ReadBackWalk {
                 return nil
             }
             if data.deleted { return .null }
-            return object(data, key: key, sets: subsets ?? [])
+            return object(data, sets: subsets ?? [])
         case .links(let keys):
             var out: [JSONValue] = []
             for key in keys {
@@ -105,7 +105,7 @@ struct ReadBackWalk {
                     return nil
                 }
                 if data.deleted { continue }
-                out.append(object(data, key: key, sets: subsets ?? []))
+                out.append(object(data, sets: subsets ?? []))
             }
             return .array(out)
         }

@@ -18,6 +18,18 @@ public enum Value: Hashable, Sendable {
     case object(String)
 }
 
+extension Value {
+    /// Calls `body` with every record this value links to, nested lists included.
+    public func forEachLink(_ body: (RecordKey) -> Void) {
+        switch self {
+        case .link(let key): body(key)
+        case .links(let keys): for case let key? in keys { body(key) }
+        case .list(let items): for item in items { item.forEachLink(body) }
+        default: break
+        }
+    }
+}
+
 /// A field error from a response's `errors`, landed on the field its `path` names.
 public struct FieldError: Hashable, Sendable {
     /// The error's message.

@@ -95,15 +95,7 @@ extension ModelReader {
                 guard let sub = field.selections else { continue }
                 let name = field.connection != nil ? field.connectionStorageKey(variables)! : field.storageKey(variables)
                 guard let cell = record.cells[name] else { continue }
-                forEachLink(cell.value) { visit($0, sub) }
-            }
-        }
-        func forEachLink(_ value: Value, _ body: (RecordKey) -> Void) {
-            switch value {
-            case .link(let key): body(key)
-            case .links(let keys): for case let key? in keys { body(key) }
-            case .list(let items): for item in items { forEachLink(item, body) }
-            default: break
+                cell.value.forEachLink { visit($0, sub) }
             }
         }
         visit(plan.rootKey, plan.selections)

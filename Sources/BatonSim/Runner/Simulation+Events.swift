@@ -40,14 +40,12 @@ extension Simulation {
             return "reverted"
         case .retain(let token, let operation, let variables):
             guard var process, process.tokens[token] == nil, let plan = plans.plan(operation) else { return "skipped" }
-            process.tokens[token] = process.store.retain(plan, variables: plan.variables(variables))
-            retainedOperation[token] = operation
-            retainedVariables[token] = variables
+            process.tokens[token] = (process.store.retain(plan, variables: plan.variables(variables)), operation, variables)
             self.process = process
             return "retained"
         case .release(let token):
             guard var process, let retained = process.tokens.removeValue(forKey: token) else { return "skipped: not retained" }
-            process.store.release(retained)
+            process.store.release(retained.token)
             self.process = process
             return "released"
         case .check(let operation, let variables, let expiration):
@@ -157,8 +155,8 @@ extension Simulation {
         var keys = Set<RecordKey>()
         let store = process.store
         for token in process.tokens.keys.sorted() {
-            guard process.tokens[token] != nil, let plan = plans.plan(retainedOperation[token] ?? "") else { continue }
-            let reader = ModelReader(variables: plan.variables(retainedVariables[token] ?? [:])) { key in
+            guard let retained = process.tokens[token], let plan = plans.plan(retained.operation) else { continue }
+            let reader = ModelReader(variables: plan.variables(retained.variables)) { key in
                 store.data(of: key).map(ModelRecord.init)
             }
             keys.formUnion(reader.reachable(plan))

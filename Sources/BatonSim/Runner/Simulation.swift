@@ -25,7 +25,8 @@ package final class Simulation {
         let store: Store
         let image: Image
         let recorder: RecordingImage
-        var tokens: [Int: RetainToken] = [:]
+        /// Retained operations by the schedule's token number: the store's token and what it retains.
+        var tokens: [Int: (token: RetainToken, operation: String, variables: [String: JSONValue])] = [:]
         var layers: [Int: OptimisticLayerID] = [:]
     }
 
@@ -48,9 +49,6 @@ package final class Simulation {
     var crashes = CrashCounts()
     var statesChecked = 0
     var lastCheck: Availability?
-    /// What each retain token retained (to check that collection keeps it).
-    var retainedOperation: [Int: String] = [:]
-    var retainedVariables: [Int: [String: JSONValue]] = [:]
 
     init(seed: UInt64?, diskSeed: UInt64, options: Options) {
         self.seed = seed

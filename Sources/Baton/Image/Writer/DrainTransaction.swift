@@ -248,11 +248,11 @@ final class DrainTransaction {
     /// ``rootLinkTypes(of:)``), built by the first root field that has links.
     func write(rootField field: NamedCell, of batch: WriteBatch, types: inout [RecordKey: String]?) throws(SQLiteError) {
         var hasLinks = false
-        forEachLink(in: field.cell.value) { _ in hasLinks = true }
+        field.cell.value.forEachLink { _ in hasLinks = true }
         if hasLinks && types == nil { types = Self.rootLinkTypes(of: batch) }
         let known = types ?? [:]
         var missing: [String] = []
-        forEachLink(in: field.cell.value) { key in
+        field.cell.value.forEachLink { key in
             if let type = known[key], names.id(of: type) == nil { missing.append(type) }
         }
         for type in missing.sorted(by: utf8Precedes) where names.id(of: type) == nil {
@@ -329,14 +329,5 @@ final class DrainTransaction {
             }
         }
         return result
-    }
-}
-
-/// Calls `body` with every link target in `value`.
-func forEachLink(in value: Value, _ body: (RecordKey) -> Void) {
-    switch value {
-    case .link(let key): body(key)
-    case .links(let keys): for case let key? in keys { body(key) }
-    default: break
     }
 }
