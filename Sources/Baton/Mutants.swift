@@ -2,7 +2,7 @@
 ///
 /// Mutants exist only in builds with `BATON_MUTANTS` (debug builds); a release build cannot turn
 /// one on, and ``Mutants/active`` is always `nil` there.
-public enum Mutant: String, CaseIterable, Sendable {
+package enum Mutant: String, CaseIterable, Sendable {
     /// The race the 2026-10-06 merge rule fixed: a partial snapshot replaces its row.
     case partialSnapshotReplaces
     /// Collection keeps the hydrated flag of a record it swept.
@@ -17,9 +17,15 @@ public enum Mutant: String, CaseIterable, Sendable {
     case drainInTwoTransactions
     /// An optimistic layer's values reach the image.
     case optimisticReachesImage
+    /// Read-back drops a deleted record from a list of links instead of reading `null` there.
+    case deletedDroppedFromList
+    /// A joining connection page whose `pageInfo` says `null` for its cursor overwrites the stored one.
+    case nullCursorOverwrites
+    /// A row read that fails (busy, I/O error) still marks the record hydrated.
+    case failedReadHydrates
 
     /// What the mutant breaks, in a sentence.
-    public var summary: String {
+    package var summary: String {
         switch self {
         case .partialSnapshotReplaces: "a snapshot of a record the check never read replaces its row (the 2026-10-06 race)"
         case .sweptKeepsHydrated: "collection sweeps a record but keeps its hydrated flag, so its next partial snapshot replaces the row"
@@ -28,6 +34,9 @@ public enum Mutant: String, CaseIterable, Sendable {
         case .evictNever: "rows never age out of the image"
         case .drainInTwoTransactions: "the writer commits one drain as two transactions"
         case .optimisticReachesImage: "snapshots are taken from the optimistic view, so layer values reach the image"
+        case .deletedDroppedFromList: "a deleted record in a list of links disappears from the list instead of reading null at its position"
+        case .nullCursorOverwrites: "an empty last page's null end (or start) cursor overwrites the stored cursor, so the next page is ignored"
+        case .failedReadHydrates: "a row read that fails during the check still marks the record hydrated, so its next partial snapshot replaces the row"
         }
     }
 }
@@ -36,20 +45,20 @@ public enum Mutant: String, CaseIterable, Sendable {
 ///
 /// A mutant is switched on per store and per image (their configurations carry it), never
 /// process-wide, so tests running in parallel do not see each other's mutants.
-public enum Mutants {
+package enum Mutants {
     #if BATON_MUTANTS
     /// True in builds that can switch mutants on.
-    public static let available = true
+    package static let available = true
     #else
     /// True in builds that can switch mutants on.
-    public static let available = false
+    package static let available = false
     #endif
 }
 
 extension Optional where Wrapped == Mutant {
     /// True when this configured mutant is `mutant` and the build has mutants at all.
     @inline(__always)
-    public func isOn(_ mutant: Mutant) -> Bool {
+    package func isOn(_ mutant: Mutant) -> Bool {
         #if BATON_MUTANTS
         self == mutant
         #else

@@ -75,6 +75,42 @@ struct ConnectionTests {
         #expect(pageInfo(store, "endCursor") == .string("c7"))
     }
 
+    @Test("an empty last page's null cursor keeps the stored one, so the next page still joins (in both directions)")
+    func nullCursorKept() throws {
+        try expectNullCursorKept(in: Store())
+    }
+
+    #if BATON_MUTANTS
+    @Test("under the nullCursorOverwrites mutant the stored cursor is lost")
+    func nullCursorMutant() throws {
+        let store = Store(configuration: .init(collectsAutomatically: false, mutant: .nullCursorOverwrites))
+        try StoreFixture.commit(store, notes, ["first": .int(2)], page([3, 4], start: "c3", end: "c4", next: true, previous: true))
+        try StoreFixture.commit(store, notes, ["first": .int(2), "after": .string("c4")], page([], start: nil, end: nil, next: false, previous: true))
+        #expect(pageInfo(store, "endCursor") == .null)
+    }
+    #endif
+
+    private func expectNullCursorKept(in store: Store) throws {
+        try StoreFixture.commit(store, notes, ["first": .int(2)], page([3, 4], start: "c3", end: "c4", next: true, previous: true))
+        // The server has nothing after c4 yet: an empty page with null cursors.
+        try StoreFixture.commit(store, notes, ["first": .int(2), "after": .string("c4")], page([], start: nil, end: nil, next: false, previous: true))
+        #expect(pageInfo(store, "endCursor") == .string("c4"))
+        #expect(pageInfo(store, "hasNextPage") == .bool(false))
+        // A note arrives; the next page after the stored cursor joins.
+        try StoreFixture.commit(store, notes, ["first": .int(2), "after": .string("c4")], page([5], start: "c5", end: "c5", next: false, previous: true))
+        #expect(try nodeIDs(store) == ["n3", "n4", "n5"])
+        #expect(pageInfo(store, "endCursor") == .string("c5"))
+        // The same backwards: an empty page before c3 keeps the start cursor.
+        try StoreFixture.commit(store, notes, ["last": .int(2), "before": .string("c3")], page([], start: nil, end: nil, next: true, previous: false))
+        #expect(pageInfo(store, "startCursor") == .string("c3"))
+        #expect(pageInfo(store, "hasPreviousPage") == .bool(false))
+        try StoreFixture.commit(store, notes, ["last": .int(2), "before": .string("c3")], page([2], start: "c2", end: "c2", next: true, previous: false))
+        #expect(try nodeIDs(store) == ["n2", "n3", "n4", "n5"])
+        // A refresh takes the page's info as it is, nulls included.
+        try StoreFixture.commit(store, notes, ["first": .int(2)], page([], start: nil, end: nil, next: false, previous: false))
+        #expect(pageInfo(store, "endCursor") == .null)
+    }
+
     @Test("the check is missing when the connection's client record is absent although the server field is present")
     func clientRecordAbsent() throws {
         let store = Store()

@@ -27,16 +27,29 @@ struct DeletionAndCheckTests {
         #expect(store.recordSource().contains(#""Location:L1": null"#))
     }
 
-    @Test("a deleted record is skipped in a list")
+    @Test("a deleted record reads as null at its position in a list")
     func deletedInList() throws {
         let plan = try StoreFixture.plan(#"query { episode(id: "e") { id characters { id } } }"#)
         let kill = try StoreFixture.plan(#"mutation { deleteCharacter(id: "2") { deletedId @deleteRecord(typename: "Character") } }"#)
         let store = Store()
         try StoreFixture.commit(store, plan, [:], #"{"data":{"episode":{"id":"e","characters":[{"id":"1"},{"id":"2"},null]}}}"#)
         try StoreFixture.commit(store, kill, [:], #"{"data":{"deleteCharacter":{"deletedId":"2"}}}"#)
-        #expect(store.read(plan, variables: plan.variables()).data == (try StoreFixture.json(#"{"episode":{"id":"e","characters":[{"id":"1"},null]}}"#)))
+        // Positions hold: the cast does not shrink, the deleted member reads null where it was.
+        #expect(store.read(plan, variables: plan.variables()).data == (try StoreFixture.json(#"{"episode":{"id":"e","characters":[{"id":"1"},null,null]}}"#)))
         #expect(store.check(plan, variables: plan.variables()).isAvailable)
     }
+
+    #if BATON_MUTANTS
+    @Test("under the deletedDroppedFromList mutant the list shrinks")
+    func deletedInListMutant() throws {
+        let plan = try StoreFixture.plan(#"query { episode(id: "e") { id characters { id } } }"#)
+        let kill = try StoreFixture.plan(#"mutation { deleteCharacter(id: "2") { deletedId @deleteRecord(typename: "Character") } }"#)
+        let store = Store(configuration: .init(collectsAutomatically: false, mutant: .deletedDroppedFromList))
+        try StoreFixture.commit(store, plan, [:], #"{"data":{"episode":{"id":"e","characters":[{"id":"1"},{"id":"2"},null]}}}"#)
+        try StoreFixture.commit(store, kill, [:], #"{"data":{"deleteCharacter":{"deletedId":"2"}}}"#)
+        #expect(store.read(plan, variables: plan.variables()).data == (try StoreFixture.json(#"{"episode":{"id":"e","characters":[{"id":"1"},null]}}"#)))
+    }
+    #endif
 
     @Test("a deleted record named again by a payload holds only that payload's values")
     func revival() throws {

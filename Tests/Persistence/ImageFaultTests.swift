@@ -133,11 +133,22 @@ struct ImageFaultTests {
         next.close()
     }
 
-    @Test("A read that fails with an I/O error misses and has the next drain recreate the file")
-    func readFailureResets() throws {
+    @Test("A read that fails with an I/O error is a failed read, and the file is kept")
+    func readFailureKeepsFile() throws {
         image.enqueue(batch(1...2, 1))
         try image.drainCommitted()
         faults.fail(.step, nth: 1, with: .ioerr)
+        #expect(image.read { [$0.record(RecordKey("Character:1")), $0.record(RecordKey("Character:2"))] } == [.unreadable, .unreadable])
+        #expect(image.status == .ready)
+        #expect(cellsOf(image.readRecord("Character:2")) == ["n": .int(1)])
+        #expect(image.resets == 0)
+    }
+
+    @Test("A read that finds the file corrupt misses and has the next drain recreate the file")
+    func readFailureResets() throws {
+        image.enqueue(batch(1...2, 1))
+        try image.drainCommitted()
+        faults.fail(.step, nth: 1, with: .corrupt)
         #expect(image.readRecord("Character:1") == nil)
         #expect(image.status == .resetPending)
         #expect(image.readRecord("Character:2") == nil)

@@ -17,7 +17,7 @@ struct ImageReadTests {
 
     @Test("One read transaction answers many items; a missing key is a miss")
     func manyItems() {
-        let answers = image.read { read in [read.record(RecordKey("C:1")), read.record(RecordKey("C:2"))] }
+        let answers = image.read { read in [read.record(RecordKey("C:1")).record, read.record(RecordKey("C:2")).record] }
         #expect(answers?.count == 2)
         #expect(cellsOf(answers?[0]) == ["n": .int(1)])
         #expect(answers?[1] == nil)
@@ -30,7 +30,7 @@ struct ImageReadTests {
             let nested = image.read { _ in true }
             let drained = image.writer.drain()
             let dumped = image.dumpRecords().count
-            return (nested == nil, drained, dumped, read.record(RecordKey("C:1")))
+            return (nested == nil, drained, dumped, read.record(RecordKey("C:1")).record)
         }
         #expect(result?.0 == true)
         guard case .failed(let error)? = result?.1 else {
@@ -50,7 +50,7 @@ struct ImageReadTests {
     func closeInsideRead() {
         let value = image.read { read -> ImageRecord? in
             image.close()
-            return read.record(RecordKey("C:1"))
+            return read.record(RecordKey("C:1")).record
         }
         #expect(cellsOf(value ?? nil) == ["n": .int(1)])
         #expect(image.status == .unavailable)
@@ -61,7 +61,7 @@ struct ImageReadTests {
     func escapedTransaction() {
         var kept: (any ImageReadTransaction)?
         _ = image.read { kept = $0 }
-        #expect(kept?.record(RecordKey("C:1")) == nil)
+        #expect(kept?.record(RecordKey("C:1")) == .unreadable)
     }
 
     @Test("A fetch time that is not a number is not written and does not block the writer")

@@ -63,7 +63,7 @@ func cellsOf(_ record: ImageRecord?) -> [String: Value]? {
 extension Image {
     /// Reads one record in its own read transaction.
     func readRecord(_ key: String) -> ImageRecord? {
-        read { $0.record(RecordKey(key)) } ?? nil
+        read { $0.record(RecordKey(key)).record } ?? nil
     }
 
     /// Drains and requires a commit.

@@ -71,12 +71,30 @@ public enum ImageRecord: Sendable, Hashable {
     case present(typename: String, cells: [NamedCell])
 }
 
+/// What a read of one record's row found.
+public enum ImageRowLookup: Sendable, Hashable {
+    /// The row, verified.
+    case found(ImageRecord)
+    /// No row this launch may read: none, aged out, or damaged (a damaged row is no data).
+    case absent
+    /// The read itself failed (busy, locked, out of memory, an I/O error): nothing is known of
+    /// the row, so memory must not be taken to hold everything it holds.
+    case unreadable
+
+    /// The row, when one was found.
+    public var record: ImageRecord? {
+        if case .found(let record) = self { return record }
+        return nil
+    }
+}
+
 /// What the availability check can ask inside one read transaction of the image.
 ///
 /// Every answer that comes from a row stamps that row as used in this launch; a row that is
-/// missing, fails its checksum, or aged out reads as `nil`: a miss, never wrong data.
+/// missing, fails its checksum, or aged out is a miss, never wrong data; a read that fails says so.
 public protocol ImageReadTransaction {
-    func record(_ key: RecordKey) -> ImageRecord?
+    /// The row of `key`, its absence, or a failed read.
+    func record(_ key: RecordKey) -> ImageRowLookup
     func rootField(_ storageKey: String) -> Cell?
     func fetchTime(_ operation: OperationIdentity) -> Double?
 }

@@ -2,9 +2,9 @@
 ///
 /// Answers come only from rows this launch may read (`used` not older than the previous
 /// launch); a row that is missing, aged out or fails to decode is a miss. Every answer notes the
-/// row and its names as touched, for the writer's next drain to stamp. Any SQLite error is a miss
-/// for that item; an error other than "busy" also marks the file for recreation and makes every
-/// further answer of the session a miss.
+/// row and its names as touched, for the writer's next drain to stamp. Any SQLite error is a
+/// failed read for that item; an error other than "not now" makes every further answer of the
+/// session a failed read, and a corrupt file is marked for recreation.
 final class ImageReadSession: ImageReadTransaction {
     private let state: ImageState
     private let connection: Connection
@@ -29,28 +29,28 @@ final class ImageReadSession: ImageReadTransaction {
         isOpen = false
     }
 
-    func record(_ key: RecordKey) -> ImageRecord? {
-        guard isOpen else { return nil }
+    func record(_ key: RecordKey) -> ImageRowLookup {
+        guard isOpen else { return .unreadable }
         do throws(SQLiteError) {
             let statement = try connection.cached(ImageSchema.SQL.selectRecord)
             defer { statement.reset() }
             try statement.bind(key.rawValue, at: 1)
-            guard try statement.step() else { return nil }
+            guard try statement.step() else { return .absent }
             let used = statement.int(0)
-            guard state.isVisible(used: used) else { return nil }
+            guard state.isVisible(used: used) else { return .absent }
             sink.nameIDs.removeAll(keepingCapacity: true)
             let row = statement.withBlob(1) { bytes in
                 RowDecoder.decodeRow(bytes, key: key.rawValue, names: state.names, sink: &sink)
             }
-            guard let row else { return nil }
+            guard let row else { return .absent }
             if touches {
                 if used != state.generation { note(state.touches.records.insert(key.rawValue).inserted) }
                 noteNames()
             }
-            return row.record
+            return .found(row.record)
         } catch {
             fail(error)
-            return nil
+            return .unreadable
         }
     }
 
@@ -115,11 +115,14 @@ final class ImageReadSession: ImageReadTransaction {
         }
     }
 
-    /// A failed read: a miss; unless it only says "not now", the file is suspect from here on.
+    /// A failed read: a miss. Unless it only says "not now", the rest of the session misses too;
+    /// only a file SQLite calls corrupt or not a database is started again (an I/O error may pass,
+    /// and a file is not thrown away for it).
     func fail(_ error: SQLiteError) {
         guard !error.isTransient else { return }
+        isOpen = false
+        guard error.meansUnreadableFile else { return }
         state.resetPending = true
         needsWriter = true
-        isOpen = false
     }
 }

@@ -11,7 +11,7 @@ enum ChangeSetApplier {
     static let hasNextPageSlot = SlotID.named("hasNextPage")
     static let hasPreviousPageSlot = SlotID.named("hasPreviousPage")
 
-    static func apply(_ changeSet: ChangeSet, to view: inout SourceView) {
+    static func apply(_ changeSet: ChangeSet, to view: inout SourceView, mutant: Mutant? = nil) {
         for change in changeSet.records {
             var data: RecordData
             if let existing = view[change.key], !existing.deleted {
@@ -31,7 +31,7 @@ enum ChangeSetApplier {
             view[key] = RecordData(typename: typename, deleted: true)
         }
         for page in changeSet.connectionPages {
-            applyPage(page, to: &view)
+            applyPage(page, to: &view, mutant: mutant)
         }
     }
 
@@ -44,7 +44,7 @@ enum ChangeSetApplier {
 
     // MARK: - Connections
 
-    private static func applyPage(_ page: ConnectionPage, to view: inout SourceView) {
+    private static func applyPage(_ page: ConnectionPage, to view: inout SourceView, mutant: Mutant?) {
         guard var parent = view[page.parent], !parent.deleted else { return }
         guard let serverKey = page.serverRecord, let server = view[serverKey], !server.deleted else {
             parent.cells[page.connectionSlot] = Cell(.null)
@@ -115,7 +115,14 @@ enum ChangeSetApplier {
             case .prepend: updated = [startCursorSlot, hasPreviousPageSlot]
             }
             for slot in updated {
-                if let cell = serverPageInfo.cells[slot] { pageInfo.cells[slot] = cell }
+                guard let cell = serverPageInfo.cells[slot] else { continue }
+                // A page that joins the connection moves its cursor only when it brings one: an
+                // empty last page says `null`, and the stored cursor must still match the next
+                // page (Relay keeps it too). A refresh takes the page's info as it is.
+                if case .replace = page.mode {} else if isCursor(slot), !isString(cell.value), !mutant.isOn(.nullCursorOverwrites) {
+                    continue
+                }
+                pageInfo.cells[slot] = cell
             }
             view[pageInfoKey] = pageInfo
             connection.cells[pageInfoSlot] = Cell(.link(pageInfoKey))
@@ -142,6 +149,15 @@ enum ChangeSetApplier {
             out.append(key)
         }
         return out
+    }
+
+    private static func isCursor(_ slot: SlotID) -> Bool {
+        slot == endCursorSlot || slot == startCursorSlot
+    }
+
+    private static func isString(_ value: Value) -> Bool {
+        if case .string = value { return true }
+        return false
     }
 
     private static func linkTarget(_ cell: Cell?) -> RecordKey? {

@@ -60,7 +60,18 @@ extension Store {
     /// Returns true when memory changed.
     func hydrate(_ key: RecordKey, from transaction: any ImageReadTransaction) -> Bool {
         guard key != .queryRoot, !hydrated.contains(key) else { return false }
-        let row = transaction.record(key)
+        let row: ImageRecord?
+        switch transaction.record(key) {
+        case .unreadable:
+            // Nothing is known of the row: a miss for this walk, and the record stays
+            // unhydrated, so its next snapshot merges over the row instead of replacing it.
+            if !configuration.mutant.isOn(.failedReadHydrates) { return false }
+            row = nil
+        case .absent:
+            row = nil
+        case .found(let record):
+            row = record
+        }
         hydrated.insert(key)
         switch row {
         case nil:

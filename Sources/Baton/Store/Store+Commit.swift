@@ -25,7 +25,7 @@ extension Store {
     /// `answering` names the layer this response answers, which is dropped.
     public func commit(_ changeSet: ChangeSet, kind: BatchKind = .server, answering layer: OptimisticLayerID? = nil) {
         var view = SourceView { [base] in base[$0] }
-        ChangeSetApplier.apply(changeSet, to: &view)
+        ChangeSetApplier.apply(changeSet, to: &view, mutant: configuration.mutant)
         let previousRoot = base[.queryRoot]
         var changed: [RecordKey] = []
         var droppedLink = false
@@ -72,7 +72,7 @@ extension Store {
         nextLayerID += 1
         layers.append(OptimisticLayer(id: id, changeSet: changeSet))
         var view = SourceView { [base, overlay] in overlay[$0] ?? base[$0] }
-        ChangeSetApplier.apply(changeSet, to: &view)
+        ChangeSetApplier.apply(changeSet, to: &view, mutant: configuration.mutant)
         for (key, data) in view.writes { overlay[key] = data }
         refreshObjects(view.writes.keys)
         return id
@@ -91,7 +91,7 @@ extension Store {
         var touched = Set(overlay.keys)
         var view = SourceView { [base] in base[$0] }
         for layer in layers {
-            ChangeSetApplier.apply(layer.changeSet, to: &view)
+            ChangeSetApplier.apply(layer.changeSet, to: &view, mutant: configuration.mutant)
         }
         overlay = view.writes
         touched.formUnion(overlay.keys)

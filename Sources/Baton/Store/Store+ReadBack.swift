@@ -8,7 +8,8 @@ public struct ReadResult: Hashable, Sendable {
 
 extension Store {
     /// Reads `plan` back from the visible records as response-shaped JSON (memory only: the check
-    /// is what hydrates). A deleted record reads as null through a link and is skipped in a list.
+    /// is what hydrates). A deleted record reads as null, through a link and at its position in a
+    /// list alike (as Relay reads a nonexistent record).
     public func read(_ plan: Plan, variables: Variables) -> ReadResult {
         var reader = ReadBackWalk(store: self, variables: variables)
         let root = visible(plan.rootKey) ?? RecordData(typename: plan.rootTypename)
@@ -104,7 +105,10 @@ struct ReadBackWalk {
                     complete = false
                     return nil
                 }
-                if data.deleted { continue }
+                if data.deleted {
+                    if !store.configuration.mutant.isOn(.deletedDroppedFromList) { out.append(.null) }
+                    continue
+                }
                 out.append(object(data, sets: subsets ?? []))
             }
             return .array(out)

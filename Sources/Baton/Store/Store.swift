@@ -15,15 +15,20 @@ public final class Store {
         /// burst, after the current turn). The simulator turns this off and schedules collection itself.
         public var collectsAutomatically: Bool
         /// A known bug switched back on (tests and the simulator only; ignored without `BATON_MUTANTS`).
-        public var mutant: Mutant?
+        package var mutant: Mutant?
 
-        public init(
-            releaseBufferSize: Int = 10, defaultExpiration: Double? = nil,
-            collectsAutomatically: Bool = true, mutant: Mutant? = nil
-        ) {
+        public init(releaseBufferSize: Int = 10, defaultExpiration: Double? = nil, collectsAutomatically: Bool = true) {
             self.releaseBufferSize = releaseBufferSize
             self.defaultExpiration = defaultExpiration
             self.collectsAutomatically = collectsAutomatically
+        }
+
+        /// A configuration with a known bug switched back on (tests and the simulator).
+        package init(
+            releaseBufferSize: Int = 10, defaultExpiration: Double? = nil,
+            collectsAutomatically: Bool = true, mutant: Mutant?
+        ) {
+            self.init(releaseBufferSize: releaseBufferSize, defaultExpiration: defaultExpiration, collectsAutomatically: collectsAutomatically)
             self.mutant = mutant
         }
     }

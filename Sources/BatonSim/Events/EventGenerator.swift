@@ -102,7 +102,8 @@ package struct EventGenerator {
         case .powerLoss:
             return .powerLoss(seed: random.next())
         case .fault:
-            return .fault(on: random.pick(["write", "sync"]), code: random.pick(["ioerr", "full"]))
+            let on = random.pick(["write", "sync", "read"])
+            return .fault(on: on, code: on == "read" ? "ioerr" : random.pick(["ioerr", "full"]))
         case .corruptFile:
             return .corruptFile(seed: random.next())
         }

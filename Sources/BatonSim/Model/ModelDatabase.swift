@@ -133,7 +133,11 @@ package struct ModelDatabase: Hashable, Sendable {
             case .prepend: names = ["startCursor", "hasPreviousPage"]
             }
             for name in names {
-                if let cell = serverPageInfo.cells[name] { pageInfo.cells[name] = cell }
+                guard let cell = serverPageInfo.cells[name] else { continue }
+                if page.mode != .replace, name.hasSuffix("Cursor") {
+                    guard case .string = cell.value else { continue }
+                }
+                pageInfo.cells[name] = cell
             }
             records[pageInfoKey] = pageInfo
             updated.cells["pageInfo"] = Cell(.link(pageInfoKey))

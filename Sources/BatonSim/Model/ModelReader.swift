@@ -1,7 +1,7 @@
 import Baton
 
 /// Reads an operation's data out of model records, as the server would have shaped it: a deleted
-/// record reads as null through a link and is skipped in a list; nothing absent is invented.
+/// record reads as null, through a link and in a list; nothing absent is invented.
 package struct ModelReader {
     package let lookup: (RecordKey) -> ModelRecord?
     package let variables: Variables
@@ -71,7 +71,10 @@ package struct ModelReader {
                     continue
                 }
                 guard let record = lookup(key) else { return nil }
-                if record.deleted { continue }
+                if record.deleted {
+                    out.append(.null)
+                    continue
+                }
                 guard let element = object(record, sets: sets) else { return nil }
                 out.append(element)
             }

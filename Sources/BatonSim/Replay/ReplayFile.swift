@@ -44,12 +44,15 @@ package struct ReplayFile: Hashable, Sendable {
     package var mutant: Mutant?
     /// The invariant the schedule broke when it was recorded (informational).
     package var invariant: String?
+    /// The mutant that puts back the bug this scenario guards against: the scenario must fail under it.
+    package var guards: Mutant?
     package var events: [ScheduledEvent]
 
-    package init(seed: UInt64? = nil, mutant: Mutant? = nil, invariant: String? = nil, events: [ScheduledEvent]) {
+    package init(seed: UInt64? = nil, mutant: Mutant? = nil, invariant: String? = nil, guards: Mutant? = nil, events: [ScheduledEvent]) {
         self.seed = seed
         self.mutant = mutant
         self.invariant = invariant
+        self.guards = guards
         self.events = events
     }
 
@@ -59,6 +62,7 @@ package struct ReplayFile: Hashable, Sendable {
         if let seed { header["seed"] = .int(Int(bitPattern: UInt(seed))) }
         if let mutant { header["mutant"] = .string(mutant.rawValue) }
         if let invariant { header["invariant"] = .string(invariant) }
+        if let guards { header["guards"] = .string(guards.rawValue) }
         var text = CanonicalJSON.render(.object(header))
         text.removeLast()
         text += ",\"events\":[\n"
@@ -83,6 +87,10 @@ package struct ReplayFile: Hashable, Sendable {
             file.mutant = mutant
         }
         if case .string(let invariant)? = members["invariant"] { file.invariant = invariant }
+        if case .string(let name)? = members["guards"] {
+            guard let mutant = Mutant(rawValue: name) else { throw ReplayError("unknown mutant \(name) in \"guards\"") }
+            file.guards = mutant
+        }
         for (index, item) in items.enumerated() {
             do {
                 file.events.append(try event(item))
@@ -193,8 +201,8 @@ package struct ReplayFile: Hashable, Sendable {
         case "corruptFile": event = .corruptFile(seed: UInt64(UInt(bitPattern: try int("seed"))))
         case "fault":
             let on = try string("on"), code = try string("code")
-            guard ["write", "sync"].contains(on), ["ioerr", "full"].contains(code) else {
-                throw ReplayError("fault takes \"on\": write|sync and \"code\": ioerr|full")
+            guard ["write", "sync", "read"].contains(on), ["ioerr", "full"].contains(code) else {
+                throw ReplayError("fault takes \"on\": write|sync|read and \"code\": ioerr|full")
             }
             event = .fault(on: on, code: code)
         default: throw ReplayError("unknown event \"\(kind)\"")

@@ -66,9 +66,9 @@ private struct RecordingTransaction: ImageReadTransaction {
     let inner: any ImageReadTransaction
     let owner: RecordingImage
 
-    func record(_ key: RecordKey) -> ImageRecord? {
+    func record(_ key: RecordKey) -> ImageRowLookup {
         let answer = inner.record(key)
-        if answer != nil { owner.touched { $0.records.insert(key) } }
+        if answer.record != nil { owner.touched { $0.records.insert(key) } }
         return answer
     }
 

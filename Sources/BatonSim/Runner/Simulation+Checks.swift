@@ -38,7 +38,14 @@ extension Simulation {
     func check(_ operation: String, _ variables: [String: JSONValue], expiration: Double?, index: Int) throws -> String {
         guard let process, let plan = plans.plan(operation) else { return "skipped" }
         let resolved = plan.variables(variables)
+        if let code = readFaultForNextCheck { disk.fail(.read, code: code) }
         let result = process.store.check(plan, variables: resolved, expiration: expiration)
+        // A read the disk failed on purpose is a miss: the check may then answer missing.
+        let readFailed = readFaultForNextCheck != nil && disk.armedFaults(.read) == 0
+        if readFaultForNextCheck != nil {
+            disk.fail(.read, code: 0, times: 0)
+            readFaultForNextCheck = nil
+        }
         lastCheck = result
         absorbLog(process)
         let view = model.visible()
@@ -46,6 +53,7 @@ extension Simulation {
         statesChecked += 1
         switch result {
         case .missing:
+            if readFailed { return "missing (a read failed)" }
             if let expected {
                 throw violation("check-missing-only-when-model-lacks", "the check said missing but the model holds \(CanonicalJSON.render(expected))", at: index)
             }

@@ -121,8 +121,15 @@ extension Simulation {
             return "\(size) bytes of garbage"
         case .fault(let on, let code):
             // SQLITE_IOERR_FSYNC and SQLITE_IOERR_WRITE are macros Swift cannot import: IOERR | (4 << 8), IOERR | (3 << 8).
-            let result: Int32 = code == "full" ? SQLITE_FULL : (on == "sync" ? SQLITE_IOERR | (4 << 8) : SQLITE_IOERR | (3 << 8))
-            if on == "sync" { disk.failNextSync(code: result) } else { disk.failNextWrite(code: result) }
+            // SQLITE_IOERR_READ likewise: IOERR | (1 << 8).
+            switch on {
+            case "read":
+                // A read fault targets the next check's reads (hydration), not the oracle's own
+                // look at the file: it is armed when that check starts.
+                readFaultForNextCheck = code == "full" ? SQLITE_FULL : SQLITE_IOERR | (1 << 8)
+            case "sync": disk.failNextSync(code: code == "full" ? SQLITE_FULL : SQLITE_IOERR | (4 << 8))
+            default: disk.failNextWrite(code: code == "full" ? SQLITE_FULL : SQLITE_IOERR | (3 << 8))
+            }
             crashes.faults += 1
             return "armed"
         }

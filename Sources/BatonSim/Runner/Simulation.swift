@@ -49,6 +49,8 @@ package final class Simulation {
     var crashes = CrashCounts()
     var statesChecked = 0
     var lastCheck: Availability?
+    /// A read fault armed by a `fault` event for the next check's reads (its result code).
+    var readFaultForNextCheck: Int32?
 
     init(seed: UInt64?, diskSeed: UInt64, options: Options) {
         self.seed = seed
