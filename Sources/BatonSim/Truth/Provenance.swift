@@ -1,0 +1,104 @@
+import Baton
+
+// The contract between the server's executor (Truth) and the reference model (Oracle).
+//
+// The executor answers an operation with response bytes and, beside them, the provenance of
+// every value: which server object each response object is, which field (with which resolved
+// arguments) every value came from, and which field raised which error. The model keeps what the
+// store has received from this, with its own record keys and storage keys; it never reads the
+// store's change sets, plans or keys.
+//
+// Only the parser's syntax (`GraphQLDirective`) and `JSONValue` as a plain data type appear here.
+
+/// One executed operation: the bytes the server sends and what they are made of.
+package struct Execution: Sendable {
+    /// The response exactly as sent (a JSON object with `data` and maybe `errors`).
+    package var responseText: [UInt8]
+    /// The provenance of `data`: `nil` when `data` is `null`.
+    package var data: ProvenanceObject?
+    /// Errors whose path names no field of the response (`data` null, or a path through a null
+    /// parent after non-null propagation), in the order the response lists them.
+    package var unplacedErrors: [ProvenanceError]
+
+    package init(responseText: [UInt8], data: ProvenanceObject?, unplacedErrors: [ProvenanceError] = []) {
+        self.responseText = responseText
+        self.data = data
+        self.unplacedErrors = unplacedErrors
+    }
+}
+
+/// One object of a response: the server object it is, and every field executed on it.
+package struct ProvenanceObject: Hashable, Sendable {
+    /// The object's concrete type (never an interface or union).
+    package var typename: String
+    /// The server's id of this object when its type has an `id` field and the object has one
+    /// (`nil` otherwise). Whether the store can key the object by it is the model's business: the
+    /// store keys an object `Type:id` only when the response carries a non-null `id` field.
+    package var id: String?
+    /// The fields executed on this object, in response order, one per response key (fields that
+    /// share a response key are merged, as GraphQL's field collection does). `__typename` is
+    /// included when selected.
+    package var fields: [ProvenanceField]
+
+    package init(typename: String, id: String?, fields: [ProvenanceField]) {
+        self.typename = typename
+        self.id = id
+        self.fields = fields
+    }
+}
+
+/// One executed field: what the schema calls it, the arguments it ran with, and its value.
+package struct ProvenanceField: Hashable, Sendable {
+    /// The alias, or the name.
+    package var responseKey: String
+    /// The schema field's name.
+    package var name: String
+    /// The arguments after variables were substituted and defaults applied: an argument the
+    /// document does not give (or gives as an absent variable) is absent; an explicit `null` is
+    /// `.null`. Enum values are strings. Input objects are `.object`, lists `.array`.
+    package var arguments: [String: JSONValue]
+    /// The directives written on the field in the document (`@connection`, `@deleteRecord`, …),
+    /// as the parser gives them; the model interprets the client directives itself.
+    package var directives: [GraphQLDirective]
+    package var value: ProvenanceValue
+    /// The error this field raised (its value is then `.null`), if any.
+    package var error: ProvenanceError?
+
+    package init(
+        responseKey: String, name: String, arguments: [String: JSONValue], directives: [GraphQLDirective] = [],
+        value: ProvenanceValue, error: ProvenanceError? = nil
+    ) {
+        self.responseKey = responseKey
+        self.name = name
+        self.arguments = arguments
+        self.directives = directives
+        self.value = value
+        self.error = error
+    }
+}
+
+/// A field's value as the server produced it.
+package indirect enum ProvenanceValue: Hashable, Sendable {
+    case null
+    /// A leaf: `.bool`, `.int`, `.double` or `.string` (IDs, enums and custom scalars are strings).
+    case scalar(JSONValue)
+    case list([ProvenanceValue])
+    case object(ProvenanceObject)
+}
+
+/// An error of the response's `errors`, with the path it names.
+package struct ProvenanceError: Hashable, Sendable {
+    package enum PathComponent: Hashable, Sendable {
+        case key(String)
+        case index(Int)
+    }
+
+    package var message: String
+    /// The response path (response keys and list indices) the error names.
+    package var path: [PathComponent]
+
+    package init(message: String, path: [PathComponent]) {
+        self.message = message
+        self.path = path
+    }
+}
