@@ -8,12 +8,22 @@ extension Simulation {
         if process == nil, !event.endsProcess, event != .relaunch {
             try launch(index: index)
         }
+        let storeBefore = process?.store
+        if let store = storeBefore { observers.watch(store) }
+        let visibleBefore = storeBefore.map { observers.snapshot($0) }
         let outcome = try perform(event, index: index)
         note("#\(index) \(event.summary) → \(outcome)")
         if let process {
             absorbLog(process)
             try checkMemory(process, index: index)
+            if process.store === storeBefore, let visibleBefore {
+                statesChecked += 1
+                if let problem = observers.verify(process.store, before: visibleBefore) {
+                    throw violation("observers-notify-exactly", problem, at: index)
+                }
+            }
         }
+        if process?.store !== storeBefore { observers = ObserverAudit() }
         if let expect = scheduled.expect {
             try checkExpectation(expect, index: index)
         }

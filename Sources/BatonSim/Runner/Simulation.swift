@@ -51,6 +51,8 @@ package final class Simulation {
     var lastCheck: Availability?
     /// A read fault armed by a `fault` event for the next check's reads (its result code).
     var readFaultForNextCheck: Int32?
+    /// Watches the observable records of the running process.
+    var observers = ObserverAudit()
 
     init(seed: UInt64?, diskSeed: UInt64, options: Options) {
         self.seed = seed

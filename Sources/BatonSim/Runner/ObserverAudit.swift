@@ -1,0 +1,128 @@
+import Baton
+import Observation
+import Synchronization
+
+/// Watches every slot of every record the store shows, and checks after each event that exactly
+/// the slots whose visible cell changed notified, and nothing else.
+///
+/// A slot a record does not hold yet is watched too (every slot name its type has shown so far),
+/// so a slot that appears notifies as much as one that changes. Record-level changes (the type,
+/// deletion, the record leaving or coming back) go through the record's own channel.
+@MainActor
+final class ObserverAudit {
+    /// A notification: a record's slot, or the record itself (`slot` nil).
+    struct Notice: Hashable, Comparable, Sendable {
+        var key: RecordKey
+        var slot: String?
+
+        static func < (a: Notice, b: Notice) -> Bool {
+            if a.key != b.key { return a.key < b.key }
+            return (a.slot ?? "").utf8.lexicographicallyPrecedes((b.slot ?? "").utf8)
+        }
+    }
+
+    private struct Watch {
+        let record: Record
+        /// Slots watched now (a fired watch is renewed after the event that fired it).
+        var slots: Set<SlotID> = []
+        var recordWatched = false
+    }
+
+    /// Notices that fired since the last verification (onChange handlers are `@Sendable`).
+    private final class Fired: Sendable {
+        let notices = Mutex<Set<Notice>>([])
+    }
+
+    private let fired = Fired()
+    private var watches: [RecordKey: Watch] = [:]
+    private var slotsByType: [String: Set<SlotID>] = [:]
+
+    /// The store's visible records, before an event.
+    func snapshot(_ store: Store) -> [RecordKey: RecordData] {
+        var records: [RecordKey: RecordData] = [:]
+        for key in store.keys {
+            if let data = store.data(of: key) { records[key] = data }
+        }
+        return records
+    }
+
+    /// Watches every visible record of `store` (new records, new slots, renewed watches).
+    func watch(_ store: Store) {
+        let keys = store.keys
+        for key in keys {
+            guard let data = store.data(of: key) else { continue }
+            slotsByType[data.typename, default: []].formUnion(data.cells.keys)
+        }
+        for key in keys {
+            guard let data = store.data(of: key), let record = store.record(key) else { continue }
+            var watch = watches[key].flatMap { $0.record === record ? $0 : nil } ?? Watch(record: record)
+            if !watch.recordWatched {
+                let notice = Notice(key: key, slot: nil)
+                withObservationTracking {
+                    _ = record.isLive
+                } onChange: { [fired] in
+                    fired.notices.withLock { _ = $0.insert(notice) }
+                }
+                watch.recordWatched = true
+            }
+            let wanted = slotsByType[data.typename, default: []].union(data.cells.keys)
+            for slot in wanted.subtracting(watch.slots).sorted(by: { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }) {
+                let notice = Notice(key: key, slot: slot.name)
+                withObservationTracking {
+                    _ = record.cell(slot)
+                } onChange: { [fired] in
+                    fired.notices.withLock { _ = $0.insert(notice) }
+                }
+                watch.slots.insert(slot)
+            }
+            watches[key] = watch
+        }
+    }
+
+    /// Compares the notifications since `before` with what changed; `nil` when they agree, else
+    /// a description of every slot that notified without changing or changed without notifying.
+    /// Renews the watches that fired and forgets records that left.
+    func verify(_ store: Store, before: [RecordKey: RecordData]) -> String? {
+        let notices = fired.notices.withLock { notices in
+            defer { notices.removeAll() }
+            return notices
+        }
+        var expected = Set<Notice>()
+        for (key, watch) in watches {
+            let old = before[key]
+            let new = store.data(of: key)
+            if old?.typename != new?.typename || old?.deleted != new?.deleted || (old == nil) != (new == nil) {
+                if watch.recordWatched { expected.insert(Notice(key: key, slot: nil)) }
+            }
+            for slot in watch.slots where old?.cells[slot] != new?.cells[slot] {
+                expected.insert(Notice(key: key, slot: slot.name))
+            }
+        }
+        var problems: [String] = []
+        for notice in expected.subtracting(notices).sorted() {
+            problems.append("\(describe(notice)) changed but did not notify")
+        }
+        for notice in notices.subtracting(expected).sorted() {
+            problems.append("\(describe(notice)) notified but did not change")
+        }
+        // Fired watches are spent: renew them at the next `watch`.
+        for notice in notices {
+            guard var watch = watches[notice.key] else { continue }
+            if let slot = notice.slot {
+                watch.slots.remove(SlotID.named(slot))
+            } else {
+                watch.recordWatched = false
+            }
+            watches[notice.key] = watch
+        }
+        // A record that left the store is a new object when it comes back.
+        for key in watches.keys.sorted() where store.data(of: key) == nil {
+            watches[key] = nil
+        }
+        return problems.isEmpty ? nil : problems.joined(separator: "; ")
+    }
+
+    private func describe(_ notice: Notice) -> String {
+        notice.slot.map { "\(notice.key).\($0)" } ?? "record \(notice.key)"
+    }
+}
