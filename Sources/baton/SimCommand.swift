@@ -122,8 +122,9 @@ enum SimCommand {
     private static func replay(_ words: [String]) throws -> Int32 {
         var arguments = try Arguments(words, flagNames: ["trace"])
         let trace = arguments.flag("trace")
+        let html = arguments.option("html")
         try arguments.finish()
-        guard let path = arguments.positional.first else { throw CLIError.usage("baton sim replay FILE") }
+        guard let path = arguments.positional.first else { throw CLIError.usage("baton sim replay FILE [--trace] [--html timeline.html]") }
         let file: ReplayFile
         do {
             file = try ReplayFile.parse(try readText(path))
@@ -135,9 +136,17 @@ enum SimCommand {
         if file.mutant != nil && !Mutants.available {
             throw CLIError.failed("\(path) names mutant \(file.mutant!.rawValue): mutants are compiled into debug builds only")
         }
-        let options = Simulation.Options(events: file.events.count, mutant: file.mutant, echo: trace)
+        let options = Simulation.Options(events: file.events.count, mutant: file.mutant, echo: trace, recordsTimeline: html != nil)
         let outcome = Simulation.replay(file.events, seed: file.seed, options: options)
         print("replayed \(outcome.eventsRun) events, \(outcome.statesChecked) states checked, trace \(outcome.traceHash)")
+        if let html, let timeline = outcome.timeline {
+            do {
+                try TimelinePage.render(timeline).write(toFile: html, atomically: true, encoding: .utf8)
+            } catch {
+                throw CLIError.failed("cannot write the timeline to \(html): \(error.localizedDescription)")
+            }
+            print("timeline: \(html)")
+        }
         if let failure = outcome.failure {
             print("FAILED: \(failure)")
             if !trace {

@@ -39,4 +39,6 @@ package struct SimOutcome: Sendable {
     package var crashes: CrashCounts
     package var statesChecked: Int
     package var eventsRun: Int
+    /// The run's timeline, when the options asked for one.
+    package var timeline: Timeline?
 }

@@ -11,10 +11,18 @@ extension Simulation {
         let storeBefore = process?.store
         if let store = storeBefore { observers.watch(store) }
         let visibleBefore = storeBefore.map { observers.snapshot($0) }
-        let outcome = try perform(event, index: index)
+        let outcome: String
+        do {
+            outcome = try perform(event, index: index)
+        } catch let failure as InvariantViolation {
+            // The failing event is on the timeline too, with the state it left.
+            recordTimeline(event, index: index, outcome: "FAILED \(failure.invariant)")
+            throw failure
+        }
         note("#\(index) \(event.summary) → \(outcome)")
+        if let process { absorbLog(process) }
+        recordTimeline(event, index: index, outcome: outcome)
         if let process {
-            absorbLog(process)
             try checkMemory(process, index: index)
             if process.store === storeBefore, let visibleBefore {
                 statesChecked += 1

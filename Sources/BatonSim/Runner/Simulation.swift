@@ -12,11 +12,14 @@ package final class Simulation {
         package var mutant: Mutant?
         /// Print each trace line as it happens.
         package var echo: Bool
+        /// Record a ``Timeline`` of the run (costly: replays and single runs only).
+        package var recordsTimeline: Bool
 
-        package init(events: Int = 200, mutant: Mutant? = nil, echo: Bool = false) {
+        package init(events: Int = 200, mutant: Mutant? = nil, echo: Bool = false, recordsTimeline: Bool = false) {
             self.events = events
             self.mutant = mutant
             self.echo = echo
+            self.recordsTimeline = recordsTimeline
         }
     }
 
@@ -53,12 +56,17 @@ package final class Simulation {
     var readFaultForNextCheck: Int32?
     /// Watches the observable records of the running process.
     var observers = ObserverAudit()
+    /// The run's timeline, when the options ask for one.
+    var timeline: Timeline?
+    /// Each record's state after the last recorded event.
+    var lastKeyStates: [String: Timeline.KeyState] = [:]
 
     init(seed: UInt64?, diskSeed: UInt64, options: Options) {
         self.seed = seed
         self.options = options
         disk = SimulatedDisk(seed: diskSeed)
         disk.setTime(milliseconds: Int64(clock.now() * 1000))
+        if options.recordsTimeline { timeline = Timeline(title: seed.map { "seed \($0)" } ?? "replay") }
     }
 
     // MARK: - Entry points
@@ -113,13 +121,16 @@ package final class Simulation {
     }
 
     private func finish(_ failure: InvariantViolation?) -> SimOutcome {
-        if let failure { note("FAILED \(failure)") }
+        if let failure {
+            note("FAILED \(failure)")
+            recordTimelineFailure(failure)
+        }
         process?.image.abandon()
         process = nil
         hasher.combine("disk \(disk.contentHash)")
         return SimOutcome(
             seed: seed, schedule: schedule, failure: failure, trace: trace, traceHash: hasher.hex,
-            crashes: crashes, statesChecked: statesChecked, eventsRun: schedule.count)
+            crashes: crashes, statesChecked: statesChecked, eventsRun: schedule.count, timeline: timeline)
     }
 
     func generationContext() -> GenerationContext {
