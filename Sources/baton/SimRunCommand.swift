@@ -44,7 +44,7 @@ enum SimRunCommand {
             return
         }
         print("shrunk \(outcome.schedule.count) events to \(shrunk.events.count) in \(shrunk.replays) replays")
-        let file = ReplayFile(seed: seed, mutant: options.mutant, invariant: failure.invariant, detail: failure.description, events: shrunk.events)
+        let file = ReplayFile(seed: seed, mutant: options.mutant, invariant: failure.invariant, detail: failure.detail, events: shrunk.events)
         let name = "seed-\(seed)" + (options.mutant.map { "-" + $0.rawValue } ?? "") + ".json"
         do {
             let path = try file.write(into: replayDirectory, name: name)

@@ -106,7 +106,7 @@ package struct Campaign {
             return failure
         }
         failure.shrunkLength = shrunk.events.count
-        let file = ReplayFile(seed: seed, mutant: mutant, invariant: violation.invariant, detail: violation.description, events: shrunk.events)
+        let file = ReplayFile(seed: seed, mutant: mutant, invariant: violation.invariant, detail: violation.detail, events: shrunk.events)
         let name = "seed-\(seed)" + (mutant.map { "-" + $0.rawValue } ?? "") + ".json"
         do {
             failure.replayPath = try file.write(into: directory, name: name)

@@ -109,3 +109,12 @@ extension Campaign {
         }
     }
 }
+
+extension InvariantViolation {
+    /// A violation as a report reads it back (outside BatonSim, where the memberwise one is not seen).
+    package init(named invariant: String, detail: String, at eventIndex: Int) {
+        self.invariant = invariant
+        self.detail = detail
+        self.eventIndex = eventIndex
+    }
+}

@@ -10,6 +10,12 @@ package struct EnvironmentRun: Hashable, Sendable {
     package var mutant: Mutant?
     package var events: Int
 
+    package init(seed: UInt64, mutant: Mutant?, events: Int) {
+        self.seed = seed
+        self.mutant = mutant
+        self.events = events
+    }
+
     /// The run's options: the campaign's.
     package var options: Simulation.Options {
         Simulation.Options(events: events, mutant: mutant)

@@ -51,7 +51,7 @@ package struct RegressionFolder: Hashable, Sendable {
         let note = mutant == nil
             ? "Found by a campaign: fails until the bug is fixed, then guards the fix. The whole run: \(rerun)."
             : "Found by a campaign under \(mutant!.rawValue): passes, and fails under that mutant. The whole run: \(rerun)."
-        let file = ReplayFile(seed: seed, invariant: violation.invariant, detail: violation.description, guards: mutant,
+        let file = ReplayFile(seed: seed, invariant: violation.invariant, detail: violation.detail, guards: mutant,
                               note: note, events: events)
         return try file.write(into: path, name: Self.fileName(seed: seed, invariant: violation.invariant, mutant: mutant))
     }

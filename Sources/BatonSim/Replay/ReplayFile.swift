@@ -23,7 +23,8 @@ package struct ReplayFile: Hashable, Sendable {
     package var mutant: Mutant?
     /// The invariant the schedule broke when it was recorded.
     package var invariant: String?
-    /// What the violation said when it was recorded (informational).
+    /// What the violation said in the run it was found in (informational: its event numbers are
+    /// that run's, not this schedule's).
     package var detail: String?
     /// The mutant that puts back the bug this scenario guards against: the scenario must pass as
     /// written and fail under it.
