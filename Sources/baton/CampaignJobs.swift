@@ -31,7 +31,9 @@ struct CampaignJobs {
             try? FileManager.default.removeItem(atPath: folder)
         }
         var reports: [String] = []
-        for (job, shard) in settings.seeds.shard.split(into: settings.jobs).enumerated() {
+        // A range shorter than the jobs leaves some slices empty: they get no job.
+        let slices = settings.seeds.shard.split(into: settings.jobs).filter { settings.seeds.sharded($0).count != 0 }
+        for (job, shard) in slices.enumerated() {
             let report = folder + "/job-\(job + 1).json"
             reports.append(report)
             do {
@@ -63,7 +65,7 @@ struct CampaignJobs {
         for (job, report) in reports.enumerated() {
             guard let data = FileManager.default.contents(atPath: report), let value = try? JSONValue.parse(Array(data)),
                   let shard = CampaignReport.summary(value) else {
-                problems.append("job \(job + 1) of \(settings.jobs) exited with status \(children.status(of: job)) and left no report: its seeds are not counted")
+                problems.append("job \(job + 1) of \(reports.count) exited with status \(children.status(of: job)) and left no report: its seeds are not counted")
                 continue
             }
             summary.merge(shard)

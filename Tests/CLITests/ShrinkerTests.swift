@@ -33,6 +33,16 @@ struct ShrinkerTests {
         #expect(result.schedule.count < 64)
     }
 
+    @Test("a stop before the first replay still verifies the failure, so a stopped campaign writes its file")
+    func stopBeforeFirstReplay() {
+        var shrinker = Shrinker<Int>(budget: 500)
+        shrinker.shouldStop = { true }
+        let result = shrinker.shrink(Array(1...10), failingAt: 9) { $0.contains(4) }
+        #expect(result.reproduces)
+        #expect(result.schedule == Array(1...10))
+        #expect(result.replays == 1)
+    }
+
     @Test("a failure that does not come back is reported, not written")
     func doesNotReproduce() {
         let result = Shrinker<Int>(budget: 50).shrink([1, 2, 3], failingAt: 1) { _ in false }

@@ -8,7 +8,8 @@ package struct Shrinker<Event> {
     package var budget: Int
     /// Applied to every candidate before it is tried; the result is what the shrinker keeps.
     package var normalize: ([Event]) -> [Event] = { $0 }
-    /// Asked before each replay; true ends the shrink with the smallest failing schedule so far.
+    /// Asked before each replay after the first that reproduces the failure; true ends the shrink
+    /// with the smallest failing schedule so far.
     package var shouldStop: () -> Bool = { false }
 
     package init(budget: Int = 400) {
@@ -34,16 +35,18 @@ package struct Shrinker<Event> {
             return fails(candidate)
         }
         // The events up to the failing one, then the whole schedule: the first that fails once
-        // normalized is where shrinking starts.
+        // normalized is where shrinking starts. These replays run even when asked to stop, so a
+        // stopped campaign still writes a file it has seen fail.
         var current: [Event]
         let prefix = normalize(Array(schedule.prefix(index + 1)))
-        if attempt(prefix) {
+        replays += 1
+        if fails(prefix) {
             current = prefix
         } else {
             let whole = normalize(schedule)
-            guard index + 1 < schedule.count, attempt(whole) else {
-                return Result(schedule: schedule, replays: replays, reproduces: false)
-            }
+            guard index + 1 < schedule.count else { return Result(schedule: schedule, replays: replays, reproduces: false) }
+            replays += 1
+            guard fails(whole) else { return Result(schedule: schedule, replays: replays, reproduces: false) }
             current = whole
         }
         var granularity = 2
