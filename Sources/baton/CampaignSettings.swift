@@ -24,7 +24,8 @@ struct CampaignSettings {
     var jsonPath: String?
     /// Where shrunk failures go; nil with `--no-shrink`.
     var replayDirectory: String? = "replays"
-    /// The regressions folder replayed first; nil for none.
+    /// The regressions folder replayed first (`--regressions`; else the repository's; else the
+    /// folder `--save-regressions` saves into); nil for none.
     var regressions: String?
     /// The folder shrunk failures are saved into as regressions, if any.
     var saveRegressions: String?
@@ -67,7 +68,8 @@ struct CampaignSettings {
         switch arguments.option("regressions") {
         case "none"?: settings.regressions = nil
         case let folder?: settings.regressions = folder
-        case nil: settings.regressions = settings.saveRegressions ?? defaultRegressions
+        // The repository's folder first: a CI job that saves elsewhere still replays it.
+        case nil: settings.regressions = defaultRegressions ?? settings.saveRegressions
         }
         let quiet = arguments.flag("quiet")
         if arguments.flag("progress-lines") { settings.progress = .job } else if quiet { settings.progress = .quiet }

@@ -85,7 +85,7 @@ enum Help {
                         ("--replays DIR", "where shrunk failures' replay files go (default replays)"),
                         ("--no-shrink", "report failures without shrinking or writing replay files"),
                         ("--regressions DIR|none", "the regressions folder replayed first (default Fixtures/regressions inside this repository)"),
-                        ("--save-regressions [DIR]", "also save each shrunk failure there as a regression (DIR: the folder, else the regressions folder)"),
+                        ("--save-regressions [DIR]", "save each shrunk failure as a regression into DIR (default: the regressions folder)"),
                         ("--mutant NAME", "switch a known bug back on (debug builds)"),
                         ("--quiet", "no progress and no summary: only the exit status and the JSON"),
                     ]),

@@ -54,7 +54,7 @@ final class ProgressDisplay {
     /// The progress line: seeds (of how many), events, failures, throughput, time.
     static func line(seeds: Int, total: UInt64?, events: Int, failures: Int, seconds: Double, jobs: Int) -> String {
         let of = total.map { "/\($0)" } ?? ""
-        let rate = seconds > 0 ? String(format: "%.1f seeds/s, %.0f events/s", Double(seeds) / seconds, Double(events) / seconds) : "starting"
+        let rate = seconds > 0 && seeds > 0 ? String(format: "%.1f seeds/s, %.0f events/s", Double(seeds) / seconds, Double(events) / seconds) : "starting"
         let jobsText = jobs > 1 ? ", \(jobs) jobs" : ""
         return "\(seeds)\(of) seeds, \(events) events, \(failures) failures, \(rate), \(String(format: "%.0f", seconds)) s\(jobsText)"
     }

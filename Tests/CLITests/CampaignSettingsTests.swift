@@ -42,7 +42,12 @@ struct CampaignSettingsTests {
         #expect(saving.regressions == "Fixtures/regressions")
         let elsewhere = try parse("--seeds 0..1 --save-regressions kept", repository: ".")
         #expect(elsewhere.saveRegressions == "kept")
-        #expect(elsewhere.regressions == "kept")
+        #expect(elsewhere.regressions == "Fixtures/regressions", "a CI job that saves elsewhere still replays the repository's")
+        let outside = try parse("--seeds 0..1 --save-regressions kept")
+        #expect(outside.regressions == "kept", "outside the repository, the folder it saves into")
+        let named = try parse("--seeds 0..1 --regressions mine --save-regressions", repository: ".")
+        #expect(named.regressions == "mine")
+        #expect(named.saveRegressions == "mine")
         #expect(throws: CLIError.self) { try parse("--seeds 0..1 --save-regressions") }
     }
 
