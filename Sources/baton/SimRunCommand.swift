@@ -15,6 +15,9 @@ enum SimRunCommand {
         let mutant = try SimCommand.mutant(&arguments)
         let replayDirectory = arguments.option("replays") ?? "replays"
         try arguments.finish()
+        if let problem = FileWriting.problem(writing: replayDirectory, isDirectory: true) {
+            throw CLIError.usage("--replays: \(problem)")
+        }
         let options = Simulation.Options(events: events, mutant: mutant, echo: trace)
         let outcome = Simulation.run(seed: seed, options: options)
         print("seed \(seed): \(outcome.eventsRun) events, \(outcome.statesChecked) states checked, crashes \(outcome.crashes.total), trace \(outcome.traceHash)")
@@ -38,9 +41,10 @@ enum SimRunCommand {
         }
         print("shrinking…")
         let shrunk = Campaign.shrink(outcome, options: options, budget: 400)
-        print("rerun:       " + CampaignReport.reproduceCommand(seed: seed, events: options.events, mutant: options.mutant))
+        let rerun = CampaignReport.reproduceCommand(seed: seed, events: options.events, mutant: options.mutant)
         guard shrunk.reproduces else {
             printError("baton: the schedule did not fail again when replayed, so no replay file was written")
+            print("rerun:       " + rerun)
             return
         }
         print("shrunk \(outcome.schedule.count) events to \(shrunk.events.count) in \(shrunk.replays) replays")
@@ -53,5 +57,6 @@ enum SimRunCommand {
         } catch {
             printError("baton: no replay file: \(error)")
         }
+        print("or rerun:    " + rerun)
     }
 }

@@ -79,6 +79,14 @@ struct CampaignProcessTests {
         #expect(result.stderr.hasPrefix("progress: 1/1000000001 seeds"), "\(result.stderr)")
     }
 
+    @Test("a range shorter than --jobs runs its seeds, and no empty job")
+    func fewerSeedsThanJobs() throws {
+        let result = try BatonProcess.run(["sim", "campaign", "--seeds", "5..5", "--jobs", "3", "--events", "10", "--regressions", "none"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("seeds 1, events"), "\(result.stdout)")
+        #expect(result.errorLines.isEmpty, "\(result.stderr)")
+    }
+
     @Test("--seeds random prints its first seed first, and the report says so")
     func randomStart() throws {
         try TemporaryFolder.with { folder in

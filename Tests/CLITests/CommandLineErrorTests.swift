@@ -70,6 +70,10 @@ struct CommandLineErrorTests {
             let result = try BatonProcess.run(["sim", "campaign", "--seeds", "0..3", "--replays", "plain/replays"], in: folder)
             #expect(result.status == 64)
             #expect(result.errorLines == ["baton: --replays: cannot write plain/replays: plain is a file, not a folder; see `baton sim campaign --help`"])
+            let run = try BatonProcess.run(["sim", "run", "--seed", "1", "--replays", "plain/replays"], in: folder)
+            #expect(run.status == 64)
+            #expect(run.stdout.isEmpty, "refused before the seed runs")
+            #expect(run.errorLines == ["baton: --replays: cannot write plain/replays: plain is a file, not a folder; see `baton sim run --help`"])
         }
     }
 
