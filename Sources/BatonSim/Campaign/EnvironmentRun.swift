@@ -65,11 +65,6 @@ package struct EnvironmentRun: Hashable, Sendable {
     }
 }
 
-/// How many events one run may draw: the schedule and trace are kept in memory.
-package enum SimulationLimits {
-    package static let maxEvents = 100_000
-}
-
 /// An environment variable that does not say what it should.
 package struct EnvironmentError: Error, CustomStringConvertible {
     package let message: String
