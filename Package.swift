@@ -60,5 +60,13 @@ let package = Package(
             path: "Tests/Properties",
             swiftSettings: [.define("BATON_MUTANTS", .when(configuration: .debug))]
         ),
+        // The CLI (its parser in-process, its commands as a spawned `baton`), campaigns, replay
+        // files and the regressions folder.
+        .testTarget(
+            name: "CLITests",
+            dependencies: ["baton", "Baton", "BatonSim"],
+            path: "Tests/CLITests",
+            swiftSettings: [.define("BATON_MUTANTS", .when(configuration: .debug))]
+        ),
     ]
 )

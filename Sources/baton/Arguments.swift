@@ -1,45 +1,80 @@
-import Foundation
-
-/// A command line's options: `--name value` pairs, bare `--flag`s, and positional words.
+/// A command line's options: `--name value` (or `--name=value`) pairs, bare `--flag`s, and
+/// positional words.
+///
+/// Nothing passes silently: an option given twice, an option nobody asked for, an option with no
+/// value, a flag given a value and a word no command takes are all usage errors. An option with no
+/// value is one at the end of the line or followed by another `--option`; a value that starts
+/// with `--` is written `--name=--value`.
 struct Arguments {
     private(set) var positional: [String] = []
     private var options: [String: String] = [:]
     private var flags = Set<String>()
+    /// Options written without a value, in order.
+    private var bare: [String] = []
     private var consumed = Set<String>()
+    private var positionalTaken = 0
 
     /// Parses `words`; `flagNames` lists the options that take no value.
     init(_ words: [String], flagNames: Set<String>) throws {
+        var seen = Set<String>()
         var index = 0
+        var onlyPositional = false
         while index < words.count {
             let word = words[index]
-            if word.hasPrefix("--") {
-                let name = String(word.dropFirst(2))
-                if let equals = name.firstIndex(of: "=") {
-                    options[String(name[..<equals])] = String(name[name.index(after: equals)...])
-                } else if flagNames.contains(name) {
-                    flags.insert(name)
-                } else {
-                    guard index + 1 < words.count else { throw CLIError.usage("--\(name) needs a value") }
-                    options[name] = words[index + 1]
-                    index += 1
-                }
-            } else {
-                positional.append(word)
-            }
             index += 1
+            if onlyPositional || !word.hasPrefix("--") {
+                positional.append(word)
+                continue
+            }
+            if word == "--" {
+                onlyPositional = true
+                continue
+            }
+            var name = String(word.dropFirst(2))
+            var value: String?
+            if let equals = name.firstIndex(of: "=") {
+                value = String(name[name.index(after: equals)...])
+                name = String(name[..<equals])
+            }
+            guard !name.isEmpty else { throw CLIError.usage("\(word) is not an option") }
+            guard seen.insert(name).inserted else { throw CLIError.usage("--\(name) is given twice") }
+            if flagNames.contains(name) {
+                guard value == nil else { throw CLIError.usage("--\(name) takes no value") }
+                flags.insert(name)
+            } else if let value {
+                options[name] = value
+            } else if index < words.count, !words[index].hasPrefix("--") {
+                options[name] = words[index]
+                index += 1
+            } else {
+                bare.append(name)
+            }
         }
     }
 
-    /// The value of `--name`, or nil.
+    /// The value of `--name`, or nil. An option written without a value is reported by
+    /// ``finish()`` (or at once by ``required(_:)``).
     mutating func option(_ name: String) -> String? {
         consumed.insert(name)
         return options[name]
     }
 
+    /// For an option whose value may be left out: nil when absent, `.some(nil)` when written
+    /// without a value, `.some(value)` otherwise.
+    mutating func optionalValue(_ name: String) -> String?? {
+        consumed.insert(name)
+        if let index = bare.firstIndex(of: name) {
+            bare.remove(at: index)
+            return .some(nil)
+        }
+        return options[name].map { .some($0) }
+    }
+
     /// The value of `--name`, or a usage error.
     mutating func required(_ name: String) throws -> String {
-        guard let value = option(name) else { throw CLIError.usage("missing --\(name)") }
-        return value
+        if let value = option(name) { return value }
+        if bare.contains(name) { throw CLIError.usage("--\(name) needs a value") }
+        throw CLIError.usage("missing --\(name)")
     }
 
     /// True when `--name` was given.
@@ -48,47 +83,43 @@ struct Arguments {
         return flags.contains(name)
     }
 
-    /// An integer option.
+    /// A whole-number option, or nil.
     mutating func integer(_ name: String) throws -> Int? {
         guard let text = option(name) else { return nil }
         guard let value = Int(text) else { throw CLIError.usage("--\(name) takes a whole number, not \(text)") }
         return value
     }
 
-    /// Fails on options nobody asked for, so typos do not pass silently.
-    func finish() throws {
-        let unknown = Set(options.keys).union(flags).subtracting(consumed).sorted()
-        if let first = unknown.first { throw CLIError.usage("unknown option --\(first)") }
+    /// A whole-number option that must lie in `range`, or nil.
+    mutating func integer(_ name: String, in range: ClosedRange<Int>) throws -> Int? {
+        guard let text = option(name) else { return nil }
+        guard let value = Int(text), range.contains(value) else {
+            let bounds = range.upperBound == Int.max ? "of at least \(range.lowerBound)" : "from \(range.lowerBound) to \(range.upperBound)"
+            throw CLIError.usage("--\(name) takes a whole number \(bounds), not \(text)")
+        }
+        return value
     }
-}
 
-/// An error the CLI reports on stderr with a non-zero exit.
-enum CLIError: Error, CustomStringConvertible {
-    case usage(String)
-    case failed(String)
+    /// The next positional word, or nil.
+    mutating func takePositional() -> String? {
+        guard positionalTaken < positional.count else { return nil }
+        positionalTaken += 1
+        return positional[positionalTaken - 1]
+    }
 
-    var description: String {
-        switch self {
-        case .usage(let message): "usage: \(message)"
-        case .failed(let message): message
+    /// Fails on anything nobody asked for: options with no value, unknown options, extra words.
+    func finish() throws {
+        if let name = bare.first(where: { consumed.contains($0) }) {
+            throw CLIError.usage("--\(name) needs a value")
+        }
+        let unknown = Set(options.keys).union(flags).union(bare).subtracting(consumed)
+        if let first = unknown.sorted().first { throw CLIError.usage("unknown option --\(first)") }
+        if positionalTaken < positional.count {
+            let word = positional[positionalTaken]
+            if word.hasPrefix("-"), word.count > 1, Int(word) == nil {
+                throw CLIError.usage("unknown option \(word) (options start with --)")
+            }
+            throw CLIError.usage("unexpected word \"\(word)\"")
         }
     }
-}
-
-/// Reads a whole file, with an error that names it.
-func readFile(_ path: String) throws -> [UInt8] {
-    guard let data = FileManager.default.contents(atPath: path) else {
-        throw CLIError.failed("cannot read \(path)")
-    }
-    return [UInt8](data)
-}
-
-/// Reads a whole text file.
-func readText(_ path: String) throws -> String {
-    String(decoding: try readFile(path), as: UTF8.self)
-}
-
-/// Writes `text` to standard error.
-func printError(_ text: String) {
-    FileHandle.standardError.write(Data((text + "\n").utf8))
 }

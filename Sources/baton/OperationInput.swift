@@ -1,4 +1,5 @@
 import Baton
+import Foundation
 
 /// The options every command that names an operation shares:
 /// `--schema SDL --document GRAPHQL [--operation NAME] [--variables JSON]`.
@@ -16,24 +17,57 @@ struct OperationInput {
         } catch let error as CLIError {
             throw error
         } catch {
-            throw CLIError.failed("\(schemaPath):\(error)")
+            throw CLIError.input("\(schemaPath):\(error)")
         }
         do {
             plan = try Plan.build(document: try readText(documentPath), schema: schema, operationName: operationName)
         } catch let error as CLIError {
             throw error
         } catch {
-            throw CLIError.failed("\(documentPath):\(error)")
+            throw CLIError.input("\(documentPath):\(error)")
         }
         var provided: [String: JSONValue] = [:]
         if let variables = arguments.option("variables") {
-            let text = variables.hasPrefix("{") ? variables : try readText(variables)
-            guard case .object(let object) = try JSONValue.parse(text) else {
-                throw CLIError.failed("--variables must be a JSON object (inline or a file)")
-            }
-            provided = object
+            provided = try Self.variables(variables)
         }
         self.variables = plan.variables(provided)
+    }
+
+    /// `--variables`: a JSON object written inline, or the path of a file holding one.
+    static func variables(_ argument: String) throws -> [String: JSONValue] {
+        let fromFile = FileManager.default.fileExists(atPath: argument)
+        let source = fromFile ? argument : "--variables"
+        let text: String
+        if fromFile {
+            text = try readText(argument)
+        } else if let first = argument.first(where: { !$0.isWhitespace }), "{[\"-0123456789tfn".contains(first) {
+            text = argument
+        } else {
+            throw CLIError.usage("--variables takes a JSON object, inline or in a file: there is no file \(argument), and it is not JSON")
+        }
+        let value: JSONValue
+        do {
+            value = try JSONValue.parse(text)
+        } catch {
+            let message = "\(source) is not JSON (\(error))"
+            throw fromFile ? CLIError.input(message) : CLIError.usage(message)
+        }
+        guard case .object(let object) = value else {
+            let message = "\(source) must hold a JSON object such as {\"id\": \"1\"}, not \(Self.kind(of: value))"
+            throw fromFile ? CLIError.input(message) : CLIError.usage(message)
+        }
+        return object
+    }
+
+    private static func kind(of value: JSONValue) -> String {
+        switch value {
+        case .array: "an array"
+        case .string: "a string"
+        case .int, .double: "a number"
+        case .bool: "a boolean"
+        case .null: "null"
+        case .object: "an object"
+        }
     }
 
     /// Ingests the response file at `path` into a change set.
@@ -42,7 +76,7 @@ struct OperationInput {
         do {
             return try Ingest.normalize(plan: plan, variables: variables, response: bytes)
         } catch {
-            throw CLIError.failed("\(path): \(error)")
+            throw CLIError.input("\(path): \(error)")
         }
     }
 }

@@ -1,26 +1,17 @@
 import Baton
 import Foundation
 
-/// `baton`: the store's command line.
-let usage = """
-usage:
-  baton normalize --schema SDL --document GRAPHQL [--operation NAME] [--variables JSON] --response JSON
-  baton read      --schema SDL --document GRAPHQL [--operation NAME] [--variables JSON] --response JSON
-  baton image write --image FILE --schema SDL --document GRAPHQL [--operation NAME] [--variables JSON] --response JSON
-  baton image read  --image FILE --schema SDL --document GRAPHQL [--operation NAME] [--variables JSON]
-  baton image dump  --image FILE
-  baton image stats --image FILE
-  baton sim run --seed N [--events K] [--trace] [--mutant NAME]
-  baton sim campaign --seeds A..B [--jobs N] [--shard I/N] [--events K] [--json FILE] [--mutant NAME]
-  baton sim replay FILE [--trace]
-  baton sim mutants
-"""
-
+/// `baton`: the store's command line. Every command answers `--help`; every error is one line on
+/// standard error with a non-zero exit status (64: the command line, 65: an input, 1: otherwise).
 @MainActor
 func runCommand(_ words: [String]) throws -> Int32 {
+    if Help.wanted(words) {
+        print(Help.text(for: words))
+        return 0
+    }
     guard let command = words.first else {
-        print(usage)
-        return 1
+        printError(Help.usage)
+        return 64
     }
     let rest = Array(words.dropFirst())
     switch command {
@@ -28,17 +19,22 @@ func runCommand(_ words: [String]) throws -> Int32 {
     case "read": return try NormalizeCommand.run(rest, readBack: true)
     case "image": return try ImageCommand.run(rest)
     case "sim": return try SimCommand.run(rest)
-    case "help", "--help", "-h":
-        print(usage)
-        return 0
     default:
-        throw CLIError.usage("unknown command \(command)\n\(usage)")
+        throw CLIError.usage("unknown command \(command)")
     }
 }
 
+let commandWords = Array(CommandLine.arguments.dropFirst())
 do {
-    exit(try runCommand(Array(CommandLine.arguments.dropFirst())))
+    exit(try runCommand(commandWords))
+} catch let error as CLIError {
+    if case .usage = error {
+        printError("baton: \(oneLine(error.description)); \(Help.hint(for: commandWords))")
+    } else {
+        printError("baton: \(oneLine(error.description))")
+    }
+    exit(error.exitStatus)
 } catch {
-    printError("baton: \(error)")
+    printError("baton: \(oneLine("\(error)"))")
     exit(1)
 }

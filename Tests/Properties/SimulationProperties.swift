@@ -3,18 +3,34 @@ import BatonSim
 import Foundation
 import Testing
 
-/// The seed `BATON_SEED` names, if any: every simulation property then runs just that seed.
-func environmentSeed() -> UInt64? {
-    ProcessInfo.processInfo.environment["BATON_SEED"].flatMap(UInt64.init)
+/// The run `BATON_SEED` names (with `BATON_MUTANT` and `BATON_EVENTS`): the seed as a campaign
+/// runs it, 200 events and the mutant included. A value that does not read fails the test.
+func environmentRun() -> EnvironmentRun? {
+    do {
+        return try EnvironmentRun.from(ProcessInfo.processInfo.environment)
+    } catch {
+        Issue.record("\(error)")
+        return nil
+    }
 }
 
-/// Runs `seeds` and records every failure with the seed, the invariant and how to reproduce it.
+/// Runs `seeds` (or the environment's run) and records every failure with the seed, the
+/// invariant and how to reproduce it.
 @MainActor
 func expectClean(_ seeds: [UInt64], events: Int) {
-    for seed in environmentSeed().map({ [$0] }) ?? seeds {
+    if let run = environmentRun() {
+        let outcome = Simulation.run(seed: run.seed, options: run.options)
+        print("BATON_SEED=\(run.seed): \(outcome.eventsRun) events, trace \(outcome.traceHash); rerun: \(run.reproduceCommand)")
+        if let failure = outcome.failure {
+            Issue.record("seed \(run.seed): \(failure)\nreproduce: \(run.reproduceCommand), or \(run.testCommand)")
+        }
+        return
+    }
+    for seed in seeds {
         let outcome = Simulation.run(seed: seed, options: .init(events: events))
         if let failure = outcome.failure {
-            Issue.record("seed \(seed): \(failure)\nreproduce: BATON_SEED=\(seed) swift test --filter SimulationProperties, or swift run baton sim run --seed \(seed) --events \(events)")
+            let run = EnvironmentRun(seed: seed, mutant: nil, events: events)
+            Issue.record("seed \(seed): \(failure)\nreproduce: \(run.testCommand), or \(run.reproduceCommand)")
         }
     }
 }
@@ -26,14 +42,18 @@ struct SimulationProperties {
 
     @Test("clean seeds pass every invariant", arguments: [0, 50, 100, 150] as [UInt64])
     func cleanSeeds(start: UInt64) {
+        // With BATON_SEED, one of the four runs that seed.
+        if start != 0, ProcessInfo.processInfo.environment["BATON_SEED"] != nil { return }
         expectClean(Array(start..<(start + 50)), events: Self.events)
     }
 
     @Test("the same seed prints the same trace twice")
     func determinism() {
-        for seed in environmentSeed().map({ [$0] }) ?? [3, 17, 101] {
-            let first = Simulation.run(seed: seed, options: .init(events: Self.events))
-            let second = Simulation.run(seed: seed, options: .init(events: Self.events))
+        let run = environmentRun()
+        for seed in run.map({ [$0.seed] }) ?? [3, 17, 101] {
+            let options = run?.options ?? .init(events: Self.events)
+            let first = Simulation.run(seed: seed, options: options)
+            let second = Simulation.run(seed: seed, options: options)
             #expect(Determinism.compare(first, second) == nil, "seed \(seed)")
             #expect(first.trace.count > 10)
         }
@@ -41,13 +61,14 @@ struct SimulationProperties {
 
     @Test("the same seed prints the same trace in another process")
     func determinismAcrossProcesses() throws {
-        let seed = environmentSeed() ?? 11
+        let run = environmentRun() ?? EnvironmentRun(seed: 11, mutant: nil, events: Self.events)
+        let seed = run.seed
         let executable = try #require(Self.batonExecutable(), "the baton executable is built beside the tests")
-        let inProcess = Simulation.run(seed: seed, options: .init(events: Self.events))
+        let inProcess = Simulation.run(seed: seed, options: run.options)
         for _ in 0..<2 {
             let process = Process()
             process.executableURL = executable
-            process.arguments = ["sim", "run", "--seed", "\(seed)", "--events", "\(Self.events)"]
+            process.arguments = ["sim", "run", "--seed", "\(seed)", "--events", "\(run.events)"] + (run.mutant.map { ["--mutant", $0.rawValue] } ?? [])
             let pipe = Pipe()
             process.standardOutput = pipe
             try process.run()

@@ -1,86 +1,80 @@
 import Baton
 import Foundation
 
-/// A range of seeds, run one after another in this process, with the results a campaign reports.
+/// A stream of seeds, run one after another in this process, with the results a campaign reports.
+///
+/// The campaign replays its regressions folder first, then runs its shard's seeds until the
+/// range ends, `stop` gives a reason (a signal, a time budget) or `maxFailures` is reached. A
+/// failing seed is rerun (determinism), shrunk, written as a replay file and, when asked, saved
+/// as a regression.
 @MainActor
 package struct Campaign {
     /// What a campaign was asked to do.
     package struct Plan: Sendable {
-        package var seeds: ClosedRange<UInt64>
-        /// This process runs the seeds whose offset from the first is `shard.index` modulo `shard.count`.
-        package var shard: (index: Int, count: Int) = (0, 1)
+        package var seeds: SeedStream
         package var options: Simulation.Options
         /// Every how many seeds the determinism self-check reruns one (0: never; failures always).
         package var determinismSample: Int = 25
         /// Shrink failures and write replay files here (nil: do not shrink).
         package var replayDirectory: String?
+        /// Replay every file of this folder before the first seed.
+        package var replayRegressions: RegressionFolder?
+        /// Save each shrunk failure into this folder as a regression.
+        package var saveRegressions: RegressionFolder?
         package var shrinkBudget = 300
+        /// Stop once this many failures are found (regressions that fail count).
+        package var maxFailures: Int?
 
-        package init(seeds: ClosedRange<UInt64>, options: Simulation.Options) {
+        package init(seeds: SeedStream, options: Simulation.Options) {
             self.seeds = seeds
             self.options = options
-        }
-
-        /// The seeds this shard runs.
-        package var mySeeds: [UInt64] {
-            seeds.filter { Int(($0 - seeds.lowerBound) % UInt64(shard.count)) == shard.index }
-        }
-    }
-
-    /// One failing seed, shrunk.
-    package struct Failure: Sendable {
-        package var seed: UInt64
-        package var violation: InvariantViolation
-        package var shrunkLength: Int?
-        package var replayPath: String?
-        package var replays: Int = 0
-    }
-
-    /// What a campaign found.
-    package struct Summary: Sendable {
-        package var seeds = 0
-        package var events = 0
-        package var failures: [Failure] = []
-        package var crashes = CrashCounts()
-        package var statesChecked = 0
-        package var seconds: Double = 0
-        package var determinismChecked = 0
-        package var determinismMismatches: [String] = []
-
-        package init() {}
-
-        package var seedsPerSecond: Double { seconds > 0 ? Double(seeds) / seconds : 0 }
-        package var eventsPerSecond: Double { seconds > 0 ? Double(events) / seconds : 0 }
-
-        /// Adds another shard's summary.
-        package mutating func merge(_ other: Summary) {
-            seeds += other.seeds
-            events += other.events
-            failures += other.failures
-            crashes = crashes + other.crashes
-            statesChecked += other.statesChecked
-            determinismChecked += other.determinismChecked
-            determinismMismatches += other.determinismMismatches
         }
     }
 
     package let plan: Plan
+    /// Seconds since the campaign started: throughput only, it never reaches a run.
+    package var elapsed: () -> Double
+    /// Asked before each seed and each shrinking replay; a reason ends the campaign.
+    package var stop: () -> StopReason?
 
-    package init(plan: Plan) {
+    package init(plan: Plan, elapsed: @escaping () -> Double = Campaign.stopwatch(), stop: @escaping () -> StopReason? = { nil }) {
         self.plan = plan
+        self.elapsed = elapsed
+        self.stop = stop
     }
 
-    /// Runs the shard's seeds; `progress` is called after each seed.
+    /// A clock of seconds since the call, from the monotonic clock.
+    package nonisolated static func stopwatch() -> () -> Double {
+        let clock = ContinuousClock()
+        let start = clock.now
+        return {
+            let duration = clock.now - start
+            return Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
+        }
+    }
+
+    /// Runs the regressions, then the shard's seeds; `progress` is called after each seed.
     package func run(progress: (Summary, UInt64) -> Void = { _, _ in }) -> Summary {
         var summary = Summary()
-        let start = Date()
-        for (position, seed) in plan.mySeeds.enumerated() {
+        if let folder = plan.replayRegressions {
+            summary.regressions = folder.replayAll(mutant: plan.options.mutant)
+        }
+        var position: UInt64 = 0
+        while let seed = plan.seeds.seed(at: position) {
+            if let reason = stop() {
+                summary.stopped = reason
+                break
+            }
+            if let limit = plan.maxFailures, summary.failures.count + (summary.regressions?.failures.count ?? 0) >= limit {
+                summary.stopped = .maxFailures
+                break
+            }
             let outcome = Simulation.run(seed: seed, options: plan.options)
             summary.seeds += 1
             summary.events += outcome.eventsRun
             summary.crashes = summary.crashes + outcome.crashes
             summary.statesChecked += outcome.statesChecked
-            let sampled = plan.determinismSample > 0 && position % plan.determinismSample == 0
+            let sampled = plan.determinismSample > 0 && position % UInt64(plan.determinismSample) == 0
             if sampled || outcome.failure != nil {
                 summary.determinismChecked += 1
                 if let mismatch = Determinism.compare(outcome, Simulation.run(seed: seed, options: plan.options)) {
@@ -88,36 +82,78 @@ package struct Campaign {
                 }
             }
             if let violation = outcome.failure {
-                var failure = Failure(seed: seed, violation: violation)
-                if let directory = plan.replayDirectory {
-                    let shrunk = Self.shrink(outcome, options: plan.options, budget: plan.shrinkBudget)
-                    failure.shrunkLength = shrunk.events.count
-                    failure.replays = shrunk.replays
-                    let path = directory + "/seed-\(seed)" + (plan.options.mutant.map { "-" + $0.rawValue } ?? "") + ".json"
-                    let file = ReplayFile(seed: seed, mutant: plan.options.mutant, invariant: violation.description, events: shrunk.events)
-                    try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-                    if FileManager.default.createFile(atPath: path, contents: Data(file.render().utf8)) {
-                        failure.replayPath = path
-                    }
-                }
-                summary.failures.append(failure)
+                summary.failures.append(failure(outcome, seed: seed, violation: violation))
             }
-            summary.seconds = Date().timeIntervalSince(start)
+            position += 1
+            summary.seconds = elapsed()
             progress(summary, seed)
         }
-        summary.seconds = Date().timeIntervalSince(start)
+        summary.seconds = elapsed()
         return summary
     }
 
-    /// Shrinks a failing run's schedule to the smallest that breaks the same invariant.
-    package static func shrink(_ outcome: SimOutcome, options: Simulation.Options, budget: Int) -> (events: [ScheduledEvent], replays: Int) {
-        guard let failure = outcome.failure else { return (outcome.schedule, 0) }
+    /// A failing seed's report: its swarm, then its shrunk schedule written as a replay file and,
+    /// when asked, as a regression.
+    private func failure(_ outcome: SimOutcome, seed: UInt64, violation: InvariantViolation) -> Failure {
+        var failure = Failure(seed: seed, violation: violation)
+        failure.swarm = Self.swarm(for: seed).json
+        guard let directory = plan.replayDirectory else { return failure }
+        let mutant = plan.options.mutant
+        let shrunk = Self.shrink(outcome, options: plan.options, budget: plan.shrinkBudget, shouldStop: { stop() != nil })
+        failure.replays = shrunk.replays
+        guard shrunk.reproduces else {
+            failure.writeError = "its schedule did not fail again when replayed, so no replay file was written"
+            return failure
+        }
+        failure.shrunkLength = shrunk.events.count
+        let file = ReplayFile(seed: seed, mutant: mutant, invariant: violation.invariant, detail: violation.detail, events: shrunk.events)
+        let name = "seed-\(seed)" + (mutant.map { "-" + $0.rawValue } ?? "") + ".json"
+        do {
+            failure.replayPath = try file.write(into: directory, name: name)
+        } catch {
+            failure.writeError = "\(error)"
+        }
+        if let folder = plan.saveRegressions {
+            do {
+                failure.regressionPath = try folder.save(seed: seed, violation: violation, mutant: mutant,
+                                                         eventsPerSeed: plan.options.events, events: shrunk.events)
+            } catch {
+                failure.writeError = "\(error)"
+            }
+        }
+        return failure
+    }
+
+    /// The swarm configuration the run of `seed` draws (the runner draws it the same way first).
+    package nonisolated static func swarm(for seed: UInt64) -> SwarmConfiguration {
+        var random = SimRandom(seed: seed).split("swarm")
+        return SwarmConfiguration(random: &random)
+    }
+
+    /// A shrunk schedule.
+    package struct ShrunkSchedule: Sendable {
+        /// The smallest schedule found that breaks the same invariant; every event does something.
+        package var events: [ScheduledEvent]
+        package var replays: Int
+        /// False when no schedule without do-nothing events failed again: `events` is the
+        /// recorded schedule then, and no replay file should be written from it.
+        package var reproduces: Bool
+    }
+
+    /// Shrinks a failing run's schedule to the smallest that breaks the same invariant, without
+    /// events that would do nothing (so that a replay file holding it reads back).
+    package static func shrink(_ outcome: SimOutcome, options: Simulation.Options, budget: Int,
+                               shouldStop: @escaping () -> Bool = { false }) -> ShrunkSchedule {
+        guard let failure = outcome.failure else { return ShrunkSchedule(events: outcome.schedule, replays: 0, reproduces: false) }
         var quiet = options
         quiet.echo = false
-        let result = Shrinker(budget: budget).shrink(outcome.schedule, failingAt: failure.eventIndex) { candidate in
+        var shrinker = Shrinker<ScheduledEvent>(budget: budget)
+        shrinker.normalize = ScheduleCheck.withoutNoOps
+        shrinker.shouldStop = shouldStop
+        let result = shrinker.shrink(outcome.schedule, failingAt: failure.eventIndex) { candidate in
             Simulation.replay(candidate, seed: outcome.seed, options: quiet).failure?.invariant == failure.invariant
         }
-        return (result.schedule, result.replays)
+        return ShrunkSchedule(events: result.schedule, replays: result.replays, reproduces: result.reproduces)
     }
 }
 

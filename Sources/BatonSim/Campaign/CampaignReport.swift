@@ -1,26 +1,75 @@
 import Baton
+import CSQLite
 
-/// A campaign's summary as JSON (what `--json` writes, and how shards hand theirs to the parent).
+/// A campaign's report as JSON: what `--json` writes, and how the jobs of `--jobs` hand their
+/// summaries to the parent.
 package enum CampaignReport {
-    package static func json(_ summary: Campaign.Summary, mutant: Mutant?, jobs: Int, events: Int) -> JSONValue {
-        let failures: [JSONValue] = summary.failures.map { failure in
+    /// The report's format version.
+    package static let formatVersion = 1
+
+    /// How the campaign was run, as the report names it.
+    package struct Setup: Sendable {
+        package var seeds: SeedStream
+        /// True when `--seeds random` drew the first seed from the clock.
+        package var randomStart = false
+        package var eventsPerSeed: Int
+        package var jobs = 1
+        package var mutant: Mutant?
+        /// `--for`, in seconds.
+        package var timeBudget: Double?
+        package var maxFailures: Int?
+        /// The build: version, git commit ("unknown" when not known), configuration.
+        package var build: [String: String] = [:]
+
+        package init(seeds: SeedStream, eventsPerSeed: Int) {
+            self.seeds = seeds
+            self.eventsPerSeed = eventsPerSeed
+        }
+    }
+
+    /// The SQLite library this process runs on (the system's, so it can differ between machines).
+    package static var sqliteVersion: String {
+        String(cString: sqlite3_libversion())
+    }
+
+    package static func json(_ summary: Campaign.Summary, setup: Setup) -> JSONValue {
+        let failures: [JSONValue] = summary.failuresBySeed.map { failure in
             var object: [String: JSONValue] = [
-                "seed": .int(Int(bitPattern: UInt(failure.seed))),
+                "seed": seedJSON(failure.seed),
                 "invariant": .string(failure.violation.invariant),
                 "detail": .string(failure.violation.detail),
-                "eventIndex": .int(failure.violation.eventIndex),
-                "reproduce": .string(reproduceCommand(seed: failure.seed, events: events, mutant: mutant)),
+                "event": .int(failure.violation.eventIndex),
+                "reproduce": .string(reproduceCommand(seed: failure.seed, events: setup.eventsPerSeed, mutant: setup.mutant)),
+                "shrinkReplays": .int(failure.replays),
             ]
+            if let swarm = failure.swarm { object["swarm"] = swarm }
             if let length = failure.shrunkLength { object["shrunkLength"] = .int(length) }
             if let path = failure.replayPath {
                 object["replay"] = .string(path)
                 object["replayCommand"] = .string("swift run baton sim replay \(path)")
             }
-            object["shrinkReplays"] = .int(failure.replays)
+            if let path = failure.regressionPath { object["regression"] = .string(path) }
+            if let error = failure.writeError { object["writeError"] = .string(error) }
             return .object(object)
         }
-        return .object([
-            "seeds": .int(summary.seeds),
+        var report: [String: JSONValue] = [
+            "baton-campaign": .int(formatVersion),
+            "build": .object(setup.build.mapValues { .string($0) }),
+            "sqlite": .string(sqliteVersion),
+            "seeds": .object([
+                "first": seedJSON(setup.seeds.first),
+                "last": setup.seeds.last.map(seedJSON) ?? .null,
+                "random": .bool(setup.randomStart),
+                "run": .int(summary.seeds),
+            ]),
+            "shard": .string(setup.seeds.shard.description),
+            "eventsPerSeed": .int(setup.eventsPerSeed),
+            "jobs": .int(setup.jobs),
+            "mutant": setup.mutant.map { .string($0.rawValue) } ?? .null,
+            "for": setup.timeBudget.map { .double($0) } ?? .null,
+            "maxFailures": setup.maxFailures.map { .int($0) } ?? .null,
+            "stopped": summary.stopped.map { .string($0.description) } ?? .null,
+            "passed": .bool(summary.passed),
             "events": .int(summary.events),
             "failures": .array(failures),
             "crashes": .object([
@@ -37,23 +86,35 @@ package enum CampaignReport {
                 "checked": .int(summary.determinismChecked),
                 "mismatches": .array(summary.determinismMismatches.map { .string($0) }),
             ]),
-            "mutant": mutant.map { .string($0.rawValue) } ?? .null,
-            "jobs": .int(jobs),
-        ])
+        ]
+        if let regressions = summary.regressions {
+            report["regressions"] = .object([
+                "folder": .string(regressions.folder),
+                "replayed": .int(regressions.replayed),
+                "failures": .array(regressions.failures.map { failure in
+                    .object([
+                        "file": .string(failure.path),
+                        "invariant": .string(failure.violation.invariant),
+                        "detail": .string(failure.violation.detail),
+                        "event": .int(failure.violation.eventIndex),
+                    ])
+                }),
+            ])
+        }
+        return .object(report)
     }
 
-    /// Reads back a summary written by ``json(_:mutant:jobs:events:)`` (a shard's).
+    /// Reads back the summary in a report written by ``json(_:setup:)`` (a job's); nil when it is
+    /// not one.
     package static func summary(_ value: JSONValue) -> Campaign.Summary? {
-        guard case .object(let o) = value else { return nil }
-        func int(_ v: JSONValue?) -> Int { if case .int(let i)? = v { return i }; return 0 }
-        func double(_ v: JSONValue?) -> Double {
-            switch v { case .double(let d)?: return d; case .int(let i)?: return Double(i); default: return 0 }
-        }
+        guard case .object(let o) = value, case .int(formatVersion)? = o["baton-campaign"],
+              case .object(let seeds)? = o["seeds"] else { return nil }
         var summary = Campaign.Summary()
-        summary.seeds = int(o["seeds"])
+        summary.seeds = int(seeds["run"])
         summary.events = int(o["events"])
         summary.statesChecked = int(o["statesChecked"])
         summary.seconds = double(o["seconds"])
+        summary.stopped = string(o["stopped"]).flatMap(Campaign.StopReason.init)
         if case .object(let c)? = o["crashes"] {
             summary.crashes = CrashCounts(kill: int(c["kill"]), powerLoss: int(c["powerLoss"]), quit: int(c["quit"]),
                                           drainPartway: int(c["drainPartway"]), faults: int(c["faults"]),
@@ -61,20 +122,19 @@ package enum CampaignReport {
         }
         if case .object(let d)? = o["determinism"] {
             summary.determinismChecked = int(d["checked"])
-            if case .array(let m)? = d["mismatches"] {
-                summary.determinismMismatches = m.compactMap { if case .string(let s) = $0 { return s }; return nil }
-            }
+            if case .array(let m)? = d["mismatches"] { summary.determinismMismatches = m.compactMap(string) }
         }
         if case .array(let failures)? = o["failures"] {
             for item in failures {
-                guard case .object(let f) = item else { continue }
-                let seed = UInt64(UInt(bitPattern: int(f["seed"])))
-                func text(_ s: String?) -> String { s ?? "" }
-                func string(_ v: JSONValue?) -> String? { if case .string(let s)? = v { return s }; return nil }
-                var failure = Campaign.Failure(seed: seed, violation: InvariantViolation(
-                    invariant: text(string(f["invariant"])), detail: text(string(f["detail"])), eventIndex: int(f["eventIndex"])))
+                guard case .object(let f) = item, let seed = seed(f["seed"]) else { return nil }
+                let violation = InvariantViolation(invariant: string(f["invariant"]) ?? "", detail: string(f["detail"]) ?? "",
+                                                   eventIndex: int(f["event"]))
+                var failure = Campaign.Failure(seed: seed, violation: violation)
+                failure.swarm = f["swarm"]
                 if f["shrunkLength"] != nil { failure.shrunkLength = int(f["shrunkLength"]) }
                 failure.replayPath = string(f["replay"])
+                failure.regressionPath = string(f["regression"])
+                failure.writeError = string(f["writeError"])
                 failure.replays = int(f["shrinkReplays"])
                 summary.failures.append(failure)
             }
@@ -85,5 +145,36 @@ package enum CampaignReport {
     /// The command that reruns one seed.
     package static func reproduceCommand(seed: UInt64, events: Int, mutant: Mutant?) -> String {
         "swift run baton sim run --seed \(seed) --events \(events)" + (mutant.map { " --mutant \($0.rawValue)" } ?? "")
+    }
+
+    /// A seed as JSON: a number, or a string past the largest integer JSON readers keep whole.
+    static func seedJSON(_ seed: UInt64) -> JSONValue {
+        seed <= UInt64(Int.max) ? .int(Int(seed)) : .string(String(seed))
+    }
+
+    private static func seed(_ value: JSONValue?) -> UInt64? {
+        switch value {
+        case .int(let i)? where i >= 0: UInt64(i)
+        case .string(let s)?: UInt64(s)
+        default: nil
+        }
+    }
+
+    private static func int(_ value: JSONValue?) -> Int {
+        if case .int(let i)? = value { return i }
+        return 0
+    }
+
+    private static func double(_ value: JSONValue?) -> Double {
+        switch value {
+        case .double(let d)?: d
+        case .int(let i)?: Double(i)
+        default: 0
+        }
+    }
+
+    private static func string(_ value: JSONValue?) -> String? {
+        if case .string(let s)? = value { return s }
+        return nil
     }
 }

@@ -1,0 +1,198 @@
+import Baton
+
+/// One event of a replay file as JSON, both ways. Reading is strict: an unknown event, a field the
+/// event does not take, a missing or mistyped field, or a negative count is an error that names it.
+enum ReplayEventJSON {
+    /// The fields each event kind takes besides `event` and `expect`.
+    static let fields: [String: [String]] = [
+        "response": ["operation", "variables", "response"],
+        "optimistic": ["layer", "operation", "variables", "response"],
+        "answer": ["layer", "operation", "variables", "response"],
+        "fail": ["layer"],
+        "retain": ["token", "operation", "variables"],
+        "release": ["token"],
+        "check": ["operation", "variables", "expiration"],
+        "collect": [], "drain": [], "invalidate": [], "quit": [], "kill": [], "relaunch": [],
+        "drainPartway": ["steps"],
+        "advanceClock": ["seconds"],
+        "powerLoss": ["seed"],
+        "corruptFile": ["seed"],
+        "fault": ["on", "code"],
+    ]
+
+    /// The keys an `expect` object may hold.
+    static let expectKeys = ["availability", "source", "data", "image"]
+
+    static func json(_ scheduled: ScheduledEvent) -> JSONValue {
+        var object: [String: JSONValue] = ["event": .string(scheduled.event.kind)]
+        switch scheduled.event {
+        case .response(let operation, let variables, let body):
+            object["operation"] = .string(operation)
+            object["variables"] = .object(variables)
+            object["response"] = body
+        case .optimistic(let layer, let operation, let variables, let body), .answer(let layer, let operation, let variables, let body):
+            object["layer"] = .int(layer)
+            object["operation"] = .string(operation)
+            object["variables"] = .object(variables)
+            object["response"] = body
+        case .fail(let layer):
+            object["layer"] = .int(layer)
+        case .retain(let token, let operation, let variables):
+            object["token"] = .int(token)
+            object["operation"] = .string(operation)
+            object["variables"] = .object(variables)
+        case .release(let token):
+            object["token"] = .int(token)
+        case .check(let operation, let variables, let expiration):
+            object["operation"] = .string(operation)
+            object["variables"] = .object(variables)
+            if let expiration { object["expiration"] = .double(expiration) }
+        case .drainPartway(let steps):
+            object["steps"] = .int(steps)
+        case .advanceClock(let seconds):
+            object["seconds"] = .double(seconds)
+        case .powerLoss(let seed), .corruptFile(let seed):
+            object["seed"] = .int(Int(bitPattern: UInt(seed)))
+        case .fault(let on, let code):
+            object["on"] = .string(on)
+            object["code"] = .string(code)
+        case .collect, .drain, .invalidate, .quit, .kill, .relaunch:
+            break
+        }
+        if let expect = scheduled.expect {
+            var e: [String: JSONValue] = [:]
+            if let availability = expect.availability { e["availability"] = .string(availability) }
+            if let source = expect.source { e["source"] = .string(source) }
+            if let data = expect.data { e["data"] = data }
+            if let image = expect.image { e["image"] = .object(image) }
+            object["expect"] = .object(e)
+        }
+        return .object(object)
+    }
+
+    static func event(_ item: JSONValue) throws(ReplayError) -> ScheduledEvent {
+        guard case .object(let o) = item, case .string(let kind)? = o["event"] else {
+            throw ReplayError("each event is an object with an \"event\" name")
+        }
+        guard let taken = fields[kind] else {
+            throw ReplayError("unknown event \"\(kind)\"; the events are \(fields.keys.sorted().joined(separator: ", "))")
+        }
+        let allowed = Set(taken + ["event", "expect"])
+        if let extra = o.keys.sorted().first(where: { !allowed.contains($0) }) {
+            let takes = taken.isEmpty ? "takes no fields" : "takes " + taken.joined(separator: ", ")
+            throw ReplayError("\(kind) \(takes) (and expect), not \"\(extra)\"")
+        }
+        let fields = EventFields(kind: kind, object: o)
+        let event: SimEvent
+        switch kind {
+        case "response": event = .response(operation: try fields.string("operation"), variables: try fields.variables(), body: try fields.body())
+        case "optimistic": event = .optimistic(layer: try fields.count("layer"), operation: try fields.string("operation"), variables: try fields.variables(), body: try fields.body())
+        case "answer": event = .answer(layer: try fields.count("layer"), operation: try fields.string("operation"), variables: try fields.variables(), body: try fields.body())
+        case "fail": event = .fail(layer: try fields.count("layer"))
+        case "retain": event = .retain(token: try fields.count("token"), operation: try fields.string("operation"), variables: try fields.variables())
+        case "release": event = .release(token: try fields.count("token"))
+        case "check":
+            let expiration = o["expiration"] == nil ? nil : try fields.duration("expiration")
+            event = .check(operation: try fields.string("operation"), variables: try fields.variables(), expiration: expiration)
+        case "collect": event = .collect
+        case "drain": event = .drain
+        case "drainPartway": event = .drainPartway(steps: try fields.count("steps"))
+        case "advanceClock": event = .advanceClock(seconds: try fields.duration("seconds"))
+        case "invalidate": event = .invalidate
+        case "quit": event = .quit
+        case "kill": event = .kill
+        case "powerLoss": event = .powerLoss(seed: try fields.seed("seed"))
+        case "relaunch": event = .relaunch
+        case "corruptFile": event = .corruptFile(seed: try fields.seed("seed"))
+        default:
+            let on = try fields.string("on"), code = try fields.string("code")
+            guard ["write", "sync", "read"].contains(on), ["ioerr", "full"].contains(code) else {
+                throw ReplayError("fault takes \"on\": write|sync|read and \"code\": ioerr|full")
+            }
+            event = .fault(on: on, code: code)
+        }
+        return ScheduledEvent(event, expect: try expectation(o["expect"]))
+    }
+
+    private static func expectation(_ value: JSONValue?) throws(ReplayError) -> Expectation? {
+        guard let value else { return nil }
+        guard case .object(let e) = value else { throw ReplayError("\"expect\" is an object of \(expectKeys.joined(separator: ", "))") }
+        if let extra = e.keys.sorted().first(where: { !expectKeys.contains($0) }) {
+            throw ReplayError("unknown expect key \"\(extra)\"; expect holds \(expectKeys.joined(separator: ", "))")
+        }
+        var expect = Expectation()
+        switch e["availability"] {
+        case nil: break
+        case .string(let a)? where ["available", "missing", "fresh", "stale"].contains(a): expect.availability = a
+        default: throw ReplayError("expect.availability is available, missing, fresh or stale")
+        }
+        switch e["source"] {
+        case nil: break
+        case .string(let s)? where ["memory", "image"].contains(s): expect.source = s
+        default: throw ReplayError("expect.source is memory or image")
+        }
+        expect.data = e["data"]
+        switch e["image"] {
+        case nil: break
+        case .object(let rows)?:
+            for key in rows.keys.sorted() {
+                switch rows[key]! {
+                case .object, .null: continue
+                default: throw ReplayError("expect.image[\"\(key)\"] is an object of cells, or null for no row")
+                }
+            }
+            expect.image = rows
+        default: throw ReplayError("expect.image is an object: record key → cells, or null for no row")
+        }
+        return expect
+    }
+}
+
+/// The fields of one event object, read with errors that name the event and the field.
+private struct EventFields {
+    let kind: String
+    let object: [String: JSONValue]
+
+    func string(_ key: String) throws(ReplayError) -> String {
+        guard case .string(let s)? = object[key] else { throw ReplayError("\(kind) needs a string \"\(key)\"") }
+        return s
+    }
+
+    /// A whole number that counts something (a token, a layer, row writes): never negative.
+    func count(_ key: String) throws(ReplayError) -> Int {
+        guard case .int(let i)? = object[key] else { throw ReplayError("\(kind) needs a whole number \"\(key)\"") }
+        guard i >= 0 else { throw ReplayError("\(kind): \"\(key)\" is \(i); it cannot be negative") }
+        return i
+    }
+
+    /// A number of seconds: never negative.
+    func duration(_ key: String) throws(ReplayError) -> Double {
+        let value: Double
+        switch object[key] {
+        case .int(let i)?: value = Double(i)
+        case .double(let d)?: value = d
+        default: throw ReplayError("\(kind) needs a number \"\(key)\" (seconds)")
+        }
+        guard value >= 0 else { throw ReplayError("\(kind): \"\(key)\" is \(value) seconds; it cannot be negative") }
+        return value
+    }
+
+    /// A seed: any whole number, kept as its 64 bits.
+    func seed(_ key: String) throws(ReplayError) -> UInt64 {
+        guard case .int(let i)? = object[key] else { throw ReplayError("\(kind) needs a whole number \"\(key)\"") }
+        return UInt64(UInt(bitPattern: i))
+    }
+
+    func variables() throws(ReplayError) -> [String: JSONValue] {
+        switch object["variables"] {
+        case nil, .null?: return [:]
+        case .object(let v)?: return v
+        default: throw ReplayError("\(kind): \"variables\" must be an object")
+        }
+    }
+
+    func body() throws(ReplayError) -> JSONValue {
+        guard let body = object["response"] else { throw ReplayError("\(kind) needs a \"response\"") }
+        return body
+    }
+}

@@ -1,0 +1,49 @@
+import BatonSim
+
+/// A campaign's text summary.
+enum CampaignOutput {
+    /// How many failures the summary lists before it says how many more there are.
+    static let listed = 20
+
+    static func print(_ summary: Campaign.Summary, settings: CampaignSettings) {
+        var lines: [String] = []
+        let range = settings.seeds.last == nil ? "from \(settings.seeds.first) on" : "\(settings.seeds.first)..\(settings.seeds.last!)"
+        var header = "campaign: seeds \(range), shard \(settings.seeds.shard), \(settings.events) events per seed, \(settings.jobs) job" + (settings.jobs == 1 ? "" : "s")
+        if let mutant = settings.mutant { header += ", mutant \(mutant.rawValue)" }
+        lines.append(header)
+        if let stopped = summary.stopped { lines.append("stopped early: \(stopped)") }
+        if let regressions = summary.regressions {
+            if regressions.failures.isEmpty {
+                lines.append("regressions: \(regressions.replayed) files in \(regressions.folder) replayed, all passed")
+            } else {
+                lines.append("regressions: \(regressions.replayed) files in \(regressions.folder) replayed, \(regressions.failures.count) FAILED")
+                for failure in regressions.failures {
+                    lines.append("  \(failure.path): \(failure.violation)")
+                    lines.append("    replay: swift run baton sim replay \(failure.path)")
+                }
+            }
+        }
+        lines.append("seeds \(summary.seeds), events \(summary.events), states checked \(summary.statesChecked)")
+        let c = summary.crashes
+        lines.append("crashes: \(c.kill) kills, \(c.powerLoss) power losses, \(c.quit) quits, \(c.drainPartway) drains cut short, \(c.corruptions) files overwritten with garbage; \(c.faults) disk faults")
+        lines.append(String(format: "%.1f seeds/s, %.0f events/s over %.1f s", summary.seedsPerSecond, summary.eventsPerSecond, summary.seconds))
+        lines.append("determinism: \(summary.determinismChecked) seeds run twice, \(summary.determinismMismatches.count) mismatches")
+        for mismatch in summary.determinismMismatches { lines.append("  NONDETERMINISTIC \(mismatch)") }
+        let failures = summary.failuresBySeed
+        lines.append("failures: \(failures.count)")
+        for failure in failures.prefix(listed) {
+            lines.append("  seed \(failure.seed): \(failure.violation)")
+            if let path = failure.replayPath {
+                lines.append("    shrunk to \(failure.shrunkLength ?? 0) events: swift run baton sim replay \(path)")
+            }
+            if let path = failure.regressionPath { lines.append("    saved as a regression: \(path)") }
+            if let error = failure.writeError { lines.append("    \(error)") }
+            lines.append("    rerun: " + CampaignReport.reproduceCommand(seed: failure.seed, events: settings.events, mutant: settings.mutant))
+        }
+        if failures.count > listed {
+            let rest = failures.count - listed
+            lines.append("  … and \(rest) more failure\(rest == 1 ? "" : "s")" + (settings.jsonPath.map { ", all listed in \($0)" } ?? " (--json FILE lists them all)"))
+        }
+        Swift.print(lines.joined(separator: "\n"))
+    }
+}

@@ -1,0 +1,62 @@
+import Baton
+import BatonSim
+
+/// `baton sim run --seed N`: one seed, and on a failure its shrunk replay file.
+@MainActor
+enum SimRunCommand {
+    static func run(_ words: [String]) throws -> Int32 {
+        var arguments = try Arguments(words, flagNames: ["trace"])
+        let seedText = try arguments.required("seed")
+        guard let seed = UInt64(seedText) else {
+            throw CLIError.usage("--seed takes a whole number from 0 to \(UInt64.max), not \(seedText)")
+        }
+        let events = try SimCommand.events(&arguments)
+        let trace = arguments.flag("trace")
+        let mutant = try SimCommand.mutant(&arguments)
+        let replayDirectory = arguments.option("replays") ?? "replays"
+        try arguments.finish()
+        if let problem = FileWriting.problem(writing: replayDirectory, isDirectory: true) {
+            throw CLIError.usage("--replays: \(problem)")
+        }
+        let options = Simulation.Options(events: events, mutant: mutant, echo: trace)
+        let outcome = Simulation.run(seed: seed, options: options)
+        print("seed \(seed): \(outcome.eventsRun) events, \(outcome.statesChecked) states checked, crashes \(outcome.crashes.total), trace \(outcome.traceHash)")
+        guard let failure = outcome.failure else {
+            print("passed")
+            return 0
+        }
+        report(failure, outcome: outcome, options: options, replayDirectory: replayDirectory)
+        return 1
+    }
+
+    private static func report(_ failure: InvariantViolation, outcome: SimOutcome, options: Simulation.Options, replayDirectory: String) {
+        let seed = outcome.seed ?? 0
+        print("FAILED: \(failure)")
+        print("swarm: \(Campaign.swarm(for: seed))")
+        print("events around it:")
+        let lines = outcome.trace.filter { $0.hasPrefix("#") }
+        if !lines.isEmpty {
+            let at = lines.firstIndex { $0.hasPrefix("#\(failure.eventIndex) ") } ?? lines.count - 1
+            for line in lines[max(0, at - 5)...at] { print("  " + line) }
+        }
+        print("shrinking…")
+        let shrunk = Campaign.shrink(outcome, options: options, budget: 400)
+        let rerun = CampaignReport.reproduceCommand(seed: seed, events: options.events, mutant: options.mutant)
+        guard shrunk.reproduces else {
+            printError("baton: the schedule did not fail again when replayed, so no replay file was written")
+            print("rerun:       " + rerun)
+            return
+        }
+        print("shrunk \(outcome.schedule.count) events to \(shrunk.events.count) in \(shrunk.replays) replays")
+        let file = ReplayFile(seed: seed, mutant: options.mutant, invariant: failure.invariant, detail: failure.detail, events: shrunk.events)
+        let name = "seed-\(seed)" + (options.mutant.map { "-" + $0.rawValue } ?? "") + ".json"
+        do {
+            let path = try file.write(into: replayDirectory, name: name)
+            print("replay file: \(path)")
+            print("reproduce:   swift run baton sim replay \(path)")
+        } catch {
+            printError("baton: no replay file: \(error)")
+        }
+        print("or rerun:    " + rerun)
+    }
+}

@@ -1,0 +1,75 @@
+import Testing
+@testable import baton
+
+@Suite("The argument parser")
+struct ArgumentsTests {
+    @Test("values, flags, = values and positional words")
+    func parses() throws {
+        var arguments = try Arguments(["file.json", "--seed", "7", "--trace", "--events=-5", "--", "--not-an-option"], flagNames: ["trace"])
+        let seed = arguments.option("seed")
+        #expect(seed == "7")
+        let trace = arguments.flag("trace")
+        #expect(trace)
+        #expect(try arguments.integer("events") == -5)
+        let first = arguments.takePositional(), second = arguments.takePositional()
+        #expect(first == "file.json")
+        #expect(second == "--not-an-option")
+        try arguments.finish()
+    }
+
+    @Test("an unknown flag at the end of a line is unknown, not short of a value")
+    func unknownAtEnd() throws {
+        var arguments = try Arguments(["--seed", "1", "--bogus"], flagNames: [])
+        _ = arguments.option("seed")
+        #expect(throws: CLIError.self) { try arguments.finish() }
+        #expect(message { try arguments.finish() } == "unknown option --bogus")
+    }
+
+    @Test("an option followed by another option has no value")
+    func bareOption() throws {
+        var arguments = try Arguments(["--json", "--quiet"], flagNames: ["quiet"])
+        let json = arguments.option("json")
+        #expect(json == nil)
+        _ = arguments.flag("quiet")
+        #expect(message { try arguments.finish() } == "--json needs a value")
+        #expect(message { _ = try arguments.required("json") } == "--json needs a value")
+    }
+
+    @Test("an option whose value may be left out")
+    func optionalValue() throws {
+        var bare = try Arguments(["--save-regressions", "--seeds", "0..1"], flagNames: [])
+        let bareValue = bare.optionalValue("save-regressions")
+        #expect(bareValue == .some(nil))
+        _ = bare.option("seeds")
+        try bare.finish()
+        var given = try Arguments(["--save-regressions", "kept"], flagNames: [])
+        let givenValue = given.optionalValue("save-regressions")
+        #expect(givenValue == .some("kept"))
+        var absent = try Arguments([], flagNames: [])
+        let absentValue = absent.optionalValue("save-regressions")
+        #expect(absentValue == nil)
+    }
+
+    @Test("twice the same option, a flag with a value, extra words and bounds are errors")
+    func refusals() throws {
+        #expect(message { _ = try Arguments(["--seed", "1", "--seed=2"], flagNames: []) } == "--seed is given twice")
+        #expect(message { _ = try Arguments(["--trace=1"], flagNames: ["trace"]) } == "--trace takes no value")
+        var extra = try Arguments(["one", "two"], flagNames: [])
+        _ = extra.takePositional()
+        #expect(message { try extra.finish() } == "unexpected word \"two\"")
+        var jobs = try Arguments(["--jobs", "0"], flagNames: [])
+        #expect(message { _ = try jobs.integer("jobs", in: 1...64) } == "--jobs takes a whole number from 1 to 64, not 0")
+    }
+
+    /// The message of the usage error `body` throws, or nil.
+    private func message(_ body: () throws -> Void) -> String? {
+        do {
+            try body()
+            return nil
+        } catch let error as CLIError {
+            return error.description
+        } catch {
+            return "\(error)"
+        }
+    }
+}

@@ -1,0 +1,128 @@
+import Baton
+import Foundation
+import Testing
+
+/// Campaigns as CI runs them: a spawned `baton` with its output in a pipe, stopped by a signal or
+/// a time budget, and what it leaves behind.
+@Suite("Campaigns in a process: signals, budgets, random starts, reports")
+struct CampaignProcessTests {
+    private func report(_ url: URL) throws -> [String: JSONValue] {
+        let data = try Data(contentsOf: url)
+        guard case .object(let object) = try JSONValue.parse(Array(data)) else { throw CancellationError() }
+        return object
+    }
+
+    /// The processes still alive whose command line mentions `marker`.
+    private func processes(mentioning marker: String) -> [String] {
+        let ids = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return ids.filter { $0.allSatisfy(\.isNumber) }.compactMap { id in
+            guard let data = FileManager.default.contents(atPath: "/proc/\(id)/cmdline") else { return nil }
+            let line = String(decoding: data.map { $0 == 0 ? 32 : $0 }, as: UTF8.self)
+            return line.contains(marker) ? line : nil
+        }
+    }
+
+    @Test("SIGTERM: the seed in flight finishes, the summary prints, the JSON is written, exit 143")
+    func terminated() throws {
+        try TemporaryFolder.with { folder in
+            let running = try BatonProcess.start(["sim", "campaign", "--seeds", "0..", "--events", "20", "--json", "report.json"], in: folder)
+            #expect(running.waitFor("progress: ", timeout: 60), "a pipe gets a progress line at the first seed")
+            kill(running.process.processIdentifier, SIGTERM)
+            let result = running.finish()
+            #expect(result.status == 143)
+            #expect(result.stdout.contains("stopped early: SIGTERM"), "\(result.stdout)")
+            #expect(result.stdout.contains("failures: 0"))
+            let json = try report(folder.appendingPathComponent("report.json"))
+            #expect(json["stopped"] == .string("SIGTERM"))
+            #expect(json["passed"] == .bool(true))
+            guard case .object(let seeds)? = json["seeds"], case .int(let run)? = seeds["run"] else {
+                Issue.record("seeds in the report")
+                return
+            }
+            #expect(run >= 1)
+            #expect(seeds["last"] == .null)
+        }
+    }
+
+    @Test("SIGINT with --jobs 2: the jobs stop, their reports merge, their folder and processes are gone, exit 130")
+    func interruptedJobs() throws {
+        try TemporaryFolder.with { folder in
+            let temporary = folder.appendingPathComponent("tmp")
+            try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+            let running = try BatonProcess.start(["sim", "campaign", "--seeds", "0..", "--events", "20", "--jobs", "2", "--json", "report.json"],
+                                                 in: folder, environment: ["TMPDIR": temporary.path])
+            #expect(running.waitFor("progress: ", timeout: 60))
+            // Let both jobs run a seed or two before the stop.
+            Thread.sleep(forTimeInterval: 1.5)
+            let jobs = processes(mentioning: temporary.path)
+            #expect(jobs.count == 2, "two jobs run: \(jobs)")
+            kill(running.process.processIdentifier, SIGINT)
+            let result = running.finish()
+            #expect(result.status == 130, "\(result.stderr)")
+            #expect(result.stdout.contains("stopped early: SIGINT"), "\(result.stdout)")
+            #expect(result.stdout.contains("2 jobs"))
+            let json = try report(folder.appendingPathComponent("report.json"))
+            #expect(json["stopped"] == .string("SIGINT"))
+            #expect(json["jobs"] == .int(2))
+            #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty, "the jobs' folder is removed")
+            #expect(processes(mentioning: temporary.path).isEmpty, "no job outlives the campaign")
+        }
+    }
+
+    @Test("--for: a time budget over a range of a billion seeds ends cleanly, with plain progress lines in a pipe")
+    func timeBudget() throws {
+        let result = try BatonProcess.run(["sim", "campaign", "--seeds", "0..1000000000", "--for", "1s", "--events", "10", "--no-shrink"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("stopped early: time budget"))
+        #expect(result.stdout.contains("campaign: seeds 0..1000000000, shard 1/1, 10 events per seed, 1 job"))
+        #expect(!result.stderr.contains("\r"), "a pipe gets lines, not a redrawn line")
+        #expect(result.stderr.hasPrefix("progress: 1/1000000001 seeds"), "\(result.stderr)")
+    }
+
+    @Test("a range shorter than --jobs runs its seeds, and no empty job")
+    func fewerSeedsThanJobs() throws {
+        let result = try BatonProcess.run(["sim", "campaign", "--seeds", "5..5", "--jobs", "3", "--events", "10", "--regressions", "none"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("seeds 1, events"), "\(result.stdout)")
+        #expect(result.errorLines.isEmpty, "\(result.stderr)")
+    }
+
+    @Test("--seeds random prints its first seed first, and the report says so")
+    func randomStart() throws {
+        try TemporaryFolder.with { folder in
+            let result = try BatonProcess.run(["sim", "campaign", "--seeds", "random", "--for", "1s", "--events", "10", "--json", "r.json"], in: folder)
+            #expect(result.status == 0, "\(result.stderr)")
+            let first = try #require(result.stdout.split(separator: "\n").first.map(String.init))
+            #expect(first.hasPrefix("seeds from ") && first.contains("drawn from the clock: --seeds "), "\(first)")
+            let seed = try #require(first.split(separator: " ").dropFirst(2).first.flatMap { Int($0) })
+            let json = try report(folder.appendingPathComponent("r.json"))
+            guard case .object(let seeds)? = json["seeds"] else { Issue.record("seeds"); return }
+            #expect(seeds["first"] == .int(seed))
+            #expect(seeds["random"] == .bool(true))
+            guard case .object(let build)? = json["build"] else { Issue.record("build"); return }
+            #expect(build["version"] != nil && build["commit"] != nil && build["configuration"] != nil)
+            #expect(json["sqlite"] != nil)
+        }
+    }
+
+    #if BATON_MUTANTS
+    @Test("--max-failures over --jobs stops every job and reports the failures in seed order")
+    func maxFailuresOverJobs() throws {
+        try TemporaryFolder.with { folder in
+            let result = try BatonProcess.run(["sim", "campaign", "--seeds", "0..", "--jobs", "2", "--max-failures", "2",
+                                               "--mutant", "partialSnapshotReplaces", "--json", "r.json", "--regressions", "none"], in: folder)
+            #expect(result.status == 1, "\(result.stderr)")
+            let json = try report(folder.appendingPathComponent("r.json"))
+            #expect(json["stopped"] == .string("max failures"))
+            guard case .array(let failures)? = json["failures"] else { Issue.record("failures"); return }
+            #expect(failures.count >= 2)
+            let seeds = failures.compactMap { item -> Int? in
+                guard case .object(let f) = item, case .int(let seed)? = f["seed"] else { return nil }
+                return seed
+            }
+            #expect(seeds == seeds.sorted())
+            #expect(result.stdout.contains("shrunk to"), "\(result.stdout)")
+        }
+    }
+    #endif
+}
