@@ -1,0 +1,147 @@
+import Baton
+
+/// What the server and the variable drawer need to know about a world, worked out once when the
+/// world is made: entity types, connection types, how each mutation edits, and what each
+/// operation's variables are for.
+package struct WorldAnalysis: Sendable {
+    /// Object types with an `id` of type ID or String, and whether it can be null.
+    package let entityTypes: [String: WorldTypes.IDKind]
+    /// The entity types, sorted: the order the server numbers them in.
+    package let entityTypeNames: [String]
+    /// Types shaped as connections, by name.
+    package let connections: [String: ConnectionShape]
+    /// Per mutation operation, the edit of each root field by response key.
+    package let mutations: [String: [String: MutationEdit]]
+    /// Per operation, what each declared variable is used for.
+    package let variables: [String: [String: VariableUse]]
+
+    package init(schema: Schema, operations: [WorldOperation]) {
+        var entityTypes: [String: WorldTypes.IDKind] = [:]
+        var connections: [String: ConnectionShape] = [:]
+        for name in schema.typeNames {
+            if let kind = WorldTypes.idKind(of: name, in: schema) { entityTypes[name] = kind }
+            if let shape = ConnectionShape.detect(name, in: schema) { connections[name] = shape }
+        }
+        self.entityTypes = entityTypes
+        entityTypeNames = entityTypes.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        self.connections = connections
+        var mutations: [String: [String: MutationEdit]] = [:]
+        var variables: [String: [String: VariableUse]] = [:]
+        for operation in operations {
+            let edits = (try? MutationEdit.interpret(operation, schema: schema)) ?? [:]
+            if !edits.isEmpty { mutations[operation.name] = edits }
+            variables[operation.name] = VariableUse.uses(in: operation, schema: schema, connections: connections, edits: edits)
+        }
+        self.mutations = mutations
+        self.variables = variables
+    }
+}
+
+/// What one variable of an operation is for, so that the drawer can give it a value a real app
+/// would send.
+package struct VariableUse: Sendable, Hashable {
+    /// The role that decides how the value is drawn.
+    package enum Role: Sendable, Hashable {
+        /// Anything else: drawn from its type.
+        case value
+        /// The `if` of `@include` or `@skip`.
+        case condition
+        /// The id of an entity of one of these types.
+        case entityID([String])
+        /// `first` or `last` of a connection.
+        case pageSize
+        /// `after` (false) or `before` (true) of a connection.
+        case cursor(before: Bool)
+    }
+
+    /// The declared type.
+    package let type: GraphQLTypeReference
+    package let role: Role
+    /// For an input object: the entity types an `id` field inside it names (a mutation's input).
+    package let inputIDTypes: [String]
+
+    /// How much a role says: a variable used in two places takes the stronger role.
+    private var strength: Int {
+        switch role {
+        case .value: 0
+        case .condition: 1
+        case .entityID: 2
+        case .pageSize: 3
+        case .cursor: 4
+        }
+    }
+
+    static func uses(
+        in operation: WorldOperation, schema: Schema, connections: [String: ConnectionShape], edits: [String: MutationEdit]
+    ) -> [String: VariableUse] {
+        var uses: [String: VariableUse] = [:]
+        for declaration in operation.syntax.variables {
+            uses[declaration.name] = VariableUse(type: declaration.type, role: .value, inputIDTypes: [])
+        }
+        func note(_ name: String, _ role: Role, inputIDTypes: [String] = []) {
+            guard let current = uses[name] else { return }
+            let candidate = VariableUse(type: current.type, role: role, inputIDTypes: inputIDTypes)
+            if candidate.strength > current.strength || (candidate.strength == current.strength && current.inputIDTypes.isEmpty) {
+                uses[name] = candidate
+            }
+        }
+        func conditions(_ directives: [GraphQLDirective]) {
+            for directive in directives where directive.name == "include" || directive.name == "skip" {
+                if case .variable(let name, _)? = directive.argument("if")?.value { note(name, .condition) }
+            }
+        }
+        let root = schema.rootTypeName(for: operation.kind) ?? ""
+        var stack: [(selections: [Document.SelectionNode], parent: String)] = [(operation.syntax.selections, root)]
+        var entered: Set<String> = []
+        while let (selections, parent) = stack.popLast() {
+            for selection in selections {
+                switch selection {
+                case .field(let field):
+                    conditions(field.directives)
+                    guard let definition = schema.field(field.name, on: parent) else { continue }
+                    let fieldType = definition.type.namedType
+                    let isConnection = connections[fieldType] != nil && definition.type.listDepth == 0
+                    let edit = parent == root ? edits[field.responseKey] : nil
+                    for argument in field.arguments {
+                        guard let input = definition.argument(named: argument.name) else { continue }
+                        visit(argument.value, path: [argument.name]) { name, path in
+                            if isConnection, path.count == 1, ConnectionShape.pagingArguments.contains(path[0]) {
+                                if path[0] == "first" || path[0] == "last" {
+                                    note(name, .pageSize)
+                                } else {
+                                    note(name, .cursor(before: path[0] == "before"))
+                                }
+                            } else if let edit, path == edit.idArgument {
+                                note(name, .entityID([edit.targetType]))
+                            } else if let edit, path == [edit.idArgument[0]], edit.idArgument.count > 1 {
+                                note(name, .value, inputIDTypes: [edit.targetType])
+                            } else if path == ["id"], WorldTypes.isIDLike(input.type) {
+                                note(name, .entityID(WorldTypes.entityTypes(of: fieldType, in: schema)))
+                            }
+                        }
+                    }
+                    if let inner = field.selections { stack.append((inner, fieldType)) }
+                case .inlineFragment(let inline):
+                    conditions(inline.directives)
+                    stack.append((inline.selections, inline.typeCondition ?? parent))
+                case .fragmentSpread(let spread):
+                    conditions(spread.directives)
+                    if entered.insert(spread.name).inserted, let fragment = operation.fragments[spread.name] {
+                        stack.append((fragment.selections, fragment.typeCondition))
+                    }
+                }
+            }
+        }
+        return uses
+    }
+
+    /// Calls `body` with every variable inside `value` and the argument path that leads to it.
+    private static func visit(_ value: GraphQLValue, path: [String], _ body: (String, [String]) -> Void) {
+        switch value {
+        case .variable(let name, _): body(name, path)
+        case .list(let items): for item in items { visit(item, path: path, body) }
+        case .object(let fields): for field in fields { visit(field.value, path: path + [field.name], body) }
+        default: break
+        }
+    }
+}
