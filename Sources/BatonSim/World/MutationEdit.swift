@@ -16,6 +16,11 @@ package struct MutationEdit: Sendable, Hashable {
         package let argumentPath: [String]
         /// The entity's field it sets.
         package let field: String
+
+        package init(argumentPath: [String], field: String) {
+            self.argumentPath = argumentPath
+            self.field = field
+        }
     }
 
     /// The schema name of the mutation field.

@@ -26,7 +26,7 @@ extension OperationValidator {
                 }
             }
             guard let type = schema.field(first.field.name, on: first.parent)?.type.namedType,
-                schema.type(named: type)?.isComposite == true, group.count > 1
+                schema.type(named: type)?.isComposite == true
             else { continue }
             let merged = group.filter { $0.field.name == first.field.name }.flatMap { $0.field.selections ?? [] }
             try checkMerging(merged, on: type)

@@ -48,8 +48,8 @@ package struct VariableUse: Sendable, Hashable {
         case condition
         /// The id of an entity of one of these types.
         case entityID([String])
-        /// `first` or `last` of a connection.
-        case pageSize
+        /// `first` (false) or `last` (true) of a connection.
+        case pageSize(last: Bool)
         /// `after` (false) or `before` (true) of a connection.
         case cursor(before: Bool)
     }
@@ -107,7 +107,7 @@ package struct VariableUse: Sendable, Hashable {
                         visit(argument.value, path: [argument.name]) { name, path in
                             if isConnection, path.count == 1, ConnectionShape.pagingArguments.contains(path[0]) {
                                 if path[0] == "first" || path[0] == "last" {
-                                    note(name, .pageSize)
+                                    note(name, .pageSize(last: path[0] == "last"))
                                 } else {
                                     note(name, .cursor(before: path[0] == "before"))
                                 }

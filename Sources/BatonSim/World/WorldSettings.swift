@@ -29,6 +29,10 @@ package struct WorldSettings: Sendable, Hashable {
     package var trickyStringRates: [Double] = [0, 0.1, 0.3]
     /// Chances the swarm picks from for an entity's id to be a tricky string.
     package var trickyIDRates: [Double] = [0, 0, 0.2]
+    /// Chance that a seed gives the first two entities of each type ids that differ only by Unicode
+    /// normalization (`café1` precomposed and decomposed): distinct bytes that Swift's `==` calls
+    /// equal, a classic place for key bugs.
+    package var canonicalTwinChance = 0.1
     /// When true, ids are unique across all types (`Issue_3`), as a `node(id:)` field needs; when
     /// false, each type numbers its own (`1`, `2`, …).
     package var globalIDs = false
@@ -46,7 +50,7 @@ package struct WorldSettings: Sendable, Hashable {
 extension WorldSettings {
     /// The keys `world.json` may hold.
     static let keys = [
-        "connectionLength", "entities", "entitiesPerType", "errorRates", "globalIDs", "listLength",
+        "canonicalTwinChance", "connectionLength", "entities", "entitiesPerType", "errorRates", "globalIDs", "listLength",
         "nonNullErrorRates", "nullIDRates", "nullRates", "trickyIDRates", "trickyStringRates",
         "unansweredOperations", "valueVersions",
     ]
@@ -88,6 +92,11 @@ extension WorldSettings {
             case "nullIDRates": settings.nullIDRates = try rates(value, fail)
             case "trickyStringRates": settings.trickyStringRates = try rates(value, fail)
             case "trickyIDRates": settings.trickyIDRates = try rates(value, fail)
+            case "canonicalTwinChance":
+                guard case .number(let chance, _) = value.value, chance >= 0, chance <= 1 else {
+                    throw fail("expected a chance between 0 and 1, found \(value.kindName)")
+                }
+                settings.canonicalTwinChance = chance
             case "globalIDs":
                 guard case .bool(let flag) = value.value else { throw fail("expected true or false, found \(value.kindName)") }
                 settings.globalIDs = flag

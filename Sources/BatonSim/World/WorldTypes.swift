@@ -38,7 +38,7 @@ package enum WorldTypes {
     }
 
     /// The object types among `typeName`'s possible types that are entities, sorted.
-    static func entityTypes(of typeName: String, in schema: Schema) -> [String] {
+    package static func entityTypes(of typeName: String, in schema: Schema) -> [String] {
         schema.possibleTypes(of: typeName).filter { idKind(of: $0, in: schema) != nil }
     }
 }

@@ -1,0 +1,162 @@
+import Baton
+
+/// The server's data changing over time, between the client's requests.
+extension Server {
+    /// What one drift step may do, with its weight.
+    private enum Edit: CaseIterable {
+        case renewValue, deleteEntity, newEntity, growFront, growBack, changeMembership
+
+        var weight: Int {
+            switch self {
+            case .renewValue: 10
+            case .deleteEntity, .newEntity: 2
+            case .growFront, .growBack, .changeMembership: 3
+            }
+        }
+    }
+
+    /// Edits the state as time passes: field values move to another version, entities are deleted,
+    /// new ones appear, connections grow at both ends, lists change members. Every choice comes from
+    /// the seed. Returns one line per edit, for the trace.
+    package mutating func drift() -> [String] {
+        var lines: [String] = []
+        for _ in 0..<driftRandom.int(1...2) {
+            let edit = Edit.allCases[driftRandom.weighted(Edit.allCases.map(\.weight))]
+            if let line = apply(edit) ?? apply(.renewValue) { lines.append(line) }
+        }
+        return lines
+    }
+
+    private mutating func apply(_ edit: Edit) -> String? {
+        switch edit {
+        case .renewValue: renewValue()
+        case .deleteEntity: deleteEntity()
+        case .newEntity: newEntity()
+        case .growFront: grow(atFront: true)
+        case .growBack: grow(atFront: false)
+        case .changeMembership: changeMembership()
+        }
+    }
+
+    /// The living entities, in type and serial order.
+    private var livingEntities: [EntityRef] {
+        state.tables.indices.flatMap { type in state.tables[type].living.map { EntityRef(type: type, serial: $0) } }
+    }
+
+    /// A field of a living entity or an answered path object moves to its next version.
+    private mutating func renewValue() -> String? {
+        let entities = livingEntities
+        let total = entities.count + state.pathOrder.count
+        guard total > 0 else { return nil }
+        let choice = driftRandom.int(0...(total - 1))
+        let identity: UInt64
+        let type: String
+        let label: String
+        if choice < entities.count {
+            identity = Executor.entityIdentity(entities[choice])
+            type = state.tables[entities[choice].type].name
+            label = self.label(of: entities[choice])
+        } else {
+            identity = state.pathOrder[choice - entities.count]
+            let record = state.pathObjects[identity]!
+            type = record.type
+            label = record.label
+        }
+        let fields = world.schema.type(named: type)?.fields.filter { versionMatters($0) } ?? []
+        guard !fields.isEmpty else { return nil }
+        let field = fields[driftRandom.int(0...(fields.count - 1))].name
+        let slot = Executor.slot(identity, field)
+        let old = state.versions[slot] ?? 0
+        let new = (old + 1) % max(1, configuration.valueVersions)
+        state.versions[slot] = new
+        state.setValues[slot] = nil
+        return "renew \(label).\(field): version \(old) → \(new)"
+    }
+
+    /// Fields whose value depends on their version: not `id`, not connections and kept lists
+    /// (those change by growth and membership edits).
+    private func versionMatters(_ field: Schema.Field) -> Bool {
+        guard field.name != "id" else { return false }
+        let named = field.type.namedType
+        if field.type.listDepth == 0, world.analysis.connections[named] != nil { return false }
+        let possible = world.schema.possibleTypes(of: named)
+        let entities = WorldTypes.entityTypes(of: named, in: world.schema)
+        return !(field.type.listDepth == 1 && !entities.isEmpty && entities.count == possible.count)
+    }
+
+    private mutating func deleteEntity() -> String? {
+        let entities = livingEntities
+        guard !entities.isEmpty else { return nil }
+        let entity = entities[driftRandom.int(0...(entities.count - 1))]
+        state.tables[entity.type].alive[entity.serial] = false
+        return "delete \(label(of: entity))"
+    }
+
+    private mutating func newEntity() -> String? {
+        guard !state.tables.isEmpty else { return nil }
+        let entity = addEntity(typeIndex: driftRandom.int(0...(state.tables.count - 1)))
+        return "new \(label(of: entity))"
+    }
+
+    /// A new node before the first or after the last node of a connection the server has answered.
+    private mutating func grow(atFront: Bool) -> String? {
+        let connections = state.listOrder.filter { state.lists[$0]!.isConnection }
+        guard !connections.isEmpty else { return nil }
+        let key = connections[driftRandom.int(0...(connections.count - 1))]
+        guard let node = newNode(for: key) else { return nil }
+        if atFront { state.lists[key]!.items.insert(node, at: 0) } else { state.lists[key]!.items.append(node) }
+        return "grow \(state.lists[key]!.label) at the \(atFront ? "front" : "back"): \(describe(node))"
+    }
+
+    /// A new entity of a type the list's items can be, or a new path object when none is an entity.
+    private mutating func newNode(for key: UInt64) -> NodeRef? {
+        let itemType = state.lists[key]!.itemType
+        let possible = world.schema.possibleTypes(of: itemType)
+        let entityTypes = possible.compactMap { name in state.tables.firstIndex { $0.name == name } }
+        if !entityTypes.isEmpty {
+            return .entity(addEntity(typeIndex: entityTypes[driftRandom.int(0...(entityTypes.count - 1))]))
+        }
+        guard let type = possible.first else { return nil }
+        let made = state.lists[key]!.madeObjects
+        state.lists[key]!.madeObjects += 1
+        return .path(type: type, identity: ServerHash.of(key, 0x9A7, UInt64(made)))
+    }
+
+    /// A list of entities gains a living entity, loses an item, or has two items swap.
+    private mutating func changeMembership() -> String? {
+        let lists = state.listOrder.filter { !state.lists[$0]!.isConnection }
+        guard !lists.isEmpty else { return nil }
+        let key = lists[driftRandom.int(0...(lists.count - 1))]
+        let list = state.lists[key]!
+        switch driftRandom.int(0...2) {
+        case 0:
+            let possible = Set(world.schema.possibleTypes(of: list.itemType))
+            let outside = livingEntities.filter { entity in
+                possible.contains(state.tables[entity.type].name) && !list.items.contains(.entity(entity))
+            }
+            guard !outside.isEmpty else { return nil }
+            let entity = outside[driftRandom.int(0...(outside.count - 1))]
+            let position = driftRandom.int(0...list.items.count)
+            state.lists[key]!.items.insert(.entity(entity), at: position)
+            return "list \(list.label) gains \(label(of: entity)) at \(position)"
+        case 1:
+            guard !list.items.isEmpty else { return nil }
+            let position = driftRandom.int(0...(list.items.count - 1))
+            let removed = state.lists[key]!.items.remove(at: position)
+            return "list \(list.label) loses \(removed.map(describe) ?? "null") at \(position)"
+        default:
+            guard list.items.count > 1 else { return nil }
+            let a = driftRandom.int(0...(list.items.count - 1))
+            let b = driftRandom.int(0...(list.items.count - 1))
+            state.lists[key]!.items.swapAt(a, b)
+            return "list \(list.label) swaps \(a) and \(b)"
+        }
+    }
+
+    private func describe(_ node: NodeRef) -> String {
+        switch node {
+        case .entity(let entity): label(of: entity)
+        case .path(let type, let identity): "\(type) object \(identity % 1_000_000_007)"
+        }
+    }
+}
