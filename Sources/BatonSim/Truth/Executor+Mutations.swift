@@ -16,8 +16,13 @@ extension Executor {
             let entity = lookup(id, in: [edit.targetType])
         else {
             missedTarget = true
-            let given = effective(path: edit.idArgument, arguments, in: definition).map { "\($0)" } ?? "no id"
-            throw fail("no \(edit.targetType) has the id \(given)", at: location, path: path)
+            let given: String =
+                switch effective(path: edit.idArgument, arguments, in: definition) {
+                case .string(let id)?: "the id \(id.debugDescription)"
+                case nil, .null?: "no id"
+                case let other?: "the id \(other)"
+                }
+            throw fail("no \(edit.targetType) has \(given)", at: location, path: path)
         }
         apply(edit, to: entity, arguments: arguments, definition: definition)
         let payloadType = definition.type.namedType

@@ -162,8 +162,11 @@ struct Executor {
         do {
             let data = try executeObject(root, selections: operation.syntax.selections, path: [])
             return ExecutionResult(data: data, errors: errors)
-        } catch {
+        } catch let propagation as NullPropagation {
+            record(propagation.error, at: propagation.location, placed: false)
             unplace(from: 0)
+            return ExecutionResult(data: nil, errors: errors)
+        } catch {
             return ExecutionResult(data: nil, errors: errors)
         }
     }

@@ -1,34 +1,48 @@
 import Baton
 
-/// The server's data changing over time, between the client's requests.
-extension Server {
-    /// What one drift step may do, with its weight.
-    private enum Edit: CaseIterable {
-        case renewValue, deleteEntity, newEntity, growFront, growBack, changeMembership
+/// A kind of edit the server's data undergoes between the client's requests.
+package enum DriftKind: String, CaseIterable, Sendable {
+    /// A field of an entity or an answered path object moves to its next version.
+    case renewValue
+    /// A living entity is deleted: lookups miss it, lists and connections drop it.
+    case deleteEntity
+    /// A new entity of some type appears.
+    case newEntity
+    /// A new node before the first node of a connection the server has answered.
+    case growFront
+    /// A new node after the last node of a connection the server has answered.
+    case growBack
+    /// A kept list of entities gains a member, loses an item, or has two items swap.
+    case changeMembership
 
-        var weight: Int {
-            switch self {
-            case .renewValue: 10
-            case .deleteEntity, .newEntity: 2
-            case .growFront, .growBack, .changeMembership: 3
-            }
+    /// How often ``Server/drift()`` picks it.
+    package var weight: Int {
+        switch self {
+        case .renewValue: 10
+        case .deleteEntity, .newEntity: 2
+        case .growFront, .growBack, .changeMembership: 3
         }
     }
+}
 
+/// The server's data changing over time, between the client's requests.
+extension Server {
     /// Edits the state as time passes: field values move to another version, entities are deleted,
     /// new ones appear, connections grow at both ends, lists change members. Every choice comes from
     /// the seed. Returns one line per edit, for the trace.
     package mutating func drift() -> [String] {
         var lines: [String] = []
         for _ in 0..<driftRandom.int(1...2) {
-            let edit = Edit.allCases[driftRandom.weighted(Edit.allCases.map(\.weight))]
-            if let line = apply(edit) ?? apply(.renewValue) { lines.append(line) }
+            let kind = DriftKind.allCases[driftRandom.weighted(DriftKind.allCases.map(\.weight))]
+            if let line = drift(kind) ?? drift(.renewValue) { lines.append(line) }
         }
         return lines
     }
 
-    private mutating func apply(_ edit: Edit) -> String? {
-        switch edit {
+    /// One edit of `kind`, its choices drawn from the seed; `nil` when the state offers nothing to
+    /// edit that way (no connection answered yet, no entity alive).
+    package mutating func drift(_ kind: DriftKind) -> String? {
+        switch kind {
         case .renewValue: renewValue()
         case .deleteEntity: deleteEntity()
         case .newEntity: newEntity()

@@ -63,7 +63,7 @@ package struct ServerConfiguration: Sendable, Hashable, CustomStringConvertible 
         canonicalTwins = random.chance(settings.canonicalTwinChance)
         cursorStyle = random.chance(0.5) ? .node : .offset
         decoratedCursors = random.chance(0.25)
-        globalIDs = settings.globalIDs
+        globalIDs = settings.globalIDs ?? world.analysis.looksUpAcrossTypes
         json = JSONStyle(random: &random)
     }
 

@@ -14,6 +14,9 @@ package struct WorldAnalysis: Sendable {
     package let mutations: [String: [String: MutationEdit]]
     /// Per operation, what each declared variable is used for.
     package let variables: [String: [String: VariableUse]]
+    /// True when some field looks an entity up by `id` among several entity types (`node(id:)`),
+    /// so that ids must be unique across types.
+    package let looksUpAcrossTypes: Bool
 
     package init(schema: Schema, operations: [WorldOperation]) {
         var entityTypes: [String: WorldTypes.IDKind] = [:]
@@ -23,6 +26,12 @@ package struct WorldAnalysis: Sendable {
             if let shape = ConnectionShape.detect(name, in: schema) { connections[name] = shape }
         }
         self.entityTypes = entityTypes
+        looksUpAcrossTypes = schema.typeNames.contains { name in
+            schema.type(named: name)?.fields.contains { field in
+                field.argument(named: "id").map { WorldTypes.isIDLike($0.type) } == true
+                    && WorldTypes.entityTypes(of: field.type.namedType, in: schema).count > 1
+            } == true
+        }
         entityTypeNames = entityTypes.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         self.connections = connections
         var mutations: [String: [String: MutationEdit]] = [:]
@@ -116,7 +125,7 @@ package struct VariableUse: Sendable, Hashable {
                             } else if let edit, path == [edit.idArgument[0]], edit.idArgument.count > 1 {
                                 note(name, .value, inputIDTypes: [edit.targetType])
                             } else if path == ["id"], WorldTypes.isIDLike(input.type) {
-                                note(name, .entityID(WorldTypes.entityTypes(of: fieldType, in: schema)))
+                                note(name, .entityID(idTypes(of: field, type: fieldType, schema: schema, fragments: operation.fragments)))
                             }
                         }
                     }
@@ -133,6 +142,29 @@ package struct VariableUse: Sendable, Hashable {
             }
         }
         return uses
+    }
+
+    /// The entity types an `id` argument of `field` should name: those its selections single out
+    /// with type conditions (`node(id:) { ... on Issue }` wants issues), else every entity type the
+    /// field's type can be.
+    private static func idTypes(
+        of field: Document.FieldNode, type: String, schema: Schema, fragments: [String: Document.Fragment]
+    ) -> [String] {
+        let all = WorldTypes.entityTypes(of: type, in: schema)
+        var wanted: [String] = []
+        for selection in field.selections ?? [] {
+            let condition: String? =
+                switch selection {
+                case .inlineFragment(let inline): inline.typeCondition
+                case .fragmentSpread(let spread): fragments[spread.name]?.typeCondition
+                case .field: nil
+                }
+            guard let condition else { continue }
+            for name in WorldTypes.entityTypes(of: condition, in: schema) where all.contains(name) && !wanted.contains(name) {
+                wanted.append(name)
+            }
+        }
+        return wanted.isEmpty || wanted.count == all.count ? all : wanted.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
     /// Calls `body` with every variable inside `value` and the argument path that leads to it.

@@ -34,8 +34,9 @@ package struct WorldSettings: Sendable, Hashable {
     /// equal, a classic place for key bugs.
     package var canonicalTwinChance = 0.1
     /// When true, ids are unique across all types (`Issue_3`), as a `node(id:)` field needs; when
-    /// false, each type numbers its own (`1`, `2`, …).
-    package var globalIDs = false
+    /// false, each type numbers its own (`1`, `2`, …). When not set, ids are global exactly when
+    /// the schema has a field that looks an id up among several entity types.
+    package var globalIDs: Bool?
     /// Operations that only ever run as checks and retains, never answered (none by default).
     package var unansweredOperations: [String] = []
 
