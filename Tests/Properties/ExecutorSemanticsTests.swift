@@ -254,12 +254,14 @@ struct ExecutorSemanticsTests {
             var server = WorldFixtures.server(world, seed: seed) { $0.nonNullErrorRate = 1 }
             let execution = server.execute(operation, variables: [:])
             guard let hero = execution.data?["hero"]?.value.object, hero.typename == "Human" else { continue }
+            if case .list(let items)? = hero["crew"]?.value {
+                #expect(items.isEmpty, "every droid's serial fails, so a crew with members cannot be answered")
+                continue
+            }
             #expect(hero["crew"]?.value == .null)
             #expect(hero["crew"]?.error == nil)
-            if let first = execution.unplacedErrors.first {
-                #expect(first.path == [.key("hero"), .key("crew"), .index(0), .key("serial")])
-                nulled += 1
-            }
+            #expect(execution.unplacedErrors.map(\.path) == [[.key("hero"), .key("crew"), .index(0), .key("serial")]])
+            nulled += 1
         }
         #expect(nulled > 0)
     }

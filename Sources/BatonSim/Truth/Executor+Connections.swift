@@ -52,7 +52,11 @@ extension Executor {
             hasNextPage: known && high < nodes.count, hasPreviousPage: known && low > 0)
         switch mode {
         case .answer:
-            state.lastPages[listKey] = PageCursors(start: page.cursors.first, end: page.cursors.last)
+            // An empty page leaves the join points where they were, as a client's store keeps its
+            // cursors when a page brings none.
+            if !page.cursors.isEmpty {
+                state.lastPages[listKey] = PageCursors(start: page.cursors.first, end: page.cursors.last)
+            }
         case .probe:
             let last = state.lastPages[listKey]
             reached.append(ReachedConnection(

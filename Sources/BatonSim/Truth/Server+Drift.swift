@@ -98,8 +98,10 @@ extension Server {
         return !(field.type.listDepth == 1 && !entities.isEmpty && entities.count == possible.count)
     }
 
+    /// Deletes a living entity, never the last of its type (a world whose types empty out stops
+    /// telling stories).
     private mutating func deleteEntity() -> String? {
-        let entities = livingEntities
+        let entities = livingEntities.filter { state.tables[$0.type].living.count > 1 }
         guard !entities.isEmpty else { return nil }
         let entity = entities[driftRandom.int(0...(entities.count - 1))]
         state.tables[entity.type].alive[entity.serial] = false

@@ -94,7 +94,7 @@ struct ServerState: Sendable {
     var lists: [UInt64: ServerList] = [:]
     /// List keys in the order the lists were made (drift picks by position in it).
     var listOrder: [UInt64] = []
-    /// Per connection list, the cursors of the last page answered.
+    /// Per connection list, the cursors of the last page answered that had nodes.
     var lastPages: [UInt64: PageCursors] = [:]
     /// Objects without id the server has answered, by identity, and their order.
     var pathObjects: [UInt64: PathObjectRecord] = [:]

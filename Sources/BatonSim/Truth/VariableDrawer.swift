@@ -66,20 +66,25 @@ package struct VariableDrawer: Sendable {
                 let wanted = paging == .forward && !cursor.before || paging == .backward && cursor.before
                 guard wanted || cursor.required else { continue }
                 let connection = reached.first { $0.afterVariable == cursor.name || $0.beforeVariable == cursor.name }
-                values[cursor.name] = .string(self.cursor(in: connection, before: cursor.before))
+                if let value = self.cursor(in: connection, before: cursor.before) {
+                    values[cursor.name] = .string(value)
+                } else if cursor.required {
+                    values[cursor.name] = .string("c-unknown")
+                }
             }
         }
         return values
     }
 
     /// Mostly the cursor that joins the last page answered; sometimes another real cursor of the
-    /// list; sometimes one that names nothing any more.
-    private mutating func cursor(in connection: ReachedConnection?, before: Bool) -> String {
-        guard let connection else { return "c-unknown" }
+    /// list; sometimes one that names nothing any more. With no page answered yet, mostly none
+    /// (`nil`: the first page).
+    private mutating func cursor(in connection: ReachedConnection?, before: Bool) -> String? {
+        guard let connection else { return random.chance(0.5) ? nil : "c-unknown" }
+        let joining = connection.lastPage.flatMap { before ? $0.start : $0.end }
         let roll = random.int(0...9)
-        if roll < 7, let page = connection.lastPage, let joining = before ? page.start : page.end {
-            return joining
-        }
+        if let joining, roll < 7 { return joining }
+        if joining == nil, roll < 5 { return nil }
         if roll < 9, !connection.cursors.isEmpty {
             return connection.cursors[random.int(0...(connection.cursors.count - 1))]
         }
