@@ -78,6 +78,31 @@ struct ServerResponseTests {
         }
     }
 
+    @Test("the store ingests what the server answers, in every spelling (a quick slice of the runner's check)",
+        arguments: ["rickandmorty", "github"])
+    func storeIngests(worldName: String) throws {
+        let world = worldName == "github" ? WorldFixtures.github : WorldFixtures.rickAndMorty
+        var plans: [String: Plan] = [:]
+        for operation in world.operations {
+            plans[operation.name] = try Plan.build(document: operation.documentText, schema: world.schema, operationName: operation.name)
+        }
+        var failures: [String] = []
+        var ingested = 0
+        for seed: UInt64 in 100..<110 {
+            _ = Self.session(world, seed: seed, steps: 30) { operation, variables, execution in
+                let plan = plans[operation.name]!
+                do {
+                    _ = try Ingest.normalize(plan: plan, variables: plan.variables(variables), response: execution.responseText)
+                    ingested += 1
+                } catch {
+                    failures.append("seed \(seed) \(operation.name): \(error)")
+                }
+            }
+        }
+        #expect(failures.isEmpty, "\(failures.prefix(3))")
+        #expect(ingested > 300)
+    }
+
     /// Everything in which `execution`'s bytes and provenance differ.
     static func disagreements(_ execution: Execution, tally: inout Tally) -> [String] {
         let text = execution.responseText

@@ -121,6 +121,16 @@ struct WorldLoadingTests {
         #expect(mutations["RemoveNote"]?["removeNote"]?.targetType == "Note")
     }
 
+    @Test("the store builds a plan from every operation of both worlds", arguments: ["rickandmorty", "github"])
+    func storePlans(worldName: String) throws {
+        let world = worldName == "github" ? WorldFixtures.github : WorldFixtures.rickAndMorty
+        for operation in world.operations {
+            #expect(throws: Never.self, "\(operation.name)") {
+                try Plan.build(document: operation.documentText, schema: world.schema, operationName: operation.name)
+            }
+        }
+    }
+
     @Test("a world made from text keeps its operations sorted by name, from several sources")
     func madeFromText() throws {
         let world = try World.make(
