@@ -68,23 +68,35 @@ extension Executor {
     }
 
     /// The hash of a set of arguments, independent of the order they were written in; null
-    /// arguments count as absent, as the store's keys leave them out.
+    /// members count as absent at every depth of objects, as the store's keys leave them out.
     static func argumentsHash(_ arguments: [String: JSONValue]) -> UInt64 {
         if arguments.isEmpty { return 0 }
         var hash = ServerHash(0xA7)
-        hash.add(withoutNulls(.object(arguments)))
+        addWithoutNulls(arguments, to: &hash)
         return hash.value
     }
 
-    /// `value` with null members of objects left out, at every depth.
-    private static func withoutNulls(_ value: JSONValue) -> JSONValue {
+    private static func addWithoutNulls(_ members: [String: JSONValue], to hash: inout ServerHash) {
+        for key in members.keys.sorted(by: ServerHash.utf8Less) {
+            let member = members[key]!
+            if member == .null { continue }
+            hash.add(key)
+            addWithoutNulls(member, to: &hash)
+        }
+        hash.add(UInt64(0x0B))
+    }
+
+    private static func addWithoutNulls(_ value: JSONValue, to hash: inout ServerHash) {
         switch value {
         case .object(let members):
-            var kept: [String: JSONValue] = [:]
-            for (key, member) in members where member != .null { kept[key] = withoutNulls(member) }
-            return .object(kept)
-        case .array(let items): return .array(items.map(withoutNulls))
-        default: return value
+            hash.add(UInt64(8))
+            addWithoutNulls(members, to: &hash)
+        case .array(let items):
+            hash.add(UInt64(7))
+            hash.add(items.count)
+            for item in items { addWithoutNulls(item, to: &hash) }
+        default:
+            hash.add(value)
         }
     }
 

@@ -15,10 +15,10 @@ extension Executor {
         let listing = arguments.filter { !ConnectionShape.pagingArguments.contains($0.key) }
         let nameHash = ServerHash.of(definition.name)
         let listKey = ServerHash.of(parent.identity, nameHash, Self.argumentsHash(listing))
-        makeList(listKey, itemType: shape.nodeType, isConnection: true, nullableItems: false) { executor in
+        let list = self.list(listKey, itemType: shape.nodeType, isConnection: true, nullableItems: false) { executor in
             "\(executor.label(of: parent)).\(definition.name)"
         }
-        let nodes = livingNodes(of: listKey)
+        let nodes = livingNodes(of: list)
         let cursors = nodes.enumerated().map { cursor(for: $0.element, at: $0.offset) }
 
         let first = intArgument("first", arguments, in: definition)
@@ -62,7 +62,7 @@ extension Executor {
             reached.append(ReachedConnection(
                 afterVariable: Self.variableName("after", of: group.nodes[0]),
                 beforeVariable: Self.variableName("before", of: group.nodes[0]), cursors: cursors,
-                lastPage: last.map { PageCursorsValue(start: $0.start, end: $0.end) }, staleCursors: staleCursors(of: listKey)))
+                lastPage: last.map { PageCursorsValue(start: $0.start, end: $0.end) }, staleCursors: staleCursors(of: list)))
         case .optimistic:
             break
         }
@@ -92,8 +92,8 @@ extension Executor {
     }
 
     /// The list's items that are alive now, in order.
-    func livingNodes(of key: UInt64) -> [NodeRef] {
-        state.lists[key]!.items.compactMap { item in
+    func livingNodes(of list: ServerList) -> [NodeRef] {
+        list.items.compactMap { item in
             guard let item else { return nil }
             if case .entity(let entity) = item, !state.tables[entity.type].alive[entity.serial] { return nil }
             return item
@@ -138,9 +138,8 @@ extension Executor {
 
     /// Cursors a client may still hold that name nothing now: deleted nodes of the list, and for
     /// offsets a position past its end.
-    func staleCursors(of key: UInt64) -> [String] {
+    func staleCursors(of list: ServerList) -> [String] {
         var stale: [String] = []
-        let list = state.lists[key]!
         switch configuration.cursorStyle {
         case .node:
             for case .entity(let entity)? in list.items where !state.tables[entity.type].alive[entity.serial] {

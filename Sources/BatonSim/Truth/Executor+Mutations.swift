@@ -62,7 +62,7 @@ extension Executor {
             }
         }
         if edit.deletes {
-            state.tables[entity.type].alive[entity.serial] = false
+            state.tables[entity.type].delete(entity.serial)
         }
     }
 

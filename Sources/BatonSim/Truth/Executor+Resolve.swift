@@ -48,8 +48,9 @@ extension Executor {
         let slot = Self.slot(object.identity, name)
         let version = state.versions[slot] ?? 0
         let valueHash = ServerHash.of(salt, object.identity, ServerHash.of(name), argumentsHash, UInt64(version))
-        guard let named = schema.type(named: definition.type.namedType) else { return .null }
-        let entityTypes = WorldTypes.entityTypes(of: named.name, in: schema)
+        guard let facts = world.analysis.types[definition.type.namedType] else { return .null }
+        let named = facts.type
+        let entityTypes = facts.entityTypes
         let lookupID: String? = if named.isComposite, !entityTypes.isEmpty, case .string(let id)? = arguments["id"] { id } else { nil }
 
         if !definition.type.isNonNull, lookupID == nil,
@@ -61,7 +62,7 @@ extension Executor {
             if let set = state.setValues[slot] { return Self.resolved(set) }
             return generate(definition.type, hash: valueHash, field: name, identity: ServerHash.of(object.identity, slot, argumentsHash), parent: object)
         }
-        if definition.type.listDepth == 0, let shape = world.analysis.connections[named.name] {
+        if definition.type.listDepth == 0, let shape = facts.connection {
             return try connection(definition, group: group, on: object, arguments: arguments, shape: shape, path: path)
         }
         let identity = ServerHash.of(object.identity, slot, argumentsHash)
@@ -69,7 +70,7 @@ extension Executor {
             guard let entity = lookup(lookupID, in: entityTypes) else { return .null }
             return .object(entityObject(entity))
         }
-        if definition.type.listDepth == 1, !entityTypes.isEmpty, entityTypes.count == schema.possibleTypes(of: named.name).count {
+        if definition.type.listDepth == 1, facts.onlyEntities {
             return entityList(identity, named: named.name, nullableItems: !Self.itemType(of: definition.type).isNonNull,
                 label: { executor in "\(executor.label(of: object)).\(name)" })
         }
@@ -201,19 +202,33 @@ extension Executor {
     mutating func entityList(
         _ key: UInt64, named: String, nullableItems: Bool, label: (Executor) -> String
     ) -> Resolved {
-        makeList(key, itemType: named, isConnection: false, nullableItems: nullableItems, label: label)
-        return .list(state.lists[key]!.items.compactMap { item -> Resolved? in
+        let list = self.list(key, itemType: named, isConnection: false, nullableItems: nullableItems, label: label)
+        return .list(list.items.compactMap { item -> Resolved? in
             guard let item else { return .null }
             if case .entity(let entity) = item, !state.tables[entity.type].alive[entity.serial] { return nil }
             return .object(nodeObject(item))
         })
     }
 
-    /// Makes the list `key` unless the server keeps it already.
-    mutating func makeList(
+    /// The list `key` as the server keeps it, or made now from the living entities. An answer keeps
+    /// what it made; a probe or an optimistic guess leaves the state alone (the answer that comes
+    /// later makes the same list, as nothing in between changed).
+    mutating func list(
         _ key: UInt64, itemType: String, isConnection: Bool, nullableItems: Bool, label: (Executor) -> String
-    ) {
-        guard state.lists[key] == nil else { return }
+    ) -> ServerList {
+        if let kept = state.lists[key] { return kept }
+        let list = makeList(key, itemType: itemType, isConnection: isConnection, nullableItems: nullableItems, label: label)
+        if case .answer = mode {
+            state.lists[key] = list
+            state.listOrder.append(key)
+        }
+        return list
+    }
+
+    /// A new list for `key`: its length and members drawn from the seed by rendezvous order.
+    func makeList(
+        _ key: UInt64, itemType: String, isConnection: Bool, nullableItems: Bool, label: (Executor) -> String
+    ) -> ServerList {
         let listHash = ServerHash.of(salt, key)
         let length = ServerHash.int(listHash, isConnection ? configuration.connectionLength : configuration.listLength)
         var candidates: [(score: UInt64, node: NodeRef)] = []
@@ -238,7 +253,6 @@ extension Executor {
                 list.madeObjects += 1
             }
         }
-        state.lists[key] = list
-        state.listOrder.append(key)
+        return list
     }
 }

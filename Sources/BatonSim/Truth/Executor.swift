@@ -127,6 +127,9 @@ struct Executor {
     var missedTarget = false
     /// Entity type numbers by name.
     let typeIndex: [String: Int]
+    /// In a probe, the only fields worth executing: those on the way to connections paged by cursor
+    /// variables.
+    let probedFields: Set<GraphQLLocation>?
 
     init(
         world: World, configuration: ServerConfiguration, salt: UInt64, state: ServerState, mode: Mode,
@@ -141,9 +144,12 @@ struct Executor {
         self.random = random
         self.operation = operation
         self.variables = variables
-        var index: [String: Int] = [:]
-        for (number, name) in world.analysis.entityTypeNames.enumerated() { index[name] = number }
-        typeIndex = index
+        typeIndex = world.analysis.entityTypeIndex
+        if case .probe = mode {
+            probedFields = world.analysis.cursorPaths[operation.name] ?? []
+        } else {
+            probedFields = nil
+        }
     }
 
     /// The identity of the root object of `type`.
@@ -160,7 +166,8 @@ struct Executor {
         let root = ServerObject(
             type: rootType, identity: Self.rootIdentity(rootType), role: operation.kind == .mutation ? .mutationRoot : .plain)
         do {
-            let data = try executeObject(root, selections: operation.syntax.selections, path: [])
+            var path: [ProvenanceError.PathComponent] = []
+            let data = try executeObject(root, selections: operation.syntax.selections, path: &path)
             return ExecutionResult(data: data, errors: errors)
         } catch let propagation as NullPropagation {
             record(propagation.error, at: propagation.location, placed: false)
@@ -175,7 +182,7 @@ struct Executor {
 
     /// The fields of `selections` that apply to `object`, merged by response key.
     mutating func executeObject(
-        _ object: ServerObject, selections: [Document.SelectionNode], path: [ProvenanceError.PathComponent]
+        _ object: ServerObject, selections: [Document.SelectionNode], path: inout [ProvenanceError.PathComponent]
     ) throws -> ProvenanceObject {
         var groups: [FieldGroup] = []
         var entered: [String] = []
@@ -185,7 +192,9 @@ struct Executor {
         fields.reserveCapacity(groups.count)
         do {
             for group in groups {
-                fields.append(try executeField(group, on: object, path: path + [.key(group.responseKey)]))
+                path.append(.key(group.responseKey))
+                defer { path.removeLast() }
+                fields.append(try executeField(group, on: object, path: &path))
             }
         } catch let propagation as NullPropagation {
             unplace(from: firstError)
@@ -199,8 +208,10 @@ struct Executor {
         let responseKey: String
         var nodes: [Document.FieldNode]
 
-        var directives: [GraphQLDirective] { nodes.flatMap(\.directives) }
-        var selections: [Document.SelectionNode] { nodes.flatMap { $0.selections ?? [] } }
+        var directives: [GraphQLDirective] { nodes.count == 1 ? nodes[0].directives : nodes.flatMap(\.directives) }
+        var selections: [Document.SelectionNode] {
+            nodes.count == 1 ? nodes[0].selections ?? [] : nodes.flatMap { $0.selections ?? [] }
+        }
     }
 
     /// The specification's CollectFields: document order, `@skip`/`@include`, fragments whose type
@@ -211,7 +222,7 @@ struct Executor {
         for selection in selections {
             switch selection {
             case .field(let node):
-                guard isIncluded(node.directives) else { continue }
+                guard isIncluded(node.directives), probedFields?.contains(node.location) ?? true else { continue }
                 if let index = groups.firstIndex(where: { $0.responseKey == node.responseKey }) {
                     groups[index].nodes.append(node)
                 } else {
@@ -246,7 +257,7 @@ struct Executor {
     }
 
     mutating func executeField(
-        _ group: FieldGroup, on object: ServerObject, path: [ProvenanceError.PathComponent]
+        _ group: FieldGroup, on object: ServerObject, path: inout [ProvenanceError.PathComponent]
     ) throws -> ProvenanceField {
         let node = group.nodes[0]
         let directives = group.directives
@@ -267,7 +278,7 @@ struct Executor {
             let resolved = try resolve(definition, group: group, on: object, arguments: arguments, path: path)
             let value = try complete(
                 definition.type, resolved, selections: group.selections, field: "\(object.type).\(node.name)",
-                location: node.location, path: path)
+                location: node.location, path: &path)
             return ProvenanceField(
                 responseKey: group.responseKey, name: node.name, arguments: arguments, directives: directives, value: value)
         } catch let propagation as NullPropagation {
@@ -284,11 +295,11 @@ struct Executor {
     /// a nullable list item absorbs a null from below.
     mutating func complete(
         _ type: GraphQLTypeReference, _ resolved: Resolved, selections: [Document.SelectionNode], field: String,
-        location: GraphQLLocation, path: [ProvenanceError.PathComponent]
+        location: GraphQLLocation, path: inout [ProvenanceError.PathComponent]
     ) throws -> ProvenanceValue {
         switch type {
         case .nonNull(let inner):
-            let value = try complete(inner, resolved, selections: selections, field: field, location: location, path: path)
+            let value = try complete(inner, resolved, selections: selections, field: field, location: location, path: &path)
             if value == .null {
                 throw NullPropagation(
                     error: ProvenanceError(message: "Cannot return null for non-nullable field \(field).", path: path),
@@ -300,9 +311,10 @@ struct Executor {
             var values: [ProvenanceValue] = []
             values.reserveCapacity(items.count)
             for (index, item) in items.enumerated() {
+                path.append(.index(index))
+                defer { path.removeLast() }
                 do {
-                    values.append(
-                        try complete(inner, item, selections: selections, field: field, location: location, path: path + [.index(index)]))
+                    values.append(try complete(inner, item, selections: selections, field: field, location: location, path: &path))
                 } catch let propagation as NullPropagation {
                     if inner.isNonNull { throw propagation }
                     record(propagation.error, at: propagation.location, placed: false)
@@ -314,7 +326,7 @@ struct Executor {
             switch resolved {
             case .null, .list: return .null
             case .scalar(let value): return .scalar(value)
-            case .object(let object): return .object(try executeObject(object, selections: selections, path: path))
+            case .object(let object): return .object(try executeObject(object, selections: selections, path: &path))
             }
         }
     }

@@ -43,10 +43,18 @@ struct ResponseWriter {
 
     private mutating func object(_ object: ProvenanceObject) {
         token(UInt8(ascii: "{"))
-        for (position, index) in order(object.fields.count).enumerated() {
-            if position > 0 { token(UInt8(ascii: ",")) }
-            key(object.fields[index].responseKey)
-            value(object.fields[index].value)
+        if style.shufflesMembers {
+            for (position, index) in order(object.fields.count).enumerated() {
+                if position > 0 { token(UInt8(ascii: ",")) }
+                key(object.fields[index].responseKey)
+                value(object.fields[index].value)
+            }
+        } else {
+            for (position, field) in object.fields.enumerated() {
+                if position > 0 { token(UInt8(ascii: ",")) }
+                key(field.responseKey)
+                value(field.value)
+            }
         }
         token(UInt8(ascii: "}"))
     }
@@ -182,13 +190,22 @@ struct ResponseWriter {
     private mutating func string(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
         if style.escapeRate == 0 && !style.escapesSolidus {
-            for byte in text.utf8 {
-                switch byte {
-                case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-                case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-                case 0..<0x20: control(byte)
-                default: bytes.append(byte)
+            var text = text
+            text.withUTF8 { buffer in
+                var run = 0
+                for index in 0..<buffer.count {
+                    let byte = buffer[index]
+                    guard byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 else { continue }
+                    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[run..<index]))
+                    if byte < 0x20 {
+                        control(byte)
+                    } else {
+                        bytes.append(UInt8(ascii: "\\"))
+                        bytes.append(byte)
+                    }
+                    run = index + 1
                 }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[run...]))
             }
         } else {
             for scalar in text.unicodeScalars {

@@ -52,26 +52,38 @@ extension Server {
         }
     }
 
-    /// The living entities, in type and serial order.
-    private var livingEntities: [EntityRef] {
-        state.tables.indices.flatMap { type in state.tables[type].living.map { EntityRef(type: type, serial: $0) } }
+    /// The `index`-th living entity, counting through the types in order, among the types that
+    /// `include` lets in.
+    private func livingEntity(_ index: Int, include: (EntityTable) -> Bool = { _ in true }) -> EntityRef {
+        var remaining = index
+        for (type, table) in state.tables.enumerated() where include(table) {
+            if remaining < table.livingCount { return EntityRef(type: type, serial: table.livingSerial(remaining)) }
+            remaining -= table.livingCount
+        }
+        preconditionFailure("no living entity \(index)")
+    }
+
+    /// How many entities are alive among the types that `include` lets in.
+    private func livingCount(include: (EntityTable) -> Bool = { _ in true }) -> Int {
+        state.tables.reduce(0) { $0 + (include($1) ? $1.livingCount : 0) }
     }
 
     /// A field of a living entity or an answered path object moves to its next version.
     private mutating func renewValue() -> String? {
-        let entities = livingEntities
-        let total = entities.count + state.pathOrder.count
+        let entities = livingCount()
+        let total = entities + state.pathOrder.count
         guard total > 0 else { return nil }
         let choice = driftRandom.int(0...(total - 1))
         let identity: UInt64
         let type: String
         let label: String
-        if choice < entities.count {
-            identity = Executor.entityIdentity(entities[choice])
-            type = state.tables[entities[choice].type].name
-            label = self.label(of: entities[choice])
+        if choice < entities {
+            let entity = livingEntity(choice)
+            identity = Executor.entityIdentity(entity)
+            type = state.tables[entity.type].name
+            label = self.label(of: entity)
         } else {
-            identity = state.pathOrder[choice - entities.count]
+            identity = state.pathOrder[choice - entities]
             let record = state.pathObjects[identity]!
             type = record.type
             label = record.label
@@ -101,10 +113,11 @@ extension Server {
     /// Deletes a living entity, never the last of its type (a world whose types empty out stops
     /// telling stories).
     private mutating func deleteEntity() -> String? {
-        let entities = livingEntities.filter { state.tables[$0.type].living.count > 1 }
-        guard !entities.isEmpty else { return nil }
-        let entity = entities[driftRandom.int(0...(entities.count - 1))]
-        state.tables[entity.type].alive[entity.serial] = false
+        let deletable = { (table: EntityTable) in table.livingCount > 1 }
+        let count = livingCount(include: deletable)
+        guard count > 0 else { return nil }
+        let entity = livingEntity(driftRandom.int(0...(count - 1)), include: deletable)
+        state.tables[entity.type].delete(entity.serial)
         return "delete \(label(of: entity))"
     }
 
@@ -147,11 +160,12 @@ extension Server {
         switch driftRandom.int(0...2) {
         case 0:
             let possible = Set(world.schema.possibleTypes(of: list.itemType))
-            let outside = livingEntities.filter { entity in
-                possible.contains(state.tables[entity.type].name) && !list.items.contains(.entity(entity))
-            }
-            guard !outside.isEmpty else { return nil }
-            let entity = outside[driftRandom.int(0...(outside.count - 1))]
+            let members = Set(list.items.compactMap { $0 })
+            let candidates = { (table: EntityTable) in possible.contains(table.name) }
+            let count = livingCount(include: candidates)
+            guard count > 0 else { return nil }
+            let entity = livingEntity(driftRandom.int(0...(count - 1)), include: candidates)
+            guard !members.contains(.entity(entity)) else { return nil }
             let position = driftRandom.int(0...list.items.count)
             state.lists[key]!.items.insert(.entity(entity), at: position)
             return "list \(list.label) gains \(label(of: entity)) at \(position)"

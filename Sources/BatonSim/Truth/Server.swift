@@ -150,7 +150,29 @@ package struct Server: Sendable {
 
     /// How many entities of `type` are alive.
     package func livingCount(of type: String) -> Int {
-        state.tables.first { $0.name == type }?.living.count ?? 0
+        state.tables.first { $0.name == type }?.livingCount ?? 0
+    }
+
+    /// How many entities of `types` (all entity types when empty) with an id are alive (or deleted).
+    package func idCount(of types: [String], living: Bool) -> Int {
+        var count = 0
+        for table in state.tables where types.isEmpty || types.contains(table.name) {
+            for serial in 0..<table.count where table.alive[serial] == living && table.ids[serial] != nil { count += 1 }
+        }
+        return count
+    }
+
+    /// The `index`-th id counted by ``idCount(of:living:)``.
+    package func id(of types: [String], living: Bool, at index: Int) -> String {
+        var remaining = index
+        for table in state.tables where types.isEmpty || types.contains(table.name) {
+            for serial in 0..<table.count where table.alive[serial] == living {
+                guard let id = table.ids[serial] else { continue }
+                if remaining == 0 { return id }
+                remaining -= 1
+            }
+        }
+        preconditionFailure("no id \(index)")
     }
 
     /// A name for `entity` in trace lines: `Character #2 (id "3")`.

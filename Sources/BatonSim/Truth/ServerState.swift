@@ -20,7 +20,9 @@ struct EntityTable: Sendable {
     /// Per serial, the id (`nil`: this instance has a null id).
     private(set) var ids: [String?] = []
     /// Per serial, false once the entity is deleted.
-    var alive: [Bool] = []
+    private(set) var alive: [Bool] = []
+    /// How many are alive.
+    private(set) var livingCount = 0
     /// Serials by id, bytes compared.
     private var index: [ExactString: Int] = [:]
 
@@ -37,8 +39,26 @@ struct EntityTable: Sendable {
         let serial = ids.count
         ids.append(id)
         alive.append(true)
+        livingCount += 1
         if let id { index[ExactString(id)] = serial }
         return serial
+    }
+
+    /// Deletes the entity `serial` (nothing when it is deleted already).
+    mutating func delete(_ serial: Int) {
+        guard alive[serial] else { return }
+        alive[serial] = false
+        livingCount -= 1
+    }
+
+    /// The serial of the `index`-th living entity.
+    func livingSerial(_ index: Int) -> Int {
+        var remaining = index
+        for serial in 0..<alive.count where alive[serial] {
+            if remaining == 0 { return serial }
+            remaining -= 1
+        }
+        preconditionFailure("index \(index) of \(livingCount) living entities")
     }
 
     /// The serial of the entity whose id is `id` byte for byte, alive or not.
@@ -46,10 +66,6 @@ struct EntityTable: Sendable {
         index[ExactString(id)]
     }
 
-    /// The serials of the living entities, in order.
-    var living: [Int] {
-        (0..<ids.count).filter { alive[$0] }
-    }
 }
 
 /// A list the server keeps once it has answered it: a connection's nodes, or a field's list of

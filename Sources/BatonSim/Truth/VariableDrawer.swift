@@ -94,10 +94,11 @@ package struct VariableDrawer: Sendable {
     /// The id of a living entity of `types` (any entity type when empty), now and then a deleted
     /// or unknown one.
     private mutating func entityID(of types: [String], server: Server) -> String {
-        let ids = server.entityIDs(of: types)
         let roll = random.int(0...99)
-        if roll < 85, !ids.living.isEmpty { return ids.living[random.int(0...(ids.living.count - 1))] }
-        if roll < 93, !ids.deleted.isEmpty { return ids.deleted[random.int(0...(ids.deleted.count - 1))] }
+        let living = server.idCount(of: types, living: true)
+        if roll < 85, living > 0 { return server.id(of: types, living: true, at: random.int(0...(living - 1))) }
+        let deleted = server.idCount(of: types, living: false)
+        if roll < 93, deleted > 0 { return server.id(of: types, living: false, at: random.int(0...(deleted - 1))) }
         return ["404", "unknown-1", "é404", "e\u{301}404"][random.int(0...3)]
     }
 

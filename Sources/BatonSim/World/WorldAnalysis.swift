@@ -8,12 +8,19 @@ package struct WorldAnalysis: Sendable {
     package let entityTypes: [String: WorldTypes.IDKind]
     /// The entity types, sorted: the order the server numbers them in.
     package let entityTypeNames: [String]
+    /// Each entity type's number in ``entityTypeNames``.
+    package let entityTypeIndex: [String: Int]
+    /// What the executor asks about every named type, in one place.
+    package let types: [String: TypeFacts]
     /// Types shaped as connections, by name.
     package let connections: [String: ConnectionShape]
     /// Per mutation operation, the edit of each root field by response key.
     package let mutations: [String: [String: MutationEdit]]
     /// Per operation, what each declared variable is used for.
     package let variables: [String: [String: VariableUse]]
+    /// Per operation that pages with cursor variables, the fields (by where they are written) on
+    /// the way to those connections: all a probe for the drawer needs to execute.
+    package let cursorPaths: [String: Set<GraphQLLocation>]
     /// True when some field looks an entity up by `id` among several entity types (`node(id:)`),
     /// so that ids must be unique across types.
     package let looksUpAcrossTypes: Bool
@@ -33,7 +40,29 @@ package struct WorldAnalysis: Sendable {
             } == true
         }
         entityTypeNames = entityTypes.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        var index: [String: Int] = [:]
+        for (number, name) in entityTypeNames.enumerated() { index[name] = number }
+        entityTypeIndex = index
+        var types: [String: TypeFacts] = [:]
+        for name in schema.typeNames {
+            guard let type = schema.type(named: name) else { continue }
+            let entities = type.isComposite ? WorldTypes.entityTypes(of: name, in: schema) : []
+            types[name] = TypeFacts(
+                type: type, entityTypes: entities,
+                onlyEntities: !entities.isEmpty && entities.count == schema.possibleTypes(of: name).count,
+                connection: connections[name])
+        }
+        self.types = types
         self.connections = connections
+        var cursorPaths: [String: Set<GraphQLLocation>] = [:]
+        for operation in operations {
+            var fields: Set<GraphQLLocation> = []
+            _ = Self.markCursorPaths(
+                operation.syntax.selections, on: schema.rootTypeName(for: operation.kind) ?? "", operation: operation, schema: schema,
+                connections: connections, into: &fields, entered: [])
+            if !fields.isEmpty { cursorPaths[operation.name] = fields }
+        }
+        self.cursorPaths = cursorPaths
         var mutations: [String: [String: MutationEdit]] = [:]
         var variables: [String: [String: VariableUse]] = [:]
         for operation in operations {
@@ -44,6 +73,65 @@ package struct WorldAnalysis: Sendable {
         self.mutations = mutations
         self.variables = variables
     }
+}
+
+extension WorldAnalysis {
+    /// Marks the fields of `selections` that are, or lead to, a connection field paged by a cursor
+    /// variable; true when any does.
+    fileprivate static func markCursorPaths(
+        _ selections: [Document.SelectionNode], on parent: String, operation: WorldOperation, schema: Schema,
+        connections: [String: ConnectionShape], into fields: inout Set<GraphQLLocation>, entered: [String]
+    ) -> Bool {
+        var found = false
+        for selection in selections {
+            switch selection {
+            case .field(let field):
+                guard let definition = schema.field(field.name, on: parent) else { continue }
+                var leads = false
+                if definition.type.listDepth == 0, connections[definition.type.namedType] != nil {
+                    leads = field.arguments.contains { argument in
+                        guard argument.name == "after" || argument.name == "before", case .variable = argument.value else { return false }
+                        return true
+                    }
+                }
+                if let inner = field.selections,
+                    markCursorPaths(inner, on: definition.type.namedType, operation: operation, schema: schema,
+                        connections: connections, into: &fields, entered: entered)
+                {
+                    leads = true
+                }
+                if leads {
+                    fields.insert(field.location)
+                    found = true
+                }
+            case .inlineFragment(let inline):
+                if markCursorPaths(inline.selections, on: inline.typeCondition ?? parent, operation: operation, schema: schema,
+                    connections: connections, into: &fields, entered: entered)
+                {
+                    found = true
+                }
+            case .fragmentSpread(let spread):
+                guard !entered.contains(spread.name), let fragment = operation.fragments[spread.name] else { continue }
+                if markCursorPaths(fragment.selections, on: fragment.typeCondition, operation: operation, schema: schema,
+                    connections: connections, into: &fields, entered: entered + [spread.name])
+                {
+                    found = true
+                }
+            }
+        }
+        return found
+    }
+}
+
+/// What the executor asks about a named type.
+package struct TypeFacts: Sendable {
+    package let type: Schema.NamedType
+    /// The entity types among its possible types (empty for leaves).
+    package let entityTypes: [String]
+    /// All its possible types are entities (and there are some).
+    package let onlyEntities: Bool
+    /// Its shape when it is a connection.
+    package let connection: ConnectionShape?
 }
 
 /// What one variable of an operation is for, so that the drawer can give it a value a real app
