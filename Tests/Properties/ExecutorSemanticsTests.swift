@@ -15,7 +15,13 @@ enum ExecutorSchema {
           things(first: Int, after: String, last: Int, before: String, kind: Kind): ThingConnection
           settings: Settings!
           maybe: Settings
+          matrix: [[Int!]]
+          squads: [[Character]!]
+          leaves: Leaves!
         }
+        scalar DateTime
+        scalar Blob
+        type Leaves { ref: ID int: Int float: Float flag: Boolean kind: Kind! when: DateTime blob: Blob text: String }
         type Mutation {
           removeThing(id: ID!): RemovePayload
           renameThing(id: ID!, label: String): RenamePayload
@@ -187,6 +193,43 @@ struct ExecutorSemanticsTests {
         let two = server.execute(try #require(world.operation(named: "Two")), variables: ["id": .string(id)])
         #expect(one.data?["search"]?.value == two.data?["search"]?.value)
         #expect(one.data?["starship"]?.value == two.data?["starship"]?.value)
+    }
+
+    @Test("leaves of every kind, and lists of lists")
+    func leavesAndNestedLists() throws {
+        let world = try ExecutorSchema.world("query Q { leaves { ref int float flag kind when blob text } matrix squads { __typename id } }")
+        let operation = try #require(world.operation(named: "Q"))
+        var rows = 0
+        var squads = 0
+        for seed: UInt64 in 0..<40 {
+            var server = WorldFixtures.server(world, seed: seed) { $0.listLength = 0...3 }
+            let data = try #require(server.execute(operation, variables: [:]).data)
+            let leaves = try #require(data["leaves"]?.value.object)
+            #expect(leaves.id == nil)
+            #expect(leaves["ref"]?.value.string != nil)
+            guard case .scalar(.int(let int))? = leaves["int"]?.value else { Issue.record("int"); continue }
+            #expect(int >= Int(Int32.min) && int <= Int(Int32.max))
+            guard case .scalar(.double)? = leaves["float"]?.value, case .scalar(.bool)? = leaves["flag"]?.value,
+                case .scalar(.string(let kind))? = leaves["kind"]?.value, case .scalar(.string(let when))? = leaves["when"]?.value,
+                case .scalar(.string)? = leaves["blob"]?.value, case .scalar(.string)? = leaves["text"]?.value
+            else { Issue.record("a leaf of the wrong kind: \(leaves)"); continue }
+            #expect(["A", "B"].contains(kind))
+            #expect(when.hasPrefix("2026-") && when.hasSuffix("Z"))
+            for row in data["matrix"]?.value.items ?? [] {
+                rows += 1
+                for cell in row.items {
+                    guard case .scalar(.int) = cell else { Issue.record("a cell that is not an Int: \(cell)"); continue }
+                }
+            }
+            for squad in data["squads"]?.value.items ?? [] {
+                squads += 1
+                for member in squad.items where member != .null {
+                    #expect(["Human", "Droid"].contains(member.object?.typename ?? ""))
+                }
+            }
+        }
+        #expect(rows > 10)
+        #expect(squads > 10)
     }
 
     @Test("field errors at paths: the field is null and its error names it")
