@@ -98,11 +98,11 @@ extension Executor {
     /// A value of `type` generated from `hash`: leaves from the hash, lists of a length drawn from
     /// it, objects picked among the living entities and path objects the type can be.
     mutating func generate(
-        _ type: GraphQLTypeReference, hash: UInt64, field: String, identity: UInt64, parent: ServerObject, index: String = ""
+        _ type: GraphQLTypeReference, hash: UInt64, field: String, identity: UInt64, parent: ServerObject
     ) -> Resolved {
         switch type {
         case .nonNull(let inner):
-            return generate(inner, hash: hash, field: field, identity: identity, parent: parent, index: index)
+            return generate(inner, hash: hash, field: field, identity: identity, parent: parent)
         case .list(let inner):
             let count = ServerHash.int(ServerHash.mix(hash ^ 0x4C45_4E47), configuration.listLength)
             var items: [Resolved] = []
@@ -112,9 +112,7 @@ extension Executor {
                 if !inner.isNonNull, ServerHash.chance(ServerHash.mix(itemHash ^ 0x6E75_6C6C), configuration.nullRate) {
                     items.append(.null)
                 } else {
-                    items.append(generate(
-                        inner, hash: itemHash, field: field, identity: ServerHash.of(identity, UInt64(position)), parent: parent,
-                        index: index + "[\(position)]"))
+                    items.append(generate(inner, hash: itemHash, field: field, identity: ServerHash.of(identity, UInt64(position)), parent: parent))
                 }
             }
             return .list(items)
@@ -123,7 +121,7 @@ extension Executor {
             if named.isLeaf {
                 return .scalar(ServerValues.leaf(named, hash: hash, field: field, trickyRate: configuration.trickyStringRate))
             }
-            return pick(name, hash: hash, identity: identity, label: { executor in "\(executor.label(of: parent)).\(field)\(index)" })
+            return pick(name, hash: hash, identity: identity, label: { executor in "\(executor.label(of: parent)).\(field)" })
         }
     }
 
@@ -187,11 +185,7 @@ extension Executor {
 
     /// A name for `object` in trace lines.
     func label(of object: ServerObject) -> String {
-        if let entity = object.entity {
-            let table = state.tables[entity.type]
-            let id = table.ids[entity.serial].map { $0.debugDescription } ?? "null"
-            return "\(table.name) #\(entity.serial) (id \(id))"
-        }
+        if let entity = object.entity { return state.tables[entity.type].label(entity.serial) }
         return state.pathObjects[object.identity]?.label ?? object.type
     }
 

@@ -177,8 +177,6 @@ package struct Server: Sendable {
 
     /// A name for `entity` in trace lines: `Character #2 (id "3")`.
     func label(of entity: EntityRef) -> String {
-        let table = state.tables[entity.type]
-        let id = table.ids[entity.serial].map { $0.debugDescription } ?? "null"
-        return "\(table.name) #\(entity.serial) (id \(id))"
+        state.tables[entity.type].label(entity.serial)
     }
 }

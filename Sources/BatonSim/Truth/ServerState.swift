@@ -61,6 +61,11 @@ struct EntityTable: Sendable {
         preconditionFailure("index \(index) of \(livingCount) living entities")
     }
 
+    /// A name for the entity `serial` in trace lines: `Character #2 (id "3")`.
+    func label(_ serial: Int) -> String {
+        "\(name) #\(serial) (id \(ids[serial].map { $0.debugDescription } ?? "null"))"
+    }
+
     /// The serial of the entity whose id is `id` byte for byte, alive or not.
     func serial(of id: String) -> Int? {
         index[ExactString(id)]
