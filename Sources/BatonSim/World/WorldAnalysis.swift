@@ -125,6 +125,7 @@ extension WorldAnalysis {
 
 /// What the executor asks about a named type.
 package struct TypeFacts: Sendable {
+    /// The type as the schema defines it.
     package let type: Schema.NamedType
     /// The entity types among its possible types (empty for leaves).
     package let entityTypes: [String]
