@@ -4,7 +4,8 @@ import Baton
 ///
 /// The server, its executor and the reference model read only this: the parser's syntax (the
 /// schema's types and fields, each operation's selections and fragments), never a plan, a
-/// storage key or anything else the store computes.
+/// storage key or anything else the store computes. Build one with ``load(directory:)`` or
+/// ``make(name:schema:operations:settings:schemaSource:)``, which check that it can be served.
 package struct World: Sendable {
     /// A short name for traces and reports (`rickandmorty`).
     package let name: String
@@ -13,12 +14,18 @@ package struct World: Sendable {
     /// The operations, sorted by name; names are unique in a world.
     package let operations: [WorldOperation]
     package let settings: WorldSettings
+    /// What the server and the variable drawer know about the types and operations, worked out once.
+    package let analysis: WorldAnalysis
 
+    /// A world from parts already parsed. It does not check them: a world built this way that
+    /// ``make(name:schema:operations:settings:schemaSource:)`` would reject answers what it cannot
+    /// interpret with errors.
     package init(name: String, schema: Schema, operations: [WorldOperation], settings: WorldSettings) {
         self.name = name
         self.schema = schema
         self.operations = operations.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
         self.settings = settings
+        self.analysis = WorldAnalysis(schema: schema, operations: self.operations)
     }
 
     /// The operation called `name`.
@@ -51,23 +58,4 @@ package struct WorldOperation: Sendable {
         self.documentText = documentText
         self.source = source
     }
-}
-
-/// What a world may say about how its seeds run (sizes, rates, which event kinds); every field
-/// has a default, and the swarm draws within these bounds per seed.
-package struct WorldSettings: Sendable, Hashable {
-    /// Entities per object type with an id, drawn per seed within this range.
-    package var entitiesPerType: ClosedRange<Int> = 2...7
-    /// How many versions a server value cycles through, drawn per seed (few: many equal writes).
-    package var valueVersions: ClosedRange<Int> = 1...4
-    /// Items in a list field (and a connection's nodes), drawn per seed within this range.
-    package var listLength: ClosedRange<Int> = 0...5
-    /// Chances the swarm picks from for a nullable field to answer with an error.
-    package var errorRates: [Double] = [0, 0.05, 0.2]
-    /// Chances the swarm picks from for a nullable field to answer `null`.
-    package var nullRates: [Double] = [0, 0.1, 0.3]
-    /// Operations that only ever run as checks and retains, never answered (none by default).
-    package var unansweredOperations: [String] = []
-
-    package init() {}
 }

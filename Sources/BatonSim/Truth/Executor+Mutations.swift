@@ -1,0 +1,88 @@
+import Baton
+
+/// Mutations, interpreted generically (see ``MutationEdit``): the id argument names an entity, the
+/// edit is applied, and the payload is executed against the new state.
+extension Executor {
+    mutating func mutation(
+        _ definition: Schema.Field, group: FieldGroup, on root: ServerObject, arguments: [String: JSONValue],
+        path: [ProvenanceError.PathComponent]
+    ) throws -> Resolved {
+        let location = group.nodes[0].location
+        guard let edit = world.analysis.mutations[operation.name]?[group.responseKey] else {
+            missedTarget = true
+            throw fail("the server cannot interpret \(root.type).\(definition.name)", at: location, path: path)
+        }
+        guard case .string(let id)? = effective(path: edit.idArgument, arguments, in: definition),
+            let entity = lookup(id, in: [edit.targetType])
+        else {
+            missedTarget = true
+            let given: String =
+                switch effective(path: edit.idArgument, arguments, in: definition) {
+                case .string(let id)?: "the id \(id.debugDescription)"
+                case nil, .null?: "no id"
+                case let other?: "the id \(other)"
+                }
+            throw fail("no \(edit.targetType) has \(given)", at: location, path: path)
+        }
+        apply(edit, to: entity, arguments: arguments, definition: definition)
+        let payloadType = definition.type.namedType
+        if payloadType == edit.targetType {
+            return state.tables[entity.type].alive[entity.serial] ? .object(entityObject(entity)) : .null
+        }
+        let concrete = schema.possibleTypes(of: payloadType).first ?? payloadType
+        return .object(ServerObject(
+            type: concrete, identity: ServerHash.of(root.identity, ServerHash.of(definition.name), UInt64(state.executions)),
+            role: .payload(MutationTarget(entity: entity, id: id, edit: edit))))
+    }
+
+    /// Sets the fields the arguments name, renews the fields the payload selects (guessed values
+    /// in an optimistic execution), and deletes the entity when the payload says so.
+    mutating func apply(_ edit: MutationEdit, to entity: EntityRef, arguments: [String: JSONValue], definition: Schema.Field) {
+        let identity = Self.entityIdentity(entity)
+        var set: [String] = []
+        for setter in edit.setters {
+            guard let value = effective(path: setter.argumentPath, arguments, in: definition),
+                let field = schema.field(setter.field, on: edit.targetType), value != .null || !field.type.isNonNull
+            else { continue }
+            state.setValues[Self.slot(identity, setter.field)] = value
+            set.append(setter.field)
+        }
+        for name in edit.renewedFields where !set.contains(name) {
+            let slot = Self.slot(identity, name)
+            if case .optimistic = mode {
+                guard let field = schema.field(name, on: edit.targetType), let type = schema.type(named: field.type.namedType),
+                    type.isLeaf
+                else { continue }
+                var guess = ServerValues.guess(type, field: name)
+                for _ in 0..<field.type.listDepth { guess = .array([guess]) }
+                state.setValues[slot] = guess
+            } else {
+                state.setValues[slot] = nil
+                state.versions[slot] = ((state.versions[slot] ?? 0) + 1) % max(1, configuration.valueVersions)
+            }
+        }
+        if edit.deletes {
+            state.tables[entity.type].delete(entity.serial)
+        }
+    }
+
+    /// A field of a mutation's payload: one carrying `@deleteRecord` names the edited entity (its id
+    /// with `typename:`, its record key `Type:id` without); one whose type can be the edited type
+    /// answers the entity (null once deleted). `nil` for any other field.
+    func payloadField(_ definition: Schema.Field, group: FieldGroup, target: MutationTarget) -> Resolved? {
+        if let directive = group.directives.first(where: { $0.name == "deleteRecord" }) {
+            var value: Resolved
+            if case .string? = directive.argument("typename")?.value {
+                value = .scalar(.string(target.id))
+            } else {
+                value = .scalar(.string("\(target.edit.targetType):\(target.id)"))
+            }
+            for _ in 0..<definition.type.listDepth { value = .list([value]) }
+            return value
+        }
+        guard definition.type.listDepth == 0, schema.isPossibleType(target.edit.targetType, of: definition.type.namedType) else {
+            return nil
+        }
+        return state.tables[target.entity.type].alive[target.entity.serial] ? .object(entityObject(target.entity)) : .null
+    }
+}

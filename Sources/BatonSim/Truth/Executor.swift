@@ -1,0 +1,253 @@
+import Baton
+
+/// Executes one operation against the server's state, as the GraphQL specification's execution
+/// section says: field collection in document order through fragments, `@include`/`@skip`,
+/// merging by response key, arguments with variables, completion with non-null propagation.
+struct Executor {
+    /// What the execution is for.
+    enum Mode {
+        /// A real answer: fields fail at the configured rates, pages are remembered.
+        case answer
+        /// A client's optimistic guess: nothing fails, renewed fields get guessed values.
+        case optimistic
+        /// A dry run for the drawer: nothing fails, connections reached are recorded.
+        case probe
+    }
+
+    let world: World
+    let schema: Schema
+    let configuration: ServerConfiguration
+    let salt: UInt64
+    var state: ServerState
+    let mode: Mode
+    /// Draws which fields fail (answers only).
+    var random: SimRandom
+    let operation: WorldOperation
+    let variables: [String: JSONValue]
+    var errors: [RaisedError] = []
+    /// Connections passed through (probes only).
+    var reached: [ReachedConnection] = []
+    /// True when a mutation field named an object the server does not have.
+    var missedTarget = false
+    /// Entity type numbers by name.
+    let typeIndex: [String: Int]
+    /// In a probe, the only fields worth executing: those on the way to connections paged by cursor
+    /// variables.
+    let probedFields: Set<GraphQLLocation>?
+
+    init(
+        world: World, configuration: ServerConfiguration, salt: UInt64, state: ServerState, mode: Mode,
+        random: SimRandom = SimRandom(seed: 0), operation: WorldOperation, variables: [String: JSONValue]
+    ) {
+        self.world = world
+        schema = world.schema
+        self.configuration = configuration
+        self.salt = salt
+        self.state = state
+        self.mode = mode
+        self.random = random
+        self.operation = operation
+        self.variables = variables
+        typeIndex = world.analysis.entityTypeIndex
+        if case .probe = mode {
+            probedFields = world.analysis.cursorPaths[operation.name] ?? []
+        } else {
+            probedFields = nil
+        }
+    }
+
+    /// The identity of the root object of `type`.
+    static func rootIdentity(_ type: String) -> UInt64 {
+        ServerHash.of("root:" + type)
+    }
+
+    mutating func run() -> ExecutionResult {
+        guard let rootType = schema.rootTypeName(for: operation.kind) else {
+            return ExecutionResult(data: nil, errors: [
+                RaisedError(error: ProvenanceError(message: "the schema has no \(operation.kind.rawValue) type", path: []), location: nil, placed: false)
+            ])
+        }
+        let root = ServerObject(
+            type: rootType, identity: Self.rootIdentity(rootType), role: operation.kind == .mutation ? .mutationRoot : .plain)
+        do {
+            var path: [ProvenanceError.PathComponent] = []
+            let data = try executeObject(root, selections: operation.syntax.selections, path: &path)
+            return ExecutionResult(data: data, errors: errors)
+        } catch let propagation as NullPropagation {
+            record(propagation.error, at: propagation.location, placed: false)
+            unplace(from: 0)
+            return ExecutionResult(data: nil, errors: errors)
+        } catch {
+            return ExecutionResult(data: nil, errors: errors)
+        }
+    }
+
+    // MARK: - Objects and fields
+
+    /// The fields of `selections` that apply to `object`, merged by response key.
+    mutating func executeObject(
+        _ object: ServerObject, selections: [Document.SelectionNode], path: inout [ProvenanceError.PathComponent]
+    ) throws -> ProvenanceObject {
+        var groups: [FieldGroup] = []
+        var entered: [String] = []
+        collectFields(on: object.type, selections, into: &groups, entered: &entered)
+        let firstError = errors.count
+        var fields: [ProvenanceField] = []
+        fields.reserveCapacity(groups.count)
+        do {
+            for group in groups {
+                path.append(.key(group.responseKey))
+                defer { path.removeLast() }
+                fields.append(try executeField(group, on: object, path: &path))
+            }
+        } catch let propagation as NullPropagation {
+            unplace(from: firstError)
+            throw propagation
+        }
+        return ProvenanceObject(typename: object.type, id: object.id, fields: fields)
+    }
+
+    /// The nodes that share one response key.
+    struct FieldGroup {
+        let responseKey: String
+        var nodes: [Document.FieldNode]
+
+        var directives: [GraphQLDirective] { nodes.count == 1 ? nodes[0].directives : nodes.flatMap(\.directives) }
+        var selections: [Document.SelectionNode] {
+            nodes.count == 1 ? nodes[0].selections ?? [] : nodes.flatMap { $0.selections ?? [] }
+        }
+    }
+
+    /// The specification's CollectFields: document order, `@skip`/`@include`, fragments whose type
+    /// condition the object's type satisfies, each named fragment once per selection set.
+    func collectFields(
+        on type: String, _ selections: [Document.SelectionNode], into groups: inout [FieldGroup], entered: inout [String]
+    ) {
+        for selection in selections {
+            switch selection {
+            case .field(let node):
+                guard isIncluded(node.directives), probedFields?.contains(node.location) ?? true else { continue }
+                if let index = groups.firstIndex(where: { $0.responseKey == node.responseKey }) {
+                    groups[index].nodes.append(node)
+                } else {
+                    groups.append(FieldGroup(responseKey: node.responseKey, nodes: [node]))
+                }
+            case .inlineFragment(let inline):
+                guard isIncluded(inline.directives) else { continue }
+                if let condition = inline.typeCondition, !schema.isPossibleType(type, of: condition) { continue }
+                collectFields(on: type, inline.selections, into: &groups, entered: &entered)
+            case .fragmentSpread(let spread):
+                guard isIncluded(spread.directives), !entered.contains(spread.name),
+                    let fragment = operation.fragments[spread.name], schema.isPossibleType(type, of: fragment.typeCondition)
+                else { continue }
+                entered.append(spread.name)
+                collectFields(on: type, fragment.selections, into: &groups, entered: &entered)
+            }
+        }
+    }
+
+    /// False when `@skip(if: true)` or `@include(if: false)`; a variable that is absent and has no
+    /// default counts as false.
+    func isIncluded(_ directives: [GraphQLDirective]) -> Bool {
+        for directive in directives where directive.name == "skip" || directive.name == "include" {
+            var condition = false
+            if let value = directive.argument("if")?.value, case .bool(let flag)? = argumentJSON(value) {
+                condition = flag
+            }
+            if directive.name == "skip" && condition { return false }
+            if directive.name == "include" && !condition { return false }
+        }
+        return true
+    }
+
+    mutating func executeField(
+        _ group: FieldGroup, on object: ServerObject, path: inout [ProvenanceError.PathComponent]
+    ) throws -> ProvenanceField {
+        let node = group.nodes[0]
+        let directives = group.directives
+        if node.name == "__typename" {
+            return ProvenanceField(
+                responseKey: group.responseKey, name: node.name, arguments: [:], directives: directives,
+                value: .scalar(.string(object.type)))
+        }
+        let arguments = self.arguments(node.arguments)
+        guard let definition = schema.field(node.name, on: object.type) else {
+            let error = ProvenanceError(message: "\"\(object.type)\" has no field \"\(node.name)\"", path: path)
+            record(error, at: node.location, placed: true)
+            return ProvenanceField(
+                responseKey: group.responseKey, name: node.name, arguments: arguments, directives: directives, value: .null,
+                error: error)
+        }
+        do {
+            let resolved = try resolve(definition, group: group, on: object, arguments: arguments, path: path)
+            let value = try complete(
+                definition.type, resolved, selections: group.selections, field: "\(object.type).\(node.name)",
+                location: node.location, path: &path)
+            return ProvenanceField(
+                responseKey: group.responseKey, name: node.name, arguments: arguments, directives: directives, value: value)
+        } catch let propagation as NullPropagation {
+            if definition.type.isNonNull { throw propagation }
+            let placed = propagation.error.path == path
+            record(propagation.error, at: propagation.location, placed: placed)
+            return ProvenanceField(
+                responseKey: group.responseKey, name: node.name, arguments: arguments, directives: directives, value: .null,
+                error: placed ? propagation.error : nil)
+        }
+    }
+
+    /// The specification's CompleteValue: a null in a non-null place raises an error and travels up;
+    /// a nullable list item absorbs a null from below.
+    mutating func complete(
+        _ type: GraphQLTypeReference, _ resolved: Resolved, selections: [Document.SelectionNode], field: String,
+        location: GraphQLLocation, path: inout [ProvenanceError.PathComponent]
+    ) throws -> ProvenanceValue {
+        switch type {
+        case .nonNull(let inner):
+            let value = try complete(inner, resolved, selections: selections, field: field, location: location, path: &path)
+            if value == .null {
+                throw NullPropagation(
+                    error: ProvenanceError(message: "Cannot return null for non-nullable field \(field).", path: path),
+                    location: location)
+            }
+            return value
+        case .list(let inner):
+            guard case .list(let items) = resolved else { return .null }
+            var values: [ProvenanceValue] = []
+            values.reserveCapacity(items.count)
+            for (index, item) in items.enumerated() {
+                path.append(.index(index))
+                defer { path.removeLast() }
+                do {
+                    values.append(try complete(inner, item, selections: selections, field: field, location: location, path: &path))
+                } catch let propagation as NullPropagation {
+                    if inner.isNonNull { throw propagation }
+                    record(propagation.error, at: propagation.location, placed: false)
+                    values.append(.null)
+                }
+            }
+            return .list(values)
+        case .named:
+            switch resolved {
+            case .null, .list: return .null
+            case .scalar(let value): return .scalar(value)
+            case .object(let object): return .object(try executeObject(object, selections: selections, path: &path))
+            }
+        }
+    }
+
+    // MARK: - Errors
+
+    mutating func record(_ error: ProvenanceError, at location: GraphQLLocation?, placed: Bool) {
+        errors.append(RaisedError(error: error, location: location, placed: placed))
+    }
+
+    /// Errors raised inside an object that became null no longer name a field of the response.
+    mutating func unplace(from start: Int) {
+        for index in start..<errors.count { errors[index].placed = false }
+    }
+
+    /// Throws the error an answer gives for a field that fails.
+    func fail(_ message: String, at location: GraphQLLocation?, path: [ProvenanceError.PathComponent]) -> NullPropagation {
+        NullPropagation(error: ProvenanceError(message: message, path: path), location: location)
+    }
+}

@@ -1,0 +1,97 @@
+import Baton
+
+/// An object the executor completes: its concrete type, the identity its values hash from, and
+/// what it is to the server.
+struct ServerObject {
+    enum Role {
+        /// An entity, a path object or the query root: fields are generated.
+        case plain
+        /// A page of a connection, one of its edges, or its page info.
+        case connection(AnsweredPage)
+        case edge(AnsweredPage, Int)
+        case pageInfo(AnsweredPage)
+        /// The mutation root: each field edits, then answers its payload.
+        case mutationRoot
+        /// A mutation's payload object: fields of the edited type answer the edited entity.
+        case payload(MutationTarget)
+    }
+
+    /// The concrete object type (never an interface or union).
+    let type: String
+    let identity: UInt64
+    var entity: EntityRef?
+    /// The server's id, for an entity that has one.
+    var id: String?
+    var role: Role = .plain
+}
+
+/// One page of a connection as answered: the nodes between the paging arguments and their cursors.
+struct AnsweredPage {
+    let shape: ConnectionShape
+    /// The key of the server list the page comes from.
+    let listKey: UInt64
+    /// The identity of the connection object (the field with all its arguments).
+    let identity: UInt64
+    let nodes: [NodeRef]
+    let cursors: [String]
+    /// Living nodes in the whole list.
+    let total: Int
+    let hasNextPage: Bool
+    let hasPreviousPage: Bool
+}
+
+/// The entity a mutation field edited, for its payload.
+struct MutationTarget {
+    let entity: EntityRef
+    let id: String
+    let edit: MutationEdit
+}
+
+/// A field's value before completion: leaves are final, objects still have their selections to run.
+indirect enum Resolved {
+    case null
+    case scalar(JSONValue)
+    case object(ServerObject)
+    case list([Resolved])
+}
+
+/// A null in a non-null place, travelling to the nearest nullable field or list item, with the
+/// error that caused it.
+struct NullPropagation: Error {
+    let error: ProvenanceError
+    let location: GraphQLLocation?
+}
+
+/// An error of the response, with where the document asked for the field and whether its path
+/// still names a field of the response.
+struct RaisedError {
+    let error: ProvenanceError
+    let location: GraphQLLocation?
+    var placed: Bool
+}
+
+/// What one execution produced, before it is spelled as JSON.
+struct ExecutionResult {
+    var data: ProvenanceObject?
+    var errors: [RaisedError]
+}
+
+/// A connection a probe execution passed through, for the variable drawer: which variables page it,
+/// and the cursors a client could hold for it.
+package struct ReachedConnection: Sendable {
+    /// The variables given as `after` and `before` there, if any.
+    package let afterVariable: String?
+    package let beforeVariable: String?
+    /// Every cursor of the list as it is now, in order.
+    package let cursors: [String]
+    /// The cursors of the last page the server answered for this list.
+    package let lastPage: PageCursorsValue?
+    /// Cursors that no longer name a node of the list (deleted nodes, positions past the end).
+    package let staleCursors: [String]
+}
+
+/// The start and end cursors of a page, as the drawer sees them.
+package struct PageCursorsValue: Sendable, Hashable {
+    package let start: String?
+    package let end: String?
+}

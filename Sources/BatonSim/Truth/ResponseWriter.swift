@@ -1,0 +1,268 @@
+import Baton
+
+/// The server's own JSON writer: it spells a response in one seed's ``JSONStyle``, drawing every
+/// choice (whitespace, escapes, number spellings, member order) from the seed.
+struct ResponseWriter {
+    let style: JSONStyle
+    var random: SimRandom
+    private var bytes: [UInt8] = []
+
+    init(style: JSONStyle, random: SimRandom) {
+        self.style = style
+        self.random = random
+    }
+
+    /// `{"data": …, "errors": […]}`, errors left out when there are none.
+    mutating func response(_ result: ExecutionResult) -> [UInt8] {
+        bytes = []
+        bytes.reserveCapacity(512)
+        var members = ["data"]
+        if !result.errors.isEmpty {
+            if style.errorsFirst { members.insert("errors", at: 0) } else { members.append("errors") }
+        }
+        whitespace()
+        token(UInt8(ascii: "{"))
+        for (position, member) in order(members.count).map({ members[$0] }).enumerated() {
+            if position > 0 { token(UInt8(ascii: ",")) }
+            key(member)
+            if member == "data" {
+                if let data = result.data { object(data) } else { literal("null") }
+            } else {
+                token(UInt8(ascii: "["))
+                for (index, error) in result.errors.enumerated() {
+                    if index > 0 { token(UInt8(ascii: ",")) }
+                    self.error(error)
+                }
+                token(UInt8(ascii: "]"))
+            }
+        }
+        token(UInt8(ascii: "}"))
+        whitespace()
+        return bytes
+    }
+
+    private mutating func object(_ object: ProvenanceObject) {
+        token(UInt8(ascii: "{"))
+        if style.shufflesMembers {
+            for (position, index) in order(object.fields.count).enumerated() {
+                if position > 0 { token(UInt8(ascii: ",")) }
+                key(object.fields[index].responseKey)
+                value(object.fields[index].value)
+            }
+        } else {
+            for (position, field) in object.fields.enumerated() {
+                if position > 0 { token(UInt8(ascii: ",")) }
+                key(field.responseKey)
+                value(field.value)
+            }
+        }
+        token(UInt8(ascii: "}"))
+    }
+
+    private mutating func value(_ value: ProvenanceValue) {
+        switch value {
+        case .null: literal("null")
+        case .scalar(let scalar): json(scalar)
+        case .object(let object): self.object(object)
+        case .list(let items):
+            token(UInt8(ascii: "["))
+            for (index, item) in items.enumerated() {
+                if index > 0 { token(UInt8(ascii: ",")) }
+                self.value(item)
+            }
+            token(UInt8(ascii: "]"))
+        }
+    }
+
+    private mutating func json(_ value: JSONValue) {
+        switch value {
+        case .null: literal("null")
+        case .bool(let flag): literal(flag ? "true" : "false")
+        case .int(let number): literal(String(number))
+        case .double(let number):
+            if style.variesNumbers {
+                let spellings = FloatText.spellings(number)
+                literal(spellings[random.int(0...(spellings.count - 1))])
+            } else {
+                literal(FloatText.plain(number))
+            }
+        case .string(let text):
+            whitespace()
+            string(text)
+        case .array(let items):
+            token(UInt8(ascii: "["))
+            for (index, item) in items.enumerated() {
+                if index > 0 { token(UInt8(ascii: ",")) }
+                json(item)
+            }
+            token(UInt8(ascii: "]"))
+        case .object(let members):
+            token(UInt8(ascii: "{"))
+            for (index, name) in members.keys.sorted(by: ServerHash.utf8Less).enumerated() {
+                if index > 0 { token(UInt8(ascii: ",")) }
+                key(name)
+                json(members[name]!)
+            }
+            token(UInt8(ascii: "}"))
+        }
+    }
+
+    private mutating func error(_ raised: RaisedError) {
+        var members = ["message", "path"]
+        if style.errorLocations, raised.location != nil { members.append("locations") }
+        token(UInt8(ascii: "{"))
+        for (position, member) in order(members.count).map({ members[$0] }).enumerated() {
+            if position > 0 { token(UInt8(ascii: ",")) }
+            key(member)
+            switch member {
+            case "message":
+                whitespace()
+                string(raised.error.message)
+            case "path":
+                token(UInt8(ascii: "["))
+                for (index, component) in raised.error.path.enumerated() {
+                    if index > 0 { token(UInt8(ascii: ",")) }
+                    switch component {
+                    case .key(let key):
+                        whitespace()
+                        string(key)
+                    case .index(let number): literal(String(number))
+                    }
+                }
+                token(UInt8(ascii: "]"))
+            default:
+                let location = raised.location!
+                token(UInt8(ascii: "["))
+                token(UInt8(ascii: "{"))
+                key("line")
+                literal(String(location.line))
+                token(UInt8(ascii: ","))
+                key("column")
+                literal(String(location.column))
+                token(UInt8(ascii: "}"))
+                token(UInt8(ascii: "]"))
+            }
+        }
+        token(UInt8(ascii: "}"))
+    }
+
+    // MARK: - Tokens
+
+    /// The order members are written in: as given, or shuffled when the style says so.
+    private mutating func order(_ count: Int) -> [Int] {
+        var order = Array(0..<count)
+        guard style.shufflesMembers, count > 1 else { return order }
+        for index in stride(from: count - 1, to: 0, by: -1) {
+            order.swapAt(index, random.int(0...index))
+        }
+        return order
+    }
+
+    private mutating func key(_ name: String) {
+        whitespace()
+        string(name)
+        token(UInt8(ascii: ":"))
+    }
+
+    /// A structural character, with the style's whitespace around it.
+    private mutating func token(_ byte: UInt8) {
+        whitespace()
+        bytes.append(byte)
+        if style.whitespace == .spaces, byte == UInt8(ascii: ":") || byte == UInt8(ascii: ",") {
+            bytes.append(0x20)
+        }
+    }
+
+    private mutating func literal(_ text: String) {
+        whitespace()
+        bytes.append(contentsOf: text.utf8)
+    }
+
+    /// Whitespace strewn between tokens, in the scattered style.
+    private mutating func whitespace() {
+        guard style.whitespace == .scattered, random.chance(0.3) else { return }
+        let choices: [[UInt8]] = [[0x20], [0x0A], [0x09], [0x0D, 0x0A], [0x20, 0x20]]
+        bytes.append(contentsOf: choices[random.int(0...(choices.count - 1))])
+    }
+
+    /// A JSON string: the escapes JSON requires, and in some styles more (`\uXXXX` for any
+    /// character, surrogate pairs beyond the Basic Multilingual Plane, `\/`).
+    private mutating func string(_ text: String) {
+        bytes.append(UInt8(ascii: "\""))
+        if style.escapeRate == 0 && !style.escapesSolidus {
+            var text = text
+            text.withUTF8 { buffer in
+                var run = 0
+                for index in 0..<buffer.count {
+                    let byte = buffer[index]
+                    guard byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 else { continue }
+                    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[run..<index]))
+                    if byte < 0x20 {
+                        control(byte)
+                    } else {
+                        bytes.append(UInt8(ascii: "\\"))
+                        bytes.append(byte)
+                    }
+                    run = index + 1
+                }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[run...]))
+            }
+        } else {
+            for scalar in text.unicodeScalars {
+                let code = scalar.value
+                if code < 0x20 {
+                    if random.chance(style.escapeRate) { escape(code) } else { control(UInt8(code)) }
+                } else if code == 0x22 || code == 0x5C || code == 0x2F && style.escapesSolidus {
+                    if random.chance(style.escapeRate) {
+                        escape(code)
+                    } else {
+                        bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(code)])
+                    }
+                } else if random.chance(style.escapeRate) {
+                    escape(code)
+                } else {
+                    bytes.append(contentsOf: String(scalar).utf8)
+                }
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// A control character: its short escape when it has one, else `\u00XX`.
+    private mutating func control(_ byte: UInt8) {
+        let short: UInt8? =
+            switch byte {
+            case 0x08: UInt8(ascii: "b")
+            case 0x09: UInt8(ascii: "t")
+            case 0x0A: UInt8(ascii: "n")
+            case 0x0C: UInt8(ascii: "f")
+            case 0x0D: UInt8(ascii: "r")
+            default: nil
+            }
+        if let short {
+            bytes.append(contentsOf: [UInt8(ascii: "\\"), short])
+        } else {
+            escape(UInt32(byte))
+        }
+    }
+
+    /// `\uXXXX`, or a surrogate pair for a character beyond U+FFFF.
+    private mutating func escape(_ code: UInt32) {
+        if code > 0xFFFF {
+            let offset = code - 0x10000
+            unit(0xD800 + (offset >> 10))
+            unit(0xDC00 + (offset & 0x3FF))
+        } else {
+            unit(code)
+        }
+    }
+
+    private mutating func unit(_ code: UInt32) {
+        bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u")])
+        for shift in stride(from: 12, through: 0, by: -4) {
+            let digit = UInt8((code >> UInt32(shift)) & 0xF)
+            let upper = style.hexCase == .upper || (style.hexCase == .mixed && random.chance(0.5))
+            bytes.append(digit < 10 ? UInt8(ascii: "0") + digit : (upper ? UInt8(ascii: "A") : UInt8(ascii: "a")) + digit - 10)
+        }
+    }
+}

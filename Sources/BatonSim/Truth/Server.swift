@@ -1,0 +1,182 @@
+import Baton
+
+/// The simulator's truth: a seeded store of typed objects generated from a world's schema, edited
+/// over time, that answers the world's operations by executing them.
+///
+/// Entities (object types with an `id`) are numbered per type; every other object is reached by
+/// path. A field's value is a hash of (seed, object, field, arguments, version), so the state
+/// holds only what changed: versions, values set by mutations, deletions, new entities and the
+/// lists the server keeps. Every answer comes with its provenance (``Execution``).
+package struct Server: Sendable {
+    package let world: World
+    package let configuration: ServerConfiguration
+    var state: ServerState
+    /// Seeds every hash of generated values.
+    let salt: UInt64
+    /// Draws per answered operation (which fields fail).
+    var answerRandom: SimRandom
+    /// Draws for the JSON spelling of each response.
+    var jsonRandom: SimRandom
+    /// Draws for ``drift()``.
+    var driftRandom: SimRandom
+    /// Draws for the ids of entities.
+    var idRandom: SimRandom
+
+    /// Draws the configuration from the world's settings, then the starting state.
+    package init(world: World, random: SimRandom) {
+        var configurationRandom = random.split("configuration")
+        self.init(world: world, random: random, configuration: ServerConfiguration(world: world, random: &configurationRandom))
+    }
+
+    /// A server with a configuration given rather than drawn (a replay that pins one, or a test
+    /// that needs offset cursors); the state is drawn from `random` as usual.
+    package init(world: World, random: SimRandom, configuration: ServerConfiguration) {
+        self.world = world
+        self.configuration = configuration
+        var saltRandom = random.split("values")
+        salt = saltRandom.next()
+        answerRandom = random.split("answers")
+        jsonRandom = random.split("json")
+        driftRandom = random.split("drift")
+        idRandom = random.split("ids")
+        state = ServerState()
+        if let query = world.schema.queryTypeName {
+            let identity = Executor.rootIdentity(query)
+            state.pathObjects[identity] = PathObjectRecord(type: query, label: query)
+            state.pathOrder.append(identity)
+        }
+        for type in world.analysis.entityTypeNames {
+            state.tables.append(EntityTable(name: type, idKind: world.analysis.entityTypes[type]!))
+            for _ in 0..<configuration.entityCounts[type, default: 0] {
+                addEntity(typeIndex: state.tables.count - 1)
+            }
+        }
+    }
+
+    /// Answers `operation` under `variables` against the current state; a mutation edits the state
+    /// first. The answer is the response bytes and their provenance.
+    package mutating func execute(_ operation: WorldOperation, variables: [String: JSONValue]) -> Execution {
+        state.executions += 1
+        let taken = takeState()
+        var executor = Executor(
+            world: world, configuration: configuration, salt: salt, state: taken, mode: .answer, random: answerRandom,
+            operation: operation, variables: variables)
+        let result = executor.run()
+        answerRandom = executor.random
+        state = executor.state
+        return finish(result)
+    }
+
+    /// The response a client would write for a mutation before the server answers: the payload
+    /// executed against a copy of the state with the edit applied and guessed values (strings
+    /// `optimistic <field>`) in the fields it renews. The server is unchanged. `nil` for a query,
+    /// or when the mutation names no object the server has.
+    package func optimisticExecution(_ operation: WorldOperation, variables: [String: JSONValue]) -> Execution? {
+        guard operation.kind == .mutation else { return nil }
+        var executor = Executor(
+            world: world, configuration: configuration, salt: salt, state: state, mode: .optimistic, operation: operation,
+            variables: variables)
+        let result = executor.run()
+        guard !executor.missedTarget else { return nil }
+        var copy = self
+        return copy.finish(result)
+    }
+
+    /// Runs `operation` on a copy of the state without failures and reports every connection it
+    /// passed through: what the drawer needs to choose cursors that join pages.
+    package func reachedConnections(_ operation: WorldOperation, variables: [String: JSONValue]) -> [ReachedConnection] {
+        var executor = Executor(
+            world: world, configuration: configuration, salt: salt, state: state, mode: .probe, operation: operation,
+            variables: variables)
+        _ = executor.run()
+        return executor.reached
+    }
+
+    /// The bytes of `result`, spelled in this seed's JSON style.
+    private mutating func finish(_ result: ExecutionResult) -> Execution {
+        var writer = ResponseWriter(style: configuration.json, random: jsonRandom)
+        let text = writer.response(result)
+        jsonRandom = writer.random
+        let unplaced = result.errors.filter { !$0.placed }.map(\.error)
+        return Execution(responseText: text, data: result.data, unplacedErrors: unplaced)
+    }
+
+    /// Moves the state out (leaving an empty one), so that the executor owns it uniquely and its
+    /// edits do not copy it.
+    private mutating func takeState() -> ServerState {
+        var taken = ServerState()
+        swap(&taken, &state)
+        return taken
+    }
+
+    // MARK: - Entities
+
+    /// Makes a new entity of the type numbered `typeIndex`; returns it.
+    @discardableResult
+    mutating func addEntity(typeIndex: Int) -> EntityRef {
+        let table = state.tables[typeIndex]
+        let serial = table.count
+        var id: String?
+        if table.idKind == .optional, idRandom.chance(configuration.nullIDRate) {
+            id = nil
+        } else {
+            func plain(_ serial: Int) -> String {
+                configuration.globalIDs ? "\(table.name)_\(serial + 1)" : "\(serial + 1)"
+            }
+            if configuration.canonicalTwins, serial < 2 {
+                id = (serial == 0 ? "caf\u{E9}" : "cafe\u{301}") + plain(0)
+            } else if idRandom.chance(configuration.trickyIDRate) {
+                id = ServerValues.trickyID(plain(serial), template: idRandom.int(0...7))
+            } else {
+                id = plain(serial)
+            }
+        }
+        state.tables[typeIndex].append(id: id)
+        return EntityRef(type: typeIndex, serial: serial)
+    }
+
+    /// The ids of the entities of `types` (all entity types when empty): living ones, and deleted ones.
+    package func entityIDs(of types: [String]) -> (living: [String], deleted: [String]) {
+        var living: [String] = []
+        var deleted: [String] = []
+        for table in state.tables where types.isEmpty || types.contains(table.name) {
+            for serial in 0..<table.count {
+                guard let id = table.ids[serial] else { continue }
+                if table.alive[serial] { living.append(id) } else { deleted.append(id) }
+            }
+        }
+        return (living, deleted)
+    }
+
+    /// How many entities of `type` are alive.
+    package func livingCount(of type: String) -> Int {
+        state.tables.first { $0.name == type }?.livingCount ?? 0
+    }
+
+    /// How many entities of `types` (all entity types when empty) with an id are alive (or deleted).
+    package func idCount(of types: [String], living: Bool) -> Int {
+        var count = 0
+        for table in state.tables where types.isEmpty || types.contains(table.name) {
+            for serial in 0..<table.count where table.alive[serial] == living && table.ids[serial] != nil { count += 1 }
+        }
+        return count
+    }
+
+    /// The `index`-th id counted by ``idCount(of:living:)``.
+    package func id(of types: [String], living: Bool, at index: Int) -> String {
+        var remaining = index
+        for table in state.tables where types.isEmpty || types.contains(table.name) {
+            for serial in 0..<table.count where table.alive[serial] == living {
+                guard let id = table.ids[serial] else { continue }
+                if remaining == 0 { return id }
+                remaining -= 1
+            }
+        }
+        preconditionFailure("no id \(index)")
+    }
+
+    /// A name for `entity` in trace lines: `Character #2 (id "3")`.
+    func label(of entity: EntityRef) -> String {
+        state.tables[entity.type].label(entity.serial)
+    }
+}

@@ -1,0 +1,99 @@
+import Baton
+
+/// The values the server generates: scalars of every kind from a hash, entity ids, and the
+/// tricky strings that exercise a JSON string decoder and the keys built from strings.
+enum ServerValues {
+    /// Strings that break naive decoders and naive keys: quotes, backslashes, control characters,
+    /// characters outside the Basic Multilingual Plane (escaped as surrogate pairs), combining
+    /// sequences beside their precomposed forms, separators JavaScript treats as line breaks.
+    static let trickyStrings: [String] = [
+        "say \"hi\"", "back\\slash", "tab\tand\nnewline\r", "bell\u{7} and nul\u{0}", "unit\u{1F}sep",
+        "emoji 🦄", "flag 🇫🇷 and family 👨‍👩‍👧", "clef 𝄞", "cafe\u{301}", "caf\u{E9}", "</script> / slash",
+        "line\u{2028}para\u{2029}", "zero\u{200B}width", "del\u{7F}", "\"🦄\\\u{1}é\"", "",
+    ]
+
+    /// The decorations a tricky id gets around its plain form, by index.
+    static func trickyID(_ plain: String, template: Int) -> String {
+        switch template % 8 {
+        case 0: plain + "\"q"
+        case 1: "a\\" + plain
+        case 2: "🦄" + plain
+        case 3: "caf\u{E9}" + plain
+        case 4: "cafe\u{301}" + plain
+        case 5: "\u{1}" + plain + "\t"
+        case 6: plain + "/x"
+        default: "\u{2028}" + plain
+        }
+    }
+
+    /// A string for `field` from `hash`: plain ASCII most of the time, tricky at `trickyRate`.
+    static func string(_ hash: UInt64, field: String, trickyRate: Double) -> String {
+        let mixed = ServerHash.mix(hash)
+        if ServerHash.chance(mixed, trickyRate) {
+            let tricky = trickyStrings[Int(mixed % UInt64(trickyStrings.count))]
+            return mixed & 0x10 == 0 ? tricky : "\(field) \(tricky)"
+        }
+        return "\(field) \(hash % 1000)"
+    }
+
+    /// A leaf value of the scalar or enum `type` from `hash`.
+    static func leaf(_ type: Schema.NamedType, hash: UInt64, field: String, trickyRate: Double) -> JSONValue {
+        if type.kind == .enumeration {
+            guard !type.enumValues.isEmpty else { return .null }
+            return .string(type.enumValues[Int(hash % UInt64(type.enumValues.count))].name)
+        }
+        switch type.name {
+        case "Int": return .int(int(hash))
+        case "Float": return .double(float(hash))
+        case "Boolean": return .bool(hash & 1 == 1)
+        case "ID": return .string("\(field)-\(hash % 1000)")
+        case "String": return .string(string(hash, field: field, trickyRate: trickyRate))
+        default: return .string(custom(type.name, hash: hash, field: field, trickyRate: trickyRate))
+        }
+    }
+
+    /// Mostly small numbers; sometimes the ends of the 32-bit range.
+    static func int(_ hash: UInt64) -> Int {
+        let mixed = ServerHash.mix(hash)
+        if mixed % 20 == 0 {
+            return [Int(Int32.min), Int(Int32.max), 0, -1][Int((mixed >> 8) % 4)]
+        }
+        return Int(hash % 1000)
+    }
+
+    /// Quarters, whole numbers, and now and then a very large or very small magnitude.
+    static func float(_ hash: UInt64) -> Double {
+        let mixed = ServerHash.mix(hash)
+        switch mixed % 10 {
+        case 0: return [1e20, 1.5e-7, 123_456.789, -0.125, 6.02214076e23][Int((mixed >> 8) % 5)]
+        case 1, 2: return Double(Int(hash % 200) - 20)
+        default: return Double(Int(hash % 4000) - 400) / 4
+        }
+    }
+
+    /// A custom scalar, as a string shaped by the scalar's name when it says what it is.
+    static func custom(_ name: String, hash: UInt64, field: String, trickyRate: Double) -> String {
+        let lower = name.lowercased()
+        if lower.contains("date") || lower.contains("time") {
+            let day = Int(hash % 28) + 1
+            let month = Int((hash >> 8) % 12) + 1
+            let minute = Int((hash >> 16) % 60)
+            return "2026-\(month < 10 ? "0" : "")\(month)-\(day < 10 ? "0" : "")\(day)T12:\(minute < 10 ? "0" : "")\(minute):00Z"
+        }
+        if lower.contains("uri") || lower.contains("url") {
+            return "https://example.com/\(field)/\(hash % 1000)"
+        }
+        return string(hash, field: field, trickyRate: trickyRate)
+    }
+
+    /// What a client would guess for a field it edits optimistically: recognisably not a server value.
+    static func guess(_ type: Schema.NamedType, field: String) -> JSONValue {
+        if type.kind == .enumeration { return type.enumValues.last.map { .string($0.name) } ?? .null }
+        switch type.name {
+        case "Int": return .int(-7)
+        case "Float": return .double(-7.5)
+        case "Boolean": return .bool(true)
+        default: return .string("optimistic \(field)")
+        }
+    }
+}

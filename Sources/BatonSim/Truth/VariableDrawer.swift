@@ -1,0 +1,155 @@
+import Baton
+
+/// Draws the variables of an operation from the seed and the server's state, as a real app would
+/// send them: ids of entities that exist (sometimes deleted or unknown ones), small page sizes,
+/// cursors that join the pages this server last answered (sometimes other real ones, sometimes
+/// stale ones), booleans for `@include`/`@skip`, enum values, strings from a small set that
+/// includes tricky ones, and input objects.
+package struct VariableDrawer: Sendable {
+    private var random: SimRandom
+
+    package init(random: SimRandom) {
+        self.random = random
+    }
+
+    /// Which way an operation with paging variables pages this time.
+    private enum Paging {
+        /// The first page again (or the whole list).
+        case refresh
+        /// `first` and `after`: the next page.
+        case forward
+        /// `last` and `before`: the previous page.
+        case backward
+    }
+
+    /// Strings drawn for arguments: few, so that operations meet on the same arguments.
+    static let plainStrings = ["a", "b", "rick", "apollo", "main"]
+    static let trickyStrings = ["é", "e\u{301}", "🦄", "quote\"d", "back\\slash", "tab\t", "", "/path", "nul\u{0}"]
+
+    /// Variables for `operation` against `server`'s current state.
+    package mutating func variables(for operation: WorldOperation, server: Server) -> [String: JSONValue] {
+        let uses = server.world.analysis.variables[operation.name] ?? [:]
+        let pages = uses.values.contains { use in
+            switch use.role {
+            case .cursor, .pageSize: true
+            default: false
+            }
+        }
+        let paging: Paging = pages ? [.refresh, .forward, .forward, .backward][random.int(0...3)] : .refresh
+        var values: [String: JSONValue] = [:]
+        var cursors: [(name: String, before: Bool, required: Bool)] = []
+        for declaration in operation.syntax.variables {
+            guard let use = uses[declaration.name] else { continue }
+            let name = declaration.name
+            let required = declaration.type.isNonNull
+            switch use.role {
+            case .cursor(let before):
+                cursors.append((name, before, required))
+            case .pageSize(let last):
+                let wanted = paging == .forward && !last || paging == .backward && last || paging == .refresh && !last && random.chance(0.7)
+                if wanted || required { values[name] = .int([0, 1, 2, 2, 3, 3, 4][random.int(0...6)]) }
+            case .entityID(let types):
+                values[name] = .string(entityID(of: types, server: server))
+            case .condition:
+                values[name] = .bool(random.chance(0.5))
+            case .value:
+                if !required, random.chance(0.1) {
+                    if random.chance(0.5) { values[name] = .null }
+                } else {
+                    values[name] = draw(use.type, server: server, inputIDTypes: use.inputIDTypes, depth: 0)
+                }
+            }
+        }
+        if !cursors.isEmpty {
+            let reached = server.reachedConnections(operation, variables: values)
+            for cursor in cursors {
+                let wanted = paging == .forward && !cursor.before || paging == .backward && cursor.before
+                guard wanted || cursor.required else { continue }
+                let connection = reached.first { $0.afterVariable == cursor.name || $0.beforeVariable == cursor.name }
+                if let value = self.cursor(in: connection, before: cursor.before) {
+                    values[cursor.name] = .string(value)
+                } else if cursor.required {
+                    values[cursor.name] = .string("c-unknown")
+                }
+            }
+        }
+        return values
+    }
+
+    /// Mostly the cursor that joins the last page answered; sometimes another real cursor of the
+    /// list; sometimes one that names nothing any more. With no page answered yet, mostly none
+    /// (`nil`: the first page).
+    private mutating func cursor(in connection: ReachedConnection?, before: Bool) -> String? {
+        guard let connection else { return random.chance(0.5) ? nil : "c-unknown" }
+        let joining = connection.lastPage.flatMap { before ? $0.start : $0.end }
+        let roll = random.int(0...9)
+        if let joining, roll < 7 { return joining }
+        if joining == nil, roll < 5 { return nil }
+        if roll < 9, !connection.cursors.isEmpty {
+            return connection.cursors[random.int(0...(connection.cursors.count - 1))]
+        }
+        return connection.staleCursors.isEmpty ? "c-unknown" : connection.staleCursors[random.int(0...(connection.staleCursors.count - 1))]
+    }
+
+    /// The id of a living entity of `types` (any entity type when empty), now and then a deleted
+    /// or unknown one.
+    private mutating func entityID(of types: [String], server: Server) -> String {
+        let roll = random.int(0...99)
+        let living = server.idCount(of: types, living: true)
+        if roll < 85, living > 0 { return server.id(of: types, living: true, at: random.int(0...(living - 1))) }
+        let deleted = server.idCount(of: types, living: false)
+        if roll < 93, deleted > 0 { return server.id(of: types, living: false, at: random.int(0...(deleted - 1))) }
+        return ["404", "unknown-1", "é404", "e\u{301}404"][random.int(0...3)]
+    }
+
+    /// A value of `type`; `inputIDTypes` are the entity types an input object's `id` names.
+    private mutating func draw(_ type: GraphQLTypeReference, server: Server, inputIDTypes: [String], depth: Int) -> JSONValue {
+        switch type {
+        case .nonNull(let inner):
+            return draw(inner, server: server, inputIDTypes: inputIDTypes, depth: depth)
+        case .list(let inner):
+            guard depth < 6 else { return .array([]) }
+            return .array((0..<random.int(0...2)).map { _ in draw(inner, server: server, inputIDTypes: inputIDTypes, depth: depth + 1) })
+        case .named(let name):
+            guard let named = server.world.schema.type(named: name), depth < 8 else { return .null }
+            switch named.kind {
+            case .enumeration:
+                guard !named.enumValues.isEmpty else { return .null }
+                return .string(named.enumValues[random.int(0...(named.enumValues.count - 1))].name)
+            case .inputObject:
+                var members: [String: JSONValue] = [:]
+                for field in named.inputFields {
+                    if field.name == "id", !inputIDTypes.isEmpty, WorldTypes.isIDLike(field.type) {
+                        members[field.name] = .string(entityID(of: inputIDTypes, server: server))
+                    } else if field.type.isNonNull && field.defaultValue == nil {
+                        members[field.name] = draw(field.type, server: server, inputIDTypes: [], depth: depth + 1)
+                    } else {
+                        let roll = random.int(0...9)
+                        if roll < 6 {
+                            members[field.name] = draw(field.type, server: server, inputIDTypes: [], depth: depth + 1)
+                        } else if roll == 9 {
+                            members[field.name] = .null
+                        }
+                    }
+                }
+                return .object(members)
+            default:
+                switch name {
+                case "Int": return .int([0, 1, 2, 3, 7, 42, -1][random.int(0...6)])
+                case "Float": return .double([0, 0.5, 1.25, 100, -2.5][random.int(0...4)])
+                case "Boolean": return .bool(random.chance(0.5))
+                case "ID": return .string(entityID(of: inputIDTypes, server: server))
+                default: return .string(string(server: server))
+                }
+            }
+        }
+    }
+
+    /// A string from the small set, tricky at the server's rate for strings.
+    private mutating func string(server: Server) -> String {
+        if random.chance(max(0.05, server.configuration.trickyStringRate)) {
+            return Self.trickyStrings[random.int(0...(Self.trickyStrings.count - 1))]
+        }
+        return Self.plainStrings[random.int(0...(Self.plainStrings.count - 1))]
+    }
+}

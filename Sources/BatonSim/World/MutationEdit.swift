@@ -1,0 +1,194 @@
+import Baton
+
+/// How the server answers one root field of a mutation, interpreted from the schema and the
+/// document alone: which argument names the object, which fields it sets, which it renews, and
+/// whether it deletes the object.
+///
+/// The rules: the field's `id` argument (or the `id` of an input-object argument) names an entity;
+/// its type is the `typename:` of a payload field carrying `@deleteRecord`, else the field's own
+/// type when that is an entity, else the one entity type the payload selects. Fields the payload
+/// selects on that entity get a new version; an argument (or a field of the id's input object)
+/// named like a scalar field of the entity sets it; `@deleteRecord` deletes the entity.
+package struct MutationEdit: Sendable, Hashable {
+    /// An argument that sets a field of the edited entity.
+    package struct Setter: Sendable, Hashable {
+        /// The argument's name, then the input field's name when it sits in an input object.
+        package let argumentPath: [String]
+        /// The entity's field it sets.
+        package let field: String
+
+        package init(argumentPath: [String], field: String) {
+            self.argumentPath = argumentPath
+            self.field = field
+        }
+    }
+
+    /// The schema name of the mutation field.
+    package let field: String
+    /// Where the id is: `["id"]`, or `["input", "id"]` for an input object's field.
+    package let idArgument: [String]
+    /// The entity type the id names.
+    package let targetType: String
+    /// Arguments that set fields, sorted by field name.
+    package let setters: [Setter]
+    /// The fields of the entity the payload selects (`id` and `__typename` aside), sorted: each gets
+    /// a new version.
+    package let renewedFields: [String]
+    /// True when a payload field carries `@deleteRecord`: the entity is deleted.
+    package let deletes: Bool
+
+    /// The edits of every root field `operation` selects, by response key.
+    ///
+    /// - Throws: ``WorldError`` at the mutation field the server cannot interpret.
+    static func interpret(_ operation: WorldOperation, schema: Schema) throws -> [String: MutationEdit] {
+        guard operation.kind == .mutation, let root = schema.mutationTypeName else { return [:] }
+        var edits: [String: MutationEdit] = [:]
+        for (node, parent) in SelectionWalk.fields(operation.syntax.selections, on: root, fragments: operation.fragments)
+        where node.name != "__typename" {
+            guard let definition = schema.field(node.name, on: parent), edits[node.responseKey] == nil else { continue }
+            edits[node.responseKey] = try interpret(
+                node, definition: definition, root: parent, fragments: operation.fragments, schema: schema,
+                source: operation.source)
+        }
+        return edits
+    }
+
+    private static func interpret(
+        _ node: Document.FieldNode, definition: Schema.Field, root: String, fragments: [String: Document.Fragment],
+        schema: Schema, source: String
+    ) throws -> MutationEdit {
+        let label = "\(root).\(node.name)"
+        func fail(_ message: String, at location: GraphQLLocation? = nil) -> WorldError {
+            WorldError("mutation field \"\(label)\" \(message)", source: source, at: location ?? node.location)
+        }
+        guard let idArgument = idArgument(of: definition, schema: schema) else {
+            throw fail("has no \"id\" argument (nor an input object with an \"id\"), so the server cannot tell which object it edits")
+        }
+        let payload = node.selections ?? []
+        let payloadType = definition.type.namedType
+        let payloadFields = SelectionWalk.fields(payload, on: payloadType, fragments: fragments)
+
+        var deleteTypes: [String] = []
+        var deletes = false
+        forEachField(payload, on: payloadType, fragments: fragments) { field in
+            guard let directive = field.directives.first(where: { $0.name == "deleteRecord" }) else { return }
+            deletes = true
+            if case .string(let typename)? = directive.argument("typename")?.value, !deleteTypes.contains(typename) {
+                deleteTypes.append(typename)
+            }
+        }
+        let target: String
+        if deleteTypes.count > 1 {
+            throw fail("deletes objects of several types (\(deleteTypes.joined(separator: ", "))); the server edits one object per field")
+        } else if let typename = deleteTypes.first {
+            target = typename
+        } else if WorldTypes.idKind(of: payloadType, in: schema) != nil {
+            target = payloadType
+        } else {
+            var candidates: [String] = []
+            for (field, parent) in payloadFields {
+                guard let type = schema.field(field.name, on: parent)?.type.namedType,
+                    WorldTypes.idKind(of: type, in: schema) != nil, !candidates.contains(type)
+                else { continue }
+                candidates.append(type)
+            }
+            guard candidates.count == 1 else {
+                if candidates.isEmpty {
+                    throw fail("selects no entity in its payload and no field with @deleteRecord(typename:), so the server cannot tell which type its id names")
+                }
+                throw fail("selects entities of several types in its payload (\(candidates.joined(separator: ", "))), so the server cannot tell which type its id names")
+            }
+            target = candidates[0]
+        }
+        guard WorldTypes.idKind(of: target, in: schema) != nil else {
+            throw fail("edits \"\(target)\", which is not an object type with an id")
+        }
+
+        let setters = try self.setters(of: definition, idArgument: idArgument, target: target, schema: schema, fail: fail)
+        var renewed: [String] = []
+        func renew(_ selections: [Document.SelectionNode]) {
+            for (field, _) in SelectionWalk.fields(selections, on: target, fragments: fragments)
+            where field.name != "id" && field.name != "__typename" && !renewed.contains(field.name) {
+                renewed.append(field.name)
+            }
+        }
+        if target == payloadType {
+            renew(payload)
+        } else {
+            for (field, parent) in payloadFields where schema.field(field.name, on: parent)?.type.namedType == target {
+                renew(field.selections ?? [])
+            }
+        }
+        return MutationEdit(
+            field: node.name, idArgument: idArgument, targetType: target, setters: setters,
+            renewedFields: renewed.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }, deletes: deletes)
+    }
+
+    /// `["id"]` when the field has an `id` argument of type ID or String, else `[argument, "id"]`
+    /// for the first argument whose input object has such a field.
+    private static func idArgument(of definition: Schema.Field, schema: Schema) -> [String]? {
+        if let id = definition.argument(named: "id"), WorldTypes.isIDLike(id.type) { return ["id"] }
+        for argument in definition.arguments where argument.type.listDepth == 0 {
+            guard let input = schema.type(named: argument.type.namedType), input.kind == .inputObject,
+                let id = input.inputFields.first(where: { $0.name == "id" }), WorldTypes.isIDLike(id.type)
+            else { continue }
+            return [argument.name, "id"]
+        }
+        return nil
+    }
+
+    /// Arguments (and fields of the id's input object) named like a scalar field of `target`.
+    private static func setters(
+        of definition: Schema.Field, idArgument: [String], target: String, schema: Schema,
+        fail: (String, GraphQLLocation?) -> WorldError
+    ) throws -> [Setter] {
+        var candidates: [(path: [String], value: Schema.InputValue)] = []
+        for argument in definition.arguments where argument.name != idArgument[0] || idArgument.count > 1 {
+            if argument.name == idArgument[0] {
+                let input = schema.type(named: argument.type.namedType)!
+                for field in input.inputFields where field.name != "id" {
+                    candidates.append(([argument.name, field.name], field))
+                }
+            } else {
+                candidates.append(([argument.name], argument))
+            }
+        }
+        var setters: [Setter] = []
+        for (path, value) in candidates {
+            guard let field = schema.field(value.name, on: target), field.name != "id", field.name != "__typename",
+                schema.type(named: field.type.namedType)?.isLeaf == true
+            else { continue }
+            guard field.type.namedType == value.type.namedType, field.type.listDepth == value.type.listDepth else {
+                throw fail(
+                    "sets \"\(target).\(field.name)\" of type \"\(field.type)\" from \"\(path.joined(separator: "."))\" of type \"\(value.type)\"; the types must match",
+                    nil)
+            }
+            setters.append(Setter(argumentPath: path, field: field.name))
+        }
+        return setters.sorted { $0.field.utf8.lexicographicallyPrecedes($1.field.utf8) }
+    }
+
+    /// Calls `body` for every field at any depth of `selections`, through fragments.
+    private static func forEachField(
+        _ selections: [Document.SelectionNode], on parent: String, fragments: [String: Document.Fragment],
+        _ body: (Document.FieldNode) -> Void
+    ) {
+        var stack = [selections]
+        var visited: Set<String> = []
+        while let next = stack.popLast() {
+            for selection in next {
+                switch selection {
+                case .field(let field):
+                    body(field)
+                    if let inner = field.selections { stack.append(inner) }
+                case .inlineFragment(let inline):
+                    stack.append(inline.selections)
+                case .fragmentSpread(let spread):
+                    if visited.insert(spread.name).inserted, let fragment = fragments[spread.name] {
+                        stack.append(fragment.selections)
+                    }
+                }
+            }
+        }
+    }
+}

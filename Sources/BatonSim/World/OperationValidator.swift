@@ -1,0 +1,148 @@
+import Baton
+
+/// Checks one operation of a world against its schema, in the GraphQL specification's sense as far
+/// as executing it needs: fields exist where they are selected, leaves have no selections and
+/// composites do, arguments exist and their values fit, variables are declared and fit where they
+/// are used, fragments exist and can apply, client directives are well formed, fields that share a
+/// response key can merge, and the server can generate every type the operation reaches.
+///
+/// The first problem is thrown as a ``WorldError`` naming the operation's source, line and column.
+struct OperationValidator {
+    let schema: Schema
+    let operation: Document.Operation
+    let fragments: [String: Document.Fragment]
+    let source: String
+    /// The operation's variables by name.
+    private(set) var variables: [String: Document.VariableDeclaration] = [:]
+    /// Fragments whose bodies have been checked (a body is checked once, whatever spreads it).
+    private var checkedFragments: Set<String> = []
+
+    init(schema: Schema, operation: Document.Operation, fragments: [String: Document.Fragment], source: String) {
+        self.schema = schema
+        self.operation = operation
+        self.fragments = fragments
+        self.source = source
+    }
+
+    func error(_ message: String, at location: GraphQLLocation) -> WorldError {
+        WorldError(message, source: source, at: location)
+    }
+
+    mutating func validate() throws {
+        if operation.kind == .subscription {
+            throw error("the simulated server does not answer subscriptions", at: operation.location)
+        }
+        guard let root = schema.rootTypeName(for: operation.kind), schema.type(named: root) != nil else {
+            throw error("the schema has no \(operation.kind.rawValue) type", at: operation.location)
+        }
+        try declareVariables()
+        try checkDirectives(operation.directives, on: nil, place: "an operation")
+        try checkSelections(operation.selections, on: root, spreading: [])
+        try checkMerging(operation.selections, on: root)
+    }
+
+    private mutating func declareVariables() throws {
+        for declaration in operation.variables {
+            if variables[declaration.name] != nil {
+                throw error("variable \"$\(declaration.name)\" is declared twice", at: declaration.location)
+            }
+            guard let type = schema.type(named: declaration.type.namedType) else {
+                throw error("variable \"$\(declaration.name)\" has the unknown type \"\(declaration.type.namedType)\"", at: declaration.location)
+            }
+            guard type.isInputType else {
+                throw error(
+                    "variable \"$\(declaration.name)\" has the type \"\(declaration.type)\", which is not an input type",
+                    at: declaration.location)
+            }
+            if let value = declaration.defaultValue {
+                try checkValue(value, fits: declaration.type, at: declaration.location, what: "the default of \"$\(declaration.name)\"")
+            }
+            variables[declaration.name] = declaration
+        }
+    }
+
+    /// Checks `selections` made on a value of type `parent`; `spreading` lists the fragments being
+    /// expanded, to catch a fragment that spreads itself.
+    private mutating func checkSelections(_ selections: [Document.SelectionNode], on parent: String, spreading: [String]) throws {
+        for selection in selections {
+            switch selection {
+            case .field(let node):
+                try checkField(node, on: parent, spreading: spreading)
+            case .inlineFragment(let inline):
+                try checkDirectives(inline.directives, on: nil, place: "an inline fragment")
+                var condition = parent
+                if let name = inline.typeCondition {
+                    try checkTypeCondition(name, on: parent, at: inline.typeConditionLocation ?? inline.location)
+                    condition = name
+                }
+                try checkSelections(inline.selections, on: condition, spreading: spreading)
+            case .fragmentSpread(let spread):
+                try checkDirectives(spread.directives, on: nil, place: "a fragment spread")
+                guard let fragment = fragments[spread.name] else {
+                    throw error("unknown fragment \"\(spread.name)\"", at: spread.location)
+                }
+                if spreading.contains(spread.name) {
+                    throw error("fragment \"\(spread.name)\" spreads itself", at: spread.location)
+                }
+                try checkTypeCondition(fragment.typeCondition, on: parent, at: spread.location)
+                if checkedFragments.contains(spread.name) { continue }
+                try checkDirectives(fragment.directives, on: nil, place: "a fragment definition")
+                try checkSelections(fragment.selections, on: fragment.typeCondition, spreading: spreading + [spread.name])
+                checkedFragments.insert(spread.name)
+            }
+        }
+    }
+
+    private mutating func checkField(_ node: Document.FieldNode, on parent: String, spreading: [String]) throws {
+        guard let definition = schema.field(node.name, on: parent) else {
+            throw error("field \"\(node.name)\" does not exist on \"\(parent)\"", at: node.location)
+        }
+        let label = "\(parent).\(node.name)"
+        try checkArguments(node.arguments, of: definition.arguments, owner: "field \"\(label)\"", at: node.location)
+        try checkDirectives(node.directives, on: (node, definition, label), place: "a field")
+        let typeName = definition.type.namedType
+        guard let type = schema.type(named: typeName) else {
+            throw error("field \"\(label)\" has the unknown type \"\(typeName)\"", at: node.location)
+        }
+        if type.isLeaf {
+            if node.selections != nil {
+                throw error("field \"\(label)\" is a \"\(definition.type)\" and cannot have a selection set", at: node.location)
+            }
+            return
+        }
+        guard let selections = node.selections, !selections.isEmpty else {
+            throw error("field \"\(label)\" of type \"\(definition.type)\" needs a selection of subfields", at: node.location)
+        }
+        try checkGenerable(typeName, for: label, at: node.location)
+        try checkSelections(selections, on: typeName, spreading: spreading)
+    }
+
+    /// A fragment on `name` selected where a `parent` is: the type must be composite and share an
+    /// object type with `parent`.
+    private func checkTypeCondition(_ name: String, on parent: String, at location: GraphQLLocation) throws {
+        guard let type = schema.type(named: name) else {
+            throw error("unknown type \"\(name)\" in a type condition", at: location)
+        }
+        guard type.isComposite else {
+            throw error("a fragment cannot be on \"\(name)\", which is not an object, interface or union", at: location)
+        }
+        let possible = schema.possibleTypeSet(of: name)
+        guard schema.possibleTypes(of: parent).contains(where: possible.contains) else {
+            throw error("a fragment on \"\(name)\" can never apply where a \"\(parent)\" is selected", at: location)
+        }
+    }
+
+    /// The server must be able to make a value of `typeName` for `field`: an abstract type needs an
+    /// object type, and every object type it can be must be keyable.
+    private func checkGenerable(_ typeName: String, for field: String, at location: GraphQLLocation) throws {
+        let possible = schema.possibleTypes(of: typeName)
+        if possible.isEmpty {
+            throw error("field \"\(field)\" has the type \"\(typeName)\", which no object type implements; the server cannot generate it", at: location)
+        }
+        for name in possible {
+            if let reason = WorldTypes.unservableID(of: name, in: schema) {
+                throw error("field \"\(field)\" reaches \"\(name)\", which the server cannot generate: \(reason)", at: location)
+            }
+        }
+    }
+}

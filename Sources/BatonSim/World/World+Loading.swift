@@ -1,0 +1,121 @@
+import Baton
+import Foundation
+
+extension World {
+    /// Reads a world folder: `schema.graphql` (or `schema.graphqls`), every other `*.graphql`
+    /// file as operations in file-name order, and an optional `world.json` of settings.
+    ///
+    /// - Throws: ``WorldError`` naming the file, line and column of the first problem, before any
+    ///   seed runs: a missing schema, syntax, an operation that does not validate, a type the
+    ///   server cannot generate, a mutation it cannot interpret, an unknown setting.
+    package static func load(directory: String) throws -> World {
+        let folder = URL(fileURLWithPath: directory)
+        let files: [String]
+        do {
+            files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+                .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        } catch {
+            throw WorldError(source: directory, line: 1, column: 1, message: "cannot list the world's folder")
+        }
+        func read(_ file: String) throws -> String {
+            let path = folder.appendingPathComponent(file).path
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw WorldError(source: path, line: 1, column: 1, message: "cannot read the file")
+            }
+            guard let text = String(data: data, encoding: .utf8) else {
+                throw WorldError(source: path, line: 1, column: 1, message: "the file is not UTF-8")
+            }
+            return text
+        }
+        let schemaFiles = files.filter { $0 == "schema.graphql" || $0 == "schema.graphqls" }
+        guard schemaFiles.count == 1 else {
+            let message = schemaFiles.isEmpty
+                ? "the world has no schema.graphql or schema.graphqls"
+                : "the world has both schema.graphql and schema.graphqls; keep one"
+            throw WorldError(source: directory, line: 1, column: 1, message: message)
+        }
+        let schemaPath = folder.appendingPathComponent(schemaFiles[0]).path
+        let operationFiles = files.filter { $0.hasSuffix(".graphql") && !schemaFiles.contains($0) }
+        let operations = try operationFiles.map { (source: folder.appendingPathComponent($0).path, text: try read($0)) }
+        let settingsText = files.contains("world.json") ? try read("world.json") : nil
+        return try assemble(
+            name: folder.lastPathComponent, schema: try read(schemaFiles[0]), schemaSource: schemaPath,
+            operations: operations,
+            settings: { schema, names in
+                guard let settingsText else { return WorldSettings() }
+                return try WorldSettings.parse(
+                    settingsText, source: folder.appendingPathComponent("world.json").path, schema: schema, operationNames: names)
+            })
+    }
+
+    /// Builds a world from text, for users' tests and ours: `operations` are (source, text) pairs,
+    /// the source naming the text in error messages.
+    ///
+    /// - Throws: ``WorldError`` as ``load(directory:)`` does.
+    package static func make(
+        name: String, schema: String, operations: [(source: String, text: String)], settings: WorldSettings = WorldSettings(),
+        schemaSource: String = "schema.graphql"
+    ) throws -> World {
+        try assemble(
+            name: name, schema: schema, schemaSource: schemaSource, operations: operations,
+            settings: { schema, names in
+                for name in settings.unansweredOperations where !names.contains(name) {
+                    throw WorldError(source: name, line: 1, column: 1, message: "the settings name an operation the world does not have")
+                }
+                for type in settings.entities.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+                where WorldTypes.idKind(of: type, in: schema) == nil {
+                    throw WorldError(source: schemaSource, line: 1, column: 1, message: "the settings give a count for \"\(type)\", which is not an object type with an id")
+                }
+                return settings
+            })
+    }
+
+    /// Parses, validates and interprets everything, then builds the world.
+    private static func assemble(
+        name: String, schema text: String, schemaSource: String, operations texts: [(source: String, text: String)],
+        settings: (Schema, [String]) throws -> WorldSettings
+    ) throws -> World {
+        let schema: Schema
+        do {
+            schema = try Schema.parse(text)
+        } catch let error as GraphQLError {
+            throw WorldError(error, source: schemaSource)
+        }
+        var operations: [WorldOperation] = []
+        var names: [String: WorldOperation] = [:]
+        for (source, text) in texts {
+            let document: Document
+            do {
+                document = try Document.parse(text)
+            } catch let error as GraphQLError {
+                throw WorldError(error, source: source)
+            }
+            var fragments: [String: Document.Fragment] = [:]
+            for fragment in document.fragments {
+                if fragments[fragment.name] != nil {
+                    throw WorldError("fragment \"\(fragment.name)\" is defined twice", source: source, at: fragment.location)
+                }
+                fragments[fragment.name] = fragment
+            }
+            for syntax in document.operations {
+                guard let operationName = syntax.name else {
+                    throw WorldError("every operation of a world needs a name", source: source, at: syntax.location)
+                }
+                if let earlier = names[operationName] {
+                    throw WorldError(
+                        "operation \"\(operationName)\" is defined twice (first in \(earlier.source):\(earlier.syntax.location))",
+                        source: source, at: syntax.location)
+                }
+                var validator = OperationValidator(schema: schema, operation: syntax, fragments: fragments, source: source)
+                try validator.validate()
+                let operation = WorldOperation(
+                    name: operationName, kind: syntax.kind, syntax: syntax, fragments: fragments, documentText: text, source: source)
+                _ = try MutationEdit.interpret(operation, schema: schema)
+                names[operationName] = operation
+                operations.append(operation)
+            }
+        }
+        let settings = try settings(schema, operations.map(\.name))
+        return World(name: name, schema: schema, operations: operations, settings: settings)
+    }
+}

@@ -1,0 +1,113 @@
+import Baton
+
+/// Facts about a schema's types that the server needs and the parser does not say: which object
+/// types are entities, which are connections, and small helpers over type references.
+package enum WorldTypes {
+    /// Whether an entity's id may be `null`.
+    package enum IDKind: Sendable, Hashable {
+        /// `id: ID!`: every instance has an id.
+        case required
+        /// `id: ID`: some instances have none, and the store keys those by path.
+        case optional
+    }
+
+    /// The id kind of `typeName`, when it is an object type whose `id` field is an `ID` or a
+    /// `String` (not a list); `nil` for any other type.
+    package static func idKind(of typeName: String, in schema: Schema) -> IDKind? {
+        guard let type = schema.type(named: typeName), type.kind == .object, let id = type.field(named: "id") else { return nil }
+        guard isIDLike(id.type) else { return nil }
+        return id.type.isNonNull ? .required : .optional
+    }
+
+    /// Why the server cannot key `typeName`'s objects, when it has an `id` field of another type.
+    static func unservableID(of typeName: String, in schema: Schema) -> String? {
+        guard let type = schema.type(named: typeName), type.kind == .object, let id = type.field(named: "id") else { return nil }
+        if isIDLike(id.type) { return nil }
+        return "\"\(typeName).id\" is \"\(id.type)\": the server keys objects by an id of type ID or String"
+    }
+
+    /// `ID`, `ID!`, `String` or `String!`.
+    static func isIDLike(_ reference: GraphQLTypeReference) -> Bool {
+        reference.listDepth == 0 && (reference.namedType == "ID" || reference.namedType == "String")
+    }
+
+    /// The reference without its outermost `!`.
+    static func nullable(_ reference: GraphQLTypeReference) -> GraphQLTypeReference {
+        if case .nonNull(let inner) = reference { return inner }
+        return reference
+    }
+
+    /// The object types among `typeName`'s possible types that are entities, sorted.
+    package static func entityTypes(of typeName: String, in schema: Schema) -> [String] {
+        schema.possibleTypes(of: typeName).filter { idKind(of: $0, in: schema) != nil }
+    }
+}
+
+/// A type shaped as a Relay connection: `edges { cursor node }` and
+/// `pageInfo { startCursor endCursor hasNextPage hasPreviousPage }`, and maybe `nodes`.
+package struct ConnectionShape: Sendable, Hashable {
+    /// The connection type (`NoteConnection`).
+    package let typeName: String
+    /// The type of an item of `edges` (`NoteEdge`).
+    package let edgeType: String
+    /// The named type of an edge's `node`, which may be an interface or a union.
+    package let nodeType: String
+    /// The type of `pageInfo`.
+    package let pageInfoType: String
+
+    /// The arguments that page through a connection rather than choose its list.
+    package static let pagingArguments: Set<String> = ["after", "before", "first", "last"]
+
+    /// The shape of `typeName`, or `nil` when it is not a connection.
+    package static func detect(_ typeName: String, in schema: Schema) -> ConnectionShape? {
+        guard let type = schema.type(named: typeName), type.kind == .object,
+            let edges = type.field(named: "edges"), edges.type.listDepth == 1,
+            let edge = schema.type(named: edges.type.namedType), edge.kind == .object,
+            let cursor = edge.field(named: "cursor"), WorldTypes.isIDLike(cursor.type),
+            let node = edge.field(named: "node"), node.type.listDepth == 0,
+            schema.type(named: node.type.namedType)?.isComposite == true,
+            let pageInfo = type.field(named: "pageInfo"), pageInfo.type.listDepth == 0,
+            let info = schema.type(named: pageInfo.type.namedType), info.kind == .object
+        else { return nil }
+        for name in ["startCursor", "endCursor"] {
+            guard let field = info.field(named: name), WorldTypes.isIDLike(field.type) else { return nil }
+        }
+        for name in ["hasNextPage", "hasPreviousPage"] {
+            guard let field = info.field(named: name), field.type.listDepth == 0, field.type.namedType == "Boolean" else { return nil }
+        }
+        return ConnectionShape(typeName: typeName, edgeType: edge.name, nodeType: node.type.namedType, pageInfoType: info.name)
+    }
+}
+
+/// Walks an operation's selections through fragments and inline fragments, ignoring
+/// `@include`/`@skip`: every field that could be executed, with the type it is selected on.
+enum SelectionWalk {
+    /// The fields of `selections` on `parent`, in document order, through fragments (a fragment
+    /// spread inside itself is skipped, so a cycle cannot loop).
+    static func fields(
+        _ selections: [Document.SelectionNode], on parent: String, fragments: [String: Document.Fragment]
+    ) -> [(field: Document.FieldNode, parent: String)] {
+        var result: [(field: Document.FieldNode, parent: String)] = []
+        var entered: Set<String> = []
+        collect(selections, on: parent, fragments: fragments, entered: &entered, into: &result)
+        return result
+    }
+
+    private static func collect(
+        _ selections: [Document.SelectionNode], on parent: String, fragments: [String: Document.Fragment],
+        entered: inout Set<String>, into result: inout [(field: Document.FieldNode, parent: String)]
+    ) {
+        for selection in selections {
+            switch selection {
+            case .field(let field):
+                result.append((field, parent))
+            case .inlineFragment(let inline):
+                collect(inline.selections, on: inline.typeCondition ?? parent, fragments: fragments, entered: &entered, into: &result)
+            case .fragmentSpread(let spread):
+                guard let fragment = fragments[spread.name], entered.insert(spread.name).inserted else { continue }
+                collect(fragment.selections, on: fragment.typeCondition, fragments: fragments, entered: &entered, into: &result)
+                entered.remove(spread.name)
+            }
+        }
+    }
+}

@@ -1,0 +1,331 @@
+import Baton
+import BatonSim
+import Foundation
+import Testing
+
+/// A small schema with every shape the executor handles: interfaces, unions, enums, defaults,
+/// non-null chains, a connection and a mutation that deletes.
+enum ExecutorSchema {
+    static let sdl = """
+        type Query {
+          hero: Character
+          character(id: ID!): Character
+          starship(id: ID!): Starship
+          search(term: String, limit: Int = 3): [SearchResult]
+          things(first: Int, after: String, last: Int, before: String, kind: Kind): ThingConnection
+          settings: Settings!
+          maybe: Settings
+          matrix: [[Int!]]
+          squads: [[Character]!]
+          leaves: Leaves!
+        }
+        scalar DateTime
+        scalar Blob
+        type Leaves { ref: ID int: Int float: Float flag: Boolean kind: Kind! when: DateTime blob: Blob text: String }
+        type Mutation {
+          removeThing(id: ID!): RemovePayload
+          renameThing(id: ID!, label: String): RenamePayload
+        }
+        interface Character { id: ID! name: String }
+        type Human implements Character { id: ID! name: String height: Float friends: [Character] crew: [Droid!] }
+        type Droid implements Character { id: ID! name: String primaryFunction: String serial: Int! }
+        union SearchResult = Human | Droid | Starship
+        type Starship { id: ID! name: String length(unit: Unit = METER): Float }
+        enum Unit { METER FOOT }
+        enum Kind { A B }
+        type Settings { theme: String! inner: Inner! opt: Inner }
+        type Inner { value: String! note: String }
+        type ThingConnection { edges: [ThingEdge] pageInfo: PageInfo! totalCount: Int }
+        type ThingEdge { cursor: String! node: Thing }
+        type Thing { id: ID! label: String }
+        type PageInfo { startCursor: String endCursor: String hasNextPage: Boolean! hasPreviousPage: Boolean! }
+        type RemovePayload { deletedId: ID thing: Thing }
+        type RenamePayload { thing: Thing }
+        """
+
+    static let things = """
+        query Things($first: Int, $after: String, $last: Int, $before: String) {
+          things(first: $first, after: $after, last: $last, before: $before) {
+            totalCount
+            edges { cursor node { id label } }
+            pageInfo { startCursor endCursor hasNextPage hasPreviousPage }
+          }
+        }
+        mutation RemoveThing($id: ID!) { removeThing(id: $id) { deletedId @deleteRecord(typename: "Thing") } }
+        mutation RenameThing($id: ID!, $label: String) { renameThing(id: $id, label: $label) { thing { id label } } }
+        """
+
+    static func world(_ document: String, settings: WorldSettings = WorldFixtures.quiet) throws -> World {
+        try WorldFixtures.world(sdl, document, settings: settings)
+    }
+}
+
+extension ProvenanceObject {
+    /// The field with response key `key`.
+    subscript(_ key: String) -> ProvenanceField? {
+        fields.first { $0.responseKey == key }
+    }
+}
+
+extension ProvenanceValue {
+    var object: ProvenanceObject? {
+        if case .object(let object) = self { return object }
+        return nil
+    }
+
+    var items: [ProvenanceValue] {
+        if case .list(let items) = self { return items }
+        return []
+    }
+
+    var string: String? {
+        if case .scalar(.string(let text)) = self { return text }
+        return nil
+    }
+}
+
+@Suite("The executor follows the specification's execution")
+struct ExecutorSemanticsTests {
+    @Test("aliases, __typename and fragments on an interface")
+    func aliasesAndInterfaces() throws {
+        let world = try ExecutorSchema.world("""
+            query Q($id: ID!) {
+              c: character(id: $id) { __typename id a: name b: name ... on Human { height } ... on Droid { primaryFunction } }
+            }
+            """)
+        var server = WorldFixtures.server(world)
+        for type in ["Human", "Droid"] {
+            let id = try #require(server.entityIDs(of: [type]).living.first)
+            let execution = server.execute(try #require(world.operation(named: "Q")), variables: ["id": .string(id)])
+            let character = try #require(execution.data?["c"]?.value.object)
+            #expect(character.typename == type)
+            #expect(character.id == id)
+            let keys = type == "Human" ? ["__typename", "id", "a", "b", "height"] : ["__typename", "id", "a", "b", "primaryFunction"]
+            #expect(character.fields.map(\.responseKey) == keys)
+            #expect(character["a"]?.name == "name")
+            #expect(character["a"]?.value == character["b"]?.value)
+            #expect(character["__typename"]?.value == .scalar(.string(type)))
+            #expect(character["id"]?.value == .scalar(.string(id)))
+            #expect(execution.data?["c"]?.arguments == ["id": .string(id)])
+        }
+        let missing = server.execute(try #require(world.operation(named: "Q")), variables: ["id": .string("no such id")])
+        #expect(missing.data?["c"]?.value == .null)
+        #expect(missing.data?["c"]?.error == nil)
+    }
+
+    @Test("fragments on a union choose by each item's type")
+    func unions() throws {
+        let world = try ExecutorSchema.world("""
+            query Q { search(term: "x") { __typename ... on Human { name } ... on Starship { length } ...D } }
+            fragment D on Droid { primaryFunction }
+            """)
+        var checked = 0
+        for seed: UInt64 in 1...20 {
+            var server = WorldFixtures.server(world, seed: seed)
+            let execution = server.execute(try #require(world.operation(named: "Q")), variables: [:])
+            for item in execution.data?["search"]?.value.items ?? [] {
+                let object = try #require(item.object)
+                let expected = ["Human": "name", "Starship": "length", "Droid": "primaryFunction"][object.typename]
+                #expect(object.fields.map(\.responseKey) == ["__typename", try #require(expected)])
+                checked += 1
+            }
+        }
+        #expect(checked > 10)
+    }
+
+    @Test("@include and @skip follow their variables; merged fields keep every directive")
+    func conditionsAndMerging() throws {
+        let world = try ExecutorSchema.world("""
+            query Q($yes: Boolean!) {
+              hero { id name @include(if: $yes) other: name @skip(if: $yes) }
+              hero @client { name ... on Human { height } }
+              hero { __typename }
+            }
+            """)
+        var server = WorldFixtures.server(world)
+        let operation = try #require(world.operation(named: "Q"))
+        for yes in [true, false] {
+            let execution = server.execute(operation, variables: ["yes": .bool(yes)])
+            let hero = try #require(execution.data?["hero"])
+            #expect(execution.data?.fields.count == 1)
+            #expect(hero.directives.map(\.name) == ["client"])
+            let object = try #require(hero.value.object)
+            var keys = ["id", yes ? "name" : "other"]
+            if !yes { keys.append("name") }
+            if object.typename == "Human" { keys.append("height") }
+            keys.append("__typename")
+            #expect(object.fields.map(\.responseKey) == keys, "yes: \(yes)")
+        }
+    }
+
+    @Test("arguments after variables: absent is absent, null is null, variable defaults apply, schema defaults do not")
+    func arguments() throws {
+        let world = try ExecutorSchema.world("""
+            query Q($term: String, $limit: Int = 5, $id: ID!) {
+              a: search(term: $term) { __typename }
+              b: search(term: null, limit: $limit) { __typename }
+              starship(id: $id) { long: length(unit: FOOT) plain: length }
+            }
+            """)
+        var server = WorldFixtures.server(world)
+        let id = try #require(server.entityIDs(of: ["Starship"]).living.first)
+        let operation = try #require(world.operation(named: "Q"))
+        let absent = server.execute(operation, variables: ["id": .string(id)])
+        #expect(absent.data?["a"]?.arguments == [:])
+        #expect(absent.data?["b"]?.arguments == ["term": .null, "limit": .int(5)])
+        let starship = try #require(absent.data?["starship"]?.value.object)
+        #expect(starship["long"]?.arguments == ["unit": .string("FOOT")])
+        #expect(starship["plain"]?.arguments == [:])
+        let given = server.execute(operation, variables: ["id": .string(id), "term": .string("é"), "limit": .null])
+        #expect(given.data?["a"]?.arguments == ["term": .string("é")])
+        #expect(given.data?["b"]?.arguments == ["term": .null, "limit": .null])
+    }
+
+    @Test("the same field with its arguments in another order is the same server field")
+    func argumentOrder() throws {
+        let world = try ExecutorSchema.world("""
+            query One($id: ID!) { starship(id: $id) { length(unit: FOOT) } search(limit: 2, term: "x") { __typename } }
+            query Two($id: ID!) { search(term: "x", limit: 2) { __typename } starship(id: $id) { length(unit: FOOT) } }
+            """)
+        var server = WorldFixtures.server(world, seed: 4)
+        let id = try #require(server.entityIDs(of: ["Starship"]).living.first)
+        let one = server.execute(try #require(world.operation(named: "One")), variables: ["id": .string(id)])
+        let two = server.execute(try #require(world.operation(named: "Two")), variables: ["id": .string(id)])
+        #expect(one.data?["search"]?.value == two.data?["search"]?.value)
+        #expect(one.data?["starship"]?.value == two.data?["starship"]?.value)
+    }
+
+    @Test("leaves of every kind, and lists of lists")
+    func leavesAndNestedLists() throws {
+        let world = try ExecutorSchema.world("query Q { leaves { ref int float flag kind when blob text } matrix squads { __typename id } }")
+        let operation = try #require(world.operation(named: "Q"))
+        var rows = 0
+        var squads = 0
+        for seed: UInt64 in 0..<40 {
+            var server = WorldFixtures.server(world, seed: seed) { $0.listLength = 0...3 }
+            let data = try #require(server.execute(operation, variables: [:]).data)
+            let leaves = try #require(data["leaves"]?.value.object)
+            #expect(leaves.id == nil)
+            #expect(leaves["ref"]?.value.string != nil)
+            guard case .scalar(.int(let int))? = leaves["int"]?.value else { Issue.record("int"); continue }
+            #expect(int >= Int(Int32.min) && int <= Int(Int32.max))
+            guard case .scalar(.double)? = leaves["float"]?.value, case .scalar(.bool)? = leaves["flag"]?.value,
+                case .scalar(.string(let kind))? = leaves["kind"]?.value, case .scalar(.string(let when))? = leaves["when"]?.value,
+                case .scalar(.string)? = leaves["blob"]?.value, case .scalar(.string)? = leaves["text"]?.value
+            else { Issue.record("a leaf of the wrong kind: \(leaves)"); continue }
+            #expect(["A", "B"].contains(kind))
+            #expect(when.hasPrefix("2026-") && when.hasSuffix("Z"))
+            for row in data["matrix"]?.value.items ?? [] {
+                rows += 1
+                for cell in row.items {
+                    guard case .scalar(.int) = cell else { Issue.record("a cell that is not an Int: \(cell)"); continue }
+                }
+            }
+            for squad in data["squads"]?.value.items ?? [] {
+                squads += 1
+                for member in squad.items where member != .null {
+                    #expect(["Human", "Droid"].contains(member.object?.typename ?? ""))
+                }
+            }
+        }
+        #expect(rows > 10)
+        #expect(squads > 10)
+    }
+
+    @Test("field errors at paths: the field is null and its error names it")
+    func fieldErrors() throws {
+        let world = try ExecutorSchema.world("query Q { hero { id } settings { theme opt { note } } }")
+        var server = WorldFixtures.server(world) { $0.errorRate = 1 }
+        let execution = server.execute(try #require(world.operation(named: "Q")), variables: [:])
+        let data = try #require(execution.data)
+        #expect(data["hero"]?.value == .null)
+        #expect(data["hero"]?.error?.path == [.key("hero")])
+        let settings = try #require(data["settings"]?.value.object)
+        #expect(settings["theme"]?.error == nil)
+        #expect(settings["opt"]?.value == .null)
+        #expect(settings["opt"]?.error?.path == [.key("settings"), .key("opt")])
+        #expect(execution.unplacedErrors.isEmpty)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(execution.responseText)) as? [String: Any])
+        #expect((json["errors"] as? [Any])?.count == 2)
+    }
+
+    @Test("non-null propagation: the nearest nullable parent becomes null and the error is unplaced")
+    func nonNullPropagation() throws {
+        let world = try ExecutorSchema.world("""
+            query Nested { maybe { theme inner { value } } }
+            query Root { hero { id } settings { theme } }
+            """)
+        var server = WorldFixtures.server(world) { $0.nonNullErrorRate = 1 }
+        let nested = server.execute(try #require(world.operation(named: "Nested")), variables: [:])
+        #expect(nested.data?["maybe"]?.value == .null)
+        #expect(nested.data?["maybe"]?.error == nil)
+        #expect(nested.unplacedErrors.map(\.path) == [[.key("maybe"), .key("theme")]])
+        let root = server.execute(try #require(world.operation(named: "Root")), variables: [:])
+        #expect(root.data == nil)
+        #expect(root.unplacedErrors.map(\.path) == [[.key("settings")]])
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(root.responseText)) as? [String: Any])
+        #expect(json["data"] is NSNull)
+    }
+
+    @Test("errors inside an object that a later sibling nulls become unplaced, in order")
+    func errorsUnderANulledParent() throws {
+        let world = try ExecutorSchema.world("query Q { maybe { opt { note } inner { value } } }")
+        var found = false
+        for seed: UInt64 in 0..<400 where !found {
+            var server = WorldFixtures.server(world, seed: seed) {
+                $0.errorRate = 0.5
+                $0.nonNullErrorRate = 0.5
+            }
+            let execution = server.execute(try #require(world.operation(named: "Q")), variables: [:])
+            let paths = execution.unplacedErrors.map(\.path)
+            if paths.count == 2 {
+                #expect(paths[0].first == .key("maybe"))
+                #expect(paths[1] == [.key("maybe"), .key("inner")] || paths[1] == [.key("maybe"), .key("inner"), .key("value")])
+                #expect(execution.data?["maybe"]?.value == .null)
+                found = true
+            }
+        }
+        #expect(found)
+    }
+
+    @Test("a null in a non-null list item nulls the nullable list above it")
+    func nonNullItems() throws {
+        let world = try ExecutorSchema.world("query Q { hero { ... on Human { crew { serial } } } }")
+        let operation = try #require(world.operation(named: "Q"))
+        var nulled = 0
+        for seed: UInt64 in 0..<60 {
+            var server = WorldFixtures.server(world, seed: seed) { $0.nonNullErrorRate = 1 }
+            let execution = server.execute(operation, variables: [:])
+            guard let hero = execution.data?["hero"]?.value.object, hero.typename == "Human" else { continue }
+            if case .list(let items)? = hero["crew"]?.value {
+                #expect(items.isEmpty, "every droid's serial fails, so a crew with members cannot be answered")
+                continue
+            }
+            #expect(hero["crew"]?.value == .null)
+            #expect(hero["crew"]?.error == nil)
+            #expect(execution.unplacedErrors.map(\.path) == [[.key("hero"), .key("crew"), .index(0), .key("serial")]])
+            nulled += 1
+        }
+        #expect(nulled > 0)
+    }
+
+    @Test("errors inside list items name the item's index")
+    func listItems() throws {
+        let world = try ExecutorSchema.world("query Q { hero { ... on Human { friends { id name } } } }")
+        let operation = try #require(world.operation(named: "Q"))
+        var lists = 0
+        for seed: UInt64 in 0..<60 {
+            var server = WorldFixtures.server(world, seed: seed) { $0.errorRate = 0.3 }
+            let execution = server.execute(operation, variables: [:])
+            guard let friends = execution.data?["hero"]?.value.object?["friends"] else { continue }
+            for (index, friend) in friends.value.items.enumerated() {
+                guard let object = friend.object else { continue }
+                if let error = object["name"]?.error {
+                    #expect(error.path == [.key("hero"), .key("friends"), .index(index), .key("name")])
+                    lists += 1
+                }
+            }
+        }
+        #expect(lists > 0)
+    }
+}

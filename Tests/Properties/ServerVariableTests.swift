@@ -1,0 +1,81 @@
+import Baton
+import BatonSim
+import Foundation
+import Testing
+
+/// The variable drawer gives what a real app would send: valid variables, ids that exist, and
+/// cursors that join the pages the server last answered.
+@Suite("Variables drawn from the seed and the server's state")
+struct ServerVariableTests {
+    @Test("variables are declared, required ones are given, ids name entities of the right type", arguments: ["rickandmorty", "github"])
+    func valid(worldName: String) throws {
+        let world = worldName == "github" ? WorldFixtures.github : WorldFixtures.rickAndMorty
+        var server = Server(world: world, random: SimRandom(seed: 21))
+        var drawer = VariableDrawer(random: SimRandom(seed: 22))
+        var living = 0
+        var other = 0
+        for round in 0..<30 {
+            for operation in world.operations {
+                let variables = drawer.variables(for: operation, server: server)
+                let declared = operation.syntax.variables
+                #expect(Set(variables.keys).isSubset(of: Set(declared.map(\.name))), "\(operation.name)")
+                for declaration in declared where declaration.type.isNonNull && declaration.defaultValue == nil {
+                    #expect(variables[declaration.name] != nil && variables[declaration.name] != .null, "\(operation.name) $\(declaration.name)")
+                }
+                if case .entityID(let types)? = world.analysis.variables[operation.name]?["id"]?.role, case .string(let id)? = variables["id"],
+                    !server.entityIDs(of: types).living.isEmpty
+                {
+                    if server.entityIDs(of: types).living.contains(where: { $0.utf8.elementsEqual(id.utf8) }) { living += 1 } else { other += 1 }
+                }
+                _ = server.execute(operation, variables: variables)
+            }
+            if round % 3 == 2 { _ = server.drift() }
+        }
+        #expect(living > other * 3)
+        #expect(other > 0)
+    }
+
+    @Test("forward cursors mostly join the last page answered for that connection")
+    func cursorsJoin() throws {
+        let world = WorldFixtures.rickAndMorty
+        let notes = try #require(world.operation(named: "Notes"))
+        var server = Server(world: world, random: SimRandom(seed: 31))
+        var drawer = VariableDrawer(random: SimRandom(seed: 32))
+        var lastEnd: [String: String] = [:]
+        var lastStart: [String: String] = [:]
+        var joined = 0
+        var cursors = 0
+        for _ in 0..<300 {
+            let variables = drawer.variables(for: notes, server: server)
+            guard case .string(let id)? = variables["id"] else { continue }
+            if case .string(let after)? = variables["after"], let end = lastEnd[id] {
+                cursors += 1
+                if after == end { joined += 1 }
+                #expect(variables["before"] == nil)
+            }
+            if case .string(let before)? = variables["before"], let start = lastStart[id] {
+                cursors += 1
+                if before == start { joined += 1 }
+            }
+            let execution = server.execute(notes, variables: variables)
+            let info = execution.data?["character"]?.value.object?["notes"]?.value.object?["pageInfo"]?.value.object
+            if let end = info?["endCursor"]?.value.string { lastEnd[id] = end }
+            if let start = info?["startCursor"]?.value.string { lastStart[id] = start }
+        }
+        #expect(cursors > 60)
+        #expect(Double(joined) > Double(cursors) * 0.55, "\(joined) of \(cursors)")
+    }
+
+    @Test("the same seed draws the same variables")
+    func deterministic() throws {
+        let world = WorldFixtures.github
+        func draws() -> [[String: JSONValue]] {
+            let server = Server(world: world, random: SimRandom(seed: 41))
+            var drawer = VariableDrawer(random: SimRandom(seed: 42))
+            return world.operations.flatMap { operation in
+                (0..<5).map { _ in drawer.variables(for: operation, server: server) }
+            }
+        }
+        #expect(draws() == draws())
+    }
+}

@@ -1,0 +1,143 @@
+import Baton
+import BatonSim
+import Foundation
+import Testing
+
+/// The fixture worlds and small worlds written in tests.
+enum WorldFixtures {
+    /// `Fixtures/worlds/NAME` of this repository.
+    static func path(_ name: String) -> String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/worlds/\(name)").path
+    }
+
+    static let rickAndMorty: World = try! World.load(directory: path("rickandmorty"))
+    static let github: World = try! World.load(directory: path("github"))
+
+    /// Settings that make a server answer without failures or random nulls.
+    static var quiet: WorldSettings {
+        var settings = WorldSettings()
+        settings.errorRates = [0]
+        settings.nonNullErrorRates = [0]
+        settings.nullRates = [0]
+        settings.nullIDRates = [0]
+        settings.trickyStringRates = [0]
+        settings.trickyIDRates = [0]
+        settings.canonicalTwinChance = 0
+        return settings
+    }
+
+    /// A world from one schema and one document.
+    static func world(_ schema: String, _ document: String, settings: WorldSettings = quiet) throws -> World {
+        try World.make(name: "test", schema: schema, operations: [(source: "Test.graphql", text: document)], settings: settings)
+    }
+
+    /// A server for `world` whose configuration `adjust` may change.
+    static func server(_ world: World, seed: UInt64 = 1, _ adjust: (inout ServerConfiguration) -> Void = { _ in }) -> Server {
+        var random = SimRandom(seed: seed).split("configuration")
+        var configuration = ServerConfiguration(world: world, random: &random)
+        configuration.json = .plain
+        adjust(&configuration)
+        return Server(world: world, random: SimRandom(seed: seed), configuration: configuration)
+    }
+}
+
+@Suite("Worlds load from folders and text")
+struct WorldLoadingTests {
+    @Test("the Rick and Morty world is the simulator's built-in world, operation for operation")
+    func rickAndMortyMatchesTheBuiltInWorld() throws {
+        let world = WorldFixtures.rickAndMorty
+        #expect(world.name == "rickandmorty")
+        #expect(world.operations.map(\.name) == SimSchema.documents.map(\.name).sorted())
+        for (name, text) in SimSchema.documents {
+            let operation = try #require(world.operation(named: name))
+            #expect(operation.documentText.trimmingCharacters(in: .whitespacesAndNewlines) == text.trimmingCharacters(in: .whitespacesAndNewlines), "\(name)")
+        }
+        let builtIn = try Schema.parse(SimSchema.sdl)
+        #expect(world.schema.typeNames == builtIn.typeNames)
+        for name in builtIn.typeNames {
+            let ours = world.schema.type(named: name)!.fields.map { "\($0.name): \($0.type)" }
+            let theirs = builtIn.type(named: name)!.fields.map { "\($0.name): \($0.type)" }
+            #expect(ours == theirs, "\(name)")
+        }
+        #expect(world.settings.entityCount(of: "Character") == 2...7)
+        #expect(world.settings.entityCount(of: "Episode") == 1...4)
+        #expect(world.settings.entityCount(of: "Location") == 1...3)
+        #expect(world.settings.connectionLength == 0...7)
+        #expect(world.settings.nullIDRates == [0, 0.2, 0.5])
+    }
+
+    @Test("the GitHub world loads, with its connections, entities and mutations understood")
+    func githubLoads() throws {
+        let world = WorldFixtures.github
+        #expect(world.operations.count == 10)
+        let analysis = world.analysis
+        #expect(analysis.connections.keys.sorted() == [
+            "IssueCommentConnection", "IssueConnection", "IssueTimelineItemConnection", "LabelConnection",
+        ])
+        #expect(analysis.connections["IssueTimelineItemConnection"]?.nodeType == "IssueTimelineItem")
+        #expect(analysis.entityTypeNames == ["Bot", "ClosedEvent", "Issue", "IssueComment", "Label", "RenamedTitleEvent", "Repository", "User"])
+        #expect(world.settings.globalIDs == nil)
+        #expect(analysis.looksUpAcrossTypes)
+        #expect(!WorldFixtures.rickAndMorty.analysis.looksUpAcrossTypes)
+
+        let update = try #require(analysis.mutations["UpdateIssue"]?["updateIssue"])
+        #expect(update.idArgument == ["input", "id"])
+        #expect(update.targetType == "Issue")
+        #expect(update.setters.map(\.field) == ["body", "title"])
+        #expect(update.setters.map(\.argumentPath) == [["input", "body"], ["input", "title"]])
+        #expect(update.renewedFields == ["body", "title"])
+        #expect(!update.deletes)
+
+        let close = try #require(analysis.mutations["CloseIssue"]?["closeIssue"])
+        #expect(close.setters.map(\.argumentPath) == [["input", "state"]])
+        #expect(close.renewedFields == ["state"])
+
+        let delete = try #require(analysis.mutations["DeleteIssueComment"]?["deleteIssueComment"])
+        #expect(delete.targetType == "IssueComment")
+        #expect(delete.deletes)
+
+        let uses = try #require(analysis.variables["IssueList"])
+        #expect(uses["after"]?.role == .cursor(before: false))
+        #expect(uses["before"]?.role == .cursor(before: true))
+        #expect(uses["first"]?.role == .pageSize(last: false))
+        #expect(uses["last"]?.role == .pageSize(last: true))
+        #expect(analysis.variables["IssueDetail"]?["id"]?.role == .entityID(["Issue"]))
+        #expect(analysis.variables["RepositoryHeader"]?["owner"]?.role == .value)
+        #expect(analysis.variables["IssueDetail"]?["withBody"]?.role == .condition)
+        #expect(analysis.variables["UpdateIssue"]?["input"]?.inputIDTypes == ["Issue"])
+        #expect(analysis.variables["CloseIssue"]?["id"]?.role == .entityID(["Issue"]))
+    }
+
+    @Test("the Rick and Morty mutations edit what their payloads name")
+    func rickAndMortyMutations() throws {
+        let mutations = WorldFixtures.rickAndMorty.analysis.mutations
+        let rename = try #require(mutations["Rename"]?["rename"])
+        #expect(rename.targetType == "Character")
+        #expect(rename.setters == [MutationEdit.Setter(argumentPath: ["name"], field: "name")])
+        #expect(rename.renewedFields == ["name"])
+        #expect(mutations["DeleteCharacter"]?["deleteCharacter"]?.deletes == true)
+        #expect(mutations["DeleteCharacter"]?["deleteCharacter"]?.targetType == "Character")
+        #expect(mutations["RemoveNote"]?["removeNote"]?.targetType == "Note")
+    }
+
+    @Test("the store builds a plan from every operation of both worlds", arguments: ["rickandmorty", "github"])
+    func storePlans(worldName: String) throws {
+        let world = worldName == "github" ? WorldFixtures.github : WorldFixtures.rickAndMorty
+        for operation in world.operations {
+            #expect(throws: Never.self, "\(operation.name)") {
+                try Plan.build(document: operation.documentText, schema: world.schema, operationName: operation.name)
+            }
+        }
+    }
+
+    @Test("a world made from text keeps its operations sorted by name, from several sources")
+    func madeFromText() throws {
+        let world = try World.make(
+            name: "small", schema: "type Query { a: Int, b(x: Int): String }",
+            operations: [(source: "B.graphql", text: "query B { b(x: 1) }"), (source: "A.graphql", text: "query A { a } query C { a b }")])
+        #expect(world.operations.map(\.name) == ["A", "B", "C"])
+        #expect(world.operation(named: "C")?.source == "A.graphql")
+        #expect(world.settings == WorldSettings())
+    }
+}
