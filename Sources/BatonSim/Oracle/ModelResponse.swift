@@ -99,6 +99,15 @@ package struct OraclePage: Hashable, Sendable {
     package var server: OracleText?
     package var mode: Mode
 
+    package init(parent: OracleText, slot: OracleText, connection: OracleText, typename: String, server: OracleText?, mode: Mode) {
+        self.parent = parent
+        self.slot = slot
+        self.connection = connection
+        self.typename = typename
+        self.server = server
+        self.mode = mode
+    }
+
     /// The page facts of a connection field with `arguments` (resolved) on `parent`.
     static func make(
         _ directive: OracleConnectionDirective, arguments: [String: JSONValue], parent: OracleText,
