@@ -168,12 +168,12 @@ struct OracleRowReader {
         let flags = try byte()
         guard flags & ~0x03 == 0 else { throw Failure(reason: "unknown flag bits \(flags)") }
         let deleted = flags & 0x01 != 0
-        let typename = try name(try count())
+        let typename = try name(try id())
         let cellCount = try count()
         var cells: [OracleText: OracleCell] = [:]
         var previous: OracleText?
         for _ in 0..<cellCount {
-            let slot = OracleText(try name(try count()))
+            let slot = OracleText(try name(try id()))
             if let previous, !(previous < slot) { throw Failure(reason: "cells out of storage-key order at \(slot)") }
             previous = slot
             cells[slot] = try cell()
@@ -244,13 +244,13 @@ struct OracleRowReader {
         case 5:
             return .string(try string())
         case 6:
-            let type = try count()
+            let type = try id()
             if type != 0 { _ = try name(type) }
             return .link(try string())
         case 7:
             var keys: [OracleText?] = []
             for _ in 0..<(try count()) {
-                let type = try count()
+                let type = try id()
                 if type == 0 {
                     keys.append(nil)
                     continue
@@ -295,6 +295,13 @@ struct OracleRowReader {
     private mutating func count() throws(Failure) -> Int {
         let value = try varint()
         guard value <= UInt64(end) else { throw Failure(reason: "a count of \(value) in a row of \(end) bytes") }
+        return Int(value)
+    }
+
+    /// A varint used as a name id (a type's, a storage key's): any value that fits `Int`.
+    private mutating func id() throws(Failure) -> Int {
+        let value = try varint()
+        guard value <= UInt64(Int.max) else { throw Failure(reason: "a name id beyond Int") }
         return Int(value)
     }
 
