@@ -135,5 +135,6 @@ struct OracleCommitTests {
         #expect(oracle.cell("Character:1", "name") == .string("Pickle") && oracle.cell("Character:1", "status") == .string("Dead"))
         #expect(effect.batch.snapshots[0].record.cells["name"]?.value == .string("Rick"))
         #expect(effect.visiblyChanged == ["Character:1"])
+        #expect(effect.changedSlots["Character:1"] == ["status"])
     }
 }

@@ -40,6 +40,13 @@ struct OracleResponseTests {
         #expect(text.records["Character:7"]?.cells["status"]?.value == OracleValue.null)
     }
 
+    @Test("provenance whose server id disagrees with the id field it reports is refused")
+    func inconsistentProvenance() throws {
+        let character = F.object("Character", id: "2", [F.field("id", F.string("1")), F.field("name", F.string("Rick"))])
+        let execution = Execution(responseText: [], data: F.object("Query", [F.field("character", .object(character), arguments: ["id": .string("1")])]))
+        #expect(throws: OracleResponseError.self) { try F.response(execution, "Header") }
+    }
+
     @Test("Float fields store doubles, custom scalars keep any JSON (objects as canonical text)")
     func leafConversions() throws {
         let world = try OracleFixture.world(documents: ["query Q { character(id: \"1\") { id height meta } }"])

@@ -107,14 +107,22 @@ struct ProvenanceWalk {
             guard let definition = schema.field("id", on: object.typename),
                 OracleFieldKind.of(definition.type, in: schema) != .composite
             else { continue }
+            let text: String
             switch field.value {
-            case .scalar(.string(let id)): return OracleKeys.entity(typename: object.typename, id: id)
-            case .scalar(.int(let id)): return OracleKeys.entity(typename: object.typename, id: String(id))
-            case .null: break
+            case .scalar(.string(let id)): text = id
+            case .scalar(.int(let id)): text = String(id)
+            case .null: return try pathKey(parent: parent, slot: slot, index: index)
             default: throw OracleResponseError("an id that is neither a string nor an integer", path: field.responseKey)
             }
-            break
+            if let serverID = object.id, serverID != text {
+                throw OracleResponseError("the id field says \(text), the provenance \(serverID)", path: field.responseKey)
+            }
+            return OracleKeys.entity(typename: object.typename, id: text)
         }
+        return try pathKey(parent: parent, slot: slot, index: index)
+    }
+
+    static func pathKey(parent: OracleText?, slot: OracleText?, index: [Int]) throws(OracleResponseError) -> OracleText {
         guard let parent, let slot else { throw OracleResponseError("an object with no place to hang from") }
         return pathKey(parent: parent, slot: slot, index: index)
     }

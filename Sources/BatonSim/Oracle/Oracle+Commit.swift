@@ -6,6 +6,8 @@ package struct OracleCommitEffect: Hashable, Sendable {
     package var changed: [OracleText] = []
     /// Records whose visible version (layers included) changed, sorted: exactly those must notify.
     package var visiblyChanged: [OracleText] = []
+    /// For each of `visiblyChanged`, the slots that changed (see ``OracleDifference/changedSlots(before:after:)``).
+    package var changedSlots: [OracleText: [OracleText]] = [:]
     /// What the commit hands the writer (empty when nothing changed and the response had no data).
     package var batch = OracleBatch()
 }
@@ -51,6 +53,9 @@ extension Oracle {
         }
         for key in overlay.keys where before[key] == nil { before[key] = .some(self.base[key]) }
         effect.visiblyChanged = before.keys.filter { before[$0]! != visible($0) }.sorted()
+        for key in effect.visiblyChanged {
+            effect.changedSlots[key] = OracleDifference.changedSlots(before: before[key]!, after: visible(key))
+        }
 
         for key in effect.changed {
             guard let record = self.base[key] else { continue }

@@ -69,6 +69,18 @@ package enum OracleDifference {
         return lines
     }
 
+    /// The slots whose cells differ between two versions of a record, sorted (`__typename` and
+    /// `__deleted` stand for a changed type or deletion): what an observer of the record must hear.
+    package static func changedSlots(before: OracleRecord?, after: OracleRecord?) -> [OracleText] {
+        var slots = Set<OracleText>()
+        let old = before?.cells ?? [:]
+        let new = after?.cells ?? [:]
+        for slot in Set(old.keys).union(new.keys) where old[slot] != new[slot] { slots.insert(slot) }
+        if before?.typename != after?.typename { slots.insert("__typename") }
+        if before?.deleted != after?.deleted { slots.insert("__deleted") }
+        return slots.sorted()
+    }
+
     // MARK: Rendering
 
     /// A record in one line: `Type {slot: value, …}`, or `Type (deleted)`.

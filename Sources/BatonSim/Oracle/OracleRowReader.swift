@@ -85,6 +85,11 @@ package struct ImageDecodeProblem: Error, Hashable, Sendable, CustomStringConver
 }
 
 extension Oracle {
+    /// Decodes the image's tables with the oracle's own reader (the static `Oracle.decode`).
+    package func decode(_ raw: RawImage) -> Result<OracleImage, ImageDecodeProblem> {
+        Oracle.decode(raw)
+    }
+
     /// Decodes the image's tables with the oracle's own reader (docs/design.md, "The image's
     /// rows, byte by byte"). Any row that fails its checksum, names an id the verified names do
     /// not have, or does not parse makes the whole answer a problem listing every such row.
