@@ -12,7 +12,14 @@ extension ModelResponse {
     package static func normalize(
         text: [UInt8], operation: WorldOperation, variables: [String: JSONValue], schema: Schema
     ) throws(OracleResponseError) -> ModelResponse {
-        let compiled = OracleOperation(operation, schema: schema)
+        try normalize(text: text, operation: OracleOperation(operation, schema: schema), variables: variables, schema: schema)
+    }
+
+    /// ``normalize(text:operation:variables:schema:)`` for an operation already compiled
+    /// (``Oracle/operation(_:)`` keeps one per operation of the world).
+    package static func normalize(
+        text: [UInt8], operation compiled: OracleOperation, variables: [String: JSONValue], schema: Schema
+    ) throws(OracleResponseError) -> ModelResponse {
         let json: OracleJSON
         do {
             json = try OracleJSONParser.parse(text)
@@ -64,11 +71,26 @@ struct TextWalk {
         var fields: [OracleMergedField]
     }
 
+    /// The fields that apply to one type under one list of sets, looked up by response key.
+    struct Fields {
+        var merged: [OracleMergedField]
+        var byKey: [OracleText: Int]
+    }
+
+    struct FieldsKey: Hashable {
+        var sets: [ObjectIdentifier]
+        var typename: String
+    }
+
     let schema: Schema
     let variables: [String: JSONValue]
     var response = ModelResponse()
     /// Every object of `data` by its response path, for errors to find their field.
     var met: [[Step]: Met] = [:]
+    /// Memos of this walk (its variables never change): fields per sets and type, and each
+    /// field's resolved arguments and storage key.
+    private var fieldsMemo: [FieldsKey: Fields] = [:]
+    private var slotMemo: [ObjectIdentifier: (slot: OracleText, arguments: [String: JSONValue])] = [:]
 
     init(schema: Schema, variables: [String: JSONValue]) {
         self.schema = schema
@@ -81,21 +103,20 @@ struct TextWalk {
         let where_ = TextWalk.dotted(path)
         guard case .object(let members) = json else { throw OracleResponseError("expected an object", path: where_) }
         let typename = try self.typename(members, sets: sets, declaredType: declaredType, path: where_)
-        let fields = OracleSelectionSet.merged(sets, for: typename, variables: variables, schema: schema)
+        let applying = self.fields(sets, typename)
+        let fields = applying.merged
         let key = try self.key(members, fields: fields, typename: typename, place: place, path: where_)
         response.open(key, typename: typename)
         met[path] = Met(key: key, fields: fields)
         for member in members {
-            guard let merged = fields.first(where: { OracleText($0.field.node.responseKey) == member.key }),
-                !merged.field.isTypename
-            else { continue }
+            guard let position = applying.byKey[member.key], !fields[position].field.isTypename else { continue }
+            let merged = fields[position]
             let field = merged.field
             let memberPath = path + [.key(member.key.string)]
             guard let definition = schema.field(field.name, on: typename), let kind = OracleFieldKind.of(definition.type, in: schema) else {
                 throw OracleResponseError("\(typename) has no field \(field.name)", path: TextWalk.dotted(memberPath))
             }
-            let arguments = OracleArguments.resolve(field.node.arguments, variables)
-            let slot = OracleKeys.fieldSlot(name: field.name, arguments: arguments)
+            let (slot, arguments) = self.slot(of: field)
             let value: OracleValue
             do throws(OracleResponseError) {
                 if kind == .composite {
@@ -153,6 +174,27 @@ struct TextWalk {
                 index: index + [position], path: path + [.index(position)]))
         }
         return .list(values)
+    }
+
+    /// The fields of `typename` under `sets`, memoized for the walk.
+    mutating func fields(_ sets: [OracleSelectionSet], _ typename: String) -> Fields {
+        let memo = FieldsKey(sets: sets.map(ObjectIdentifier.init), typename: typename)
+        if let known = fieldsMemo[memo] { return known }
+        let merged = OracleSelectionSet.merged(sets, for: typename, variables: variables, schema: schema)
+        var byKey: [OracleText: Int] = [:]
+        for (position, field) in merged.enumerated() { byKey[OracleText(field.field.node.responseKey)] = position }
+        let fields = Fields(merged: merged, byKey: byKey)
+        fieldsMemo[memo] = fields
+        return fields
+    }
+
+    /// A field's storage key and resolved arguments, memoized for the walk.
+    mutating func slot(of field: OracleField) -> (slot: OracleText, arguments: [String: JSONValue]) {
+        if let known = slotMemo[ObjectIdentifier(field)] { return known }
+        let arguments = OracleArguments.resolve(field.node.arguments, variables)
+        let result = (OracleKeys.fieldSlot(name: field.name, arguments: arguments), arguments)
+        slotMemo[ObjectIdentifier(field)] = result
+        return result
     }
 
     /// The object's type: the schema's for an object type (a `__typename` given must agree),
@@ -230,7 +272,7 @@ struct TextWalk {
             response.unplacedErrors.append(fieldError)
             return
         }
-        let slot = OracleKeys.fieldSlot(name: merged.field.name, arguments: OracleArguments.resolve(merged.field.node.arguments, variables))
+        let slot = self.slot(of: merged.field).slot
         let typename = response.records[parent.key]?.typename ?? ""
         var cell = response.records[parent.key]?.cells[slot] ?? OracleCell(.null)
         cell.error = fieldError

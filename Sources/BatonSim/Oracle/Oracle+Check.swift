@@ -69,6 +69,22 @@ struct CheckWalk {
     var reads: [OracleRead] = []
     /// Records already found complete under a selection set in this walk.
     var known = Set<Visit>()
+    /// Each field's read slot under this walk's variables.
+    private var slots: [ObjectIdentifier: OracleText] = [:]
+
+    init(readsImage: Bool, rootTypename: String, variables: [String: JSONValue]) {
+        self.readsImage = readsImage
+        self.rootTypename = rootTypename
+        self.variables = variables
+    }
+
+    /// The slot `field` reads, memoized for the walk.
+    mutating func readSlot(_ field: OracleField) -> OracleText {
+        if let known = slots[ObjectIdentifier(field)] { return known }
+        let slot = field.readSlot(variables)
+        slots[ObjectIdentifier(field)] = slot
+        return slot
+    }
 
     struct Visit: Hashable {
         let key: OracleText
@@ -141,7 +157,7 @@ extension Oracle {
         guard var record = lookup(key, &walk) else { return false }
         if record.deleted { return true }
         for field in set.fields(for: record.typename, variables: walk.variables, schema: schema) where !field.isTypename {
-            let slot = field.readSlot(walk.variables)
+            let slot = walk.readSlot(field)
             if record.cells[slot] == nil, fill(slot, of: key, &walk) {
                 record = visible(key) ?? record
             }

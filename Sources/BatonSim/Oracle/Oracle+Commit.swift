@@ -25,22 +25,20 @@ extension Oracle {
         _ response: ModelResponse, operation name: String, variables: [String: JSONValue], now: Double, answering layer: Int?
     ) -> OracleCommitEffect {
         let identity = self.identity(name, variables)
-        let base = self.base
-        var view = OracleView { base[$0] }
-        let report = OracleApply.apply(response, to: &view)
+        let (writes, report) = applied(response)
         count(report)
         connectionRecords.formUnion(report.connections)
 
         var effect = OracleCommitEffect()
         var before: [OracleText: OracleRecord?] = [:]
         for key in overlay.keys { before[key] = .some(visible(key)) }
-        for (key, record) in view.writes where base[key] != record {
+        for (key, record) in writes where base[key] != record {
             effect.changed.append(key)
             if before[key] == nil { before[key] = .some(visible(key)) }
         }
         effect.changed.sort()
         let previousRoot = base[OracleKeys.queryRoot]
-        for key in effect.changed { self.base[key] = view.writes[key] }
+        for key in effect.changed { base[key] = writes[key] }
         for key in response.deletions { hydrated.insert(key) }
         serverCommits += 1
         if response.hasData {
@@ -51,14 +49,14 @@ extension Oracle {
             if let layer { layers.removeAll { $0.id == layer } }
             rebuildOverlay()
         }
-        for key in overlay.keys where before[key] == nil { before[key] = .some(self.base[key]) }
+        for key in overlay.keys where before[key] == nil { before[key] = .some(base[key]) }
         effect.visiblyChanged = before.keys.filter { before[$0]! != visible($0) }.sorted()
         for key in effect.visiblyChanged {
             effect.changedSlots[key] = OracleDifference.changedSlots(before: before[key]!, after: visible(key))
         }
 
         for key in effect.changed {
-            guard let record = self.base[key] else { continue }
+            guard let record = base[key] else { continue }
             if key == OracleKeys.queryRoot {
                 for (slot, cell) in record.cells where previousRoot?.cells[slot] != cell {
                     effect.batch.rootFields[slot] = cell
@@ -69,6 +67,14 @@ extension Oracle {
         }
         if hasImage, !effect.batch.isEmpty { queue.append(effect.batch) }
         return effect
+    }
+
+    /// `response` applied to a view of the base; the view (and its hold on the base's storage) ends
+    /// here, so writing the base afterwards does not copy it.
+    private func applied(_ response: ModelResponse) -> ([OracleText: OracleRecord], OracleApplyReport) {
+        var view = OracleView { [base] in base[$0] }
+        let report = OracleApply.apply(response, to: &view)
+        return (view.writes, report)
     }
 
     /// An optimistic response: a layer over the base until answered or reverted; it never

@@ -98,6 +98,8 @@ private struct MarkWalk {
     /// (record, set) pairs this root's walk already visited.
     private var visited = Set<CheckWalk.Visit>()
     private var variables: [String: JSONValue] = [:]
+    /// Each field's read slot under this root's variables.
+    private var slots: [ObjectIdentifier: OracleText] = [:]
 
     init(oracle: Oracle) {
         self.oracle = oracle
@@ -106,6 +108,7 @@ private struct MarkWalk {
     mutating func visit(root: Oracle.Root) {
         variables = root.variables
         visited.removeAll()
+        slots.removeAll()
         visit(root.operation.selections, at: root.operation.rootKey)
     }
 
@@ -115,7 +118,8 @@ private struct MarkWalk {
         let versions = oracle.layers.isEmpty ? [oracle.base[key]] : [oracle.base[key], oracle.overlay[key]]
         for case let record? in versions where !record.deleted {
             for field in set.fields(for: record.typename, variables: variables, schema: oracle.schema) where !field.isTypename {
-                let slot = field.readSlot(variables)
+                let slot = slots[ObjectIdentifier(field)] ?? field.readSlot(variables)
+                slots[ObjectIdentifier(field)] = slot
                 if key == OracleKeys.queryRoot { rootSlots.insert(slot) }
                 guard let cell = record.cells[slot], let selections = field.selections else { continue }
                 var targets: [OracleText] = []

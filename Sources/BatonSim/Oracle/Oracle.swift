@@ -86,6 +86,12 @@ package struct Oracle: Sendable {
         operations[name]
     }
 
+    /// A literal response of the operation `name` read as the oracle reads text (replay files).
+    package func normalize(text: [UInt8], operation name: String, variables: [String: JSONValue]) throws(OracleResponseError) -> ModelResponse {
+        guard let operation = operations[name] else { throw OracleResponseError("the world has no operation \(name)") }
+        return try ModelResponse.normalize(text: text, operation: operation, variables: variables, schema: schema)
+    }
+
     var schema: Schema { world.schema }
 
     // MARK: What memory holds
