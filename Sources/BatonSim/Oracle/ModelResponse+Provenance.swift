@@ -139,7 +139,7 @@ struct ProvenanceWalk {
     static func tree(_ value: ProvenanceValue) throws(OracleResponseError) -> OracleJSON {
         switch value {
         case .null: return .null
-        case .scalar(let json): return OracleLeaf.tree(json)
+        case .scalar(let json): return OracleJSON(json)
         case .list(let items):
             var trees: [OracleJSON] = []
             for item in items { trees.append(try tree(item)) }

@@ -61,35 +61,31 @@ private struct ReadWalk {
         case .int(let i): return .int(i)
         case .double(let d): return .double(d)
         case .string(let s): return .string(s.string)
-        case .object(let text):
-            return (try? OracleJSONParser.parse(text.string))?.jsonValue ?? .string(text.string)
-        case .list(let items):
-            var out: [JSONValue] = []
-            for item in items {
-                guard let element = self.value(item, subsets: subsets) else { return nil }
-                out.append(element)
-            }
-            return .array(out)
-        case .link(let key):
-            guard let record = oracle.visible(key) else {
-                complete = false
-                return nil
-            }
-            return record.deleted ? .null : object(record, sets: subsets ?? [])
-        case .links(let keys):
-            var out: [JSONValue] = []
-            for key in keys {
-                guard let key else {
-                    out.append(.null)
-                    continue
-                }
-                guard let record = oracle.visible(key) else {
-                    complete = false
-                    return nil
-                }
-                out.append(record.deleted ? .null : object(record, sets: subsets ?? []))
-            }
-            return .array(out)
+        case .object(let text): return (try? OracleJSONParser.parse(text.string))?.jsonValue ?? .string(text.string)
+        case .link(let key): return linked(key, subsets: subsets)
+        case .links(let keys): return items(keys.map { $0.map(OracleValue.link) ?? .null }, subsets: subsets)
+        case .list(let values): return items(values, subsets: subsets)
         }
+    }
+
+    /// A list: every item's JSON, or `nil` as soon as one item links to an absent record.
+    private mutating func items(_ values: [OracleValue], subsets: [OracleSelectionSet]?) -> JSONValue? {
+        var array: [JSONValue] = []
+        array.reserveCapacity(values.count)
+        for item in values {
+            guard let json = value(item, subsets: subsets) else { return nil }
+            array.append(json)
+        }
+        return .array(array)
+    }
+
+    /// The linked record's object, `null` for a deleted one; `nil` (incomplete) when memory lacks it.
+    private mutating func linked(_ key: OracleText, subsets: [OracleSelectionSet]?) -> JSONValue? {
+        guard let record = oracle.visible(key) else {
+            complete = false
+            return nil
+        }
+        if record.deleted { return .null }
+        return object(record, sets: subsets ?? [])
     }
 }

@@ -18,6 +18,20 @@ package indirect enum OracleJSON: Hashable, Sendable {
         return members.first { $0.key == wanted }?.value
     }
 
+    /// A plain JSON value as a tree (object members in the UTF-8 order of their keys).
+    package init(_ value: JSONValue) {
+        switch value {
+        case .null: self = .null
+        case .bool(let b): self = .bool(b)
+        case .int(let i): self = .int(i)
+        case .double(let d): self = .double(d)
+        case .string(let s): self = .string(OracleText(s))
+        case .array(let items): self = .array(items.map(OracleJSON.init))
+        case .object(let members):
+            self = .object(members.map { OracleJSONMember(key: OracleText($0.key), value: OracleJSON($0.value)) }.sorted { $0.key < $1.key })
+        }
+    }
+
     /// The tree as the plain `JSONValue` the rest of the simulator speaks (for read-back).
     package var jsonValue: JSONValue {
         switch self {
@@ -52,9 +66,7 @@ package struct OracleJSONMember: Hashable, Sendable {
 package enum OracleCanonical {
     /// The canonical text of a plain JSON value.
     package static func render(_ value: JSONValue) -> String {
-        var out = ""
-        write(value, into: &out)
-        return out
+        render(OracleJSON(value))
     }
 
     /// The canonical text of a parsed tree; of members sharing a key, the last one counts.
@@ -62,33 +74,6 @@ package enum OracleCanonical {
         var out = ""
         write(value, into: &out)
         return out
-    }
-
-    static func write(_ value: JSONValue, into out: inout String) {
-        switch value {
-        case .null: out += "null"
-        case .bool(let b): out += b ? "true" : "false"
-        case .int(let i): out += String(i)
-        case .double(let d): out += number(d)
-        case .string(let s): quote(s, into: &out)
-        case .array(let items):
-            out += "["
-            for (index, item) in items.enumerated() {
-                if index > 0 { out += "," }
-                write(item, into: &out)
-            }
-            out += "]"
-        case .object(let members):
-            out += "{"
-            let keys = members.keys.map { OracleText($0) }.sorted()
-            for (index, key) in keys.enumerated() {
-                if index > 0 { out += "," }
-                quote(key.string, into: &out)
-                out += ":"
-                write(members[key.string]!, into: &out)
-            }
-            out += "}"
-        }
     }
 
     static func write(_ value: OracleJSON, into out: inout String) {
@@ -127,23 +112,23 @@ package enum OracleCanonical {
     /// A JSON string literal: `"` and `\` escaped, `\n \r \t \b \f` by name, other control
     /// characters as `\u00xx` (lower-case hex), every other scalar as it is.
     static func quote(_ s: String, into out: inout String) {
-        out += "\""
+        out.append("\"")
         for scalar in s.unicodeScalars {
-            switch scalar.value {
-            case 0x22: out += "\\\""
-            case 0x5C: out += "\\\\"
-            case 0x0A: out += "\\n"
-            case 0x0D: out += "\\r"
-            case 0x09: out += "\\t"
-            case 0x08: out += "\\b"
-            case 0x0C: out += "\\f"
-            case 0..<0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default:
+            if let escape = namedEscapes[scalar.value] {
+                out += escape
+            } else if scalar.value < 0x20 {
+                out += "\\u00"
+                out.append(hexDigits[Int(scalar.value >> 4)])
+                out.append(hexDigits[Int(scalar.value & 0xF)])
+            } else {
                 out.unicodeScalars.append(scalar)
             }
         }
-        out += "\""
+        out.append("\"")
     }
+
+    private static let namedEscapes: [UInt32: String] = [
+        0x22: "\\\"", 0x5C: "\\\\", 0x0A: "\\n", 0x0D: "\\r", 0x09: "\\t", 0x08: "\\b", 0x0C: "\\f",
+    ]
+    private static let hexDigits = Array("0123456789abcdef")
 }

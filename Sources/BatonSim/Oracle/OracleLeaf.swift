@@ -65,18 +65,4 @@ package enum OracleLeaf {
         case .object: .object(OracleText(OracleCanonical.render(json)))
         }
     }
-
-    /// A plain JSON value as the oracle's tree (object members in UTF-8 order of their keys).
-    package static func tree(_ value: JSONValue) -> OracleJSON {
-        switch value {
-        case .null: .null
-        case .bool(let b): .bool(b)
-        case .int(let i): .int(i)
-        case .double(let d): .double(d)
-        case .string(let s): .string(OracleText(s))
-        case .array(let items): .array(items.map(tree))
-        case .object(let members):
-            .object(members.map { OracleJSONMember(key: OracleText($0.key), value: tree($0.value)) }.sorted { $0.key < $1.key })
-        }
-    }
 }
