@@ -53,14 +53,10 @@ enum OracleFixture {
         """,
         """
         query Notes($id: ID!, $first: Int, $after: String, $last: Int, $before: String) {
-          character(id: $id) {
-            id
-            notes(first: $first, after: $after, last: $last, before: $before) @connection(key: "Notes_notes") {
-              totalCount
-              edges { cursor node { id text } }
-              pageInfo { endCursor startCursor hasNextPage hasPreviousPage }
-            }
-          }
+          character(id: $id) { id notes(first: $first, after: $after, last: $last, before: $before)
+            @connection(key: "Notes_notes") {
+              totalCount edges { cursor node { id text } } pageInfo { endCursor startCursor hasNextPage hasPreviousPage }
+          } }
         }
         """,
         """

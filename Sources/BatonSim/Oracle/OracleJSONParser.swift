@@ -17,6 +17,10 @@ package struct OracleJSONParser {
     private var position = 0
     private var depth = 0
     private static let maxDepth = 512
+    /// The escapes that stand for one byte: `\"` `\\` `\/` `\b` `\f` `\n` `\r` `\t`.
+    private static let shortEscapes: [UInt8: UInt8] = [
+        0x22: 0x22, 0x5C: 0x5C, 0x2F: 0x2F, 0x62: 0x08, 0x66: 0x0C, 0x6E: 0x0A, 0x72: 0x0D, 0x74: 0x09,
+    ]
 
     /// Parses one JSON document (surrounding whitespace allowed, nothing else).
     package static func parse(_ bytes: [UInt8]) throws(OracleJSONError) -> OracleJSON {
@@ -205,15 +209,11 @@ package struct OracleJSONParser {
                 guard position < bytes.count else { throw fail("unterminated escape") }
                 let escape = bytes[position]
                 position += 1
+                if let byte = Self.shortEscapes[escape] {
+                    out.append(byte)
+                    continue
+                }
                 switch escape {
-                case UInt8(ascii: "\""): out.append(0x22)
-                case UInt8(ascii: "\\"): out.append(0x5C)
-                case UInt8(ascii: "/"): out.append(0x2F)
-                case UInt8(ascii: "b"): out.append(0x08)
-                case UInt8(ascii: "f"): out.append(0x0C)
-                case UInt8(ascii: "n"): out.append(0x0A)
-                case UInt8(ascii: "r"): out.append(0x0D)
-                case UInt8(ascii: "t"): out.append(0x09)
                 case UInt8(ascii: "u"):
                     var scalar = try hex4()
                     if scalar >= 0xDC00 && scalar <= 0xDFFF { throw fail("a low surrogate standing alone") }
