@@ -1,0 +1,315 @@
+import Baton
+
+extension ModelResponse {
+    /// What a response's text tells the oracle: parsed by the oracle's own JSON parser and walked
+    /// against the operation's syntax and the schema (replay files carry literal bodies).
+    ///
+    /// The same rules as ``from(_:operation:schema:)``, plus what only text can say: an object's
+    /// type comes from the schema, or from `__typename` for an interface or union (required
+    /// there, and when given for an object type it must name that type); errors with a path land
+    /// on the field the path names (trailing list indices dropped, a field absent from `data`
+    /// getting a null cell), the last of several winning; others are unplaced.
+    package static func normalize(
+        text: [UInt8], operation: WorldOperation, variables: [String: JSONValue], schema: Schema
+    ) throws(OracleResponseError) -> ModelResponse {
+        try normalize(text: text, operation: OracleOperation(operation, schema: schema), variables: variables, schema: schema)
+    }
+
+    /// ``normalize(text:operation:variables:schema:)`` for an operation already compiled
+    /// (``Oracle/operation(_:)`` keeps one per operation of the world).
+    package static func normalize(
+        text: [UInt8], operation compiled: OracleOperation, variables: [String: JSONValue], schema: Schema
+    ) throws(OracleResponseError) -> ModelResponse {
+        let json: OracleJSON
+        do {
+            json = try OracleJSONParser.parse(text)
+        } catch {
+            throw OracleResponseError("malformed JSON: \(error)")
+        }
+        guard case .object = json else { throw OracleResponseError("the response is not a JSON object") }
+        var walk = TextWalk(schema: schema, variables: compiled.variables(variables))
+        let data = json.member("data")
+        var errors: [OracleJSON] = []
+        switch json.member("errors") {
+        case .array(let items)?: errors = items
+        case .null?, nil: break
+        default: throw OracleResponseError("errors is not a list")
+        }
+        switch data {
+        case .object?:
+            walk.response.hasData = true
+            _ = try walk.object(
+                data!, sets: [compiled.selections], declaredType: compiled.rootTypename,
+                place: .fixed(compiled.rootKey), path: [])
+        case .null?:
+            break
+        case nil:
+            if errors.isEmpty { throw OracleResponseError("the response has neither data nor errors") }
+        default:
+            throw OracleResponseError("data is neither an object nor null")
+        }
+        for error in errors {
+            walk.place(error)
+        }
+        return walk.response
+    }
+}
+
+/// One walk of a response's JSON against an operation's selections.
+struct TextWalk {
+    typealias Step = ProvenanceError.PathComponent
+
+    /// Where an object's record hangs when it has no usable id.
+    enum Place {
+        case fixed(OracleText)
+        case path(parent: OracleText, slot: OracleText, index: [Int])
+    }
+
+    /// An object met in `data`: its record and the fields that applied to it.
+    struct Met {
+        var key: OracleText
+        var fields: [OracleMergedField]
+    }
+
+    /// The fields that apply to one type under one list of sets, looked up by response key.
+    struct Fields {
+        var merged: [OracleMergedField]
+        var byKey: [OracleText: Int]
+    }
+
+    struct FieldsKey: Hashable {
+        var sets: [ObjectIdentifier]
+        var typename: String
+    }
+
+    let schema: Schema
+    let variables: [String: JSONValue]
+    var response = ModelResponse()
+    /// Every object of `data` by its response path, for errors to find their field.
+    var met: [[Step]: Met] = [:]
+    /// Memos of this walk (its variables never change): fields per sets and type, and each
+    /// field's resolved arguments and storage key.
+    private var fieldsMemo: [FieldsKey: Fields] = [:]
+    private var slotMemo: [ObjectIdentifier: (slot: OracleText, arguments: [String: JSONValue])] = [:]
+
+    init(schema: Schema, variables: [String: JSONValue]) {
+        self.schema = schema
+        self.variables = variables
+    }
+
+    mutating func object(
+        _ json: OracleJSON, sets: [OracleSelectionSet], declaredType: String, place: Place, path: [Step]
+    ) throws(OracleResponseError) -> OracleText {
+        let where_ = TextWalk.dotted(path)
+        guard case .object(let members) = json else { throw OracleResponseError("expected an object", path: where_) }
+        let typename = try self.typename(members, sets: sets, declaredType: declaredType, path: where_)
+        let applying = self.fields(sets, typename)
+        let fields = applying.merged
+        let key = try self.key(members, fields: fields, typename: typename, place: place, path: where_)
+        response.open(key, typename: typename)
+        met[path] = Met(key: key, fields: fields)
+        for member in members {
+            guard let position = applying.byKey[member.key], !fields[position].field.isTypename else { continue }
+            let merged = fields[position]
+            let field = merged.field
+            let memberPath = path + [.key(member.key.string)]
+            guard let definition = schema.field(field.name, on: typename), let kind = OracleFieldKind.of(definition.type, in: schema) else {
+                throw OracleResponseError("\(typename) has no field \(field.name)", path: TextWalk.dotted(memberPath))
+            }
+            let (slot, arguments) = self.slot(of: field)
+            let value: OracleValue
+            do throws(OracleResponseError) {
+                if kind == .composite {
+                    value = try composite(
+                        member.value, merged: merged, namedType: definition.type.namedType, parent: key, slot: slot,
+                        depth: definition.type.listDepth, index: [], path: memberPath)
+                } else {
+                    value = try OracleLeaf.value(member.value, kind: kind, depth: definition.type.listDepth)
+                }
+            } catch {
+                throw error.path.isEmpty ? OracleResponseError(error.message, path: TextWalk.dotted(memberPath)) : error
+            }
+            response.write(key, typename: typename, slot: slot, cell: OracleCell(value))
+            if let directive = merged.all.lazy.compactMap(\.deleteRecord).first {
+                response.delete(value, directive)
+            }
+            if let directive = field.connection {
+                var pageType = definition.type.namedType
+                if let server = value.linkTarget, let record = response.records[server] { pageType = record.typename }
+                response.pages.append(OraclePage.make(
+                    directive, arguments: arguments, parent: key, typename: pageType, server: value.linkTarget))
+            }
+        }
+        return key
+    }
+
+    mutating func composite(
+        _ json: OracleJSON, merged: OracleMergedField, namedType: String, parent: OracleText, slot: OracleText,
+        depth: Int, index: [Int], path: [Step]
+    ) throws(OracleResponseError) -> OracleValue {
+        if case .null = json { return .null }
+        if depth == 0 {
+            return .link(try object(
+                json, sets: merged.subselections, declaredType: namedType,
+                place: .path(parent: parent, slot: slot, index: index), path: path))
+        }
+        guard case .array(let items) = json else { throw OracleResponseError("expected a list", path: TextWalk.dotted(path)) }
+        if depth == 1 {
+            var keys: [OracleText?] = []
+            for (position, item) in items.enumerated() {
+                if case .null = item {
+                    keys.append(nil)
+                    continue
+                }
+                keys.append(try object(
+                    item, sets: merged.subselections, declaredType: namedType,
+                    place: .path(parent: parent, slot: slot, index: index + [position]), path: path + [.index(position)]))
+            }
+            return .links(keys)
+        }
+        var values: [OracleValue] = []
+        for (position, item) in items.enumerated() {
+            values.append(try composite(
+                item, merged: merged, namedType: namedType, parent: parent, slot: slot, depth: depth - 1,
+                index: index + [position], path: path + [.index(position)]))
+        }
+        return .list(values)
+    }
+
+    /// The fields of `typename` under `sets`, memoized for the walk.
+    mutating func fields(_ sets: [OracleSelectionSet], _ typename: String) -> Fields {
+        let memo = FieldsKey(sets: sets.map(ObjectIdentifier.init), typename: typename)
+        if let known = fieldsMemo[memo] { return known }
+        let merged = OracleSelectionSet.merged(sets, for: typename, variables: variables, schema: schema)
+        var byKey: [OracleText: Int] = [:]
+        for (position, field) in merged.enumerated() { byKey[OracleText(field.field.node.responseKey)] = position }
+        let fields = Fields(merged: merged, byKey: byKey)
+        fieldsMemo[memo] = fields
+        return fields
+    }
+
+    /// A field's storage key and resolved arguments, memoized for the walk.
+    mutating func slot(of field: OracleField) -> (slot: OracleText, arguments: [String: JSONValue]) {
+        if let known = slotMemo[ObjectIdentifier(field)] { return known }
+        let arguments = OracleArguments.resolve(field.node.arguments, variables)
+        let result = (OracleKeys.fieldSlot(name: field.name, arguments: arguments), arguments)
+        slotMemo[ObjectIdentifier(field)] = result
+        return result
+    }
+
+    /// The object's type: the schema's for an object type (a `__typename` given must agree),
+    /// the response's `__typename` for an interface or union.
+    func typename(_ members: [OracleJSONMember], sets: [OracleSelectionSet], declaredType: String, path: String) throws(OracleResponseError) -> String {
+        var keys: [OracleText] = ["__typename"]
+        for set in sets { TextWalk.typenameKeys(set, declaredType: declaredType, into: &keys) }
+        let given = members.first { keys.contains($0.key) }
+        var found: String?
+        if let given {
+            guard case .string(let name) = given.value else { throw OracleResponseError("__typename is not a string", path: path) }
+            found = name.string
+        }
+        if schema.type(named: declaredType)?.kind == .object {
+            if let found, found != declaredType {
+                throw OracleResponseError("__typename \(found) contradicts the schema's type \(declaredType)", path: path)
+            }
+            return declaredType
+        }
+        guard let found else { throw OracleResponseError("missing __typename for abstract type \(declaredType)", path: path) }
+        return found
+    }
+
+    /// The response keys of `__typename` fields that apply whatever the object's type.
+    static func typenameKeys(_ set: OracleSelectionSet, declaredType: String, into keys: inout [OracleText]) {
+        for item in set.items {
+            switch item {
+            case .field(let field):
+                if field.isTypename, !keys.contains(OracleText(field.node.responseKey)) {
+                    keys.append(OracleText(field.node.responseKey))
+                }
+            case .fragment(let condition, _, let inner):
+                if condition == nil || condition == declaredType { typenameKeys(inner, declaredType: declaredType, into: &keys) }
+            }
+        }
+    }
+
+    /// The record key: the root's own, `Type:id` when a leaf field named `id` applies and the
+    /// response gives it a string or an integer, the path key when it gives `null`.
+    func key(
+        _ members: [OracleJSONMember], fields: [OracleMergedField], typename: String, place: Place, path: String
+    ) throws(OracleResponseError) -> OracleText {
+        let pathKey: OracleText
+        switch place {
+        case .fixed(let key): return key
+        case .path(let parent, let slot, let index): pathKey = ProvenanceWalk.pathKey(parent: parent, slot: slot, index: index)
+        }
+        let idKeys = fields.filter { $0.field.name == "id" && $0.field.selections == nil }.map { OracleText($0.field.node.responseKey) }
+        guard !idKeys.isEmpty else { return pathKey }
+        guard let member = members.first(where: { idKeys.contains($0.key) }) else {
+            throw OracleResponseError("missing required id", path: path)
+        }
+        switch member.value {
+        case .string(let id): return OracleKeys.entity(typename: typename, id: id.string)
+        case .int(let id): return OracleKeys.entity(typename: typename, id: String(id))
+        case .null: return pathKey
+        default: throw OracleResponseError("an id that is neither a string nor an integer", path: path)
+        }
+    }
+
+    // MARK: Errors
+
+    /// Puts one element of `errors` on the field its path names, or among the unplaced ones.
+    mutating func place(_ error: OracleJSON) {
+        let (fieldError, steps) = TextWalk.fieldError(error)
+        guard response.hasData, var steps else {
+            response.unplacedErrors.append(fieldError)
+            return
+        }
+        while case .index? = steps.last { steps.removeLast() }
+        guard case .key(let last)? = steps.last, let parent = met[Array(steps.dropLast())],
+            let merged = parent.fields.first(where: { OracleText($0.field.node.responseKey) == OracleText(last) }),
+            !merged.field.isTypename
+        else {
+            response.unplacedErrors.append(fieldError)
+            return
+        }
+        let slot = self.slot(of: merged.field).slot
+        let typename = response.records[parent.key]?.typename ?? ""
+        var cell = response.records[parent.key]?.cells[slot] ?? OracleCell(.null)
+        cell.error = fieldError
+        response.write(parent.key, typename: typename, slot: slot, cell: cell)
+    }
+
+    /// A response error as a field error, with its path when the path is well formed (strings
+    /// and non-negative integers). A message that is not a string is kept as its JSON.
+    static func fieldError(_ error: OracleJSON) -> (OracleFieldError, [Step]?) {
+        guard case .object = error else {
+            return (OracleFieldError(message: OracleText(OracleCanonical.render(error)), path: ""), nil)
+        }
+        let message: OracleText
+        switch error.member("message") {
+        case .string(let text)?: message = text
+        case .null?, nil: message = ""
+        case let other?: message = OracleText(OracleCanonical.render(other))
+        }
+        var extensions: OracleText?
+        if let value = error.member("extensions"), value != .null { extensions = OracleText(OracleCanonical.render(value)) }
+        var steps: [Step]?
+        if case .array(let items)? = error.member("path") {
+            var path: [Step] = []
+            for item in items {
+                switch item {
+                case .string(let key): path.append(.key(key.string))
+                case .int(let index) where index >= 0: path.append(.index(index))
+                default: break
+                }
+            }
+            if path.count == items.count { steps = path }
+        }
+        let dotted = OracleText(steps.map(TextWalk.dotted) ?? "")
+        return (OracleFieldError(message: message, path: dotted, extensions: extensions), steps)
+    }
+
+    static func dotted(_ path: [Step]) -> String {
+        ProvenanceWalk.dotted(path).string
+    }
+}

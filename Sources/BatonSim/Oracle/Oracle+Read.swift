@@ -1,0 +1,91 @@
+import Baton
+
+/// An operation's data as the visible records give it back.
+package struct OracleReadResult: Hashable, Sendable {
+    /// Response-shaped JSON; fields memory lacks are left out.
+    package var data: JSONValue
+    /// True when nothing selected was absent.
+    package var isComplete: Bool
+}
+
+extension Oracle {
+    /// The JSON the store must read back for `operation` from the visible records (memory and
+    /// layers, never the image): response keys (aliases), fields sharing a key merged,
+    /// `__typename` as the record's type, a deleted record `null` through a link and at its
+    /// position in a list, a field whose value memory lacks (or whose linked record memory lacks)
+    /// left out.
+    package func expectedRead(operation name: String, variables provided: [String: JSONValue]) -> OracleReadResult {
+        guard let operation = operations[name] else { return OracleReadResult(data: .null, isComplete: false) }
+        var walk = ReadWalk(oracle: self, variables: operation.variables(provided))
+        let root = visible(operation.rootKey) ?? OracleRecord(typename: operation.rootTypename)
+        let data = walk.object(root, sets: [operation.selections])
+        return OracleReadResult(data: data, isComplete: walk.complete)
+    }
+}
+
+/// One walk of ``Oracle/expectedRead(operation:variables:)``.
+private struct ReadWalk {
+    let oracle: Oracle
+    let variables: [String: JSONValue]
+    var complete = true
+
+    init(oracle: Oracle, variables: [String: JSONValue]) {
+        self.oracle = oracle
+        self.variables = variables
+    }
+
+    mutating func object(_ record: OracleRecord, sets: [OracleSelectionSet]) -> JSONValue {
+        var members: [String: JSONValue] = [:]
+        for merged in OracleSelectionSet.merged(sets, for: record.typename, variables: variables, schema: oracle.schema) {
+            let responseKey = merged.field.node.responseKey
+            if merged.field.isTypename {
+                members[responseKey] = .string(record.typename)
+                continue
+            }
+            guard let cell = record.cells[merged.field.readSlot(variables)] else {
+                complete = false
+                continue
+            }
+            if let value = value(cell.value, subsets: merged.field.selections == nil ? nil : merged.subselections) {
+                members[responseKey] = value
+            }
+        }
+        return .object(members)
+    }
+
+    /// The JSON of one value; `nil` when a record it links to is absent (the field is left out).
+    mutating func value(_ value: OracleValue, subsets: [OracleSelectionSet]?) -> JSONValue? {
+        switch value {
+        case .null: return .null
+        case .bool(let b): return .bool(b)
+        case .int(let i): return .int(i)
+        case .double(let d): return .double(d)
+        case .string(let s): return .string(s.string)
+        case .object(let text): return (try? OracleJSONParser.parse(text.string))?.jsonValue ?? .string(text.string)
+        case .link(let key): return linked(key, subsets: subsets)
+        case .links(let keys): return items(keys.map { $0.map(OracleValue.link) ?? .null }, subsets: subsets)
+        case .list(let values): return items(values, subsets: subsets)
+        }
+    }
+
+    /// A list: every item's JSON, or `nil` as soon as one item links to an absent record.
+    private mutating func items(_ values: [OracleValue], subsets: [OracleSelectionSet]?) -> JSONValue? {
+        var array: [JSONValue] = []
+        array.reserveCapacity(values.count)
+        for item in values {
+            guard let json = value(item, subsets: subsets) else { return nil }
+            array.append(json)
+        }
+        return .array(array)
+    }
+
+    /// The linked record's object, `null` for a deleted one; `nil` (incomplete) when memory lacks it.
+    private mutating func linked(_ key: OracleText, subsets: [OracleSelectionSet]?) -> JSONValue? {
+        guard let record = oracle.visible(key) else {
+            complete = false
+            return nil
+        }
+        if record.deleted { return .null }
+        return object(record, sets: subsets ?? [])
+    }
+}

@@ -1,0 +1,127 @@
+extension Oracle {
+    /// True when the next drain has something to commit: queued batches, stamps of rows the check
+    /// read, or the launch's eviction (the first drain of a launch always commits).
+    package var hasWriterWork: Bool {
+        !queue.isEmpty || !touches.isEmpty || !evictionDone
+    }
+
+    /// A drain committed: the image after it, appended to the states a power loss may return to.
+    ///
+    /// In one transaction: the launch's eviction (first drain only: rows whose `used` is older
+    /// than the previous generation go), the check's stamps, then every queued batch in order. A
+    /// snapshot of a hydrated or deleted record replaces its row; any other is merged over the
+    /// row, its own cells first and then the row's cells it does not write (a deleted row gives
+    /// none). Every row written or stamped gets `used` = this launch's generation.
+    /// `synced`: the commit is known durable.
+    @discardableResult
+    package mutating func drainCommitted(synced: Bool) -> OracleImage {
+        var next = image
+        let generation = image.generation
+        if !evictionDone {
+            let before = next.rowCount
+            next.records = next.records.filter { $0.value.used >= generation - 1 }
+            next.root = next.root.filter { $0.value.used >= generation - 1 }
+            next.fetches = next.fetches.filter { $0.value.used >= generation - 1 }
+            coverage.rowsAgedOut += before - next.rowCount
+            evictionDone = true
+        }
+        for key in touches.records { next.records[key]?.used = generation }
+        for field in touches.rootFields { next.root[field]?.used = generation }
+        for operation in touches.fetches { next.fetches[operation]?.used = generation }
+        for batch in queue {
+            for snapshot in batch.snapshots {
+                next.records[snapshot.key] = row(for: snapshot, over: next.records[snapshot.key], generation: generation)
+            }
+            for (field, cell) in batch.rootFields {
+                next.root[field] = OracleRootRow(used: generation, cell: cell)
+            }
+            if let fetch = batch.fetch, !fetch.time.isNaN {
+                next.fetches[fetch.operation] = OracleFetchRow(used: generation, time: fetch.time)
+            }
+        }
+        queue = []
+        touches = OracleTouches()
+        image = next
+        states.append(next)
+        if synced { durable = states.count - 1 }
+        return next
+    }
+
+    /// The row a snapshot leaves: its own, or merged over a present row it may not replace.
+    private mutating func row(for snapshot: OracleSnapshot, over old: OracleRow?, generation: Int) -> OracleRow {
+        let record = snapshot.record
+        if record.deleted { return OracleRow(used: generation, typename: record.typename, deleted: true) }
+        var cells = record.cells
+        if !snapshot.hydrated, let old, !old.deleted {
+            for (slot, cell) in old.cells where cells[slot] == nil { cells[slot] = cell }
+            coverage.partialRowMerges += 1
+        }
+        return OracleRow(used: generation, typename: record.typename, cells: cells)
+    }
+
+    /// A drain failed: the image is unchanged and the work waits for the next drain.
+    package mutating func drainFailed() {}
+
+    /// The last committed state became durable (a sync, a checkpoint, a clean close).
+    package mutating func noteSynced() {
+        durable = states.count - 1
+    }
+
+    // MARK: Launches
+
+    /// The first launch: an empty image opened at `generation`. Before the open committed the
+    /// file held nothing, so a power loss may still find it empty.
+    package mutating func firstLaunch(generation: Int) {
+        image = .empty(generation: generation)
+        states = [.empty(generation: 0), image]
+        durable = 0
+        startLaunch()
+    }
+
+    /// The image states a relaunch may find after the process ended as `end`, oldest first:
+    /// after a quit or a kill the last drain that returned; after a power loss any state from the
+    /// last one known durable to the last that returned; after garbage, an empty image.
+    package func allowedStates(after end: ProcessEnd) -> [OracleImage] {
+        switch end {
+        case .quit, .kill: [image]
+        case .powerLoss: Array(states[durable...])
+        case .corruption: [.empty(generation: 0)]
+        }
+    }
+
+    /// A new launch found `allowedStates(after: end)[found]` and opened it at `generation`:
+    /// memory, layers, retention, the writer's queue and the check's stamps start empty.
+    package mutating func relaunched(found: Int, generation: Int, after end: ProcessEnd) {
+        let allowed = allowedStates(after: end)
+        let landed = allowed[min(max(found, 0), allowed.count - 1)]
+        switch end {
+        case .powerLoss, .corruption:
+            if end == .powerLoss, landed != allowed.last { coverage.powerLossesOntoOlderCommit += 1 }
+            states = [landed]
+        case .quit, .kill:
+            states = Array(states[durable...])
+        }
+        durable = 0
+        var opened = landed
+        opened.generation = generation
+        image = opened
+        states.append(opened)
+        startLaunch()
+    }
+
+    /// Everything a process holds, dropped: a new process starts from the image alone.
+    private mutating func startLaunch() {
+        base = [:]
+        layers = []
+        overlay = [:]
+        hydrated = []
+        fetches = [:]
+        serverCommits = 0
+        invalidatedThrough = -1
+        retained = [:]
+        releaseBuffer = []
+        queue = []
+        touches = OracleTouches()
+        evictionDone = false
+    }
+}

@@ -1,0 +1,71 @@
+/// How often each of the oracle's rules took each path: what a campaign reports and a test floors,
+/// so that a change which stops exercising a path fails.
+package struct OracleCoverage: Hashable, Sendable, Codable {
+    /// Snapshots merged over a present row (not hydrated, not deleted).
+    package var partialRowMerges = 0
+    /// Records a server commit deleted.
+    package var deletions = 0
+    /// Records named again by a server commit after their deletion.
+    package var revivals = 0
+    /// Records the check filled from their rows (absent records and missing slots alike).
+    package var recordHydrations = 0
+    /// Query-root fields the check filled from their rows.
+    package var rootFieldHydrations = 0
+    /// Rows a launch's first drain deleted because no launch used them for a whole launch.
+    package var rowsAgedOut = 0
+    /// Checks answered available from the image.
+    package var checksFromImage = 0
+    /// Collections that swept at least one hydrated record.
+    package var collectionsSweepingHydrated = 0
+    /// Connection pages that created a connection (no cursor, nothing held).
+    package var connectionFirstPages = 0
+    /// Pages appended after the stored end cursor.
+    package var connectionAppends = 0
+    /// Pages prepended before the stored start cursor.
+    package var connectionPrepends = 0
+    /// Pages without a cursor over a connection memory held.
+    package var connectionRefreshes = 0
+    /// Cursor pages that did not meet the stored cursor (or a connection memory held): ignored.
+    package var connectionIgnoredPages = 0
+    /// Edges dropped because an earlier edge held the same node.
+    package var deduplicatedEdges = 0
+    /// Relaunches after a power loss that found an older image than the last drain that returned.
+    package var powerLossesOntoOlderCommit = 0
+
+    package init() {}
+
+    /// Every counter by name, in a fixed order (for reports and floors).
+    package var counters: [(name: String, value: Int)] {
+        [
+            ("partialRowMerges", partialRowMerges), ("deletions", deletions), ("revivals", revivals),
+            ("recordHydrations", recordHydrations), ("rootFieldHydrations", rootFieldHydrations),
+            ("rowsAgedOut", rowsAgedOut), ("checksFromImage", checksFromImage),
+            ("collectionsSweepingHydrated", collectionsSweepingHydrated),
+            ("connectionFirstPages", connectionFirstPages), ("connectionAppends", connectionAppends),
+            ("connectionPrepends", connectionPrepends), ("connectionRefreshes", connectionRefreshes),
+            ("connectionIgnoredPages", connectionIgnoredPages), ("deduplicatedEdges", deduplicatedEdges),
+            ("powerLossesOntoOlderCommit", powerLossesOntoOlderCommit),
+        ]
+    }
+
+    /// The sum of two coverages (a campaign adds its seeds').
+    package static func + (lhs: OracleCoverage, rhs: OracleCoverage) -> OracleCoverage {
+        var sum = lhs
+        sum.partialRowMerges += rhs.partialRowMerges
+        sum.deletions += rhs.deletions
+        sum.revivals += rhs.revivals
+        sum.recordHydrations += rhs.recordHydrations
+        sum.rootFieldHydrations += rhs.rootFieldHydrations
+        sum.rowsAgedOut += rhs.rowsAgedOut
+        sum.checksFromImage += rhs.checksFromImage
+        sum.collectionsSweepingHydrated += rhs.collectionsSweepingHydrated
+        sum.connectionFirstPages += rhs.connectionFirstPages
+        sum.connectionAppends += rhs.connectionAppends
+        sum.connectionPrepends += rhs.connectionPrepends
+        sum.connectionRefreshes += rhs.connectionRefreshes
+        sum.connectionIgnoredPages += rhs.connectionIgnoredPages
+        sum.deduplicatedEdges += rhs.deduplicatedEdges
+        sum.powerLossesOntoOlderCommit += rhs.powerLossesOntoOlderCommit
+        return sum
+    }
+}

@@ -1,0 +1,124 @@
+/// Readable differences between what the oracle expects and what the store or image holds: one
+/// line per differing cell, `key.cell: expected … ≠ actual …`.
+package enum OracleDifference {
+    /// The differences between two records under `key` (either may be absent).
+    package static func records(key: OracleText, expected: OracleRecord?, actual: OracleRecord?) -> [String] {
+        switch (expected, actual) {
+        case (nil, nil):
+            return []
+        case (nil, let actual?):
+            return ["\(key): expected no record ≠ actual \(render(actual))"]
+        case (let expected?, nil):
+            return ["\(key): expected \(render(expected)) ≠ actual no record"]
+        case (let expected?, let actual?):
+            var lines: [String] = []
+            if expected.typename != actual.typename {
+                lines.append("\(key).__typename: expected \(expected.typename) ≠ actual \(actual.typename)")
+            }
+            if expected.deleted != actual.deleted {
+                lines.append("\(key) deleted: expected \(expected.deleted) ≠ actual \(actual.deleted)")
+            }
+            lines += cells(key: key, expected: expected.cells, actual: actual.cells)
+            return lines
+        }
+    }
+
+    /// The differences between two rows of `records` under `key`, `used` stamps included.
+    package static func rows(key: OracleText, expected: OracleRow?, actual: OracleRow?) -> [String] {
+        var lines = records(key: key, expected: expected?.record, actual: actual?.record)
+        if let expected, let actual {
+            if expected.deleted, actual.deleted, !actual.cells.isEmpty {
+                lines += cells(key: key, expected: [:], actual: actual.cells)
+            }
+            if expected.used != actual.used {
+                lines.append("\(key).used: expected \(expected.used) ≠ actual \(actual.used)")
+            }
+        }
+        return lines
+    }
+
+    /// Every difference between two images: rows of all three tables, sorted by key.
+    package static func images(expected: OracleImage, actual: OracleImage) -> [String] {
+        var lines: [String] = []
+        for key in Set(expected.records.keys).union(actual.records.keys).sorted() {
+            lines += rows(key: key, expected: expected.records[key], actual: actual.records[key])
+        }
+        for field in Set(expected.root.keys).union(actual.root.keys).sorted() {
+            let (e, a) = (expected.root[field], actual.root[field])
+            if e?.cell != a?.cell {
+                lines.append("root.\(field): expected \(render(e?.cell)) ≠ actual \(render(a?.cell))")
+            }
+            if let e, let a, e.used != a.used {
+                lines.append("root.\(field).used: expected \(e.used) ≠ actual \(a.used)")
+            }
+        }
+        for operation in Set(expected.fetches.keys).union(actual.fetches.keys).sorted() {
+            let (e, a) = (expected.fetches[operation], actual.fetches[operation])
+            if e != a {
+                lines.append("fetches.\(operation): expected \(render(e)) ≠ actual \(render(a))")
+            }
+        }
+        return lines
+    }
+
+    static func cells(key: OracleText, expected: [OracleText: OracleCell], actual: [OracleText: OracleCell]) -> [String] {
+        var lines: [String] = []
+        for slot in Set(expected.keys).union(actual.keys).sorted() where expected[slot] != actual[slot] {
+            lines.append("\(key).\(slot): expected \(render(expected[slot])) ≠ actual \(render(actual[slot]))")
+        }
+        return lines
+    }
+
+    /// The slots whose cells differ between two versions of a record, sorted (`__typename` and
+    /// `__deleted` stand for a changed type or deletion): what an observer of the record must hear.
+    package static func changedSlots(before: OracleRecord?, after: OracleRecord?) -> [OracleText] {
+        var slots = Set<OracleText>()
+        let old = before?.cells ?? [:]
+        let new = after?.cells ?? [:]
+        for slot in Set(old.keys).union(new.keys) where old[slot] != new[slot] { slots.insert(slot) }
+        if before?.typename != after?.typename { slots.insert("__typename") }
+        if before?.deleted != after?.deleted { slots.insert("__deleted") }
+        return slots.sorted()
+    }
+
+    // MARK: Rendering
+
+    /// A record in one line: `Type {slot: value, …}`, or `Type (deleted)`.
+    package static func render(_ record: OracleRecord) -> String {
+        if record.deleted { return "\(record.typename) (deleted)" }
+        let cells = record.sortedCells.map { "\($0.slot): \(render($0.cell))" }
+        return "\(record.typename) {" + cells.joined(separator: ", ") + "}"
+    }
+
+    /// A cell: its value, then its error if any; `nothing` for no cell.
+    package static func render(_ cell: OracleCell?) -> String {
+        guard let cell else { return "nothing" }
+        guard let error = cell.error else { return render(cell.value) }
+        var text = render(cell.value) + " (error \"\(error.message)\" at \(error.path)"
+        if let extensions = error.extensions { text += " \(extensions)" }
+        return text + ")"
+    }
+
+    /// A value: JSON for scalars, `@Key` for a link.
+    package static func render(_ value: OracleValue) -> String {
+        switch value {
+        case .null: return "null"
+        case .bool(let b): return b ? "true" : "false"
+        case .int(let i): return String(i)
+        case .double(let d): return OracleCanonical.number(d)
+        case .string(let s):
+            var out = ""
+            OracleCanonical.quote(s.string, into: &out)
+            return out
+        case .link(let key): return "@" + key.string
+        case .links(let keys): return "[" + keys.map { $0.map { "@" + $0.string } ?? "null" }.joined(separator: ", ") + "]"
+        case .list(let items): return "[" + items.map(render).joined(separator: ", ") + "]"
+        case .object(let text): return text.string
+        }
+    }
+
+    static func render(_ fetch: OracleFetchRow?) -> String {
+        guard let fetch else { return "nothing" }
+        return "\(fetch.time) (used \(fetch.used))"
+    }
+}

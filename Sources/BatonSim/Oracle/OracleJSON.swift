@@ -1,0 +1,134 @@
+import Baton
+
+/// A JSON tree as the oracle reads responses: object members keep their order and their exact
+/// bytes (a `[String: …]` dictionary would merge keys Swift thinks equal).
+package indirect enum OracleJSON: Hashable, Sendable {
+    case null
+    case bool(Bool)
+    case int(Int)
+    case double(Double)
+    case string(OracleText)
+    case array([OracleJSON])
+    case object([OracleJSONMember])
+
+    /// The first member called `key` of an object (`nil` for other values).
+    package func member(_ key: String) -> OracleJSON? {
+        guard case .object(let members) = self else { return nil }
+        let wanted = OracleText(key)
+        return members.first { $0.key == wanted }?.value
+    }
+
+    /// A plain JSON value as a tree (object members in the UTF-8 order of their keys).
+    package init(_ value: JSONValue) {
+        switch value {
+        case .null: self = .null
+        case .bool(let b): self = .bool(b)
+        case .int(let i): self = .int(i)
+        case .double(let d): self = .double(d)
+        case .string(let s): self = .string(OracleText(s))
+        case .array(let items): self = .array(items.map(OracleJSON.init))
+        case .object(let members):
+            self = .object(members.map { OracleJSONMember(key: OracleText($0.key), value: OracleJSON($0.value)) }.sorted { $0.key < $1.key })
+        }
+    }
+
+    /// The tree as the plain `JSONValue` the rest of the simulator speaks (for read-back).
+    package var jsonValue: JSONValue {
+        switch self {
+        case .null: .null
+        case .bool(let b): .bool(b)
+        case .int(let i): .int(i)
+        case .double(let d): .double(d)
+        case .string(let s): .string(s.string)
+        case .array(let items): .array(items.map(\.jsonValue))
+        case .object(let members):
+            .object(Dictionary(members.map { ($0.key.string, $0.value.jsonValue) }, uniquingKeysWith: { _, last in last }))
+        }
+    }
+}
+
+/// One `"key": value` member of a JSON object.
+package struct OracleJSONMember: Hashable, Sendable {
+    package var key: OracleText
+    package var value: OracleJSON
+
+    package init(key: OracleText, value: OracleJSON) {
+        self.key = key
+        self.value = value
+    }
+}
+
+/// Canonical JSON text, as storage keys, operation identities and custom-scalar objects use it.
+///
+/// Object members sorted by the UTF-8 bytes of their keys, no whitespace, integers in decimal,
+/// doubles as Swift's shortest round-trip `description` (`null` for NaN and infinities, which
+/// JSON cannot say), strings escaping `"` `\` and the control characters and nothing else.
+package enum OracleCanonical {
+    /// The canonical text of a plain JSON value.
+    package static func render(_ value: JSONValue) -> String {
+        render(OracleJSON(value))
+    }
+
+    /// The canonical text of a parsed tree; of members sharing a key, the last one counts.
+    package static func render(_ value: OracleJSON) -> String {
+        var out = ""
+        write(value, into: &out)
+        return out
+    }
+
+    static func write(_ value: OracleJSON, into out: inout String) {
+        switch value {
+        case .null: out += "null"
+        case .bool(let b): out += b ? "true" : "false"
+        case .int(let i): out += String(i)
+        case .double(let d): out += number(d)
+        case .string(let s): quote(s.string, into: &out)
+        case .array(let items):
+            out += "["
+            for (index, item) in items.enumerated() {
+                if index > 0 { out += "," }
+                write(item, into: &out)
+            }
+            out += "]"
+        case .object(let members):
+            var last: [OracleText: OracleJSON] = [:]
+            for member in members { last[member.key] = member.value }
+            out += "{"
+            for (index, key) in last.keys.sorted().enumerated() {
+                if index > 0 { out += "," }
+                quote(key.string, into: &out)
+                out += ":"
+                write(last[key]!, into: &out)
+            }
+            out += "}"
+        }
+    }
+
+    /// A double: Swift's shortest text that reads back as the same double.
+    static func number(_ d: Double) -> String {
+        d.isFinite ? d.description : "null"
+    }
+
+    /// A JSON string literal: `"` and `\` escaped, `\n \r \t \b \f` by name, other control
+    /// characters as `\u00xx` (lower-case hex), every other scalar as it is.
+    static func quote(_ s: String, into out: inout String) {
+        out.append("\"")
+        for scalar in s.unicodeScalars {
+            if let escape = namedEscapes[scalar.value] {
+                out += escape
+            } else if scalar.value < 0x20 {
+                out += "\\u00"
+                out.append(hexDigits[Int(scalar.value >> 4)])
+                out.append(hexDigits[Int(scalar.value & 0xF)])
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        out.append("\"")
+    }
+
+    private static let namedEscapes: [UInt32: String] = [
+        0x22: "\\\"", 0x5C: "\\\\", 0x0A: "\\n", 0x0D: "\\r", 0x09: "\\t", 0x08: "\\b", 0x0C: "\\f",
+    ]
+    private static let hexDigits = Array("0123456789abcdef")
+}

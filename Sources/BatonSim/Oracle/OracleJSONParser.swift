@@ -1,0 +1,240 @@
+/// Why the oracle's JSON parser refused its input, and where.
+package struct OracleJSONError: Error, Hashable, Sendable, CustomStringConvertible {
+    package var reason: String
+    /// The byte offset of the problem.
+    package var offset: Int
+
+    package var description: String { "\(reason) at byte \(offset)" }
+}
+
+/// A small strict JSON parser (RFC 8259) over UTF-8 bytes, written for the oracle alone.
+///
+/// Numbers without a fraction or an exponent that fit `Int` are `.int`; every other number is
+/// `.double`. Strings must be valid UTF-8 with no raw control characters; `\u` escapes must pair
+/// surrogates. Nesting deeper than 512 levels is refused rather than recursed into.
+package struct OracleJSONParser {
+    private let bytes: [UInt8]
+    private var position = 0
+    private var depth = 0
+    private static let maxDepth = 512
+    /// The escapes that stand for one byte: `\"` `\\` `\/` `\b` `\f` `\n` `\r` `\t`.
+    private static let shortEscapes: [UInt8: UInt8] = [
+        0x22: 0x22, 0x5C: 0x5C, 0x2F: 0x2F, 0x62: 0x08, 0x66: 0x0C, 0x6E: 0x0A, 0x72: 0x0D, 0x74: 0x09,
+    ]
+
+    /// Parses one JSON document (surrounding whitespace allowed, nothing else).
+    package static func parse(_ bytes: [UInt8]) throws(OracleJSONError) -> OracleJSON {
+        var parser = OracleJSONParser(bytes: bytes)
+        parser.skipWhitespace()
+        let value = try parser.value()
+        parser.skipWhitespace()
+        guard parser.position == bytes.count else { throw parser.fail("text after the JSON value") }
+        return value
+    }
+
+    /// Parses a document given as text.
+    package static func parse(_ text: String) throws(OracleJSONError) -> OracleJSON {
+        try parse(Array(text.utf8))
+    }
+
+    private init(bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    private func fail(_ reason: String, at offset: Int? = nil) -> OracleJSONError {
+        OracleJSONError(reason: reason, offset: offset ?? position)
+    }
+
+    private mutating func skipWhitespace() {
+        while position < bytes.count {
+            switch bytes[position] {
+            case 0x20, 0x09, 0x0A, 0x0D: position += 1
+            default: return
+            }
+        }
+    }
+
+    private mutating func value() throws(OracleJSONError) -> OracleJSON {
+        guard position < bytes.count else { throw fail("unexpected end") }
+        switch bytes[position] {
+        case UInt8(ascii: "{"): return try object()
+        case UInt8(ascii: "["): return try array()
+        case UInt8(ascii: "\""): return .string(try string())
+        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
+        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
+        case UInt8(ascii: "n"): try literal("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try number()
+        default: throw fail("unexpected byte \(bytes[position])")
+        }
+    }
+
+    private mutating func literal(_ word: String) throws(OracleJSONError) {
+        for expected in word.utf8 {
+            guard position < bytes.count, bytes[position] == expected else { throw fail("bad literal") }
+            position += 1
+        }
+    }
+
+    private mutating func enter() throws(OracleJSONError) {
+        depth += 1
+        if depth > Self.maxDepth { throw fail("nesting deeper than \(Self.maxDepth)") }
+    }
+
+    private mutating func object() throws(OracleJSONError) -> OracleJSON {
+        try enter()
+        position += 1
+        var members: [OracleJSONMember] = []
+        skipWhitespace()
+        if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
+            position += 1
+            depth -= 1
+            return .object(members)
+        }
+        while true {
+            skipWhitespace()
+            guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { throw fail("expected a member name") }
+            let key = try string()
+            skipWhitespace()
+            guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { throw fail("expected ':'") }
+            position += 1
+            skipWhitespace()
+            members.append(OracleJSONMember(key: key, value: try value()))
+            skipWhitespace()
+            guard position < bytes.count else { throw fail("unexpected end in an object") }
+            if bytes[position] == UInt8(ascii: ",") {
+                position += 1
+                continue
+            }
+            guard bytes[position] == UInt8(ascii: "}") else { throw fail("expected ',' or '}'") }
+            position += 1
+            depth -= 1
+            return .object(members)
+        }
+    }
+
+    private mutating func array() throws(OracleJSONError) -> OracleJSON {
+        try enter()
+        position += 1
+        var items: [OracleJSON] = []
+        skipWhitespace()
+        if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
+            position += 1
+            depth -= 1
+            return .array(items)
+        }
+        while true {
+            skipWhitespace()
+            items.append(try value())
+            skipWhitespace()
+            guard position < bytes.count else { throw fail("unexpected end in a list") }
+            if bytes[position] == UInt8(ascii: ",") {
+                position += 1
+                continue
+            }
+            guard bytes[position] == UInt8(ascii: "]") else { throw fail("expected ',' or ']'") }
+            position += 1
+            depth -= 1
+            return .array(items)
+        }
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool {
+        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+    }
+
+    private mutating func number() throws(OracleJSONError) -> OracleJSON {
+        let start = position
+        if bytes[position] == UInt8(ascii: "-") { position += 1 }
+        guard position < bytes.count, Self.isDigit(bytes[position]) else { throw fail("bad number", at: start) }
+        if bytes[position] == UInt8(ascii: "0") {
+            position += 1
+            if position < bytes.count, Self.isDigit(bytes[position]) { throw fail("leading zero", at: start) }
+        } else {
+            while position < bytes.count, Self.isDigit(bytes[position]) { position += 1 }
+        }
+        var integral = true
+        if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
+            integral = false
+            position += 1
+            guard position < bytes.count, Self.isDigit(bytes[position]) else { throw fail("bad fraction", at: start) }
+            while position < bytes.count, Self.isDigit(bytes[position]) { position += 1 }
+        }
+        if position < bytes.count, bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E") {
+            integral = false
+            position += 1
+            if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") {
+                position += 1
+            }
+            guard position < bytes.count, Self.isDigit(bytes[position]) else { throw fail("bad exponent", at: start) }
+            while position < bytes.count, Self.isDigit(bytes[position]) { position += 1 }
+        }
+        let text = String(decoding: bytes[start..<position], as: UTF8.self)
+        if integral, let value = Int(text) { return .int(value) }
+        guard let value = Double(text) else { throw fail("number out of range", at: start) }
+        return .double(value)
+    }
+
+    private mutating func hex4() throws(OracleJSONError) -> UInt32 {
+        guard position + 4 <= bytes.count else { throw fail("short \\u escape") }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = bytes[position]
+            let digit: UInt32
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
+            default: throw fail("bad hex digit in \\u escape")
+            }
+            value = value << 4 | digit
+            position += 1
+        }
+        return value
+    }
+
+    private mutating func string() throws(OracleJSONError) -> OracleText {
+        let start = position
+        position += 1
+        var out: [UInt8] = []
+        while true {
+            guard position < bytes.count else { throw fail("unterminated string", at: start) }
+            let byte = bytes[position]
+            switch byte {
+            case UInt8(ascii: "\""):
+                position += 1
+                guard let text = String(validating: out, as: UTF8.self) else { throw fail("invalid UTF-8 in a string", at: start) }
+                return OracleText(text)
+            case UInt8(ascii: "\\"):
+                position += 1
+                guard position < bytes.count else { throw fail("unterminated escape") }
+                let escape = bytes[position]
+                position += 1
+                if let byte = Self.shortEscapes[escape] {
+                    out.append(byte)
+                    continue
+                }
+                switch escape {
+                case UInt8(ascii: "u"):
+                    var scalar = try hex4()
+                    if scalar >= 0xDC00 && scalar <= 0xDFFF { throw fail("a low surrogate standing alone") }
+                    if scalar >= 0xD800 && scalar <= 0xDBFF {
+                        guard position + 2 <= bytes.count, bytes[position] == UInt8(ascii: "\\"),
+                            bytes[position + 1] == UInt8(ascii: "u")
+                        else { throw fail("a high surrogate without its low half") }
+                        position += 2
+                        let low = try hex4()
+                        guard low >= 0xDC00 && low <= 0xDFFF else { throw fail("a high surrogate without its low half") }
+                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                    }
+                    out.append(contentsOf: Array(String(Unicode.Scalar(scalar)!).utf8))
+                default:
+                    throw fail("unknown escape")
+                }
+            default:
+                guard byte >= 0x20 else { throw fail("a control character inside a string") }
+                out.append(byte)
+                position += 1
+            }
+        }
+    }
+}

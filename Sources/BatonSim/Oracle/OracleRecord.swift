@@ -1,0 +1,117 @@
+/// The value of one slot as the oracle keeps it: a closed set, the same one the row format stores.
+///
+/// Strings, keys and JSON text compare by bytes (``OracleText``); doubles compare by their bits,
+/// so `-0.0` and `0.0` differ as they differ on disk.
+package indirect enum OracleValue: Hashable, Sendable {
+    case null
+    case bool(Bool)
+    case int(Int)
+    case double(Double)
+    case string(OracleText)
+    /// A link to one record.
+    case link(OracleText)
+    /// A list of links, `nil` where the list held `null`.
+    case links([OracleText?])
+    /// A list of scalars, or of deeper lists (lists of lists of objects hold `.links` items).
+    case list([OracleValue])
+    /// A custom scalar's JSON object, as canonical JSON text.
+    case object(OracleText)
+
+    package static func == (lhs: OracleValue, rhs: OracleValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): true
+        case (.bool(let a), .bool(let b)): a == b
+        case (.int(let a), .int(let b)): a == b
+        case (.double(let a), .double(let b)): a.bitPattern == b.bitPattern
+        case (.string(let a), .string(let b)): a == b
+        case (.link(let a), .link(let b)): a == b
+        case (.links(let a), .links(let b)): a == b
+        case (.list(let a), .list(let b)): a == b
+        case (.object(let a), .object(let b)): a == b
+        default: false
+        }
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        switch self {
+        case .null: hasher.combine(0)
+        case .bool(let b): hasher.combine(1); hasher.combine(b)
+        case .int(let i): hasher.combine(2); hasher.combine(i)
+        case .double(let d): hasher.combine(3); hasher.combine(d.bitPattern)
+        case .string(let s): hasher.combine(4); hasher.combine(s)
+        case .link(let k): hasher.combine(5); hasher.combine(k)
+        case .links(let ks): hasher.combine(6); hasher.combine(ks)
+        case .list(let items): hasher.combine(7); hasher.combine(items)
+        case .object(let text): hasher.combine(8); hasher.combine(text)
+        }
+    }
+
+    /// Calls `body` with every record this value links to, in order, nested lists included.
+    package func forEachLink(_ body: (OracleText) -> Void) {
+        switch self {
+        case .link(let key): body(key)
+        case .links(let keys): for case let key? in keys { body(key) }
+        case .list(let items): for item in items { item.forEachLink(body) }
+        default: break
+        }
+    }
+
+    /// The record this value links to, when it is a single link.
+    package var linkTarget: OracleText? {
+        if case .link(let key) = self { return key }
+        return nil
+    }
+}
+
+/// A field error from a response, kept beside the slot its path names.
+package struct OracleFieldError: Hashable, Sendable {
+    package var message: OracleText
+    /// The response path, dotted: keys and list indices (as numbers) joined by `.`.
+    package var path: OracleText
+    /// The error's `extensions` as canonical JSON text, when the response gave any.
+    package var extensions: OracleText?
+
+    package init(message: OracleText, path: OracleText, extensions: OracleText? = nil) {
+        self.message = message
+        self.path = path
+        self.extensions = extensions
+    }
+}
+
+/// One slot of a record: a value and the error the server reported beside it, if any.
+package struct OracleCell: Hashable, Sendable {
+    package var value: OracleValue
+    package var error: OracleFieldError?
+
+    package init(_ value: OracleValue, error: OracleFieldError? = nil) {
+        self.value = value
+        self.error = error
+    }
+}
+
+/// One record as the oracle keeps it: its type, its cells by storage key, and whether it is deleted.
+///
+/// A deleted record holds no cells; it reads as `null` through links and counts as present for
+/// the availability check.
+package struct OracleRecord: Hashable, Sendable {
+    /// The record's type (a GraphQL name, so plain `==` is exact).
+    package var typename: String
+    package var cells: [OracleText: OracleCell]
+    package var deleted: Bool
+
+    package init(typename: String, cells: [OracleText: OracleCell] = [:], deleted: Bool = false) {
+        self.typename = typename
+        self.cells = cells
+        self.deleted = deleted
+    }
+
+    /// A deleted record of `typename`.
+    package static func deleted(_ typename: String) -> OracleRecord {
+        OracleRecord(typename: typename, deleted: true)
+    }
+
+    /// The cells sorted by storage key (UTF-8 bytes).
+    package var sortedCells: [(slot: OracleText, cell: OracleCell)] {
+        cells.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+    }
+}

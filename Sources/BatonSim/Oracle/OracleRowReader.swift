@@ -1,0 +1,331 @@
+/// The image's tables as SQL hands them over, before any decoding: what the runner reads with
+/// plain `SELECT`s and gives the oracle to decode with its own reader.
+package struct RawImage: Sendable {
+    package struct Record: Sendable {
+        package var key: String
+        package var used: Int
+        package var row: [UInt8]
+        package init(key: String, used: Int, row: [UInt8]) {
+            self.key = key
+            self.used = used
+            self.row = row
+        }
+    }
+
+    package struct RootField: Sendable {
+        package var field: String
+        package var used: Int
+        package var cell: [UInt8]
+        package init(field: String, used: Int, cell: [UInt8]) {
+            self.field = field
+            self.used = used
+            self.cell = cell
+        }
+    }
+
+    package struct Fetch: Sendable {
+        package var operation: String
+        package var used: Int
+        package var time: Double
+        /// The `crc` column (row format 2).
+        package var crc: Int64
+        package init(operation: String, used: Int, time: Double, crc: Int64) {
+            self.operation = operation
+            self.used = used
+            self.time = time
+            self.crc = crc
+        }
+    }
+
+    package struct Name: Sendable {
+        package var id: Int
+        package var name: String
+        package var used: Int
+        /// The `crc` column (row format 2).
+        package var crc: Int64
+        package init(id: Int, name: String, used: Int, crc: Int64) {
+            self.id = id
+            self.name = name
+            self.used = used
+            self.crc = crc
+        }
+    }
+
+    package var records: [Record]
+    package var root: [RootField]
+    package var fetches: [Fetch]
+    package var names: [Name]
+    /// `meta.generation`.
+    package var generation: Int
+
+    package init(records: [Record] = [], root: [RootField] = [], fetches: [Fetch] = [], names: [Name] = [], generation: Int) {
+        self.records = records
+        self.root = root
+        self.fetches = fetches
+        self.names = names
+        self.generation = generation
+    }
+}
+
+/// Rows the oracle's reader refused, each named with why: never guessed, never skipped quietly.
+package struct ImageDecodeProblem: Error, Hashable, Sendable, CustomStringConvertible {
+    package struct Entry: Hashable, Sendable {
+        /// `records`, `root`, `fetches` or `names`.
+        package var table: String
+        /// The row's key (a name's id as `#id`).
+        package var key: String
+        package var reason: String
+    }
+
+    package var entries: [Entry]
+
+    package var description: String {
+        entries.map { "\($0.table) \($0.key): \($0.reason)" }.joined(separator: "; ")
+    }
+}
+
+extension Oracle {
+    /// Decodes the image's tables with the oracle's own reader (the static `Oracle.decode`).
+    package func decode(_ raw: RawImage) -> Result<OracleImage, ImageDecodeProblem> {
+        Oracle.decode(raw)
+    }
+
+    /// Decodes the image's tables with the oracle's own reader (docs/design.md, "The image's
+    /// rows, byte by byte"). Any row that fails its checksum, names an id the verified names do
+    /// not have, or does not parse makes the whole answer a problem listing every such row.
+    package static func decode(_ raw: RawImage) -> Result<OracleImage, ImageDecodeProblem> {
+        var problems: [ImageDecodeProblem.Entry] = []
+        var names: [Int: String] = [:]
+        var badNames = Set<Int>()
+        for name in raw.names {
+            guard name.id >= 0, name.crc >= 0, name.crc <= 0xFFFF_FFFF,
+                UInt32(name.crc) == OracleCRC32C.nameChecksum(id: name.id, name: name.name)
+            else {
+                problems.append(.init(table: "names", key: "#\(name.id)", reason: "the name's checksum does not verify"))
+                badNames.insert(name.id)
+                continue
+            }
+            names[name.id] = name.name
+        }
+        var image = OracleImage(generation: raw.generation)
+        for record in raw.records {
+            var reader = OracleRowReader(bytes: record.row, key: record.key, names: names, badNames: badNames)
+            do throws(OracleRowReader.Failure) {
+                let row = try reader.record()
+                image.records[OracleText(record.key)] = OracleRow(used: record.used, typename: row.typename, deleted: row.deleted, cells: row.cells)
+            } catch {
+                problems.append(.init(table: "records", key: record.key, reason: error.reason))
+            }
+        }
+        for field in raw.root {
+            var reader = OracleRowReader(bytes: field.cell, key: field.field, names: names, badNames: badNames)
+            do throws(OracleRowReader.Failure) {
+                image.root[OracleText(field.field)] = OracleRootRow(used: field.used, cell: try reader.rootCell())
+            } catch {
+                problems.append(.init(table: "root", key: field.field, reason: error.reason))
+            }
+        }
+        for fetch in raw.fetches {
+            guard fetch.crc >= 0, fetch.crc <= 0xFFFF_FFFF,
+                UInt32(fetch.crc) == OracleCRC32C.fetchChecksum(operation: fetch.operation, time: fetch.time)
+            else {
+                problems.append(.init(table: "fetches", key: fetch.operation, reason: "the fetch time's checksum does not verify"))
+                continue
+            }
+            image.fetches[OracleText(fetch.operation)] = OracleFetchRow(used: fetch.used, time: fetch.time)
+        }
+        return problems.isEmpty ? .success(image) : .failure(ImageDecodeProblem(entries: problems))
+    }
+}
+
+/// Reads one row's bytes as docs/design.md describes them; every read is bounds-checked.
+struct OracleRowReader {
+    struct Failure: Error {
+        var reason: String
+    }
+
+    /// A record row's contents.
+    struct Row {
+        var typename: String
+        var deleted: Bool
+        var cells: [OracleText: OracleCell]
+    }
+
+    let bytes: [UInt8]
+    let key: String
+    let names: [Int: String]
+    let badNames: Set<Int>
+    /// Where the payload ends (the last four bytes are the checksum).
+    private var end = 0
+    private var position = 0
+    static let maxDepth = 128
+
+    init(bytes: [UInt8], key: String, names: [Int: String], badNames: Set<Int>) {
+        self.bytes = bytes
+        self.key = key
+        self.names = names
+        self.badNames = badNames
+    }
+
+    /// A `records` row: flags, type, cells sorted by storage key, checksum.
+    mutating func record() throws(Failure) -> Row {
+        try verifyChecksum()
+        let flags = try byte()
+        guard flags & ~0x03 == 0 else { throw Failure(reason: "unknown flag bits \(flags)") }
+        let deleted = flags & 0x01 != 0
+        let typename = try name(try id())
+        let cellCount = try count()
+        var cells: [OracleText: OracleCell] = [:]
+        var previous: OracleText?
+        for _ in 0..<cellCount {
+            let slot = OracleText(try name(try id()))
+            if let previous, !(previous < slot) { throw Failure(reason: "cells out of storage-key order at \(slot)") }
+            previous = slot
+            cells[slot] = try cell()
+        }
+        guard position == end else { throw Failure(reason: "\(end - position) bytes after the last cell") }
+        let entity = flags & 0x02 != 0
+        guard entity == OracleRowReader.isEntity(key: key, typename: typename) else {
+            throw Failure(reason: "the entity flag says \(entity) for type \(typename)")
+        }
+        return Row(typename: typename, deleted: deleted, cells: cells)
+    }
+
+    /// A `root` row: one cell value, checksum.
+    mutating func rootCell() throws(Failure) -> OracleCell {
+        try verifyChecksum()
+        let cell = try cell()
+        guard position == end else { throw Failure(reason: "\(end - position) bytes after the cell") }
+        return cell
+    }
+
+    /// True when `key` reads `Type:…` for the row's own type and is not a client key.
+    static func isEntity(key: String, typename: String) -> Bool {
+        !typename.isEmpty && !key.utf8.starts(with: "client:".utf8) && key.utf8.starts(with: (typename + ":").utf8)
+    }
+
+    // MARK: Checksum
+
+    private mutating func verifyChecksum() throws(Failure) {
+        guard bytes.count >= 4 else { throw Failure(reason: "shorter than its checksum") }
+        end = bytes.count - 4
+        var stored: UInt32 = 0
+        for i in 0..<4 { stored |= UInt32(bytes[end + i]) << (8 * UInt32(i)) }
+        guard stored == OracleCRC32C.checksum(Array(key.utf8), Array(bytes[0..<end])) else {
+            throw Failure(reason: "the checksum does not verify")
+        }
+    }
+
+    // MARK: Values
+
+    private mutating func cell() throws(Failure) -> OracleCell {
+        let tag = try byte()
+        let value = try value(tag: tag, depth: 0)
+        guard tag & 0x80 != 0 else { return OracleCell(value) }
+        let message = try string()
+        let path = try string()
+        let extensions = try count()
+        var text: OracleText?
+        if extensions > 0 { text = try utf8(length: extensions - 1) }
+        return OracleCell(value, error: OracleFieldError(message: message, path: path, extensions: text))
+    }
+
+    private mutating func value(tag: UInt8, depth: Int) throws(Failure) -> OracleValue {
+        guard tag & 0x70 == 0 else { throw Failure(reason: "unknown tag bits in \(tag)") }
+        if depth > 0, tag & 0x80 != 0 { throw Failure(reason: "an error inside a list") }
+        switch tag & 0x0F {
+        case 0: return .null
+        case 1: return .bool(false)
+        case 2: return .bool(true)
+        case 3:
+            let zigzag = try varint()
+            return .int(Int(truncatingIfNeeded: Int64(bitPattern: (zigzag >> 1) ^ (0 &- (zigzag & 1)))))
+        case 4:
+            guard end - position >= 8 else { throw Failure(reason: "a double cut short") }
+            var bits: UInt64 = 0
+            for i in 0..<8 { bits |= UInt64(bytes[position + i]) << (8 * UInt64(i)) }
+            position += 8
+            return .double(Double(bitPattern: bits))
+        case 5:
+            return .string(try string())
+        case 6:
+            let type = try id()
+            if type != 0 { _ = try name(type) }
+            return .link(try string())
+        case 7:
+            var keys: [OracleText?] = []
+            for _ in 0..<(try count()) {
+                let type = try id()
+                if type == 0 {
+                    keys.append(nil)
+                    continue
+                }
+                if type > 1 { _ = try name(type - 1) }
+                keys.append(try string())
+            }
+            return .links(keys)
+        case 8:
+            guard depth < OracleRowReader.maxDepth else { throw Failure(reason: "lists nested too deep") }
+            var items: [OracleValue] = []
+            for _ in 0..<(try count()) { items.append(try value(tag: try byte(), depth: depth + 1)) }
+            return .list(items)
+        case 9:
+            return .object(try string())
+        default:
+            throw Failure(reason: "unknown tag \(tag & 0x0F)")
+        }
+    }
+
+    // MARK: Primitives
+
+    private mutating func byte() throws(Failure) -> UInt8 {
+        guard position < end else { throw Failure(reason: "cut short") }
+        defer { position += 1 }
+        return bytes[position]
+    }
+
+    /// An unsigned LEB128 varint of at most ten bytes that fits 64 bits.
+    private mutating func varint() throws(Failure) -> UInt64 {
+        var value: UInt64 = 0
+        for index in 0..<10 {
+            let b = try byte()
+            if index == 9, b > 1 { throw Failure(reason: "a varint beyond 64 bits") }
+            value |= UInt64(b & 0x7F) << (7 * UInt64(index))
+            if b & 0x80 == 0 { return value }
+        }
+        throw Failure(reason: "a varint longer than ten bytes")
+    }
+
+    /// A varint used as a count, a length or an id: it must fit what is left of the row.
+    private mutating func count() throws(Failure) -> Int {
+        let value = try varint()
+        guard value <= UInt64(end) else { throw Failure(reason: "a count of \(value) in a row of \(end) bytes") }
+        return Int(value)
+    }
+
+    /// A varint used as a name id (a type's, a storage key's): any value that fits `Int`.
+    private mutating func id() throws(Failure) -> Int {
+        let value = try varint()
+        guard value <= UInt64(Int.max) else { throw Failure(reason: "a name id beyond Int") }
+        return Int(value)
+    }
+
+    private mutating func string() throws(Failure) -> OracleText {
+        try utf8(length: try count())
+    }
+
+    private mutating func utf8(length: Int) throws(Failure) -> OracleText {
+        guard end - position >= length else { throw Failure(reason: "a string cut short") }
+        let slice = bytes[position..<(position + length)]
+        position += length
+        guard let text = String(validating: slice, as: UTF8.self) else { throw Failure(reason: "a string that is not UTF-8") }
+        return OracleText(text)
+    }
+
+    /// The name under `id`, which must be in the verified names.
+    private func name(_ id: Int) throws(Failure) -> String {
+        if badNames.contains(id) { throw Failure(reason: "uses name #\(id), whose checksum fails") }
+        guard let name = names[id] else { throw Failure(reason: "uses name #\(id), which the names table lacks") }
+        return name
+    }
+}

@@ -1,0 +1,236 @@
+import Baton
+
+/// One operation of the world as the oracle walks it: its syntax, with each selection set made an
+/// object of its own (so walks can remember "this record under this set") and fragment spreads
+/// pointing at one shared set per fragment.
+package final class OracleOperation: Sendable {
+    package let name: String
+    package let kind: OperationKind
+    /// The schema's root type for `kind`.
+    package let rootTypename: String
+    /// The record the operation starts from.
+    package let rootKey: OracleText
+    package let declarations: [Document.VariableDeclaration]
+    package let selections: OracleSelectionSet
+
+    package init(_ operation: WorldOperation, schema: Schema) {
+        name = operation.name
+        kind = operation.kind
+        rootTypename = schema.rootTypeName(for: operation.kind) ?? "Query"
+        rootKey = OracleKeys.root(of: operation.kind)
+        declarations = operation.syntax.variables
+        var builder = OracleSelectionBuilder(fragments: operation.fragments)
+        selections = builder.set(operation.syntax.selections)
+    }
+
+    /// The variables this operation runs with (declared defaults applied, undeclared dropped).
+    package func variables(_ provided: [String: JSONValue]) -> [String: JSONValue] {
+        OracleArguments.variables(declared: declarations, provided: provided)
+    }
+
+    /// `Name{"canonical":"variables"}` under `variables` (already resolved).
+    package func identity(_ variables: [String: JSONValue]) -> OracleText {
+        OracleKeys.operationIdentity(name: name, variables: variables)
+    }
+}
+
+/// A selection set as written: fields and fragments, in document order.
+package final class OracleSelectionSet: Sendable {
+    package enum Item: Sendable {
+        case field(OracleField)
+        /// An inline fragment or a spread: applies when the record's type meets the condition.
+        case fragment(typeCondition: String?, directives: [GraphQLDirective], OracleSelectionSet)
+    }
+
+    package let items: [Item]
+
+    init(items: [Item]) {
+        self.items = items
+    }
+
+    /// The fields that apply to a record of `typename`, in document order, fragments expanded in
+    /// place, `@include`/`@skip` decided by `variables`. Fields sharing a response key all stay.
+    package func fields(for typename: String, variables: [String: JSONValue], schema: Schema) -> [OracleField] {
+        var out: [OracleField] = []
+        collect(into: &out, typename: typename, variables: variables, schema: schema)
+        return out
+    }
+
+    private func collect(into out: inout [OracleField], typename: String, variables: [String: JSONValue], schema: Schema) {
+        for item in items {
+            switch item {
+            case .field(let field):
+                if OracleSelectionSet.included(field.node.directives, variables) { out.append(field) }
+            case .fragment(let condition, let directives, let set):
+                guard OracleSelectionSet.included(directives, variables) else { continue }
+                if let condition, condition != typename, !schema.isPossibleType(typename, of: condition) { continue }
+                set.collect(into: &out, typename: typename, variables: variables, schema: schema)
+            }
+        }
+    }
+
+    /// False when `@skip(if:)` is true or `@include(if:)` is false; a variable that is not a
+    /// Boolean counts as false.
+    static func included(_ directives: [GraphQLDirective], _ variables: [String: JSONValue]) -> Bool {
+        for directive in directives where directive.name == "include" || directive.name == "skip" {
+            guard let argument = directive.argument("if") else { continue }
+            let on: Bool
+            switch argument.value {
+            case .boolean(let b): on = b
+            case .variable(let name, _): if case .bool(let b)? = variables[name] { on = b } else { on = false }
+            default: on = false
+            }
+            if on != (directive.name == "include") { return false }
+        }
+        return true
+    }
+
+    /// The fields of several sets for one record, one per response key in first-seen order, each
+    /// with the sub-selections of every field under that key (read-back and response walks).
+    package static func merged(
+        _ sets: [OracleSelectionSet], for typename: String, variables: [String: JSONValue], schema: Schema
+    ) -> [OracleMergedField] {
+        var merged: [OracleMergedField] = []
+        var index: [OracleText: Int] = [:]
+        for set in sets {
+            for field in set.fields(for: typename, variables: variables, schema: schema) {
+                let key = OracleText(field.node.responseKey)
+                if let at = index[key] {
+                    if let sub = field.selections { merged[at].subselections.append(sub) }
+                    merged[at].all.append(field)
+                } else {
+                    index[key] = merged.count
+                    merged.append(OracleMergedField(field: field, subselections: field.selections.map { [$0] } ?? [], all: [field]))
+                }
+            }
+        }
+        return merged
+    }
+}
+
+/// A field node of an operation, with its sub-selections as a set of their own.
+package final class OracleField: Sendable {
+    package let node: Document.FieldNode
+    package let selections: OracleSelectionSet?
+    /// `@connection(key:, filters:)` as written on the field.
+    package let connection: OracleConnectionDirective?
+    /// `@deleteRecord(typename:)` as written on the field.
+    package let deleteRecord: OracleDeleteDirective?
+
+    init(node: Document.FieldNode, selections: OracleSelectionSet?) {
+        self.node = node
+        self.selections = selections
+        connection = OracleConnectionDirective(node.directives)
+        deleteRecord = OracleDeleteDirective(node.directives)
+    }
+
+    package var name: String { node.name }
+    package var isTypename: Bool { node.name == "__typename" }
+
+    /// The field's storage key under `variables`.
+    package func slot(_ variables: [String: JSONValue]) -> OracleText {
+        OracleKeys.fieldSlot(name: node.name, arguments: OracleArguments.resolve(node.arguments, variables))
+    }
+
+    /// The slot the walks read: a connection field reads its client record through
+    /// `__key_connection(filters)`, any other field its storage key.
+    package func readSlot(_ variables: [String: JSONValue]) -> OracleText {
+        guard let connection else { return slot(variables) }
+        return OracleKeys.connectionSlot(
+            key: connection.key, filters: connection.filters, arguments: OracleArguments.resolve(node.arguments, variables))
+    }
+}
+
+/// The fields of one record under one response key.
+package struct OracleMergedField: Sendable {
+    /// The first field under the key: its name and arguments speak for all of them.
+    package var field: OracleField
+    package var subselections: [OracleSelectionSet]
+    package var all: [OracleField]
+}
+
+/// `@connection(key: "K", filters: ["a"])`.
+package struct OracleConnectionDirective: Hashable, Sendable {
+    package var key: String
+    /// The arguments that identify the connection; `nil`: every argument but the paging ones.
+    package var filters: [String]?
+
+    package init(key: String, filters: [String]?) {
+        self.key = key
+        self.filters = filters
+    }
+
+    /// The directive among `directives`, if written with a string key.
+    package init?(_ directives: [GraphQLDirective]) {
+        guard let directive = directives.first(where: { $0.name == "connection" }),
+            case .string(let key)? = directive.argument("key")?.value
+        else { return nil }
+        self.key = key
+        switch directive.argument("filters")?.value {
+        case .list(let items)?:
+            filters = items.compactMap { if case .string(let name) = $0 { name } else { nil } }
+        case .string(let name)?:
+            filters = [name]
+        default:
+            filters = nil
+        }
+    }
+}
+
+/// `@deleteRecord` or `@deleteRecord(typename: "T")`.
+package struct OracleDeleteDirective: Hashable, Sendable {
+    /// With a type, a value `v` deletes `T:v`; without, the value is the record's key.
+    package var typename: String?
+
+    package init(typename: String?) {
+        self.typename = typename
+    }
+
+    /// The directive among `directives`, if written.
+    package init?(_ directives: [GraphQLDirective]) {
+        guard let directive = directives.first(where: { $0.name == "deleteRecord" }) else { return nil }
+        if case .string(let name)? = directive.argument("typename")?.value {
+            typename = name
+        } else {
+            typename = nil
+        }
+    }
+}
+
+/// Turns an operation's syntax into ``OracleSelectionSet``s, one shared set per fragment.
+struct OracleSelectionBuilder {
+    let fragments: [String: Document.Fragment]
+    private var built: [String: OracleSelectionSet] = [:]
+    private var building: Set<String> = []
+
+    init(fragments: [String: Document.Fragment]) {
+        self.fragments = fragments
+    }
+
+    mutating func set(_ nodes: [Document.SelectionNode]) -> OracleSelectionSet {
+        var items: [OracleSelectionSet.Item] = []
+        for node in nodes {
+            switch node {
+            case .field(let field):
+                items.append(.field(OracleField(node: field, selections: field.selections.map { set($0) })))
+            case .inlineFragment(let fragment):
+                items.append(.fragment(typeCondition: fragment.typeCondition, directives: fragment.directives, set(fragment.selections)))
+            case .fragmentSpread(let spread):
+                guard let fragment = fragments[spread.name] else { continue }
+                items.append(.fragment(typeCondition: fragment.typeCondition, directives: spread.directives, fragmentSet(fragment)))
+            }
+        }
+        return OracleSelectionSet(items: items)
+    }
+
+    /// The shared set of a named fragment; a spread inside its own fragment (a cycle, which
+    /// GraphQL forbids) contributes nothing.
+    private mutating func fragmentSet(_ fragment: Document.Fragment) -> OracleSelectionSet {
+        if let done = built[fragment.name] { return done }
+        guard building.insert(fragment.name).inserted else { return OracleSelectionSet(items: []) }
+        let result = set(fragment.selections)
+        building.remove(fragment.name)
+        built[fragment.name] = result
+        return result
+    }
+}

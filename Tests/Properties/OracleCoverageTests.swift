@@ -1,0 +1,43 @@
+import Baton
+import BatonSim
+import Testing
+
+@Suite("Oracle: coverage counters")
+struct OracleCoverageTests {
+    typealias F = OracleFixture
+
+    @Test("one scripted life reaches every path the coverage counts")
+    func everyCounter() throws {
+        var oracle = try F.oracle()
+        let one: [String: JSONValue] = ["id": .string("1")]
+        func page(_ arguments: [String: JSONValue], _ notes: [String], end: String, start: String) throws {
+            try oracle.commit(F.notesPage("1", arguments: arguments, notes: notes, endCursor: end, startCursor: start), "Notes", arguments.merging(one) { a, _ in a })
+        }
+        try page(["first": .int(2)], ["1", "2"], end: "c2", start: "c1")  // first page
+        try page(["first": .int(2), "after": .string("c2")], ["2", "3"], end: "c3", start: "c2")  // append, one repeated node
+        try page(["last": .int(1), "before": .string("c1")], ["0"], end: "c0", start: "c0")  // prepend
+        try page(["first": .int(1), "after": .string("nope")], ["9"], end: "c9", start: "c9")  // ignored
+        try page(["first": .int(2)], ["1", "2"], end: "c2", start: "c1")  // refresh
+        try oracle.commit(F.screen("1", name: "Rick", status: "Alive", location: "Earth", episodes: [("10", "Pilot")]), "Screen", one)
+        try oracle.commit(F.header("2", name: "Morty", status: "Alive"), "Header", ["id": .string("2")])
+        let deletion = try F.text(#"{"data":{"deleteAny":{"deletedId":"Episode:10"}}}"#, "DeleteAny", ["key": .string("Episode:10")])
+        oracle.serverCommit(deletion, operation: "DeleteAny", variables: ["key": .string("Episode:10")], now: 0, answering: nil)
+        let revival = try F.text(#"{"data":{"node":{"__typename":"Episode","id":"10","name":"Back"}}}"#, "NodeQuery", ["id": .string("10")])
+        oracle.serverCommit(revival, operation: "NodeQuery", variables: ["id": .string("10")], now: 0, answering: nil)
+        oracle.drainCommitted(synced: true)
+        try oracle.commit(F.header("3", name: "Summer", status: "Alive"), "Header", ["id": .string("3")])
+        oracle.drainCommitted(synced: false)
+        oracle.relaunched(found: 0, generation: 2, after: .powerLoss)  // lands before Summer's drain
+
+        _ = oracle.check(operation: "Screen", variables: one, expiration: nil, now: 0, hasImage: true)  // hydrates
+        try oracle.commit(F.header("2", name: "Morty", status: "Dead"), "Header", ["id": .string("2")])  // never read: merged
+        oracle.drainCommitted(synced: true)
+        _ = oracle.collect()  // nothing retained: sweeps the hydrated records
+        oracle.relaunched(found: 0, generation: 3, after: .quit)
+        oracle.drainCommitted(synced: true)  // rows unread in launch 2 age out
+
+        for (name, value) in oracle.coverage.counters {
+            #expect(value > 0, "\(name) was never reached")
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import Baton
+import BatonSim
+import Testing
+
+@Suite("Oracle: readable differences, per-key views and coverage")
+struct OracleDifferenceTests {
+    @Test("one line per differing cell: key.cell: expected … ≠ actual …")
+    func records() {
+        let expected = OracleRecord(typename: "Character", cells: [
+            "name": OracleCell(.string("Rick")), "status": OracleCell(.string("Alive")), "location": OracleCell(.link("L:1")),
+        ])
+        let actual = OracleRecord(typename: "Character", cells: [
+            "name": OracleCell(.string("Rick")), "status": OracleCell(.null, error: OracleFieldError(message: "gone", path: "character.status")),
+            "episodes": OracleCell(.links(["Episode:1", nil])),
+        ])
+        #expect(OracleDifference.records(key: "Character:1", expected: expected, actual: actual) == [
+            "Character:1.episodes: expected nothing ≠ actual [@Episode:1, null]",
+            "Character:1.location: expected @L:1 ≠ actual nothing",
+            #"Character:1.status: expected "Alive" ≠ actual null (error "gone" at character.status)"#,
+        ])
+        #expect(OracleDifference.records(key: "Character:1", expected: expected, actual: expected).isEmpty)
+        #expect(OracleDifference.records(key: "X:1", expected: nil, actual: .deleted("X")) == ["X:1: expected no record ≠ actual X (deleted)"])
+    }
+
+    @Test("rows: a deleted row that kept cells, and used stamps, show; images list every table")
+    func rows() {
+        let expected = OracleImage(generation: 2, records: ["A:1": OracleRow(used: 2, typename: "A", deleted: true)],
+                                   root: ["a": OracleRootRow(used: 2, cell: OracleCell(.int(1)))])
+        let actual = OracleImage(generation: 2, records: ["A:1": OracleRow(used: 1, typename: "A", deleted: true, cells: ["x": OracleCell(.bool(true))])],
+                                 fetches: ["Q{}": OracleFetchRow(used: 2, time: 5)])
+        #expect(OracleDifference.images(expected: expected, actual: actual) == [
+            "A:1.x: expected nothing ≠ actual true",
+            "A:1.used: expected 2 ≠ actual 1",
+            "root.a: expected 1 ≠ actual nothing",
+            "fetches.Q{}: expected nothing ≠ actual 5.0 (used 2)",
+        ])
+    }
+
+    @Test("a key's history: memory, the writer's queue and the image side by side")
+    func history() throws {
+        var oracle = try OracleFixture.oracle()
+        try oracle.commit(OracleFixture.header("1", name: "Rick", status: "Alive"), "Header", ["id": .string("1")])
+        var view = oracle.history(of: "Character:1")
+        #expect(view.memory != nil && view.queued.count == 1 && view.row == nil && !view.hydrated)
+        oracle.drainCommitted(synced: true)
+        view = oracle.history(of: "Character:1")
+        #expect(view.queued.isEmpty && view.row?.record == view.memory)
+    }
+
+    @Test("coverage adds up counter by counter")
+    func coverageSum() {
+        var a = OracleCoverage()
+        a.revivals = 2
+        a.deduplicatedEdges = 1
+        var b = OracleCoverage()
+        b.revivals = 3
+        b.powerLossesOntoOlderCommit = 4
+        let sum = a + b
+        #expect(sum.revivals == 5 && sum.deduplicatedEdges == 1 && sum.powerLossesOntoOlderCommit == 4)
+        #expect(sum.counters.count == 15 && sum.counters.map(\.value).reduce(0, +) == 10)
+    }
+}
