@@ -41,7 +41,7 @@ struct CampaignTests {
             Issue.record("the swarm's JSON has weights")
             return
         }
-        #expect(weights.count == SwarmConfiguration.Kind.allCases.count)
+        #expect(weights.count == Swarm.Kind.allCases.count)
     }
 
     @Test("the JSON names the range, shard, events, jobs, build and SQLite, and every failure in seed order with its swarm")

@@ -96,7 +96,7 @@ package struct Campaign {
     /// when asked, as a regression.
     private func failure(_ outcome: SimOutcome, seed: UInt64, violation: InvariantViolation) -> Failure {
         var failure = Failure(seed: seed, violation: violation)
-        failure.swarm = Self.swarm(for: seed).json
+        failure.swarm = Self.swarm(for: seed, world: plan.options.world).json
         guard let directory = plan.replayDirectory else { return failure }
         let mutant = plan.options.mutant
         let shrunk = Self.shrink(outcome, options: plan.options, budget: plan.shrinkBudget, shouldStop: { stop() != nil })
@@ -106,7 +106,10 @@ package struct Campaign {
             return failure
         }
         failure.shrunkLength = shrunk.events.count
-        let file = ReplayFile(seed: seed, mutant: mutant, invariant: violation.invariant, detail: violation.detail, events: shrunk.events)
+        let world = plan.options.world
+        let file = ReplayFile(
+            seed: seed, mutant: mutant, invariant: violation.invariant, detail: violation.detail,
+            world: world.name == World.defaultName ? nil : world.name, events: shrunk.events)
         let name = "seed-\(seed)" + (mutant.map { "-" + $0.rawValue } ?? "") + ".json"
         do {
             failure.replayPath = try file.write(into: directory, name: name)
@@ -124,10 +127,9 @@ package struct Campaign {
         return failure
     }
 
-    /// The swarm configuration the run of `seed` draws (the runner draws it the same way first).
-    package nonisolated static func swarm(for seed: UInt64) -> SwarmConfiguration {
-        var random = SimRandom(seed: seed).split("swarm")
-        return SwarmConfiguration(random: &random)
+    /// The swarm the run of `seed` in `world` draws (the runner draws it the same way first).
+    package nonisolated static func swarm(for seed: UInt64, world: World = .standard) -> Swarm {
+        Simulation.swarm(for: seed, world: world)
     }
 
     /// A shrunk schedule.
@@ -148,7 +150,8 @@ package struct Campaign {
         var quiet = options
         quiet.echo = false
         var shrinker = Shrinker<ScheduledEvent>(budget: budget)
-        shrinker.normalize = ScheduleCheck.withoutNoOps
+        let world = options.world
+        shrinker.normalize = { ScheduleCheck.withoutNoOps($0, world: world) }
         shrinker.shouldStop = shouldStop
         let result = shrinker.shrink(outcome.schedule, failingAt: failure.eventIndex) { candidate in
             Simulation.replay(candidate, seed: outcome.seed, options: quiet).failure?.invariant == failure.invariant

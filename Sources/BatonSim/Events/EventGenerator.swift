@@ -1,122 +1,175 @@
 import Baton
 
 /// What the generator may know of the run so far, to draw events that make sense.
-package struct GenerationContext {
+package struct GenerationContext: Sendable {
     package var processUp: Bool
-    /// Live optimistic layers, oldest first, with their operation and variables.
-    package var liveLayers: [(layer: Int, operation: String, variables: [String: JSONValue])]
+    /// Live optimistic layers, oldest first.
+    package var liveLayers: [Int]
     package var retainedTokens: [Int]
-    /// The stored cursors of a character's notes connection, if the model has one.
-    package var noteCursors: (Int) -> (start: String?, end: String?)?
+
+    package init(processUp: Bool, liveLayers: [Int], retainedTokens: [Int]) {
+        self.processUp = processUp
+        self.liveLayers = liveLayers
+        self.retainedTokens = retainedTokens
+    }
 }
 
-/// Draws a run's events from its seed: one stream for the choice of kind, one for the world.
-package struct EventGenerator {
-    package let configuration: SwarmConfiguration
+/// One drawn event, with the server's answer beside it when the event carries one: the
+/// provenance the reference model learns from (a replay has only the text).
+package struct GeneratedEvent: Sendable {
+    package var event: SimEvent
+    package var execution: Execution?
+    /// The server's edits drawn before the event, one line each, for the trace.
+    package var drift: [String]
+}
+
+/// Draws a run's events from its seed, over any world: the kinds from the swarm, the data from
+/// the seeded server, which also answers every response by executing the operation.
+package struct EventGenerator: Sendable {
+    package let world: World
+    package let swarm: Swarm
+    package private(set) var server: Server
+    private var drawer: VariableDrawer
     private var random: SimRandom
-    package private(set) var world: ServerWorld
     private var nextToken = 1
     private var nextLayer = 1
-    private let kinds = SwarmConfiguration.Kind.allCases
+    /// The mutation each optimistic layer stands for, until it is answered or failed.
+    private var layerMutations: [Int: (operation: String, variables: [String: JSONValue])] = [:]
+    /// Events left with crash kinds boosted (see ``Swarm/aftershockLength``).
+    private var aftershock = 0
+    private let kinds = Swarm.Kind.allCases
+    private let queries: [WorldOperation]
+    private let screens: [WorldOperation]
+    private let paging: [WorldOperation]
+    private let mutations: [WorldOperation]
 
-    package init(configuration: SwarmConfiguration, random: SimRandom) {
-        self.configuration = configuration
+    package init(world: World, swarm: Swarm, random: SimRandom) {
+        self.world = world
+        self.swarm = swarm
         self.random = random.split("events")
-        world = ServerWorld(configuration: configuration, random: random.split("world"))
+        server = Server(world: world, random: random.split("world"), configuration: swarm.server)
+        drawer = VariableDrawer(random: random.split("variables"))
+        let answered = world.operations.filter { !world.settings.unansweredOperations.contains($0.name) }
+        queries = answered.filter { $0.kind == .query }
+        screens = swarm.screens.compactMap { world.operation(named: $0) }
+        paging = queries.filter { operation in
+            (world.analysis.variables[operation.name] ?? [:]).values.contains { use in
+                if case .cursor = use.role { return true }
+                return false
+            }
+        }
+        mutations = answered.filter { $0.kind == .mutation }
     }
 
     /// The next event.
-    package mutating func next(_ context: GenerationContext) -> SimEvent {
-        if !context.processUp { return .relaunch }
-        let kind = kinds[random.weighted(kinds.map { configuration.weights[$0, default: 0] })]
-        world.drift()
+    package mutating func next(_ context: GenerationContext) -> GeneratedEvent {
+        guard context.processUp else { return GeneratedEvent(event: .relaunch, execution: nil, drift: []) }
+        var drift: [String] = []
+        if random.chance(swarm.driftRate) { drift = server.drift() }
+        var weights = kinds.map { swarm.weights[$0, default: 0] }
+        if aftershock > 0 {
+            aftershock -= 1
+            for (index, kind) in kinds.enumerated() where Swarm.crashKinds.contains(kind) {
+                weights[index] *= swarm.aftershockBoost
+            }
+        }
+        let kind = kinds[random.weighted(weights)]
+        if Swarm.crashKinds.contains(kind) || kind == .corruptFile { aftershock = swarm.aftershockLength }
+        var generated = draw(kind, context)
+        generated.drift = drift
+        return generated
+    }
+
+    private mutating func draw(_ kind: Swarm.Kind, _ context: GenerationContext) -> GeneratedEvent {
+        func plain(_ event: SimEvent) -> GeneratedEvent { GeneratedEvent(event: event, execution: nil, drift: []) }
         switch kind {
         case .response:
-            let responding = configuration.operations.filter { $0 != "Notes" }
-            let operation = responding.isEmpty ? "CharacterScreen" : random.pick(responding)
-            let variables = queryVariables(operation)
-            return .response(operation: operation, variables: variables, body: world.respond(operation, variables))
-        case .partialResponse:
-            let variables = queryVariables("CharacterHeader")
-            return .response(operation: "CharacterHeader", variables: variables, body: world.respond("CharacterHeader", variables))
-        case .mutation:
-            if let live = context.liveLayers.first, random.chance(0.5) {
-                if random.chance(0.25) { return .fail(layer: live.layer) }
-                return .answer(layer: live.layer, operation: live.operation, variables: live.variables, body: world.respond(live.operation, live.variables))
-            }
-            let layer = nextLayer
-            nextLayer += 1
-            let variables: [String: JSONValue] = ["id": .string(world.characterID()), "name": .string("Renamed \(layer)")]
-            return .optimistic(layer: layer, operation: "Rename", variables: variables, body: world.optimisticResponse("Rename", variables))
-        case .deletion:
-            if random.chance(0.5) {
-                let variables: [String: JSONValue] = ["id": .string(world.characterID())]
-                return .response(operation: "DeleteCharacter", variables: variables, body: world.respond("DeleteCharacter", variables))
-            }
-            let c = random.int(0...(configuration.characters - 1))
-            let variables: [String: JSONValue] = ["id": .string(world.noteID(of: c))]
-            return .response(operation: "RemoveNote", variables: variables, body: world.respond("RemoveNote", variables))
+            return answer(pickQuery())
         case .page:
-            let c = random.int(0...(configuration.characters - 1))
-            var variables: [String: JSONValue] = ["id": .string(String(c + 1))]
-            let cursors = context.noteCursors(c)
-            switch random.int(0...2) {
-            case 0:
-                variables["first"] = .int(random.int(1...3))
-            case 1:
-                variables["first"] = .int(random.int(1...3))
-                let after = random.chance(0.8) ? cursors?.end : nil
-                variables["after"] = .string(after ?? world.cursor(of: c))
-            default:
-                variables["last"] = .int(random.int(1...3))
-                let before = random.chance(0.8) ? cursors?.start : nil
-                variables["before"] = .string(before ?? world.cursor(of: c))
-            }
-            return .response(operation: "Notes", variables: variables, body: world.respond("Notes", variables))
+            return answer(paging.isEmpty ? pickQuery() : random.pick(paging))
+        case .mutation:
+            return mutation(context)
         case .retain:
-            let operation = random.pick(["CharacterHeader"] + configuration.operations)
+            let operation = pickQuery()
             let token = nextToken
             nextToken += 1
-            return .retain(token: token, operation: operation, variables: queryVariables(operation))
+            return plain(.retain(token: token, operation: operation.name, variables: drawer.variables(for: operation, server: server)))
         case .release:
-            guard !context.retainedTokens.isEmpty else { return .collect }
-            return .release(token: random.pick(context.retainedTokens))
+            guard !context.retainedTokens.isEmpty else { return plain(.collect) }
+            return plain(.release(token: random.pick(context.retainedTokens)))
         case .check:
-            let operation = random.pick(["CharacterHeader"] + configuration.operations)
-            let expiration: Double? = random.chance(configuration.expirationRate) ? random.pick([10.0, 60.0, 300.0]) : nil
-            return .check(operation: operation, variables: queryVariables(operation), expiration: expiration)
+            let operation = pickQuery()
+            let expiration: Double? = random.chance(swarm.expirationRate) ? random.pick([10.0, 60.0, 300.0]) : nil
+            return plain(.check(operation: operation.name, variables: drawer.variables(for: operation, server: server), expiration: expiration))
         case .collect:
-            return .collect
+            return plain(.collect)
         case .drain:
-            return .drain
+            return plain(.drain)
         case .drainPartway:
-            return .drainPartway(steps: random.int(0...6))
+            return plain(.drainPartway(steps: random.int(0...6)))
         case .advanceClock:
-            return .advanceClock(seconds: random.pick([1.0, 5.0, 30.0, 120.0]))
+            return plain(.advanceClock(seconds: random.pick([1.0, 5.0, 30.0, 120.0])))
         case .invalidate:
-            return .invalidate
+            return plain(.invalidate)
         case .quit:
-            return .quit
+            return plain(.quit)
         case .kill:
-            return .kill
+            return plain(.kill)
         case .powerLoss:
-            return .powerLoss(seed: random.next())
+            return plain(.powerLoss(seed: random.next()))
         case .fault:
             let on = random.pick(["write", "sync", "read"])
-            return .fault(on: on, code: on == "read" ? "ioerr" : random.pick(["ioerr", "full"]))
+            return plain(.fault(on: on, code: on == "read" ? "ioerr" : random.pick(["ioerr", "full"])))
         case .corruptFile:
-            return .corruptFile(seed: random.next())
+            return plain(.corruptFile(seed: random.next()))
         }
     }
 
-    /// Variables for a query the app would run.
-    private mutating func queryVariables(_ operation: String) -> [String: JSONValue] {
-        switch operation {
-        case "EpisodeCast": return ["id": .string(world.episodeID())]
-        case "LocationResidents": return ["id": .string(world.locationID())]
-        case "CharacterList": return ["page": .int(random.int(1...3))]
-        case "Notes": return ["id": .string(world.characterID()), "first": .int(2)]
-        default: return ["id": .string(world.characterID())]
+    /// A query for a response, retain or check: mostly one of the app's screens.
+    private mutating func pickQuery() -> WorldOperation {
+        if !screens.isEmpty, queries.count == screens.count || random.chance(0.7) { return random.pick(screens) }
+        return random.pick(queries)
+    }
+
+    /// The server's answer to `operation` under drawn variables.
+    private mutating func answer(_ operation: WorldOperation) -> GeneratedEvent {
+        let variables = drawer.variables(for: operation, server: server)
+        let execution = server.execute(operation, variables: variables)
+        return GeneratedEvent(
+            event: .response(operation: operation.name, variables: variables, body: .text(Self.text(execution))),
+            execution: execution, drift: [])
+    }
+
+    /// A mutation: an answer or a failure for a live layer, or a new mutation (an optimistic
+    /// layer first, or its plain answer).
+    private mutating func mutation(_ context: GenerationContext) -> GeneratedEvent {
+        if let layer = context.liveLayers.first(where: { layerMutations[$0] != nil }), random.chance(0.5) {
+            let pending = layerMutations.removeValue(forKey: layer)!
+            if random.chance(0.25) { return GeneratedEvent(event: .fail(layer: layer), execution: nil, drift: []) }
+            let operation = world.operation(named: pending.operation)!
+            let execution = server.execute(operation, variables: pending.variables)
+            return GeneratedEvent(
+                event: .answer(layer: layer, operation: operation.name, variables: pending.variables, body: .text(Self.text(execution))),
+                execution: execution, drift: [])
         }
+        guard !mutations.isEmpty else { return answer(pickQuery()) }
+        let operation = random.pick(mutations)
+        let variables = drawer.variables(for: operation, server: server)
+        if random.chance(0.6), let optimistic = server.optimisticExecution(operation, variables: variables) {
+            let layer = nextLayer
+            nextLayer += 1
+            layerMutations[layer] = (operation.name, variables)
+            return GeneratedEvent(
+                event: .optimistic(layer: layer, operation: operation.name, variables: variables, body: .text(Self.text(optimistic))),
+                execution: optimistic, drift: [])
+        }
+        let execution = server.execute(operation, variables: variables)
+        return GeneratedEvent(
+            event: .response(operation: operation.name, variables: variables, body: .text(Self.text(execution))),
+            execution: execution, drift: [])
+    }
+
+    private static func text(_ execution: Execution) -> String {
+        String(decoding: execution.responseText, as: UTF8.self)
     }
 }

@@ -1,15 +1,32 @@
 import Baton
 
+/// A server's response as an event carries it.
+package enum ResponseBody: Hashable, Sendable {
+    /// The response as JSON (hand-written scenarios, and files written before exact texts were kept).
+    case json(JSONValue)
+    /// The response's exact text, as the server sent it: escapes, spacing and member order
+    /// included, so a replay feeds the store the very bytes of the run.
+    case text(String)
+
+    /// The bytes the store ingests.
+    package var bytes: [UInt8] {
+        switch self {
+        case .json(let value): Array(CanonicalJSON.render(value).utf8)
+        case .text(let text): Array(text.utf8)
+        }
+    }
+}
+
 /// One step of a simulated schedule. Events carry everything they need (responses as JSON), so a
 /// recorded schedule replays without the generator, and a shrunk or hand-edited one still runs:
 /// an event that no longer makes sense (releasing a token never retained) does nothing.
 package enum SimEvent: Hashable, Sendable {
     /// A server response for `operation` is ingested and committed (a mutation's plain answer too).
-    case response(operation: String, variables: [String: JSONValue], body: JSONValue)
+    case response(operation: String, variables: [String: JSONValue], body: ResponseBody)
     /// A mutation's optimistic response is committed as layer `layer`.
-    case optimistic(layer: Int, operation: String, variables: [String: JSONValue], body: JSONValue)
+    case optimistic(layer: Int, operation: String, variables: [String: JSONValue], body: ResponseBody)
     /// The server answers the mutation of layer `layer`.
-    case answer(layer: Int, operation: String, variables: [String: JSONValue], body: JSONValue)
+    case answer(layer: Int, operation: String, variables: [String: JSONValue], body: ResponseBody)
     /// The mutation of layer `layer` failed: its layer is reverted.
     case fail(layer: Int)
     case retain(token: Int, operation: String, variables: [String: JSONValue])

@@ -43,6 +43,8 @@ package enum OracleRead: Hashable, Sendable, CustomStringConvertible {
     /// What a lookup of a record's row found (a row aged out is absent).
     package enum Found: String, Hashable, Sendable {
         case present, deleted, absent
+        /// The read itself failed (a disk fault): nothing is known of the row.
+        case unreadable
     }
 
     case record(OracleText, Found)
@@ -66,6 +68,8 @@ struct CheckWalk {
     let readsImage: Bool
     let rootTypename: String
     let variables: [String: JSONValue]
+    /// Records whose row read fails in this check (the disk said so).
+    var unreadable: Set<OracleText> = []
     var reads: [OracleRead] = []
     /// Records already found complete under a selection set in this walk.
     var known = Set<Visit>()
@@ -98,8 +102,12 @@ extension Oracle {
     /// cannot answer. When memory alone cannot answer and an image exists, the walk runs again
     /// reading rows for what memory lacks (hydration); then the fetch time comes from memory, or
     /// from the image's `fetches` row.
+    ///
+    /// `unreadableRecords` are records whose row read fails in this check (a disk fault the runner
+    /// injected): such a read is a miss for the walk and never makes the record hydrated.
     package mutating func check(
-        operation name: String, variables provided: [String: JSONValue], expiration: Double?, now: Double, hasImage: Bool
+        operation name: String, variables provided: [String: JSONValue], expiration: Double?, now: Double, hasImage: Bool,
+        unreadableRecords: Set<OracleText> = []
     ) -> ExpectedCheck {
         guard let operation = operations[name] else {
             return ExpectedCheck(available: false, source: nil, fetchTime: nil, freshness: nil, reads: [])
@@ -112,6 +120,7 @@ extension Oracle {
         var reads: [OracleRead] = []
         if !available, hasImage {
             var second = CheckWalk(readsImage: true, rootTypename: operation.rootTypename, variables: variables)
+            second.unreadable = unreadableRecords
             let found = self.available(operation.selections, at: operation.rootKey, &second)
             if fetches[identity] == nil { readFetch(identity, &second) }
             reads = second.reads
@@ -214,6 +223,10 @@ extension Oracle {
     @discardableResult
     mutating func hydrate(_ key: OracleText, _ walk: inout CheckWalk) -> Bool {
         guard key != OracleKeys.queryRoot, !hydrated.contains(key) else { return false }
+        if walk.unreadable.contains(key) {
+            walk.reads.append(.record(key, .unreadable))
+            return false
+        }
         let row = image.records[key].flatMap { isVisible(used: $0.used) ? $0 : nil }
         walk.reads.append(.record(key, row.map { $0.deleted ? .deleted : .present } ?? .absent))
         if let row, row.used != image.generation { touches.records.insert(key) }

@@ -5,9 +5,9 @@ import Baton
 enum ReplayEventJSON {
     /// The fields each event kind takes besides `event` and `expect`.
     static let fields: [String: [String]] = [
-        "response": ["operation", "variables", "response"],
-        "optimistic": ["layer", "operation", "variables", "response"],
-        "answer": ["layer", "operation", "variables", "response"],
+        "response": ["operation", "variables", "response", "responseText"],
+        "optimistic": ["layer", "operation", "variables", "response", "responseText"],
+        "answer": ["layer", "operation", "variables", "response", "responseText"],
         "fail": ["layer"],
         "retain": ["token", "operation", "variables"],
         "release": ["token"],
@@ -29,12 +29,12 @@ enum ReplayEventJSON {
         case .response(let operation, let variables, let body):
             object["operation"] = .string(operation)
             object["variables"] = .object(variables)
-            object["response"] = body
+            write(body, into: &object)
         case .optimistic(let layer, let operation, let variables, let body), .answer(let layer, let operation, let variables, let body):
             object["layer"] = .int(layer)
             object["operation"] = .string(operation)
             object["variables"] = .object(variables)
-            object["response"] = body
+            write(body, into: &object)
         case .fail(let layer):
             object["layer"] = .int(layer)
         case .retain(let token, let operation, let variables):
@@ -68,6 +68,22 @@ enum ReplayEventJSON {
             object["expect"] = .object(e)
         }
         return .object(object)
+    }
+
+    /// A response as JSON for people to read, and beside it, when the server's exact text says it
+    /// differently (escapes, spacing, member order), that text: the one a replay ingests.
+    private static func write(_ body: ResponseBody, into object: inout [String: JSONValue]) {
+        switch body {
+        case .json(let value):
+            object["response"] = value
+        case .text(let text):
+            guard let value = try? JSONValue.parse(Array(text.utf8)) else {
+                object["responseText"] = .string(text)
+                return
+            }
+            object["response"] = value
+            if CanonicalJSON.render(value) != text { object["responseText"] = .string(text) }
+        }
     }
 
     static func event(_ item: JSONValue) throws(ReplayError) -> ScheduledEvent {
@@ -191,8 +207,22 @@ private struct EventFields {
         }
     }
 
-    func body() throws(ReplayError) -> JSONValue {
-        guard let body = object["response"] else { throw ReplayError("\(kind) needs a \"response\"") }
-        return body
+    /// `response` (JSON), or `responseText` (the exact text, which wins), or both when they agree.
+    func body() throws(ReplayError) -> ResponseBody {
+        switch (object["response"], object["responseText"]) {
+        case (nil, nil):
+            throw ReplayError("\(kind) needs a \"response\"")
+        case (let json?, nil):
+            return .json(json)
+        case (let json, .string(let text)?):
+            if let json {
+                guard let parsed = try? JSONValue.parse(Array(text.utf8)), JSONComparison.equal(parsed, json) else {
+                    throw ReplayError("\(kind): \"response\" and \"responseText\" say different things; edit one and delete the other")
+                }
+            }
+            return .text(text)
+        default:
+            throw ReplayError("\(kind): \"responseText\" is a string (the response's exact text)")
+        }
     }
 }

@@ -31,10 +31,13 @@ package struct ReplayFile: Hashable, Sendable {
     package var guards: Mutant?
     /// What the scenario is about, for people.
     package var note: String?
+    /// The world the schedule runs in, by name (`nil`: the default world).
+    package var world: String?
     package var events: [ScheduledEvent]
 
     package init(seed: UInt64? = nil, mutant: Mutant? = nil, invariant: String? = nil, detail: String? = nil,
-                 guards: Mutant? = nil, note: String? = nil, events: [ScheduledEvent]) {
+                 guards: Mutant? = nil, note: String? = nil, world: String? = nil, events: [ScheduledEvent]) {
+        self.world = world
         self.seed = seed
         self.mutant = mutant
         self.invariant = invariant
@@ -45,7 +48,7 @@ package struct ReplayFile: Hashable, Sendable {
     }
 
     /// The header keys a file may hold besides `events`.
-    static let headerKeys = ["baton-replay", "seed", "mutant", "guards", "invariant", "detail", "note"]
+    static let headerKeys = ["baton-replay", "seed", "mutant", "guards", "invariant", "detail", "note", "world"]
 
     /// The file's text.
     package func render() -> String {
@@ -56,6 +59,7 @@ package struct ReplayFile: Hashable, Sendable {
         if let detail { header["detail"] = .string(detail) }
         if let guards { header["guards"] = .string(guards.rawValue) }
         if let note { header["note"] = .string(note) }
+        if let world { header["world"] = .string(world) }
         var text = CanonicalJSON.render(.object(header))
         text.removeLast()
         text += ",\"events\":[\n"
@@ -67,8 +71,9 @@ package struct ReplayFile: Hashable, Sendable {
         return text
     }
 
-    /// Parses and checks a replay file's text.
-    package static func parse(_ text: String) throws(ReplayError) -> ReplayFile {
+    /// Parses a replay file's text and checks it against its world: the one its header names (a
+    /// built-in world, or `world` when given under that name), else `world`, else the default.
+    package static func parse(_ text: String, world given: World? = nil) throws(ReplayError) -> ReplayFile {
         let root: JSONValue
         do {
             root = try JSONValue.parse(Array(text.utf8))
@@ -99,6 +104,8 @@ package struct ReplayFile: Hashable, Sendable {
         file.invariant = try headerText(members["invariant"], key: "invariant")
         file.detail = try headerText(members["detail"], key: "detail")
         file.note = try headerText(members["note"], key: "note")
+        file.world = try headerText(members["world"], key: "world")
+        let world = try resolveWorld(named: file.world, given: given)
         for (index, item) in items.enumerated() {
             do {
                 file.events.append(try ReplayEventJSON.event(item))
@@ -106,10 +113,25 @@ package struct ReplayFile: Hashable, Sendable {
                 throw ReplayError("event \(index): \(error.message)")
             }
         }
-        if let problem = ScheduleCheck.problems(file.events).first {
+        if let problem = ScheduleCheck.problems(file.events, world: world).first {
             throw ReplayError(problem.description)
         }
         return file
+    }
+
+    /// The world a file runs in: the one its header names, which must be `given` or built in.
+    package static func resolveWorld(named name: String?, given: World?) throws(ReplayError) -> World {
+        guard let name else { return given ?? .standard }
+        if let given {
+            guard given.name == name else {
+                throw ReplayError("the file runs in the world \"\(name)\", not in \"\(given.name)\"")
+            }
+            return given
+        }
+        guard let world = World.builtIn(name) else {
+            throw ReplayError("the file runs in the world \"\(name)\", which is not built in (built in: \(World.builtInNames.joined(separator: ", "))); pass its folder with --world")
+        }
+        return world
     }
 
     private static func mutant(_ value: JSONValue?, key: String) throws(ReplayError) -> Mutant? {

@@ -21,9 +21,9 @@ package enum ScheduleCheck {
         package var description: String { "event \(index): \(message)" }
     }
 
-    /// Every problem of `events`, in order.
-    package static func problems(_ events: [ScheduledEvent]) -> [Problem] {
-        var state = ScheduleState()
+    /// Every problem of `events` in `world`, in order.
+    package static func problems(_ events: [ScheduledEvent], world: World = .standard) -> [Problem] {
+        var state = ScheduleState(world: world)
         var problems: [Problem] = []
         for (index, scheduled) in events.enumerated() {
             if let problem = state.step(scheduled, index: index) { problems.append(problem) }
@@ -34,8 +34,8 @@ package enum ScheduleCheck {
     /// `events` without the ones that would do nothing, or that ``problems(_:)`` refuses for
     /// another reason (an operation the simulator lacks, which the runner skips too): what the
     /// shrinker writes.
-    package static func withoutNoOps(_ events: [ScheduledEvent]) -> [ScheduledEvent] {
-        var state = ScheduleState()
+    package static func withoutNoOps(_ events: [ScheduledEvent], world: World = .standard) -> [ScheduledEvent] {
+        var state = ScheduleState(world: world)
         var kept: [ScheduledEvent] = []
         kept.reserveCapacity(events.count)
         for scheduled in events {
@@ -52,6 +52,7 @@ package enum ScheduleCheck {
 
 /// The part of a run's state that decides whether an event does anything.
 private struct ScheduleState {
+    let world: World
     var processUp = true
     /// Where the last process ended, for messages.
     var lastEnd: (index: Int, kind: String)?
@@ -138,9 +139,9 @@ private struct ScheduleState {
         default:
             return nil
         }
-        guard SimPlans.shared.plan(name) == nil else { return nil }
-        let known = SimSchema.documents.map(\.name).joined(separator: ", ")
-        return ScheduleCheck.Problem(index: index, message: "\(event.kind) names operation \"\(name)\", which the simulator does not have (it has \(known))", isNoOp: false)
+        guard world.operation(named: name) == nil else { return nil }
+        let known = world.operations.map(\.name).joined(separator: ", ")
+        return ScheduleCheck.Problem(index: index, message: "\(event.kind) names operation \"\(name)\", which the world \(world.name) does not have (it has \(known))", isNoOp: false)
     }
 
     private func expectationProblem(_ scheduled: ScheduledEvent, index: Int) -> ScheduleCheck.Problem? {

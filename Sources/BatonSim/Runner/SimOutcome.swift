@@ -41,4 +41,6 @@ package struct SimOutcome: Sendable {
     package var eventsRun: Int
     /// The run's timeline, when the options asked for one.
     package var timeline: Timeline?
+    /// The paths the store's rules took in this run, as the reference model counted them.
+    package var coverage: OracleCoverage
 }

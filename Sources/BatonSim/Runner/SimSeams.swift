@@ -18,23 +18,40 @@ package final class SimClock: StoreClock {
     }
 }
 
-/// The store's image as the simulator hands it over: the real image, with a log of what the
-/// store enqueued and of which rows the check read (the model needs both), and nothing else.
+/// One lookup the store made in the image during a check, with what it found.
+package enum ImageLookupRecord: Hashable, Sendable, CustomStringConvertible {
+    case record(RecordKey, ImageRowLookup)
+    case rootField(String, found: Bool)
+    case fetch(OperationIdentity, found: Bool)
+
+    package var description: String {
+        switch self {
+        case .record(let key, let lookup):
+            let what: String
+            switch lookup {
+            case .found(.deleted): what = "deleted"
+            case .found(.present): what = "present"
+            case .absent: what = "absent"
+            case .unreadable: what = "unreadable"
+            }
+            return "record \(key) (\(what))"
+        case .rootField(let field, let found): return "root \(field) (\(found ? "present" : "absent"))"
+        case .fetch(let operation, let found): return "fetch \(operation.rawValue) (\(found ? "present" : "absent"))"
+        }
+    }
+}
+
+/// The store's image as the simulator hands it over: the real image, logging every lookup the
+/// check makes (the reference model predicts them), and nothing else.
 package final class RecordingImage: StoreImage {
     package let image: Image
-    private let log = Mutex(Log())
-
-    package struct Log: Sendable {
-        package var batches: [WriteBatch] = []
-        package var touches = ReferenceModel.Touches()
-    }
+    private let log = Mutex<[ImageLookupRecord]>([])
 
     package init(_ image: Image) {
         self.image = image
     }
 
     package func enqueue(_ batch: WriteBatch) {
-        log.withLock { $0.batches.append(batch) }
         image.enqueue(batch)
     }
 
@@ -48,39 +65,39 @@ package final class RecordingImage: StoreImage {
         }
     }
 
-    /// Everything logged since the last call.
-    package func takeLog() -> Log {
+    /// Every lookup since the last call, in order.
+    package func takeLookups() -> [ImageLookupRecord] {
         log.withLock { log in
-            defer { log = Log() }
+            defer { log = [] }
             return log
         }
     }
 
-    fileprivate func touched(_ change: (inout ReferenceModel.Touches) -> Void) {
-        log.withLock { change(&$0.touches) }
+    fileprivate func note(_ lookup: ImageLookupRecord) {
+        log.withLock { $0.append(lookup) }
     }
 }
 
-/// A read transaction that notes every row that answered.
+/// A read transaction that notes every lookup and its answer.
 private struct RecordingTransaction: ImageReadTransaction {
     let inner: any ImageReadTransaction
     let owner: RecordingImage
 
     func record(_ key: RecordKey) -> ImageRowLookup {
         let answer = inner.record(key)
-        if answer.record != nil { owner.touched { $0.records.insert(key) } }
+        owner.note(.record(key, answer))
         return answer
     }
 
     func rootField(_ storageKey: String) -> Cell? {
         let answer = inner.rootField(storageKey)
-        if answer != nil { owner.touched { $0.rootFields.insert(storageKey) } }
+        owner.note(.rootField(storageKey, found: answer != nil))
         return answer
     }
 
     func fetchTime(_ operation: OperationIdentity) -> Double? {
         let answer = inner.fetchTime(operation)
-        if answer != nil { owner.touched { $0.fetches.insert(operation) } }
+        owner.note(.fetch(operation, found: answer != nil))
         return answer
     }
 }

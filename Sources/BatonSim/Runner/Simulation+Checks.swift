@@ -1,82 +1,122 @@
 import Baton
 
 extension Simulation {
-    /// Memory agrees with the model: every record memory holds is the model's record or a part
-    /// of it (memory may lack what collection swept or hydration has not read yet, never more).
+    /// Memory agrees with the model exactly: every record of the store's base is the model's,
+    /// cell for cell, with the same hydrated flag, and every record the UI sees (layers included)
+    /// is the model's visible record.
     func checkMemory(_ process: Process, index: Int) throws {
         let store = process.store
-        for key in store.baseKeys {
-            guard let data = store.baseData(of: key) else { continue }
+        var keys = Set(store.baseKeys.map { OracleText($0.rawValue) })
+        keys.formUnion(oracle.memory.keys)
+        for key in keys.sorted() {
+            let recordKey = RecordKey(key.string)
             statesChecked += 1
-            let memory = ModelRecord(data)
-            guard let expected = model.logical.records[key] else {
-                throw violation("memory-agrees-with-model", "memory holds \(key) = \(ModelPrinter.record(memory)), which the model lacks", at: index)
+            let actual = store.baseData(of: recordKey).map(OracleBridge.record)
+            let expected = oracle.memory[key]
+            if actual != expected {
+                let lines = OracleDifference.records(key: key, expected: expected, actual: actual)
+                throw violation("memory-agrees-with-model", "model vs memory: " + lines.joined(separator: "; "), at: index)
             }
-            if expected.deleted != memory.deleted {
-                throw violation("memory-agrees-with-model", "\(key): memory \(ModelPrinter.record(memory)), model \(ModelPrinter.record(expected))", at: index)
+            if store.isHydrated(recordKey) != oracle.isHydrated(key) {
+                throw violation(
+                    "memory-agrees-with-model",
+                    "\(key) is \(store.isHydrated(recordKey) ? "" : "not ")hydrated in memory; the model says it is \(oracle.isHydrated(key) ? "" : "not ")",
+                    at: index)
             }
-            if expected.deleted { continue }
-            for (name, cell) in memory.cells.sorted(by: { CanonicalJSON.utf8Less($0.key, $1.key) }) where expected.cells[name] != cell {
-                throw violation("memory-agrees-with-model", "\(key).\(name): memory \(ModelPrinter.record(memory)), model \(ModelPrinter.record(expected))", at: index)
+        }
+        guard oracle.layerCount > 0 || store.layerCount > 0 else { return }
+        var visible = Set(store.keys.map { OracleText($0.rawValue) })
+        visible.formUnion(keys)
+        for key in visible.sorted() {
+            let actual = store.data(of: RecordKey(key.string)).map(OracleBridge.record)
+            let expected = oracle.visible(key)
+            if actual != expected {
+                let lines = OracleDifference.records(key: key, expected: expected, actual: actual)
+                throw violation("visible-agrees-with-model", "model vs what the UI sees: " + lines.joined(separator: "; "), at: index)
             }
         }
     }
 
-    /// After a writer commit, the image read through SQL is exactly the model's image.
+    /// The image read through SQL, decoded by the model's own reader.
+    func observe(_ image: Image, index: Int) throws -> OracleImage {
+        let tables: ImageRawTables
+        do {
+            tables = try image.rawTables()
+        } catch {
+            throw violation("image-readable", "the image's tables cannot be read: \(error)", at: index)
+        }
+        switch Oracle.decode(OracleBridge.raw(tables)) {
+        case .success(let decoded): return decoded
+        case .failure(let problem): throw violation("image-rows-decode", "\(problem)", at: index)
+        }
+    }
+
+    /// After a drain (and after a failed one: unchanged), the image is exactly the model's image,
+    /// `used` stamps included.
     func checkImage(_ image: Image, index: Int, expectUnchanged: Bool = false) throws {
         let observed = try observe(image, index: index)
         statesChecked += 1
-        if let difference = model.image.difference(from: observed, ignoringGeneration: true) {
+        let lines = OracleDifference.images(expected: oracle.image, actual: observed)
+        if !lines.isEmpty {
             let what = expectUnchanged ? "after a failed drain the image changed" : "the image differs from the model"
-            throw violation("image-equals-model", "\(what): model vs image: \(difference)", at: index)
+            let shown = lines.prefix(12).joined(separator: "; ") + (lines.count > 12 ? "; and \(lines.count - 12) more" : "")
+            throw violation("image-equals-model", "\(what): model vs image: \(shown)", at: index)
         }
     }
 
-    /// The availability check, then what it promised: an available answer reads back exactly the
-    /// model's data with the model's fetch time and freshness; a missing answer only when the
-    /// model lacks something too.
+    /// The availability check, then what it promised: the answer, where it came from, the rows
+    /// it read, the fetch time and freshness, and (when available) exactly the model's data.
     func check(_ operation: String, _ variables: [String: JSONValue], expiration: Double?, index: Int) throws -> String {
         guard let process, let plan = plans.plan(operation) else { return "skipped" }
         let resolved = plan.variables(variables)
+        _ = process.recorder.takeLookups()
         if let code = readFaultForNextCheck { disk.fail(.read, code: code) }
         let result = process.store.check(plan, variables: resolved, expiration: expiration)
-        // A read the disk failed on purpose is a miss: the check may then answer missing.
-        let readFailed = readFaultForNextCheck != nil && disk.armedFaults(.read) == 0
         if readFaultForNextCheck != nil {
             disk.fail(.read, code: 0, times: 0)
             readFaultForNextCheck = nil
         }
         lastCheck = result
-        absorbLog(process)
-        let view = model.visible()
-        let expected = ModelReader(variables: resolved, lookup: { view.records[$0] }).read(plan)
+        let lookups = process.recorder.takeLookups()
+        var unreadable = Set<OracleText>()
+        for case .record(let key, .unreadable) in lookups { unreadable.insert(OracleText(key.rawValue)) }
+        let expected = oracle.check(
+            operation: operation, variables: variables, expiration: expiration, now: clock.now(), hasImage: true,
+            unreadableRecords: unreadable)
         statesChecked += 1
+        let reads = lookups.map(OracleBridge.read)
+        if reads != expected.reads {
+            throw violation(
+                "check-reads-rows",
+                "the check read [\(reads.map(\.description).joined(separator: ", "))]; the model's walk reads [\(expected.reads.map(\.description).joined(separator: ", "))]",
+                at: index)
+        }
         switch result {
         case .missing:
-            if readFailed { return "missing (a read failed)" }
-            if let expected {
-                throw violation("check-missing-only-when-model-lacks", "the check said missing but the model holds \(CanonicalJSON.render(expected))", at: index)
+            if expected.available {
+                throw violation("check-missing-only-when-model-lacks", "the check said missing; the model has it all (\(expected.source?.rawValue ?? "?"))", at: index)
             }
-            return "missing"
+            return "missing" + (unreadable.isEmpty ? "" : " (\(unreadable.count) rows unreadable)")
         case .available(let freshness, let fetchTime, let source):
+            guard expected.available else {
+                throw violation("check-reads-model-data", "the check said available; the model lacks data the operation selects", at: index)
+            }
+            if expected.source?.rawValue != "\(source)" {
+                throw violation("check-source", "the check answered from \(source); the model from \(expected.source?.rawValue ?? "nowhere")", at: index)
+            }
+            if fetchTime?.bitPattern != expected.fetchTime?.bitPattern {
+                throw violation("check-fetch-time", "fetch time \(fetchTime.map { "\($0)" } ?? "unknown") ≠ model \(expected.fetchTime.map { "\($0)" } ?? "unknown")", at: index)
+            }
+            if expected.freshness?.rawValue != "\(freshness)" {
+                throw violation("check-freshness", "\(freshness) ≠ model \(expected.freshness?.rawValue ?? "?")", at: index)
+            }
             let read = process.store.read(plan, variables: resolved)
-            guard read.isComplete else {
-                throw violation("check-reads-model-data", "available, but reading back leaves fields out: \(CanonicalJSON.render(read.data))", at: index)
+            let model = oracle.expectedRead(operation: operation, variables: variables)
+            if !read.isComplete || !model.isComplete {
+                throw violation("check-reads-model-data", "available, but reading back is incomplete (store: \(read.isComplete), model: \(model.isComplete))", at: index)
             }
-            guard let expected else {
-                throw violation("check-reads-model-data", "available, but the model lacks data the store read: \(CanonicalJSON.render(read.data))", at: index)
-            }
-            guard JSONComparison.equal(read.data, expected) else {
-                throw violation("check-reads-model-data", "read back \(CanonicalJSON.render(read.data)) ≠ model \(CanonicalJSON.render(expected))", at: index)
-            }
-            let identity = plan.identity(resolved)
-            let expectedTime = model.fetches[identity]?.time
-            guard fetchTime == expectedTime else {
-                throw violation("check-fetch-time", "fetch time \(fetchTime.map { "\($0)" } ?? "unknown") ≠ model \(expectedTime.map { "\($0)" } ?? "unknown")", at: index)
-            }
-            let expectedFreshness = model.expectedFreshness(identity, expiration: expiration, now: clock.now())
-            guard freshness == expectedFreshness else {
-                throw violation("check-freshness", "\(freshness) ≠ model \(expectedFreshness)", at: index)
+            if let difference = JSONDifference.first(model.data, read.data) {
+                throw violation("check-reads-model-data", "model vs read back: \(difference)", at: index)
             }
             return "available \(freshness) from \(source)" + (fetchTime.map { " fetched \($0)" } ?? "")
         }
@@ -115,18 +155,16 @@ extension Simulation {
             }
             let observed = try observe(process.image, index: index)
             for key in rows.keys.sorted() {
-                let row = observed.records[RecordKey(key)]
+                let row = observed.records[OracleText(key)]
                 switch rows[key]! {
                 case .null:
-                    if row != nil { throw violation("expectation", "expected no row \(key), found \(ModelPrinter.record(row?.record))", at: index) }
+                    if let row { throw violation("expectation", "expected no row \(key), found \(row)", at: index) }
                 case .object(let cells):
                     guard let row else { throw violation("expectation", "expected a row \(key), found none", at: index) }
                     for name in cells.keys.sorted() {
-                        var rendered = ""
-                        if let cell = row.record.cells[name] { RecordSourcePrinter.writeValue(cell.value, into: &rendered) }
-                        let actual = rendered.isEmpty ? nil : try? JSONValue.parse(rendered)
+                        let actual = row.cells[OracleText(name)].map { Self.recordSourceJSON($0.value) }
                         guard let actual, JSONComparison.equal(actual, cells[name]!) else {
-                            throw violation("expectation", "row \(key).\(name): expected \(CanonicalJSON.render(cells[name]!)), found \(rendered.isEmpty ? "nothing" : rendered)", at: index)
+                            throw violation("expectation", "row \(key).\(name): expected \(CanonicalJSON.render(cells[name]!)), found \(actual.map(CanonicalJSON.render) ?? "nothing")", at: index)
                         }
                     }
                 default:
@@ -135,13 +173,30 @@ extension Simulation {
             }
         }
     }
+
+    /// A model value in record-source form, as replay files write image cells (`{"__ref": …}`).
+    static func recordSourceJSON(_ value: OracleValue) -> JSONValue {
+        switch value {
+        case .null: .null
+        case .bool(let b): .bool(b)
+        case .int(let i): .int(i)
+        case .double(let d): .double(d)
+        case .string(let s): .string(s.string)
+        case .object(let text): (try? JSONValue.parse(Array(text.string.utf8))) ?? .string(text.string)
+        case .link(let key): .object(["__ref": .string(key.string)])
+        case .links(let keys): .object(["__refs": .array(keys.map { $0.map { .string($0.string) } ?? .null })])
+        case .list(let items): .array(items.map(recordSourceJSON))
+        }
+    }
 }
 
-/// JSON equality that treats an int and a double of the same value as equal.
+/// JSON equality that treats an int and a double of the same value as equal, and compares strings
+/// by their bytes (Swift's `==` on `String` calls `"é"` and `"e\u{301}"` equal; a store must not).
 package enum JSONComparison {
     package static func equal(_ a: JSONValue, _ b: JSONValue) -> Bool {
         switch (a, b) {
         case (.int(let x), .double(let y)), (.double(let y), .int(let x)): return Double(x) == y
+        case (.string(let x), .string(let y)): return x.utf8.elementsEqual(y.utf8)
         case (.array(let x), .array(let y)): return x.count == y.count && zip(x, y).allSatisfy { equal($0, $1) }
         case (.object(let x), .object(let y)):
             return x.count == y.count && x.allSatisfy { key, value in y[key].map { equal(value, $0) } ?? false }

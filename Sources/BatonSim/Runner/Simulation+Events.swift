@@ -2,8 +2,11 @@ import Baton
 import CSQLite
 
 extension Simulation {
-    /// Runs one event, then checks every invariant that applies.
-    func execute(_ scheduled: ScheduledEvent, index: Int) throws {
+    /// Runs one event, then checks every invariant whose inputs the event touched.
+    ///
+    /// `execution` is the server's answer with its provenance when the event was just generated
+    /// (a replay has the response's text only, which the model reads on its own).
+    func execute(_ scheduled: ScheduledEvent, index: Int, execution: Execution?) throws {
         let event = scheduled.event
         if process == nil, !event.endsProcess, event != .relaunch {
             try launch(index: index)
@@ -13,14 +16,14 @@ extension Simulation {
         let visibleBefore = storeBefore.map { observers.snapshot($0) }
         let outcome: String
         do {
-            outcome = try perform(event, index: index)
+            outcome = try perform(event, index: index, execution: execution)
         } catch let failure as InvariantViolation {
-            // The failing event is on the timeline too, with the state it left.
+            // The failing event is on the trace and the timeline too, with the state it left.
+            note("#\(index) \(event.summary) → FAILED \(failure.invariant)")
             recordTimeline(event, index: index, outcome: "FAILED \(failure.invariant)")
             throw failure
         }
         note("#\(index) \(event.summary) → \(outcome)")
-        if let process { absorbLog(process) }
         recordTimeline(event, index: index, outcome: outcome)
         if let process {
             try checkMemory(process, index: index)
@@ -37,51 +40,46 @@ extension Simulation {
         }
     }
 
-    private func perform(_ event: SimEvent, index: Int) throws -> String {
+    private func perform(_ event: SimEvent, index: Int, execution: Execution?) throws -> String {
         switch event {
         case .response(let operation, let variables, let body):
-            return try serverCommit(operation, variables, body, answering: nil, index: index)
+            return try serverCommit(operation, variables, body, answering: nil, execution: execution, index: index)
         case .answer(let layer, let operation, let variables, let body):
-            return try serverCommit(operation, variables, body, answering: layer, index: index)
+            return try serverCommit(operation, variables, body, answering: layer, execution: execution, index: index)
         case .optimistic(let layer, let operation, let variables, let body):
             guard var process, process.layers[layer] == nil else { return "skipped: layer in use" }
             guard let changeSet = try ingest(operation, variables, body, index: index) else { return "skipped: unknown operation" }
+            let response = try modelResponse(operation, variables, body, execution: execution, index: index)
             process.layers[layer] = process.store.commitOptimistic(changeSet)
             self.process = process
-            model.addLayer(layer, changeSet)
+            oracle.optimistic(layer: layer, response, operation: operation, variables: variables)
             return "layer over \(changeSet.records.count) records"
         case .fail(let layer):
             guard var process, let id = process.layers.removeValue(forKey: layer) else { return "skipped: no such layer" }
             process.store.revert(id)
             self.process = process
-            model.removeLayer(layer)
+            oracle.revert(layer: layer)
             return "reverted"
         case .retain(let token, let operation, let variables):
             guard var process, process.tokens[token] == nil, let plan = plans.plan(operation) else { return "skipped" }
-            process.tokens[token] = (process.store.retain(plan, variables: plan.variables(variables)), operation, variables)
+            process.tokens[token] = process.store.retain(plan, variables: plan.variables(variables))
             self.process = process
+            oracle.retain(token: token, operation: operation, variables: variables)
             return "retained"
         case .release(let token):
             guard var process, let retained = process.tokens.removeValue(forKey: token) else { return "skipped: not retained" }
-            process.store.release(retained.token)
+            process.store.release(retained)
             self.process = process
+            oracle.release(token: token)
             return "released"
         case .check(let operation, let variables, let expiration):
             return try check(operation, variables, expiration: expiration, index: index)
         case .collect:
-            guard let process else { return "skipped" }
-            let retained = retainedInMemory(process)
-            let result = process.store.collect()
-            for key in retained.sorted() where process.store.data(of: key) == nil {
-                throw violation("collection-keeps-retained", "collection swept \(key), which a retained operation reaches", at: index)
-            }
-            statesChecked += 1
-            return "kept \(result.kept), swept \(result.swept) records and \(result.sweptRootFields) root fields"
+            return try collect(index: index)
         case .drain:
             return try drain(index: index)
         case .drainPartway(let steps):
             guard let process else { return "skipped" }
-            absorbLog(process)
             let result = process.image.writer.drain(stoppingAfter: steps)
             disk.kill()
             process.image.abandon()
@@ -96,7 +94,7 @@ extension Simulation {
         case .invalidate:
             guard let process else { return "skipped" }
             process.store.invalidate()
-            model.invalidate()
+            oracle.invalidate()
             return "invalidated"
         case .quit:
             return try quit(index: index)
@@ -138,8 +136,9 @@ extension Simulation {
             crashes.corruptions += 1
             return "\(size) bytes of garbage"
         case .fault(let on, let code):
-            // SQLITE_IOERR_FSYNC and SQLITE_IOERR_WRITE are macros Swift cannot import: IOERR | (4 << 8), IOERR | (3 << 8).
-            // SQLITE_IOERR_READ likewise: IOERR | (1 << 8).
+            crashes.faults += 1
+            // SQLITE_IOERR_READ, _WRITE and _FSYNC are macros Swift cannot import:
+            // IOERR | (1 << 8), IOERR | (3 << 8), IOERR | (4 << 8).
             switch on {
             case "read":
                 // A read fault targets the next check's reads (hydration), not the oracle's own
@@ -148,176 +147,120 @@ extension Simulation {
             case "sync": disk.failNextSync(code: code == "full" ? SQLITE_FULL : SQLITE_IOERR | (4 << 8))
             default: disk.failNextWrite(code: code == "full" ? SQLITE_FULL : SQLITE_IOERR | (3 << 8))
             }
-            crashes.faults += 1
             return "armed"
         }
     }
 
-    private func ingest(_ operation: String, _ variables: [String: JSONValue], _ body: JSONValue, index: Int) throws -> ChangeSet? {
+    // MARK: - Commits
+
+    private func ingest(_ operation: String, _ variables: [String: JSONValue], _ body: ResponseBody, index: Int) throws -> ChangeSet? {
         guard let plan = plans.plan(operation) else { return nil }
-        let bytes = Array(CanonicalJSON.render(body).utf8)
         do {
-            return try Ingest.normalize(plan: plan, variables: plan.variables(variables), response: bytes)
+            return try Ingest.normalize(plan: plan, variables: plan.variables(variables), response: body.bytes)
         } catch {
             throw violation("ingest-accepts-server-response", "\(operation): \(error)", at: index)
         }
     }
 
-    private func serverCommit(_ operation: String, _ variables: [String: JSONValue], _ body: JSONValue, answering layer: Int?, index: Int) throws -> String {
+    /// What the model learns from a response: the server's provenance when the run has it (and
+    /// then the model's own reading of the text must agree with it), else the model's own reading
+    /// of the text.
+    private func modelResponse(
+        _ operation: String, _ variables: [String: JSONValue], _ body: ResponseBody, execution: Execution?, index: Int
+    ) throws -> ModelResponse {
+        let fromText: ModelResponse
+        do {
+            fromText = try oracle.normalize(text: body.bytes, operation: operation, variables: variables)
+        } catch {
+            throw violation("oracle-reads-response", "the model cannot read the response to \(operation): \(error)", at: index)
+        }
+        guard let execution, let syntax = world.operation(named: operation) else { return fromText }
+        let fromProvenance: ModelResponse
+        do {
+            fromProvenance = try ModelResponse.from(execution, operation: syntax, schema: world.schema)
+        } catch {
+            throw violation("oracle-self-consistent", "the model cannot read the server's provenance for \(operation): \(error)", at: index)
+        }
+        guard fromProvenance == fromText else {
+            throw violation(
+                "oracle-self-consistent",
+                "the server's provenance and the model's reading of the response text differ for \(operation): " + fromProvenance.difference(from: fromText),
+                at: index)
+        }
+        return fromProvenance
+    }
+
+    private func serverCommit(
+        _ operation: String, _ variables: [String: JSONValue], _ body: ResponseBody, answering layer: Int?, execution: Execution?, index: Int
+    ) throws -> String {
         guard var process else { return "skipped" }
         guard let changeSet = try ingest(operation, variables, body, index: index) else { return "skipped: unknown operation" }
+        let response = try modelResponse(operation, variables, body, execution: execution, index: index)
         let id = layer.flatMap { process.layers.removeValue(forKey: $0) }
-        let held = heldConnections(changeSet, in: process.store)
         process.store.commit(changeSet, answering: id)
         self.process = process
-        if let layer, id != nil { model.removeLayer(layer) }
-        model.serverCommit(changeSet, now: clock.now(), heldConnections: held)
+        oracle.serverCommit(response, operation: operation, variables: variables, now: clock.now(), answering: id == nil ? nil : layer)
         return "\(changeSet.records.count) records, \(changeSet.deletions.count) deletions, \(changeSet.connectionPages.count) pages"
     }
 
-    /// Every record in memory that a retained (not released) operation reaches.
-    private func retainedInMemory(_ process: Process) -> Set<RecordKey> {
-        var keys = Set<RecordKey>()
-        let store = process.store
-        for token in process.tokens.keys.sorted() {
-            guard let retained = process.tokens[token], let plan = plans.plan(retained.operation) else { continue }
-            let reader = ModelReader(variables: plan.variables(retained.variables)) { key in
-                store.data(of: key).map(ModelRecord.init)
-            }
-            keys.formUnion(reader.reachable(plan))
+    // MARK: - Collection
+
+    private func collect(index: Int) throws -> String {
+        guard let process else { return "skipped" }
+        let result = process.store.collect()
+        let expected = oracle.collect()
+        statesChecked += 1
+        guard result.swept == expected.swept.count, result.sweptRootFields == expected.sweptRootFields.count else {
+            let names = expected.swept.prefix(12).map(\.description).joined(separator: ", ")
+            throw violation(
+                "collection-sweeps-model",
+                "the store swept \(result.swept) records and \(result.sweptRootFields) root fields; the model sweeps \(expected.swept.count) (\(names)) and \(expected.sweptRootFields.count) root fields",
+                at: index)
         }
-        return keys
+        let swept = expected.swept.prefix(8).map(\.description).joined(separator: ", ")
+        return "kept \(result.kept), swept \(result.swept) records" + (swept.isEmpty ? "" : " (\(swept)\(expected.swept.count > 8 ? ", …" : ""))")
+            + " and \(result.sweptRootFields) root fields"
     }
 
-    /// The connections of a change set's pages that memory holds (with their page info): only
-    /// those can match a cursor.
-    private func heldConnections(_ changeSet: ChangeSet, in store: Store) -> Set<RecordKey> {
-        var held = Set<RecordKey>()
-        for page in changeSet.connectionPages {
-            guard let connection = store.baseData(of: page.connectionRecord), !connection.deleted else { continue }
-            if case .link(let info)? = connection.cells[SlotID.named("pageInfo")]?.value, store.baseData(of: info) != nil {
-                held.insert(page.connectionRecord)
-            }
-        }
-        return held
-    }
-
-    /// Moves what the store handed the writer and what the check read into the model.
-    func absorbLog(_ process: Process) {
-        let log = process.recorder.takeLog()
-        for batch in log.batches { model.handedToWriter(batch) }
-        model.noteTouches(log.touches)
-    }
+    // MARK: - The writer
 
     private func drain(index: Int) throws -> String {
         guard let process else { return "skipped" }
-        absorbLog(process)
+        let queued = oracle.queue.flatMap { $0.snapshots.map(\.key) }
         let result = process.image.writer.drain()
         switch result {
         case .nothingToDo:
-            if model.hasPendingWork {
-                throw violation("writer-keeps-work", "the writer had nothing to do while the model holds work for it", at: index)
+            if oracle.hasWriterWork {
+                throw violation("writer-keeps-work", "the writer had nothing to do while the model holds work for it (\(queued.count) rows queued)", at: index)
             }
-            model.writerIdle()
             return "nothing to do"
         case .committed:
-            if let problem = model.writerCommitted(synced: !disk.hasPendingWrites) {
-                throw violation("writer-accounted", problem, at: index)
+            if !oracle.hasWriterWork {
+                throw violation("writer-accounted", "the writer committed a drain the model has no work for", at: index)
             }
+            oracle.drainCommitted(synced: !disk.hasPendingWrites)
             try checkImage(process.image, index: index)
-            return "committed"
+            let rows = queued.prefix(8).map(\.description).joined(separator: ", ")
+            return "committed" + (queued.isEmpty ? "" : " \(queued.count) rows (\(rows)\(queued.count > 8 ? ", …" : ""))")
         default:
+            oracle.drainFailed()
             try checkImage(process.image, index: index, expectUnchanged: true)
             return "\(result)"
         }
     }
 
-    private func quit(index: Int) throws -> String {
+    func quit(index: Int) throws -> String {
         guard let process else { return "skipped: no process" }
         var outcome = ""
         for _ in 0..<3 {
             outcome = try drain(index: index)
-            if outcome == "committed" || outcome == "nothing to do" { break }
+            if outcome.hasPrefix("committed") || outcome == "nothing to do" { break }
         }
         process.image.close()
-        if !disk.hasPendingWrites { model.noteSynced() }
+        if !disk.hasPendingWrites { oracle.noteSynced() }
         self.process = nil
         lastEnd = .quit
         crashes.quit += 1
         return "quit (\(outcome))"
-    }
-
-    // MARK: - Launch
-
-    func launch(index: Int) throws {
-        // SQLite's own generator (WAL salts) is process-wide: seed it so a run repeats in any process.
-        SimulatedDisk.seedSQLiteRandomness(UInt32(truncatingIfNeeded: disk.seed &+ UInt64(trace.count)))
-        var image: Image?
-        var lastError = ""
-        for _ in 0..<3 {
-            do {
-                var configuration = ImageConfiguration(executor: ManualWriterExecutor())
-                #if BATON_MUTANTS
-                configuration.mutant = options.mutant.flatMap(ImageMutant.init(mutant:))
-                #endif
-                image = try Image.open(path: Self.imagePath, vfs: disk.vfsName, appVersion: Self.appVersion, configuration: configuration)
-                break
-            } catch {
-                lastError = "\(error)"
-            }
-        }
-        guard let image else {
-            throw violation("image-opens", "the image did not open three times in a row: \(lastError)", at: index)
-        }
-        let integrity = image.integrityCheck()
-        statesChecked += 1
-        guard integrity == "ok" else {
-            throw violation("integrity-check", integrity, at: index)
-        }
-        let observed = try observe(image, index: index)
-        if launched {
-            let end = lastEnd ?? .quit
-            let allowed = model.allowedStates(after: end)
-            guard let found = allowed.first(where: { $0.generation + 1 == observed.generation && $0.difference(from: observed, ignoringGeneration: true) == nil }) else {
-                let closest = allowed.last.map { state in
-                    state.difference(from: observed, ignoringGeneration: true) ?? "same rows, generation \(state.generation) + 1 ≠ \(observed.generation)"
-                } ?? "none"
-                let described = allowed.map { "generation \($0.generation) with \($0.records.count) rows" }.joined(separator: "; ")
-                throw violation("relaunch-allowed-state", "after \(end.rawValue) the image (generation \(observed.generation) after the open, \(observed.records.count) rows) is none of the allowed states [\(described)]; against the newest: \(closest)", at: index)
-            }
-            model.relaunched(found: found, generation: observed.generation, crash: end)
-        } else {
-            guard observed.records.isEmpty && observed.root.isEmpty && observed.fetches.isEmpty else {
-                throw violation("relaunch-allowed-state", "the first launch found rows", at: index)
-            }
-            model.firstLaunch(generation: observed.generation)
-        }
-        if !disk.hasPendingWrites { model.noteSynced() }
-        let recorder = RecordingImage(image)
-        let store = Store(image: recorder, clock: clock, configuration: .init(collectsAutomatically: false, mutant: options.mutant))
-        process = Process(store: store, image: image, recorder: recorder)
-        lastEnd = nil
-        launched = true
-    }
-
-    /// The image as SQL shows it, decoded row by row.
-    func observe(_ image: Image, index: Int) throws -> ImageState {
-        var state = ImageState(generation: image.generation)
-        for row in image.dumpRecords() {
-            guard let record = row.record else {
-                throw violation("image-rows-decode", "row \(row.key) does not decode", at: index)
-            }
-            state.records[row.key] = ModelRow(record: ModelRecord(record), used: row.used)
-        }
-        for row in image.dumpRootFields() {
-            guard let cell = row.cell else {
-                throw violation("image-rows-decode", "root field \(row.field) does not decode", at: index)
-            }
-            state.root[row.field] = ModelRootRow(cell: cell, used: row.used)
-        }
-        for row in image.dumpFetches() {
-            state.fetches[row.operation] = ModelFetchRow(time: row.time, used: row.used)
-        }
-        return state
     }
 }

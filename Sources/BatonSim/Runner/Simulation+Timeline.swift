@@ -43,7 +43,8 @@ extension Simulation {
         }
     }
 
-    /// Every record's state now: memory, queued write, image row and model.
+    /// Every record's state now: the store's memory, the image's row, and the model's view of
+    /// the record in memory, in the writer's queue and in the image.
     private func keyStates() -> [String: Timeline.KeyState] {
         var states: [String: Timeline.KeyState] = [:]
         func update(_ key: String, _ body: (inout Timeline.KeyState) -> Void) {
@@ -53,24 +54,25 @@ extension Simulation {
         }
         if let process {
             for key in process.store.baseKeys {
-                let text = ModelPrinter.record(process.store.baseData(of: key).map(ModelRecord.init))
+                guard let data = process.store.baseData(of: key) else { continue }
+                let text = OracleDifference.render(OracleBridge.record(data))
                 update(key.rawValue) { $0.memory = text }
             }
-            for row in process.image.dumpRecords() {
-                let text = "used \(row.used) " + ModelPrinter.record(row.record.map(ModelRecord.init))
-                update(row.key.rawValue) { $0.image = text }
+            if let tables = try? process.image.rawTables(), case .success(let image) = Oracle.decode(OracleBridge.raw(tables)) {
+                for (key, row) in image.records {
+                    let text = "used \(row.used) " + OracleDifference.render(row.record)
+                    update(key.string) { $0.image = text }
+                }
             }
         }
-        for batch in model.pendingBatches {
+        for batch in oracle.queue {
             for snapshot in batch.snapshots {
-                var record = ModelRecord(typename: snapshot.typename, deleted: snapshot.deleted)
-                for named in snapshot.cells { record.cells[named.storageKey] = named.cell }
-                let text = (snapshot.hydrated ? "replaces " : "merges ") + ModelPrinter.record(record)
-                update(snapshot.key.rawValue) { $0.queue = text }
+                let text = (snapshot.hydrated || snapshot.record.deleted ? "replaces " : "merges ") + OracleDifference.render(snapshot.record)
+                update(snapshot.key.string) { $0.queue = text }
             }
         }
-        for (key, record) in model.logical.records {
-            update(key.rawValue) { $0.model = ModelPrinter.record(record) }
+        for (key, record) in oracle.memory {
+            update(key.string) { $0.model = OracleDifference.render(record) }
         }
         return states
     }

@@ -2,7 +2,8 @@ import Baton
 import CSQLite
 
 /// One simulated run: the real store, image and writer over a simulated disk, driven event by
-/// event and checked after every event against the reference model.
+/// event in one world, and checked after every event against the reference model (the oracle),
+/// which learns only what the server sent and keeps its own keys, rules and row reader.
 @MainActor
 package final class Simulation {
     /// How a run is made.
@@ -14,12 +15,15 @@ package final class Simulation {
         package var echo: Bool
         /// Record a ``Timeline`` of the run (costly: replays and single runs only).
         package var recordsTimeline: Bool
+        /// The world the run happens in.
+        package var world: World
 
-        package init(events: Int = 200, mutant: Mutant? = nil, echo: Bool = false, recordsTimeline: Bool = false) {
+        package init(events: Int = 200, mutant: Mutant? = nil, echo: Bool = false, recordsTimeline: Bool = false, world: World = .standard) {
             self.events = events
             self.mutant = mutant
             self.echo = echo
             self.recordsTimeline = recordsTimeline
+            self.world = world
         }
     }
 
@@ -28,8 +32,9 @@ package final class Simulation {
         let store: Store
         let image: Image
         let recorder: RecordingImage
-        /// Retained operations by the schedule's token number: the store's token and what it retains.
-        var tokens: [Int: (token: RetainToken, operation: String, variables: [String: JSONValue])] = [:]
+        /// Retained operations by the schedule's token number.
+        var tokens: [Int: RetainToken] = [:]
+        /// Live optimistic layers by the schedule's layer number.
         var layers: [Int: OptimisticLayerID] = [:]
     }
 
@@ -37,14 +42,15 @@ package final class Simulation {
     static let appVersion = "sim-1"
 
     let options: Options
+    let world: World
+    let plans: WorldPlans
     let seed: UInt64?
     let disk: SimulatedDisk
     let clock = SimClock()
-    let plans = SimPlans.shared
-    var model = ReferenceModel()
+    var oracle: Oracle
     var process: Process?
     /// How the last process ended (`nil` before the first launch).
-    var lastEnd: CrashKind?
+    var lastEnd: ProcessEnd?
     var launched = false
     var schedule: [ScheduledEvent] = []
     var trace: [String] = []
@@ -61,31 +67,43 @@ package final class Simulation {
     /// Each record's state after the last recorded event.
     var lastKeyStates: [String: Timeline.KeyState] = [:]
 
-    init(seed: UInt64?, diskSeed: UInt64, options: Options) {
+    init(seed: UInt64?, diskSeed: UInt64, options: Options, plans: WorldPlans) {
         self.seed = seed
         self.options = options
+        self.world = options.world
+        self.plans = plans
+        oracle = Oracle(world: options.world)
         disk = SimulatedDisk(seed: diskSeed)
         disk.setTime(milliseconds: Int64(clock.now() * 1000))
-        if options.recordsTimeline { timeline = Timeline(title: seed.map { "seed \($0)" } ?? "replay") }
+        if options.recordsTimeline { timeline = Timeline(title: seed.map { "seed \($0), world \(options.world.name)" } ?? "replay, world \(options.world.name)") }
     }
 
     // MARK: - Entry points
 
+    /// The swarm the run of `seed` draws first (its event kinds, screens and server).
+    package nonisolated static func swarm(for seed: UInt64, world: World) -> Swarm {
+        var random = SimRandom(seed: seed).split("swarm")
+        return Swarm(world: world, random: &random)
+    }
+
     /// Runs the seed's generated schedule.
     package static func run(seed: UInt64, options: Options) -> SimOutcome {
         let random = SimRandom(seed: seed)
-        var swarmRandom = random.split("swarm")
-        let configuration = SwarmConfiguration(random: &swarmRandom)
-        var generator = EventGenerator(configuration: configuration, random: random)
-        let simulation = Simulation(seed: seed, diskSeed: diskSeed(for: seed), options: options)
-        simulation.note("seed \(seed) swarm \(configuration)")
+        let swarm = swarm(for: seed, world: options.world)
+        var generator = EventGenerator(world: options.world, swarm: swarm, random: random)
+        guard let simulation = make(seed: seed, diskSeed: diskSeed(for: seed), options: options) else {
+            return worldFailure(seed: seed, options: options)
+        }
+        simulation.note("seed \(seed) world \(options.world.name) swarm \(swarm)")
         var failure: InvariantViolation?
         do {
             try simulation.launch(index: -1)
             for index in 0..<options.events {
-                let event = generator.next(simulation.generationContext())
-                simulation.schedule.append(ScheduledEvent(event))
-                try simulation.execute(ScheduledEvent(event), index: index)
+                let generated = generator.next(simulation.generationContext())
+                for line in generated.drift { simulation.note("  server: \(line)") }
+                let scheduled = ScheduledEvent(generated.event)
+                simulation.schedule.append(scheduled)
+                try simulation.execute(scheduled, index: index, execution: generated.execution)
             }
         } catch let violation as InvariantViolation {
             failure = violation
@@ -96,21 +114,23 @@ package final class Simulation {
     }
 
     /// The seed of a run's disk (SQLite's randomness), derived from the run's seed.
-    package static func diskSeed(for seed: UInt64) -> UInt64 {
+    package nonisolated static func diskSeed(for seed: UInt64) -> UInt64 {
         var random = SimRandom(seed: seed).split("disk")
         return random.next()
     }
 
     /// Runs a recorded or hand-written schedule (with the disk of `seed`'s run, when given).
     package static func replay(_ events: [ScheduledEvent], seed: UInt64? = nil, options: Options) -> SimOutcome {
-        let simulation = Simulation(seed: seed, diskSeed: seed.map(diskSeed(for:)) ?? 0, options: options)
-        simulation.note("replay of \(events.count) events")
+        guard let simulation = make(seed: seed, diskSeed: seed.map(diskSeed(for:)) ?? 0, options: options) else {
+            return worldFailure(seed: seed, options: options)
+        }
+        simulation.note("replay of \(events.count) events in world \(options.world.name)")
         var failure: InvariantViolation?
         do {
             try simulation.launch(index: -1)
             for (index, scheduled) in events.enumerated() {
                 simulation.schedule.append(scheduled)
-                try simulation.execute(scheduled, index: index)
+                try simulation.execute(scheduled, index: index, execution: nil)
             }
         } catch let violation as InvariantViolation {
             failure = violation
@@ -118,6 +138,27 @@ package final class Simulation {
             failure = InvariantViolation(invariant: "unexpected-error", detail: "\(error)", eventIndex: simulation.schedule.count - 1)
         }
         return simulation.finish(failure)
+    }
+
+    /// A simulation over the options' world, or nil when the store cannot build its plans.
+    private static func make(seed: UInt64?, diskSeed: UInt64, options: Options) -> Simulation? {
+        guard let plans = try? WorldPlans(world: options.world) else { return nil }
+        return Simulation(seed: seed, diskSeed: diskSeed, options: options, plans: plans)
+    }
+
+    /// The outcome of a run whose world the store cannot build plans for.
+    private static func worldFailure(seed: UInt64?, options: Options) -> SimOutcome {
+        let detail: String
+        do {
+            _ = try WorldPlans(world: options.world)
+            detail = "the world's plans do not build"
+        } catch {
+            detail = "\(error)"
+        }
+        let failure = InvariantViolation(invariant: "world-builds", detail: detail, eventIndex: -1)
+        return SimOutcome(
+            seed: seed, schedule: [], failure: failure, trace: ["FAILED \(failure)"], traceHash: "", crashes: CrashCounts(),
+            statesChecked: 0, eventsRun: 0, timeline: nil, coverage: OracleCoverage())
     }
 
     private func finish(_ failure: InvariantViolation?) -> SimOutcome {
@@ -130,35 +171,15 @@ package final class Simulation {
         hasher.combine("disk \(disk.contentHash)")
         return SimOutcome(
             seed: seed, schedule: schedule, failure: failure, trace: trace, traceHash: hasher.hex,
-            crashes: crashes, statesChecked: statesChecked, eventsRun: schedule.count, timeline: timeline)
+            crashes: crashes, statesChecked: statesChecked, eventsRun: schedule.count, timeline: timeline,
+            coverage: oracle.coverage)
     }
 
     func generationContext() -> GenerationContext {
-        let model = self.model
-        return GenerationContext(
+        GenerationContext(
             processUp: process != nil,
-            liveLayers: model.layers.map { layer in
-                let name = layer.changeSet.operation?.rawValue ?? ""
-                return (layer.id, "Rename", Self.variables(fromIdentity: name))
-            },
-            retainedTokens: (process?.tokens.keys.sorted()) ?? [],
-            noteCursors: { c in
-                let key = RecordKey("client:Character:\(c + 1):__Notes_notes_connection")
-                guard case .link(let info)? = model.logical.records[key]?.cells["pageInfo"]?.value,
-                      let pageInfo = model.logical.records[info] else { return nil }
-                func text(_ name: String) -> String? {
-                    if case .string(let s)? = pageInfo.cells[name]?.value { return s }
-                    return nil
-                }
-                return (text("startCursor"), text("endCursor"))
-            })
-    }
-
-    /// The variables inside an operation identity `Name{json}`.
-    static func variables(fromIdentity identity: String) -> [String: JSONValue] {
-        guard let brace = identity.firstIndex(of: "{"),
-              case .object(let object)? = try? JSONValue.parse(String(identity[brace...])) else { return [:] }
-        return object
+            liveLayers: (process?.layers.keys.sorted()) ?? [],
+            retainedTokens: (process?.tokens.keys.sorted()) ?? [])
     }
 
     // MARK: - Trace

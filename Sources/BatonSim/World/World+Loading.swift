@@ -71,7 +71,7 @@ extension World {
     }
 
     /// Parses, validates and interprets everything, then builds the world.
-    private static func assemble(
+    static func assemble(
         name: String, schema text: String, schemaSource: String, operations texts: [(source: String, text: String)],
         settings: (Schema, [String]) throws -> WorldSettings
     ) throws -> World {

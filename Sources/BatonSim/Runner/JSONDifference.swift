@@ -1,7 +1,7 @@
 import Baton
 
-/// The first place two JSON values differ, as a path and the two values there (for short failure
-/// messages about large documents).
+/// The first place two JSON values differ (strings by their bytes), as a path and the two values
+/// there: short failure messages about large documents.
 package enum JSONDifference {
     package static func first(_ a: JSONValue, _ b: JSONValue, path: String = "$") -> String? {
         switch (a, b) {

@@ -1,0 +1,97 @@
+import Baton
+
+/// The shape of one run, drawn from its seed before any event: which event kinds are on and how
+/// often, which of the world's queries are the app's screens, how crashes cluster, and the
+/// server's configuration (sizes, rates, cursor and JSON styles).
+///
+/// Swarm testing: switching whole kinds off per seed reaches states a uniform mix rarely does.
+package struct Swarm: Sendable, CustomStringConvertible {
+    /// The kinds of event the generator draws, each with its weight (0: off this run).
+    package enum Kind: String, CaseIterable, Sendable {
+        case response, page, mutation, retain, release, check, collect
+        case drain, drainPartway, advanceClock, invalidate, quit, kill, powerLoss, fault, corruptFile
+    }
+
+    /// The kinds that end the process: their weights are raised for a while after a crash.
+    static let crashKinds: Set<Kind> = [.kill, .powerLoss, .drainPartway]
+
+    package var weights: [Kind: Int]
+    /// The queries the app shows as screens: most responses, retains and checks use them.
+    package var screens: [String]
+    /// Chance that the server's data drifts before an event.
+    package var driftRate: Double
+    /// Chance that a check names an expiration.
+    package var expirationRate: Double
+    /// After a crash, for this many events the crash kinds weigh `aftershockBoost` times more
+    /// (0: off): crash-after-crash sequences, such as a kill and then a power loss that tears the
+    /// WAL of the launch that reused the killed launch's WAL, show up within few seeds.
+    package var aftershockLength: Int
+    package var aftershockBoost: Int
+    /// The server's configuration, drawn from the world's settings.
+    package var server: ServerConfiguration
+
+    /// Draws a swarm for `world` from `random` (the run's `swarm` stream).
+    package init(world: World, random: inout SimRandom) {
+        let base: [Kind: Int] = [
+            .response: 30, .page: 8, .mutation: 10, .retain: 5, .release: 5, .check: 22, .collect: 5, .drain: 12,
+            .drainPartway: 1, .advanceClock: 4, .invalidate: 1, .quit: 1, .kill: 2, .powerLoss: 2, .fault: 2, .corruptFile: 1,
+        ]
+        let alwaysOn: Set<Kind> = [.response, .check, .drain]
+        var weights: [Kind: Int] = [:]
+        for kind in Kind.allCases {
+            let weight = base[kind]!
+            if alwaysOn.contains(kind) {
+                weights[kind] = weight
+            } else if kind == .corruptFile {
+                // A wiped image ends every story the run was telling: rare, and in few seeds.
+                weights[kind] = random.chance(0.3) ? weight : 0
+            } else {
+                weights[kind] = random.chance(0.25) ? 0 : max(1, weight * random.int(1...3) / 2)
+            }
+        }
+        let queries = world.operations.filter { $0.kind == .query && !world.settings.unansweredOperations.contains($0.name) }.map(\.name)
+        var screens = queries.filter { _ in !random.chance(0.25) }
+        if screens.isEmpty, !queries.isEmpty { screens = [random.pick(queries)] }
+        if !world.operations.contains(where: { $0.kind == .mutation }) { weights[.mutation] = 0 }
+        let pages = world.operations.contains { operation in
+            (world.analysis.variables[operation.name] ?? [:]).values.contains { use in
+                if case .cursor = use.role { return true }
+                return false
+            }
+        }
+        if !pages { weights[.page] = 0 }
+        self.weights = weights
+        self.screens = screens
+        driftRate = random.pick([0.1, 0.3, 0.6])
+        expirationRate = random.pick([0, 0.3, 0.7])
+        aftershockLength = random.chance(0.5) ? random.int(3...12) : 0
+        aftershockBoost = random.int(2...8)
+        var serverRandom = random.split("server")
+        server = ServerConfiguration(world: world, random: &serverRandom)
+    }
+
+    package var description: String {
+        let on = Kind.allCases.filter { weights[$0, default: 0] > 0 }.map { "\($0.rawValue)=\(weights[$0]!)" }
+        var parts = ["screens " + screens.joined(separator: ","), "kinds: " + on.joined(separator: " ")]
+        parts.append("drift \(driftRate), expirations \(expirationRate)")
+        if aftershockLength > 0 { parts.append("aftershocks \(aftershockLength)×\(aftershockBoost)") }
+        parts.append("server: \(server)")
+        return parts.joined(separator: "; ")
+    }
+
+    /// The swarm as JSON, for campaign reports: every kind's weight (0: off this run), the
+    /// screens, the rates, and the server's configuration as text.
+    package var json: JSONValue {
+        var weights: [String: JSONValue] = [:]
+        for kind in Kind.allCases { weights[kind.rawValue] = .int(self.weights[kind, default: 0]) }
+        return .object([
+            "weights": .object(weights),
+            "screens": .array(screens.map { .string($0) }),
+            "driftRate": .double(driftRate),
+            "expirationRate": .double(expirationRate),
+            "aftershockLength": .int(aftershockLength),
+            "aftershockBoost": .int(aftershockBoost),
+            "server": .string(server.description),
+        ])
+    }
+}

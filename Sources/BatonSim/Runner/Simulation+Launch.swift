@@ -1,0 +1,61 @@
+import Baton
+
+extension Simulation {
+    /// A new process: opens the image over the simulated disk, checks its integrity and that it
+    /// is one of the states the model allows after the way the last process ended, and makes a
+    /// new store over it.
+    func launch(index: Int) throws {
+        // SQLite's own generator (WAL salts) is process-wide: seed it so a run repeats in any process.
+        SimulatedDisk.seedSQLiteRandomness(UInt32(truncatingIfNeeded: disk.seed &+ UInt64(trace.count)))
+        var image: Image?
+        var lastError = ""
+        for _ in 0..<3 {
+            do {
+                var configuration = ImageConfiguration(executor: ManualWriterExecutor())
+                #if BATON_MUTANTS
+                configuration.mutant = options.mutant.flatMap(ImageMutant.init(mutant:))
+                #endif
+                image = try Image.open(path: Self.imagePath, vfs: disk.vfsName, appVersion: Self.appVersion, configuration: configuration)
+                break
+            } catch {
+                lastError = "\(error)"
+            }
+        }
+        guard let image else {
+            throw violation("image-opens", "the image did not open three times in a row: \(lastError)", at: index)
+        }
+        let integrity = image.integrityCheck()
+        statesChecked += 1
+        guard integrity == "ok" else {
+            throw violation("integrity-check", integrity, at: index)
+        }
+        let observed = try observe(image, index: index)
+        if launched {
+            let end = lastEnd ?? .quit
+            let allowed = oracle.allowedStates(after: end)
+            guard let found = allowed.firstIndex(where: { $0.generation + 1 == observed.generation && $0.sameRows(as: observed) }) else {
+                let closest = allowed.last.map { state in
+                    let lines = OracleDifference.images(expected: state, actual: observed)
+                    return lines.isEmpty ? "same rows, generation \(state.generation) + 1 ≠ \(observed.generation)" : lines.prefix(8).joined(separator: "; ")
+                } ?? "none"
+                let described = allowed.map { "generation \($0.generation) with \($0.records.count) rows" }.joined(separator: "; ")
+                throw violation(
+                    "relaunch-allowed-state",
+                    "after \(end.rawValue) the image (generation \(observed.generation) after the open, \(observed.records.count) rows) is none of the allowed states [\(described)]; against the newest: \(closest)",
+                    at: index)
+            }
+            oracle.relaunched(found: found, generation: observed.generation, after: end)
+        } else {
+            guard observed.records.isEmpty && observed.root.isEmpty && observed.fetches.isEmpty else {
+                throw violation("relaunch-allowed-state", "the first launch found rows", at: index)
+            }
+            oracle.firstLaunch(generation: observed.generation)
+        }
+        if !disk.hasPendingWrites { oracle.noteSynced() }
+        let recorder = RecordingImage(image)
+        let store = Store(image: recorder, clock: clock, configuration: .init(collectsAutomatically: false, mutant: options.mutant))
+        process = Process(store: store, image: image, recorder: recorder)
+        lastEnd = nil
+        launched = true
+    }
+}
