@@ -167,8 +167,20 @@ struct JSONStructureTests {
         ]))
     }
 
-    @Test func repeatedKeyKeepsTheLastValue() throws {
-        #expect(try JSONValue.parse(#"{"a":1,"a":2}"#) == .object(["a": .int(2)]))
+    @Test("a member name given twice is refused when parsed, at its second occurrence, escapes decoded", arguments: [
+        (#"{"a":1,"a":2}"#, 7), (#"{"a":1,"b":{"c":1,"c":1}}"#, 18), (#"{"a":1,"\u0061":2}"#, 7), (#"[{"x":[],"x":{}}]"#, 9),
+    ])
+    func repeatedKeyIsRefused(text: String, offset: Int) {
+        guard case .failure(let error) = parse(text) else {
+            Issue.record("accepted \(text)")
+            return
+        }
+        #expect(error.reason == .duplicateKey(text.contains("x") ? "x" : text.contains("c") ? "c" : "a"))
+        #expect(error.offset == offset)
+    }
+
+    @Test func repeatedKeyIsPassedBySkipping() throws {
+        #expect(skip(#"{"a":1,"a":2}"#) == nil)
     }
 
     @Test("broken structure is refused, parsed or skipped", arguments: [

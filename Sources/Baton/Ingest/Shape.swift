@@ -7,9 +7,12 @@ final class ShapeEntry {
     /// only such a name can be matched in place, quote to quote.
     let plainKey: [UInt8]
     let name: String
+    let type: FieldType
     let kind: FieldType.Kind
     let namedType: String
     let listDepth: Int
+    /// The field's own value may be null (level 0 of its type is nullable).
+    let isNullable: Bool
     let isTypename: Bool
     /// A leaf field named `id` (by name, not alias): the object's identity.
     let isID: Bool
@@ -38,6 +41,8 @@ final class ShapeEntry {
         let plain = keyBytes.allSatisfy { $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
         plainKey = plain && !keyBytes.isEmpty ? keyBytes : []
         name = field.name
+        type = field.type
+        isNullable = !field.type.isNonNull(atLevel: 0)
         kind = field.type.kind
         namedType = field.type.namedType
         listDepth = field.type.listDepth
@@ -84,17 +89,16 @@ final class Shape {
         keyPrefixHash = keyPrefix.withUnsafeBytes { RecordTable.hash($0) }
     }
 
-    /// The entry whose response key is the body of `span` (unescaped), trying `hint` first:
-    /// responses usually list members in selection order, so the next entry is the likely one.
+    /// The index of the entry whose response key is the body of `span` (unescaped), trying `hint`
+    /// first: responses usually list members in selection order, so the next entry is the likely one.
     @inline(__always)
-    func match(_ body: UnsafeRawBufferPointer, hint: inout Int) -> ShapeEntry? {
+    func match(_ body: UnsafeRawBufferPointer, hint: inout Int) -> Int? {
         let count = entries.count
         var i = hint < count ? hint : 0
         for _ in 0..<count {
-            let entry = entries[i]
-            if Shape.equal(entry.keyBytes, body) {
+            if Shape.equal(entries[i].keyBytes, body) {
                 hint = i + 1
-                return entry
+                return i
             }
             i += 1
             if i == count { i = 0 }
@@ -102,9 +106,14 @@ final class Shape {
         return nil
     }
 
-    /// The entry under `responseKey` (for escaped keys and error paths).
+    /// The index of the entry under `responseKey` (for escaped keys).
+    func index(named responseKey: String) -> Int? {
+        entries.firstIndex { $0.responseKey == responseKey }
+    }
+
+    /// The entry under `responseKey` (for error paths).
     func entry(named responseKey: String) -> ShapeEntry? {
-        entries.first { $0.responseKey == responseKey }
+        index(named: responseKey).map { entries[$0] }
     }
 
     @inline(__always)

@@ -24,12 +24,16 @@ public struct JSONStringSpan: Hashable, Sendable {
 /// The reader is a cursor: callers ask what comes next (``peekKind()``) and read it, open objects
 /// and arrays and step through their members, or skip a whole value (``skipValue()``) without
 /// allocating. Everything JSON forbids is an error with its byte offset: trailing commas, leading
-/// zeros, raw control characters in strings, unpaired surrogates, invalid UTF-8 in a string that is
-/// read, nesting beyond ``maxDepth``, and anything but whitespace after the value (``finish()``).
+/// zeros, raw control characters in strings, unpaired surrogates in `\u` escapes, invalid UTF-8
+/// in any string (a key, a value that is read, a value that is skipped: RFC 8259 §8.1 makes JSON
+/// text UTF-8), nesting beyond ``maxDepth``, and anything but whitespace after the value
+/// (``finish()``). Outside strings only JSON's ASCII grammar is accepted, so every byte of the
+/// input is checked, whatever the caller reads or skips.
+///
+/// Duplicate member names are JSON (RFC 8259 says names SHOULD be unique): the scanner passes
+/// them, ``readValue()`` refuses them, and ingest refuses them in the objects it normalizes.
 ///
 /// The buffer is borrowed: it must stay valid as long as the scanner is used.
-/// ``skipValue()`` checks structure, escapes and control characters but not the UTF-8 of the
-/// strings it passes over; reading a string checks it.
 public struct JSONScanner {
     /// The input.
     public let bytes: UnsafeRawBufferPointer

@@ -37,7 +37,7 @@ extension Simulation {
     /// model lacks something too.
     func check(_ operation: String, _ variables: [String: JSONValue], expiration: Double?, index: Int) throws -> String {
         guard let process, let plan = plans.plan(operation) else { return "skipped" }
-        let resolved = plan.variables(variables)
+        let resolved = try plan.variables(variables)
         if let code = readFaultForNextCheck { disk.fail(.read, code: code) }
         let result = process.store.check(plan, variables: resolved, expiration: expiration)
         // A read the disk failed on purpose is a miss: the check may then answer missing.
@@ -104,7 +104,7 @@ extension Simulation {
             guard let process, case .check(let operation, let variables, _) = schedule[index].event, let plan = plans.plan(operation) else {
                 throw violation("expectation", "\"data\" expectations go on check events", at: index)
             }
-            let read = process.store.read(plan, variables: plan.variables(variables))
+            let read = process.store.read(plan, variables: try plan.variables(variables))
             guard JSONComparison.equal(read.data, data) else {
                 throw violation("expectation", "expected data \(CanonicalJSON.render(data)), read back \(CanonicalJSON.render(read.data))", at: index)
             }

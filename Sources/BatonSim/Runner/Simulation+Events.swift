@@ -40,7 +40,7 @@ extension Simulation {
             return "reverted"
         case .retain(let token, let operation, let variables):
             guard var process, process.tokens[token] == nil, let plan = plans.plan(operation) else { return "skipped" }
-            process.tokens[token] = (process.store.retain(plan, variables: plan.variables(variables)), operation, variables)
+            process.tokens[token] = (process.store.retain(plan, variables: try plan.variables(variables)), operation, variables)
             self.process = process
             return "retained"
         case .release(let token):
@@ -162,8 +162,9 @@ extension Simulation {
         var keys = Set<RecordKey>()
         let store = process.store
         for token in process.tokens.keys.sorted() {
-            guard let retained = process.tokens[token], let plan = plans.plan(retained.operation) else { continue }
-            let reader = ModelReader(variables: plan.variables(retained.variables)) { key in
+            guard let retained = process.tokens[token], let plan = plans.plan(retained.operation),
+                  let variables = try? plan.variables(retained.variables) else { continue }
+            let reader = ModelReader(variables: variables) { key in
                 store.data(of: key).map(ModelRecord.init)
             }
             keys.formUnion(reader.reachable(plan))
