@@ -8,7 +8,10 @@ extension PlanBuilder {
         for (index, directive) in directives.enumerated() {
             let name = directive.name
             guard let definition = schema.directive(named: name) else {
-                throw GraphQLError("unknown directive @\(name)", at: directive.location)
+                throw GraphQLError(
+                    "unknown directive @\(name) (a client directive must be declared in the schema given to Baton: "
+                        + "directive @\(name) on \(place.rawValue))",
+                    at: directive.location)
             }
             guard definition.locations.contains(place) else {
                 throw GraphQLError("@\(name) is not allowed on \(place.phrase); \(Self.allowedPlaces(of: definition))", at: directive.location)
