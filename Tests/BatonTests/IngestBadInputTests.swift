@@ -3,7 +3,8 @@ import Testing
 
 /// A schema with non-null fields at every level, lists of non-null items, and every scalar kind.
 private let sdl = """
-    type Query { character(id: ID!): Character, hero: Hero!, count: Int, ratio: Float, ids: [ID!] }
+    type Query { character(id: ID!): Character, hero: Hero!, count: Int, ratio: Float, ids: [ID!], search: [Result] }
+    union Result = Character | Episode
     type Character {
       id: ID!
       name: String!
@@ -238,6 +239,43 @@ struct UTF8Tests {
             _ = try normalize(bytes: Self.response(place, Array(text.utf8)))
         }
         _ = try normalize(bytes: Self.response(place, Array(#"\uD83D\uDE00"#.utf8)))
+    }
+
+    /// Strings that ingest passes over first and reads when it comes back: members before an
+    /// object's id, and members before the `__typename` of an object of a union.
+    static let revisited: [(Plan?, String, String)] = [
+        (nil, #"{"data":{"character":{"location":{"id":"5","name":"#, #"},"id":"1","name":"R"}}}"#),
+        (nil, #"{"data":{"character":{"location":{"id":"5","name":"x","extra":"#, #"},"id":"1","name":"R"}}}"#),
+        (nil, #"{"data":{"character":{"friends":[{"id":"2","name":"x"},{"name":"#, #","id":"3"}],"id":"1","name":"R"}}}"#),
+        (search, #"{"data":{"search":[{"name":"#, #","__typename":"Episode","id":"e","code":"c"}]}}"#),
+        (search, #"{"data":{"search":[{"bio":"#, #","__typename":"Episode","id":"e","code":"c"}]}}"#),
+    ]
+
+    static let search: Plan = {
+        do {
+            return try Plan.build(document: "{ search { __typename ... on Episode { id name code } } }", schema: schema)
+        } catch {
+            fatalError("search: \(error)")
+        }
+    }()
+
+    @Test("strings passed over before an object's id or __typename are checked when ingest comes back to them")
+    func revisitedStrings() throws {
+        for (plan, before, after) in Self.revisited {
+            let plan = plan ?? screen
+            let variables = plan === screen ? one : [:]
+            for body in Self.invalid {
+                let bytes = Array(before.utf8) + [0x22] + body + [0x22] + Array(after.utf8)
+                let error = refusal(bytes: bytes, plan, variables)
+                guard case .malformedJSON(let json)? = error?.kind else {
+                    Issue.record("\(before) \(body): wrong error \(String(describing: error))")
+                    continue
+                }
+                #expect(json.reason == .invalidUTF8)
+            }
+            let good = Array(before.utf8) + Array("\"é😀\"".utf8) + Array(after.utf8)
+            _ = try Ingest.normalize(plan: plan, variables: try plan.variables(variables), response: good)
+        }
     }
 
     @Test("the error says where: the byte and the path")

@@ -23,6 +23,12 @@
 /// - `@connection` fields add a ``ConnectionPage`` each, in response order; `@deleteRecord`
 ///   fields add the records their values name to ``ChangeSet/deletions``.
 /// - ``ChangeSet/operation`` is `plan.identity(variables)`, whatever `data` holds.
+/// - Refused, with the path: invalid UTF-8 anywhere, a member given twice in one object, an `Int`
+///   that is not a whole number in 32 bits, a value of the wrong kind, and a null in a non-null
+///   position that no error in `errors` names. A null that an error names is propagated to the
+///   nearest nullable position, as the spec says the server should have (`NullPropagation.swift`).
+/// - `variables` made by a plan with other declarations are checked again against `plan`
+///   (``IngestError/Kind/invalidVariables(_:)``).
 public enum Ingest {
     /// Normalizes a response held in a raw buffer.
     public static func normalize(

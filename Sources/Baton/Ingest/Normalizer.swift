@@ -216,7 +216,7 @@ struct Normalizer {
                             // The key is not known yet (or earlier members wait): come back later,
                             // keeping members in response order.
                             deferred.append((member, valueMark))
-                            try skipValue()
+                            try skipValueToRevisit()
                         }
                     } else if key == nil && member.isID {
                         let found = try identify(member, shape: shape, keySource: keySource)
@@ -338,7 +338,8 @@ struct Normalizer {
                     found = try readString()
                     break
                 }
-                try skipValue()
+                // The object is read from its start once its type is known; its strings are checked then.
+                try skipValueToRevisit()
             } while try nextMember()
         }
         guard let found else { throw IngestError(.missingTypename(abstractType: abstractType), offset: start.position) }
@@ -386,7 +387,7 @@ struct Normalizer {
         }
         guard kind == .array else { throw wrongType("a list", kind) }
         let itemLevel = member.listDepth - depth + 1
-        let itemsNullable = !member.type.isNonNull(atLevel: itemLevel)
+        let itemsNullable = !member.isNonNull(atLevel: itemLevel)
         var position = 0
         if depth == 1 {
             var keys: [RecordKey?] = []
@@ -459,7 +460,8 @@ struct Normalizer {
         guard try peek() == .string, case .string(let old) = records[index].cells[position].value else { return false }
         let start = scanner.mark
         let span: JSONStringSpan
-        do { span = try scanner.readStringSpan() } catch { throw .json(error) }
+        // Equal bytes are as valid as the stored text: the UTF-8 check waits for a difference.
+        do { span = try scanner.readStringSpanForComparison() } catch { throw .json(error) }
         if !span.hasEscapes, Normalizer.equal(old, UnsafeRawBufferPointer(rebasing: scanner.bytes[span.range])) {
             return true
         }
@@ -495,7 +497,7 @@ struct Normalizer {
         }
         guard kind == .array else { throw wrongType("a list", kind) }
         let itemLevel = member.listDepth - depth + 1
-        let itemsNullable = !member.type.isNonNull(atLevel: itemLevel)
+        let itemsNullable = !member.isNonNull(atLevel: itemLevel)
         var items: [Value] = []
         var position = 0
         if try openArray() {
@@ -709,6 +711,9 @@ extension Normalizer {
     }
     @inline(__always) mutating func skipValue() throws(IngestError) {
         do { try scanner.skipValue() } catch { throw .json(error) }
+    }
+    @inline(__always) mutating func skipValueToRevisit() throws(IngestError) {
+        do { try scanner.skipValueToRevisit() } catch { throw .json(error) }
     }
     @inline(__always) mutating func finish() throws(IngestError) {
         do { try scanner.finish() } catch { throw .json(error) }

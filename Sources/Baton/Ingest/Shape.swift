@@ -13,6 +13,8 @@ final class ShapeEntry {
     let listDepth: Int
     /// The field's own value may be null (level 0 of its type is nullable).
     let isNullable: Bool
+    /// ``FieldType/nonNullLevels`` of `type`, kept apart so the hot path reads one word.
+    let nonNullLevels: UInt64
     let isTypename: Bool
     /// A leaf field named `id` (by name, not alias): the object's identity.
     let isID: Bool
@@ -27,6 +29,12 @@ final class ShapeEntry {
     let deleteRecord: DeleteRecordDirective?
     /// The child shape last used under this entry: objects under one field nearly always share a type.
     var childShape: Shape?
+
+    /// True when the value at `level` of the field's type (0: the field's own value) may not be null.
+    @inline(__always)
+    func isNonNull(atLevel level: Int) -> Bool {
+        level < 64 && nonNullLevels & (1 << UInt64(level)) != 0
+    }
 
     /// A `@connection` field's page facts under the call's variables.
     struct Connection {
@@ -43,6 +51,7 @@ final class ShapeEntry {
         name = field.name
         type = field.type
         isNullable = !field.type.isNonNull(atLevel: 0)
+        nonNullLevels = field.type.nonNullLevels
         kind = field.type.kind
         namedType = field.type.namedType
         listDepth = field.type.listDepth

@@ -13,12 +13,27 @@ extension JSONScanner {
         return try scanString()
     }
 
+    /// Reads a string value without decoding it and without checking its UTF-8, for a caller that
+    /// only compares its bytes with text already known to be UTF-8 (equal bytes are valid too), and
+    /// that reads it again with ``readStringSpan()`` or ``readString()`` when they differ.
+    /// ``string(_:)`` checks such a span's UTF-8 when it decodes it.
+    public mutating func readStringSpanForComparison() throws(JSONError) -> JSONStringSpan {
+        skipWhitespace()
+        guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { throw unexpected("a string") }
+        return try scanString(checkingUTF8: false)
+    }
+
     /// Moves past the string that starts at the current position (on its opening quote), checking
     /// its escapes, control characters and UTF-8, and returns where its body lies.
-    ///
-    /// One pass: eight ASCII bytes at a time up to the first quote, backslash, control character
-    /// or non-ASCII byte, then that byte alone (a multi-byte sequence checked as a whole).
     mutating func scanString() throws(JSONError) -> JSONStringSpan {
+        try scanString(checkingUTF8: true)
+    }
+
+    /// The string scan, in one pass: eight ASCII bytes at a time up to the first quote, backslash,
+    /// control character or non-ASCII byte, then that byte alone (a multi-byte sequence checked as
+    /// a whole, unless `checkingUTF8` is false).
+    @inline(__always)
+    mutating func scanString(checkingUTF8: Bool) throws(JSONError) -> JSONStringSpan {
         let start = position + 1
         var p = start
         let end = bytes.count
@@ -28,20 +43,29 @@ extension JSONScanner {
             while p + 8 <= end {
                 let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: p, as: UInt64.self))
                 let special = JSONScanner.specialBytes(word)
+                // The bytes before the first special one (all eight when there is none).
+                let ordinary = special == 0 ? word : word & ((1 << (UInt64(special.trailingZeroBitCount >> 3) << 3)) &- 1)
+                let high = ordinary & JSONScanner.highBits
+                if high != 0 {
+                    isASCII = false
+                    if checkingUTF8 {
+                        // Up to the first non-ASCII byte, which is checked below.
+                        p += high.trailingZeroBitCount >> 3
+                        break
+                    }
+                }
                 if special == 0 {
-                    if word & JSONScanner.highBits != 0 { break }
                     p += 8
                     continue
                 }
-                let ordinary = special.trailingZeroBitCount >> 3
-                if word & ((1 << (UInt64(ordinary) << 3)) &- 1) & JSONScanner.highBits == 0 { p += ordinary }
+                p += special.trailingZeroBitCount >> 3
                 break
             }
             guard p < end else { throw error(.unexpectedEnd, at: end) }
             let b = bytes[p]
             if b == UInt8(ascii: "\"") {
                 position = p + 1
-                return JSONStringSpan(range: start..<p, hasEscapes: escaped, isASCII: isASCII)
+                return JSONStringSpan(range: start..<p, hasEscapes: escaped, isASCII: isASCII, isCheckedUTF8: checkingUTF8)
             }
             if b == UInt8(ascii: "\\") {
                 escaped = true
@@ -49,12 +73,19 @@ extension JSONScanner {
                 continue
             }
             if b < 0x20 { throw error(.controlCharacterInString, at: p) }
-            if b < 0x80 {
-                p += 1
+            if b >= 0x80 {
+                isASCII = false
+                guard checkingUTF8 else {
+                    p += 1
+                    continue
+                }
+                // Non-ASCII text often runs on (CJK, emoji): check it all before the next word.
+                repeat {
+                    p = try checkUTF8(at: p)
+                } while p < end && bytes[p] >= 0x80
                 continue
             }
-            isASCII = false
-            p = try checkUTF8(at: p)
+            p += 1
         }
     }
 
@@ -64,8 +95,9 @@ extension JSONScanner {
     /// Checks the UTF-8 sequence whose lead byte (at least 0x80) is at `p`; returns the offset after it.
     ///
     /// RFC 3629's table: no continuation byte as a lead, no overlong forms, no surrogates
-    /// (U+D800...U+DFFF), nothing above U+10FFFF.
-    @inline(__always)
+    /// (U+D800...U+DFFF), nothing above U+10FFFF. Kept out of line: the string scan's loop stays
+    /// small for the ASCII it mostly meets.
+    @inline(never)
     func checkUTF8(at p: Int) throws(JSONError) -> Int {
         let end = bytes.count
         let lead = bytes[p]
@@ -148,6 +180,11 @@ extension JSONScanner {
     /// Decodes the body of a string that ``scanString()`` checked (its UTF-8 and escapes included,
     /// so decoding repairs nothing).
     public func string(_ span: JSONStringSpan) throws(JSONError) -> String {
+        if !span.isCheckedUTF8 && !span.isASCII {
+            var copy = self
+            copy.position = span.range.lowerBound - 1
+            return try copy.string(copy.scanString())
+        }
         let body = UnsafeRawBufferPointer(rebasing: bytes[span.range])
         if !span.hasEscapes { return String(decoding: body, as: UTF8.self) }
         var out: [UInt8] = []

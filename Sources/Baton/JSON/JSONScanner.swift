@@ -17,6 +17,15 @@ public struct JSONStringSpan: Hashable, Sendable {
     public let hasEscapes: Bool
     /// The body holds only ASCII bytes.
     public let isASCII: Bool
+    /// The scan checked the body's UTF-8 (false only for ``JSONScanner/readStringSpanForComparison()``).
+    let isCheckedUTF8: Bool
+
+    init(range: Range<Int>, hasEscapes: Bool, isASCII: Bool, isCheckedUTF8: Bool = true) {
+        self.range = range
+        self.hasEscapes = hasEscapes
+        self.isASCII = isASCII
+        self.isCheckedUTF8 = isCheckedUTF8
+    }
 }
 
 /// A strict, byte-level JSON reader that walks UTF-8 text in place, building no tree.
@@ -172,11 +181,16 @@ public struct JSONScanner {
 
     /// Reads a member's key and the colon after it; the value comes next.
     public mutating func readKey() throws(JSONError) -> JSONStringSpan {
+        try readKey(checkingUTF8: true)
+    }
+
+    @inline(__always)
+    mutating func readKey(checkingUTF8: Bool) throws(JSONError) -> JSONStringSpan {
         skipWhitespace()
         guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
             throw unexpected("a member name")
         }
-        let span = try scanString()
+        let span = try scanString(checkingUTF8: checkingUTF8)
         skipWhitespace()
         guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { throw unexpected("':'") }
         position += 1
