@@ -21,11 +21,11 @@ struct BenchInput {
             var provided: [String: JSONValue] = [:]
             if let text = option("variables"), case .object(let object) = try JSONValue.parse(text) { provided = object }
             guard let data = FileManager.default.contents(atPath: responsePath) else { throw BenchError("cannot read \(responsePath)") }
-            return BenchInput(label: responsePath, plan: plan, variables: plan.variables(provided), response: [UInt8](data))
+            return BenchInput(label: responsePath, plan: plan, variables: try plan.variables(provided), response: [UInt8](data))
         }
         let schema = try Schema.parse(CharacterPageFixture.schema)
         let plan = try Plan.build(document: CharacterPageFixture.document, schema: schema)
         return BenchInput(label: "generated character page (CharacterPageFixture)", plan: plan,
-                          variables: plan.variables(["page": .int(1)]), response: Array(CharacterPageFixture.response().utf8))
+                          variables: try plan.variables(["page": .int(1)]), response: Array(CharacterPageFixture.response().utf8))
     }
 }

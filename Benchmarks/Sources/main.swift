@@ -156,7 +156,7 @@ struct Benchmarks {
         let plan = try Plan.build(document: CharacterPageFixture.document, schema: schema)
         var changeSets: [(Variables, ChangeSet)] = []
         for page in 1...10 {
-            let variables = plan.variables(["page": .int(page)])
+            let variables = try plan.variables(["page": .int(page)])
             let bytes = Array(CharacterPageFixture.response(page: page, disjoint: true).utf8)
             changeSets.append((variables, try Ingest.normalize(plan: plan, variables: variables, response: bytes)))
         }

@@ -13,14 +13,14 @@ struct OperationInput {
         let operationName = arguments.option("operation")
         let schema: Schema
         do {
-            schema = try Schema.parse(try readText(schemaPath))
+            schema = try Schema.parse(try readSource(schemaPath))
         } catch let error as CLIError {
             throw error
         } catch {
             throw CLIError.input("\(schemaPath):\(error)")
         }
         do {
-            plan = try Plan.build(document: try readText(documentPath), schema: schema, operationName: operationName)
+            plan = try Plan.build(document: try readSource(documentPath), schema: schema, operationName: operationName)
         } catch let error as CLIError {
             throw error
         } catch {
@@ -30,7 +30,11 @@ struct OperationInput {
         if let variables = arguments.option("variables") {
             provided = try Self.variables(variables)
         }
-        self.variables = plan.variables(provided)
+        do {
+            self.variables = try plan.variables(provided)
+        } catch {
+            throw CLIError.input("\(error)")
+        }
     }
 
     /// `--variables`: a JSON object written inline, or the path of a file holding one.
@@ -39,7 +43,7 @@ struct OperationInput {
         let source = fromFile ? argument : "--variables"
         let text: String
         if fromFile {
-            text = try readText(argument)
+            text = try readSource(argument)
         } else if let first = argument.first(where: { !$0.isWhitespace }), "{[\"-0123456789tfn".contains(first) {
             text = argument
         } else {
@@ -97,4 +101,23 @@ func prettyJSON(_ value: JSONValue, indent: String = "") -> String {
     default:
         return CanonicalJSON.render(value)
     }
+}
+
+/// Reads a text file that must be UTF-8 (a schema, a document, variables), with an error that
+/// names it and the first byte that is not.
+func readSource(_ path: String) throws -> String {
+    let bytes = try readFile(path)
+    guard let text = String(validating: bytes, as: UTF8.self) else {
+        var valid = 0
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        decoding: while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar): valid += UTF8.width(scalar)
+            case .emptyInput, .error: break decoding
+            }
+        }
+        throw CLIError.input("\(path): not UTF-8 text (byte \(valid))")
+    }
+    return text
 }

@@ -27,7 +27,7 @@ struct ConnectionTests {
     }
 
     private func nodeIDs(_ store: Store) throws -> [String] {
-        let read = store.read(notes, variables: notes.variables(["first": .int(2)]))
+        let read = store.read(notes, variables: try notes.variables(["first": .int(2)]))
         guard case .object(let data) = read.data, case .object(let character)? = data["character"],
               case .object(let connection)? = character["notes"], case .array(let edges)? = connection["edges"] else {
             Issue.record("no connection read back: \(read.data)")
@@ -39,8 +39,8 @@ struct ConnectionTests {
         }
     }
 
-    private func pageInfo(_ store: Store, _ field: String) -> JSONValue? {
-        let read = store.read(notes, variables: notes.variables(["first": .int(2)]))
+    private func pageInfo(_ store: Store, _ field: String) throws -> JSONValue? {
+        let read = store.read(notes, variables: try notes.variables(["first": .int(2)]))
         guard case .object(let data) = read.data, case .object(let character)? = data["character"],
               case .object(let connection)? = character["notes"], case .object(let info)? = connection["pageInfo"] else { return nil }
         return info[field]
@@ -51,28 +51,28 @@ struct ConnectionTests {
         let store = Store()
         try StoreFixture.commit(store, notes, ["first": .int(2)], page([3, 4, nil], start: "c3", end: "c4", next: true, previous: true))
         #expect(try nodeIDs(store) == ["n3", "n4"])
-        #expect(store.check(notes, variables: notes.variables(["first": .int(2)])).isAvailable)
+        #expect(store.check(notes, variables: try notes.variables(["first": .int(2)])).isAvailable)
 
         try StoreFixture.commit(store, notes, ["first": .int(2), "after": .string("c4")], page([4, 5], start: "c4", end: "c5", next: false, previous: true))
         #expect(try nodeIDs(store) == ["n3", "n4", "n5"])
-        #expect(pageInfo(store, "endCursor") == .string("c5"))
-        #expect(pageInfo(store, "hasNextPage") == .bool(false))
-        #expect(pageInfo(store, "startCursor") == .string("c3"))
+        #expect(try pageInfo(store, "endCursor") == .string("c5"))
+        #expect(try pageInfo(store, "hasNextPage") == .bool(false))
+        #expect(try pageInfo(store, "startCursor") == .string("c3"))
 
         try StoreFixture.commit(store, notes, ["last": .int(2), "before": .string("c3")], page([1, 2], start: "c1", end: "c2", next: true, previous: false))
         #expect(try nodeIDs(store) == ["n1", "n2", "n3", "n4", "n5"])
-        #expect(pageInfo(store, "startCursor") == .string("c1"))
-        #expect(pageInfo(store, "endCursor") == .string("c5"))
+        #expect(try pageInfo(store, "startCursor") == .string("c1"))
+        #expect(try pageInfo(store, "endCursor") == .string("c5"))
 
         let before = store.recordSource()
         try StoreFixture.commit(store, notes, ["first": .int(2), "after": .string("c-stale")], page([8, 9], start: "c8", end: "c9", next: false, previous: true))
         #expect(try nodeIDs(store) == ["n1", "n2", "n3", "n4", "n5"])
-        #expect(pageInfo(store, "endCursor") == .string("c5"))
+        #expect(try pageInfo(store, "endCursor") == .string("c5"))
         _ = before
 
         try StoreFixture.commit(store, notes, ["first": .int(2)], page([7], start: "c7", end: "c7", next: true, previous: true))
         #expect(try nodeIDs(store) == ["n7"])
-        #expect(pageInfo(store, "endCursor") == .string("c7"))
+        #expect(try pageInfo(store, "endCursor") == .string("c7"))
     }
 
     @Test("an empty last page's null cursor keeps the stored one, so the next page still joins (in both directions)")
@@ -86,7 +86,7 @@ struct ConnectionTests {
         let store = Store(configuration: .init(collectsAutomatically: false, mutant: .nullCursorOverwrites))
         try StoreFixture.commit(store, notes, ["first": .int(2)], page([3, 4], start: "c3", end: "c4", next: true, previous: true))
         try StoreFixture.commit(store, notes, ["first": .int(2), "after": .string("c4")], page([], start: nil, end: nil, next: false, previous: true))
-        #expect(pageInfo(store, "endCursor") == .null)
+        #expect(try pageInfo(store, "endCursor") == .null)
     }
     #endif
 
@@ -94,28 +94,28 @@ struct ConnectionTests {
         try StoreFixture.commit(store, notes, ["first": .int(2)], page([3, 4], start: "c3", end: "c4", next: true, previous: true))
         // The server has nothing after c4 yet: an empty page with null cursors.
         try StoreFixture.commit(store, notes, ["first": .int(2), "after": .string("c4")], page([], start: nil, end: nil, next: false, previous: true))
-        #expect(pageInfo(store, "endCursor") == .string("c4"))
-        #expect(pageInfo(store, "hasNextPage") == .bool(false))
+        #expect(try pageInfo(store, "endCursor") == .string("c4"))
+        #expect(try pageInfo(store, "hasNextPage") == .bool(false))
         // A note arrives; the next page after the stored cursor joins.
         try StoreFixture.commit(store, notes, ["first": .int(2), "after": .string("c4")], page([5], start: "c5", end: "c5", next: false, previous: true))
         #expect(try nodeIDs(store) == ["n3", "n4", "n5"])
-        #expect(pageInfo(store, "endCursor") == .string("c5"))
+        #expect(try pageInfo(store, "endCursor") == .string("c5"))
         // The same backwards: an empty page before c3 keeps the start cursor.
         try StoreFixture.commit(store, notes, ["last": .int(2), "before": .string("c3")], page([], start: nil, end: nil, next: true, previous: false))
-        #expect(pageInfo(store, "startCursor") == .string("c3"))
-        #expect(pageInfo(store, "hasPreviousPage") == .bool(false))
+        #expect(try pageInfo(store, "startCursor") == .string("c3"))
+        #expect(try pageInfo(store, "hasPreviousPage") == .bool(false))
         try StoreFixture.commit(store, notes, ["last": .int(2), "before": .string("c3")], page([2], start: "c2", end: "c2", next: true, previous: false))
         #expect(try nodeIDs(store) == ["n2", "n3", "n4", "n5"])
         // A refresh takes the page's info as it is, nulls included.
         try StoreFixture.commit(store, notes, ["first": .int(2)], page([], start: nil, end: nil, next: false, previous: false))
-        #expect(pageInfo(store, "endCursor") == .null)
+        #expect(try pageInfo(store, "endCursor") == .null)
     }
 
     @Test("the check is missing when the connection's client record is absent although the server field is present")
     func clientRecordAbsent() throws {
         let store = Store()
         try StoreFixture.commit(store, notes, ["first": .int(2)], page([1], start: "c1", end: "c1", next: false, previous: false))
-        #expect(store.check(notes, variables: notes.variables(["first": .int(2)])).isAvailable)
+        #expect(store.check(notes, variables: try notes.variables(["first": .int(2)])).isAvailable)
         // The same server field, written by an operation without @connection: no client record.
         let plain = try StoreFixture.plan("""
         query P($first: Int) { character(id: "2") { id notes(first: $first) { totalCount edges { cursor node { id text } } pageInfo { endCursor startCursor hasNextPage hasPreviousPage } } } }
@@ -125,6 +125,6 @@ struct ConnectionTests {
         let other = try StoreFixture.plan("""
         query N2($first: Int) { character(id: "2") { id notes(first: $first) @connection(key: "N_notes") { totalCount edges { cursor node { id text } } pageInfo { endCursor startCursor hasNextPage hasPreviousPage } } } }
         """)
-        #expect(store.check(other, variables: other.variables(["first": .int(2)])) == .missing)
+        #expect(store.check(other, variables: try other.variables(["first": .int(2)])) == .missing)
     }
 }

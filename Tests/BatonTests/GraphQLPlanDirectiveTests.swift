@@ -50,20 +50,20 @@ struct GraphQLPlanDirectiveTests {
     }
 
     @Test("conditions select fields under the variables, defaults included", arguments: [
-        ([String: JSONValue](), ["version", "c", "e", "g"]),
+        (["show": .bool(false)], ["version", "c", "e", "g"]),
         (["show": .bool(true)], ["version", "c", "d", "e", "f", "g", "hero"]),
         (["show": .bool(true), "hide": .bool(true)], ["version", "c", "d", "hero"]),
         (["show": .bool(false), "hide": .bool(true)], ["version", "c"]),
-    ])
+    ] as [([String: JSONValue], [String])])
     func conditionSemantics(variables: [String: JSONValue], expected: [String]) throws {
         let plan = try F.plan(Self.conditions)
-        let fields = plan.selections.fields(for: "Query", variables: plan.variables(variables))
+        let fields = plan.selections.fields(for: "Query", variables: try plan.variables(variables))
         #expect(fields.map(\.responseKey) == expected)
     }
 
     @Test("a condition wraps a single field in a one-element set")
     func conditionShape() throws {
-        let plan = try F.plan("query Q($v: Boolean) { version @skip(if: $v) }")
+        let plan = try F.plan("query Q($v: Boolean!) { version @skip(if: $v) }")
         guard case .condition(let variable, let include, let set)? = plan.selections.selections.first else {
             Issue.record("no condition")
             return
@@ -80,9 +80,12 @@ struct GraphQLPlanDirectiveTests {
 
     @Test("malformed conditions are errors", arguments: [
         ("{ version @include }", "1:11: @include needs the argument \"if\""),
-        ("{ version @include(if: \"yes\") }", "1:20: the condition of @include must be a Boolean or a variable"),
-        ("query Q($s: String) { version @skip(if: $s) }", "1:41: variable \"$s\" of type \"String\" cannot be the condition of @skip"),
-        ("query Q($s: [Boolean]) { version @skip(if: $s) }", "1:44: variable \"$s\" of type \"[Boolean]\" cannot be the condition of @skip"),
+        ("{ version @include(if: \"yes\") }", "1:20: argument \"if\" of @include: expected Boolean!, got \"yes\""),
+        ("{ version @include(if: null) }", "1:20: argument \"if\" of @include: expected Boolean!, got null"),
+        ("query Q($s: String) { version @skip(if: $s) }", "1:41: variable \"$s\" of type \"String\" cannot be used where \"Boolean!\" is expected (argument \"if\" of @skip)"),
+        ("query Q($s: [Boolean]) { version @skip(if: $s) }", "1:44: variable \"$s\" of type \"[Boolean]\" cannot be used where \"Boolean!\" is expected (argument \"if\" of @skip)"),
+        ("query Q($s: Boolean) { version @skip(if: $s) }", "1:42: variable \"$s\" of type \"Boolean\" cannot be used where \"Boolean!\" is expected (argument \"if\" of @skip)"),
+        ("query Q($s: Boolean = null) { version @skip(if: $s) }", "1:49: variable \"$s\" of type \"Boolean\" cannot be used where \"Boolean!\" is expected (argument \"if\" of @skip)"),
         ("{ version @include(if: true) @include(if: false) }", "1:30: @include is given more than once"),
         ("{ version @skip(if: true, unless: false) }", "1:27: unknown argument \"unless\" on @skip"),
         ("{ version @skip(if: true, if: false) }", "1:27: argument \"if\" is given more than once"),
@@ -110,14 +113,14 @@ struct GraphQLPlanDirectiveTests {
             Issue.record("unexpected plan")
             return
         }
-        let fields = set.fields(for: "Character", variables: plan.variables())
+        let fields = set.fields(for: "Character", variables: try plan.variables())
         #expect(fields.map(\.connection) == [
             ConnectionDirective(key: "Friends", filters: nil),
             ConnectionDirective(key: "Filtered", filters: ["filter"]),
             ConnectionDirective(key: "Empty", filters: []),
             nil,
         ])
-        let variables = plan.variables(["cursor": .string("c1")])
+        let variables = try plan.variables(["cursor": .string("c1")])
         #expect(fields.map { $0.connectionStorageKey(variables) } == [
             #"__Friends_connection(orderby:["name"])"#,
             #"__Filtered_connection(filter:{"name":"R"})"#,
@@ -130,13 +133,14 @@ struct GraphQLPlanDirectiveTests {
     @Test("@connection is checked", arguments: [
         ("{ hero { name @connection(key: \"N\") } }", "1:15: @connection needs a field of object, interface or union type; \"Character.name\" is \"String\""),
         ("{ hero { friends @connection { pageInfo { endCursor } } } }", "1:18: @connection needs the argument \"key\""),
-        ("{ hero { friends @connection(key: 1) { pageInfo { endCursor } } } }", "1:30: the key of @connection must be a non-empty string"),
+        ("{ hero { friends @connection(key: 1) { pageInfo { endCursor } } } }", "1:30: argument \"key\" of @connection: expected String!, got 1"),
+        ("{ hero { friends @connection(key: \"\") { pageInfo { endCursor } } } }", "1:30: the key of @connection must be a non-empty string"),
         ("{ hero { friends @connection(key: \"F\", filters: [\"nope\"]) { pageInfo { endCursor } } } }", "1:40: @connection filter \"nope\" is not an argument of \"Character.friends\""),
-        ("{ hero { friends @connection(key: \"F\", filters: [1]) { pageInfo { endCursor } } } }", "1:40: the filters of @connection must be a list of argument names"),
+        ("{ hero { friends @connection(key: \"F\", filters: [1]) { pageInfo { endCursor } } } }", "1:40: argument \"filters.0\" of @connection: expected String!, got 1"),
         ("{ hero { friends @connection(key: \"F\", handler: \"x\") { pageInfo { endCursor } } } }", "1:40: unknown argument \"handler\" on @connection"),
         ("{ hero { friends @connection(key: \"F\") @connection(key: \"G\") { pageInfo { endCursor } } } }", "1:40: @connection is given more than once"),
-        ("{ hero { ...F @connection(key: \"x\") } }\nfragment F on Character { id }", "1:15: @connection is allowed on fields only, not on a fragment spread"),
-        ("{ hero { ... @deleteRecord { id } } }", "1:14: @deleteRecord is allowed on fields only, not on an inline fragment"),
+        ("{ hero { ...F @connection(key: \"x\") } }\nfragment F on Character { id }", "1:15: @connection is not allowed on a fragment spread; it goes on a field"),
+        ("{ hero { ... @deleteRecord { id } } }", "1:14: @deleteRecord is not allowed on an inline fragment; it goes on a field"),
     ])
     func connectionErrors(source: String, expected: String) {
         #expect(F.planError(source) == expected)
@@ -159,7 +163,7 @@ struct GraphQLPlanDirectiveTests {
             Issue.record("unexpected plan")
             return
         }
-        let fields = set.fields(for: "DeletePayload", variables: plan.variables())
+        let fields = set.fields(for: "DeletePayload", variables: try plan.variables(["id": .string("1")]))
         #expect(fields.map(\.deleteRecord) == [
             DeleteRecordDirective(typename: nil),
             DeleteRecordDirective(typename: "Character"),
@@ -167,7 +171,7 @@ struct GraphQLPlanDirectiveTests {
             DeleteRecordDirective(typename: nil),
             nil,
         ])
-        #expect(fields[2].type == FieldType(namedType: "ID", kind: .id, listDepth: 1))
+        #expect(fields[2].type == FieldType(namedType: "ID", kind: .id, listDepth: 1, nonNullLevels: 0b10))
     }
 
     @Test("@deleteRecord is checked", arguments: [
@@ -175,7 +179,7 @@ struct GraphQLPlanDirectiveTests {
         ("mutation { deleteCharacter(id: 1) { character @deleteRecord { id } } }", "1:47: @deleteRecord needs a field of type ID or String; \"DeletePayload.character\" is \"Character\""),
         ("mutation { deleteCharacter(id: 1) { deletedId @deleteRecord(typename: \"Node\") } }", "1:61: the typename of @deleteRecord must name an object type; \"Node\" does not"),
         ("mutation { deleteCharacter(id: 1) { deletedId @deleteRecord(typename: \"Nope\") } }", "1:61: the typename of @deleteRecord must name an object type; \"Nope\" does not"),
-        ("mutation { deleteCharacter(id: 1) { deletedId @deleteRecord(typename: Character) } }", "1:61: the typename of @deleteRecord must be a string"),
+        ("mutation { deleteCharacter(id: 1) { deletedId @deleteRecord(typename: Character) } }", "1:61: argument \"typename\" of @deleteRecord: expected String, got Character"),
         ("mutation { deleteCharacter(id: 1) { deletedId @deleteRecord(type: \"Character\") } }", "1:61: unknown argument \"type\" on @deleteRecord"),
     ])
     func deleteRecordErrors(source: String, expected: String) {

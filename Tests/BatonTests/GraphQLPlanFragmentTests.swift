@@ -98,7 +98,7 @@ struct GraphQLPlanFragmentTests {
             return
         }
         // Before the record's type is known, the covering fragment's aliased __typename is visible.
-        #expect(set.fields(for: nil, variables: plan.variables()).map(\.responseKey) == ["kind", "id"])
+        #expect(set.fields(for: nil, variables: try plan.variables()).map(\.responseKey) == ["kind", "id"])
     }
 
     @Test("a record gets the fields of the fragments its type satisfies")
@@ -108,7 +108,7 @@ struct GraphQLPlanFragmentTests {
             Issue.record("unexpected plan")
             return
         }
-        let variables = plan.variables()
+        let variables = try plan.variables()
         #expect(set.fields(for: "Planet", variables: variables).map(\.responseKey) == ["__typename", "id"])
         #expect(set.fields(for: nil, variables: variables).map(\.responseKey) == ["__typename", "id"])
         #expect(set.fields(for: "Droid", variables: variables).map(\.responseKey) == ["name", "__typename", "id"])

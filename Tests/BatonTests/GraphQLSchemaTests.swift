@@ -88,7 +88,7 @@ struct GraphQLSchemaTests {
         for type in ["Character", "Node", "SearchResult", "Query"] {
             let field = try #require(schema.field("__typename", on: type))
             #expect(field.type.description == "String!")
-            #expect(schema.fieldType(of: field.type) == FieldType(namedType: "String", kind: .string, listDepth: 0))
+            #expect(schema.fieldType(of: field.type) == FieldType(namedType: "String", kind: .string, listDepth: 0, nonNullLevels: 1))
         }
         #expect(schema.field("__typename", on: "Status") == nil)
         #expect(schema.field("__typename", on: "CharacterFilter") == nil)

@@ -9,7 +9,7 @@ struct GraphQLStorageKeyTests {
     private func heroField(_ document: String) throws -> (FieldSelection, Plan) {
         let plan = try F.plan(document)
         guard case .field(let hero)? = plan.selections.selections.first,
-              let field = hero.selections?.fields(for: "Character", variables: plan.variables()).first
+              let field = hero.selections?.fields(for: "Character", variables: try plan.variables()).first
         else { throw GraphQLError("no field under hero", at: .start) }
         return (field, plan)
     }
@@ -17,7 +17,7 @@ struct GraphQLStorageKeyTests {
     /// The first root field of `document`.
     private func rootField(_ document: String) throws -> (FieldSelection, Plan) {
         let plan = try F.plan(document)
-        guard let field = plan.selections.fields(for: "Query", variables: plan.variables()).first else {
+        guard let field = plan.selections.fields(for: "Query", variables: try plan.variables()).first else {
             throw GraphQLError("no root field", at: .start)
         }
         return (field, plan)
@@ -27,7 +27,7 @@ struct GraphQLStorageKeyTests {
     func literals() throws {
         let (field, plan) = try heroField(#"{ hero { friends(orderby: ["first name"], first: 3) { pageInfo { endCursor } } } }"#)
         #expect(field.staticStorageKey == #"friends(first:3,orderby:["first name"])"#)
-        #expect(field.storageKey(plan.variables()) == #"friends(first:3,orderby:["first name"])"#)
+        #expect(field.storageKey(try plan.variables()) == #"friends(first:3,orderby:["first name"])"#)
     }
 
     @Test("a null or absent variable argument is left out", arguments: [
@@ -38,15 +38,15 @@ struct GraphQLStorageKeyTests {
     func variableArguments(variables: [String: JSONValue], expected: String) throws {
         let (field, plan) = try heroField("query Q($o: [String]) { hero { friends(first: 3, orderby: $o) { pageInfo { endCursor } } } }")
         #expect(field.staticStorageKey == nil)
-        #expect(field.storageKey(plan.variables(variables)) == expected)
+        #expect(field.storageKey(try plan.variables(variables)) == expected)
     }
 
     @Test("absent variables inside an input object are left out of it")
     func nestedVariables() throws {
         let (field, plan) = try rootField("query Q($n: String, $s: Status) { characters(filter: {name: $n, status: $s}) { id } }")
-        #expect(field.storageKey(plan.variables(["n": .string("Rick")])) == #"characters(filter:{"name":"Rick"})"#)
-        #expect(field.storageKey(plan.variables(["s": .string("DEAD")])) == #"characters(filter:{"status":"DEAD"})"#)
-        #expect(field.storageKey(plan.variables()) == "characters(filter:{})")
+        #expect(field.storageKey(try plan.variables(["n": .string("Rick")])) == #"characters(filter:{"name":"Rick"})"#)
+        #expect(field.storageKey(try plan.variables(["s": .string("DEAD")])) == #"characters(filter:{"status":"DEAD"})"#)
+        #expect(field.storageKey(try plan.variables()) == "characters(filter:{})")
     }
 
     @Test("object keys are sorted and null members dropped at every depth")
@@ -92,11 +92,11 @@ struct GraphQLStorageKeyTests {
             Issue.record("unexpected plan")
             return
         }
-        let fields = set.fields(for: "Character", variables: plan.variables())
-        let absent = plan.variables(["after": .string("c")])
+        let fields = set.fields(for: "Character", variables: try plan.variables())
+        let absent = try plan.variables(["after": .string("c")])
         #expect(fields[0].connectionStorageKey(absent) == #"__All_connection(orderby:["name"])"#)
         #expect(fields[1].connectionStorageKey(absent) == "__Some_connection")
-        let given = plan.variables(["after": .string("c"), "f": .object(["name": .string("R"), "status": .null])])
+        let given = try plan.variables(["after": .string("c"), "f": .object(["name": .string("R"), "status": .null])])
         #expect(fields[0].connectionStorageKey(given) == #"__All_connection(filter:{"name":"R"},orderby:["name"])"#)
         #expect(fields[1].connectionStorageKey(given) == #"__Some_connection(filter:{"name":"R"})"#)
         #expect(fields[1].storageKey(given) == #"friends(after:"c",filter:{"name":"R"},first:10,orderby:["name"])"#)

@@ -31,6 +31,13 @@ enum GraphQLFixtures {
         enum Status { ALIVE DEAD UNKNOWN }
         enum LengthUnit { METER FOOT }
         scalar JSON
+        "Directives a client adds: the schema declares them, Baton lets them through."
+        directive @live(when: JSON) on QUERY
+        directive @defer(if: Boolean! = true, label: JSON) on FIELD | FRAGMENT_SPREAD | INLINE_FRAGMENT
+        directive @client on FIELD
+        directive @nonreactive on FRAGMENT_SPREAD
+        directive @argumentDefinitions(a: JSON) on FRAGMENT_DEFINITION
+        directive @tag(name: String!) repeatable on FIELD | QUERY | VARIABLE_DEFINITION
         input CharacterFilter { name: String status: Status tags: [String] nested: CharacterFilter }
         type FriendsConnection { edges: [FriendEdge] pageInfo: PageInfo! }
         type FriendEdge { cursor: String! node: Character }
@@ -153,8 +160,8 @@ enum GraphQLFixtures {
     }
 
     /// The plan's lines as an array (easier to read in a failing `#expect`).
-    static func lines(_ plan: Plan, _ variables: [String: JSONValue] = [:]) -> [String] {
-        render(plan.selections, variables: plan.variables(variables)).split(separator: "\n").map(String.init)
+    static func lines(_ plan: Plan) -> [String] {
+        render(plan.selections).split(separator: "\n").map(String.init)
     }
 
     /// A fixed-algorithm generator (SplitMix64): the same seed gives the same inputs in any process.

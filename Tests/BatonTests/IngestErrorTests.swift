@@ -164,7 +164,9 @@ struct IngestRefusalTests {
 
     @Test("a scalar of the wrong type throws, naming the path", arguments: [
         (B.leaf("n", .int), #""1""#), (B.leaf("n", .int), "1.5"), (B.leaf("n", .int), "true"),
-        (B.leaf("n", .int), "1e2"), (B.leaf("n", .int), "99999999999999999999"),
+        (B.leaf("n", .int), "1.5e0"), (B.leaf("n", .int), "99999999999999999999"),
+        (B.leaf("n", .int), "2147483648"), (B.leaf("n", .int), "-2147483649"), (B.leaf("n", .int), "3e9"),
+        (B.leaf("n", .id), "1e2"), (B.leaf("n", .id), "1.0"),
         (B.leaf("n", .float), #""1.5""#), (B.leaf("n", .string), "5"), (B.leaf("n", .string), "{}"),
         (B.leaf("n", .enumeration), "1"), (B.leaf("n", .boolean), "1"), (B.leaf("n", .boolean), #""true""#),
         (B.leaf("n", .id), "true"), (B.leaf("n", .id), "1.5"), (B.leaf("n", .id), "[]"),
@@ -197,7 +199,7 @@ struct IngestRefusalTests {
     @Test func wrongTypeInsideAListNamesTheIndex() {
         let plan = B.query([B.object("items", "Item", list: 1, [B.leaf("n", .int)])])
         let error = ingestError(plan, #"{"data":{"items":[{"n":1},{"n":2},{"n":"three"}]}}"#)
-        #expect(error?.kind == .wrongType(expected: "an Int (an integer)", found: "a string"))
+        #expect(error?.kind == .wrongType(expected: "an Int (a whole number in 32 bits)", found: "a string"))
         #expect(error?.dottedPath == "items.2.n")
     }
 }

@@ -124,7 +124,7 @@ struct IngestIdentityTests {
     @Test func storageKeysUseVariables() throws {
         let plan = B.query(
             [B.object("character", "Character", arguments: [B.variable("id", "id")], [B.leaf("id", .id)])],
-            variables: [VariableDefinition(name: "id", type: "ID!", defaultValue: nil)])
+            variables: [VariableDefinition(name: "id", type: .nonNull(.named("ID")), defaultValue: nil)])
         let changes = try ingest(plan, #"{"data":{"character":{"id":"9"}}}"#, ["id": .string("9")])
         #expect(changes.value("client:root", #"character(id:"9")"#) == .link(RecordKey("Character:9")))
         #expect(changes.operation == OperationIdentity(#"Test{"id":"9"}"#))
@@ -173,11 +173,13 @@ struct IngestValueTests {
         let plan = B.query([
             B.leaf("i", .int), B.leaf("f", .float), B.leaf("fi", .float), B.leaf("s", .string),
             B.leaf("b", .boolean), B.leaf("e", .enumeration), B.leaf("idString", .id), B.leaf("idInt", .id),
-            B.leaf("big", .int),
+            B.leaf("big", .int), B.leaf("small", .int), B.leaf("whole", .int), B.leaf("idBig", .id),
+            B.leaf("unknownEnum", .enumeration),
         ])
         let changes = try ingest(plan, #"""
             {"data":{"i":-3,"f":2.5,"fi":2,"s":"x","b":false,"e":"ALIVE","idString":"a1","idInt":42,
-              "big":9007199254740993}}
+              "big":2147483647,"small":-2147483648,"whole":1.50e1,"idBig":123456789012345678901234567890,
+              "unknownEnum":"ADDED_LATER"}}
             """#)
         #expect(changes.value("client:root", "i") == .int(-3))
         #expect(changes.value("client:root", "f") == .double(2.5))
@@ -187,7 +189,14 @@ struct IngestValueTests {
         #expect(changes.value("client:root", "e") == .string("ALIVE"))
         #expect(changes.value("client:root", "idString") == .string("a1"))
         #expect(changes.value("client:root", "idInt") == .string("42"))
-        #expect(changes.value("client:root", "big") == .int(9_007_199_254_740_993))
+        #expect(changes.value("client:root", "big") == .int(2_147_483_647))
+        #expect(changes.value("client:root", "small") == .int(-2_147_483_648))
+        // JSON numbers carry no type: 1.50e1 is the whole number 15.
+        #expect(changes.value("client:root", "whole") == .int(15))
+        // An integer ID too large for Int keeps its digits as written.
+        #expect(changes.value("client:root", "idBig") == .string("123456789012345678901234567890"))
+        // A schema grows: an enum value it does not list yet is kept as it came.
+        #expect(changes.value("client:root", "unknownEnum") == .string("ADDED_LATER"))
     }
 
     @Test func leafListsKeepNullsAndNesting() throws {
@@ -239,8 +248,8 @@ struct IngestValueTests {
     @Test func worksOverAnyCollectionOfBytes() throws {
         let json = #"{"data":{"character":{"id":"1","name":"Rick"}}}"#
         let plan = characterPlan
-        let viaView = try Ingest.normalize(plan: plan, variables: plan.variables(), response: json.utf8)
-        let viaSlice = try Ingest.normalize(plan: plan, variables: plan.variables(), response: Array(json.utf8)[...])
+        let viaView = try Ingest.normalize(plan: plan, variables: try plan.variables(), response: json.utf8)
+        let viaSlice = try Ingest.normalize(plan: plan, variables: try plan.variables(), response: Array(json.utf8)[...])
         #expect(viaView.keys == ["client:root", "Character:1"])
         #expect(viaSlice.keys == viaView.keys)
     }
@@ -353,7 +362,7 @@ struct IngestVariableTests {
                 .condition(variable: "withName", include: true, SelectionSet([B.leaf("name")])),
             ]),
         ],
-        variables: [VariableDefinition(name: "withName", type: "Boolean!", defaultValue: .bool(false))])
+        variables: [VariableDefinition(name: "withName", type: .nonNull(.named("Boolean")), defaultValue: .bool(false))])
 
     private let json = #"{"data":{"character":{"id":"1","name":"Rick"}}}"#
 
@@ -374,7 +383,7 @@ struct IngestVariableTests {
         let counts = try await withThrowingTaskGroup(of: Int.self) { group in
             for i in 0..<8 {
                 group.addTask {
-                    let variables = plan.variables(["withName": .bool(i % 2 == 0)])
+                    let variables = try plan.variables(["withName": .bool(i % 2 == 0)])
                     return try Ingest.normalize(plan: plan, variables: variables, response: bytes).records[1].cells.count
                 }
             }

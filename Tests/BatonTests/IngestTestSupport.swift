@@ -57,9 +57,10 @@ enum Build {
     }
 }
 
-/// Normalizes `json` for `plan` with `variables` (defaults applied by the plan).
+/// Normalizes `json` for `plan` with `variables`, handed to ingest unchecked: ingest checks them
+/// against the plan (defaults applied) when the plan declares any.
 func ingest(_ plan: Plan, _ json: String, _ variables: [String: JSONValue] = [:]) throws(IngestError) -> ChangeSet {
-    try Ingest.normalize(plan: plan, variables: plan.variables(variables), response: Array(json.utf8))
+    try Ingest.normalize(plan: plan, variables: Variables(variables), response: Array(json.utf8))
 }
 
 /// The error ingest throws for `json`, or `nil` when it normalizes.

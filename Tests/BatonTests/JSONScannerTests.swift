@@ -136,6 +136,36 @@ struct JSONStringTests {
         #expect(error.reason == .invalidUTF8)
     }
 
+    @Test("invalid UTF-8 is refused by a skip too, in keys and values, at the offset of its first byte, wherever it falls in a word", arguments: [
+        [0xFF], [0x80], [0xC3], [0xC0, 0xAF], [0xC1, 0x81], [0xE0, 0x9F, 0xBF], [0xE2, 0x82], [0xED, 0xA0, 0x80],
+        [0xF0, 0x8F, 0xBF, 0xBF], [0xF4, 0x90, 0x80, 0x80], [0xF8, 0x88, 0x80, 0x80, 0x80], [0xE2, 0x82, 0x22],
+    ] as [[UInt8]])
+    func invalidUTF8Skipped(bytes: [UInt8]) {
+        for padding in 0..<9 {
+            let text = [UInt8](repeating: 0x61, count: padding) + bytes
+            for document in [
+                [0x5B, 0x22] + text + [0x22, 0x5D],
+                Array(#"{""#.utf8) + text + Array(#"":1}"#.utf8),
+                Array(#"{"k":{"deep":[1,""#.utf8) + text + Array(#""]}}"#.utf8),
+            ] {
+                let error = skip(document)
+                #expect(error?.reason == .invalidUTF8, "\(document)")
+                #expect(error?.offset == document.firstIndex(where: { $0 >= 0x80 }), "\(document)")
+            }
+        }
+    }
+
+    @Test("valid UTF-8 of every length passes a skip and a parse, whatever its alignment", arguments: [
+        "é", "ß", "€", "日本語", "😀", "𝄞", "\u{10FFFF}", "\u{7FF}\u{800}\u{FFFF}\u{10000}", "mixed ascii é and 😀 over eight bytes",
+    ])
+    func validUTF8(text: String) throws {
+        for padding in 0..<9 {
+            let body = String(repeating: "a", count: padding) + text
+            #expect(skip(#"{""# + body + #"":[""# + body + #""]}"#) == nil)
+            #expect(try JSONValue.parse(#"[""# + body + #""]"#) == .array([.string(body)]))
+        }
+    }
+
     @Test func unterminatedStringIsRefused() {
         #expect(reason(#""abc"#) == .unexpectedEnd)
         #expect(reason(#""abc\"#) == .unexpectedEnd)
@@ -157,6 +187,36 @@ struct JSONStringTests {
     }
 }
 
+@Suite("JSON scanner: integers however they are written")
+struct JSONIntegerTests {
+    /// What ``JSONScanner/readInteger()`` says of `text`.
+    private func integer(_ text: String) throws -> Int? {
+        try Array(text.utf8).withUnsafeBytes { buffer in
+            var scanner = JSONScanner(buffer)
+            let (value, range) = try scanner.readInteger()
+            #expect(range == 0..<buffer.count)
+            return value
+        }
+    }
+
+    @Test("a whole number is an integer, with a fraction or an exponent too", arguments: [
+        ("0", 0), ("-0", 0), ("12", 12), ("1.0", 1), ("-1.000", -1), ("1e2", 100), ("1E+2", 100), ("1.50e1", 15),
+        ("1500e-2", 15), ("0.0e5", 0), ("0e-999999999999", 0), ("123.456e3", 123_456), ("-9223372036854775808", Int.min),
+        ("-922337203685477580.8e1", Int.min), ("9223372036854775807.0", Int.max), ("10000000000000000000e-1", 1_000_000_000_000_000_000),
+    ])
+    func whole(text: String, value: Int) throws {
+        #expect(try integer(text) == value)
+    }
+
+    @Test("a fraction, or a number past Int, is not", arguments: [
+        "1.5", "0.1", "1e-1", "15e-1", "9223372036854775808", "-9223372036854775809", "1e19", "1e999999999999999999",
+        "92233720368547758.08e2", "0.000000000000000000001e20",
+    ])
+    func notWhole(text: String) throws {
+        #expect(try integer(text) == nil)
+    }
+}
+
 @Suite("JSON scanner: structure")
 struct JSONStructureTests {
     @Test func parsesNestedDocument() throws {
@@ -167,8 +227,20 @@ struct JSONStructureTests {
         ]))
     }
 
-    @Test func repeatedKeyKeepsTheLastValue() throws {
-        #expect(try JSONValue.parse(#"{"a":1,"a":2}"#) == .object(["a": .int(2)]))
+    @Test("a member name given twice is refused when parsed, at its second occurrence, escapes decoded", arguments: [
+        (#"{"a":1,"a":2}"#, 7), (#"{"a":1,"b":{"c":1,"c":1}}"#, 18), (#"{"a":1,"\u0061":2}"#, 7), (#"[{"x":[],"x":{}}]"#, 9),
+    ])
+    func repeatedKeyIsRefused(text: String, offset: Int) {
+        guard case .failure(let error) = parse(text) else {
+            Issue.record("accepted \(text)")
+            return
+        }
+        #expect(error.reason == .duplicateKey(text.contains("x") ? "x" : text.contains("c") ? "c" : "a"))
+        #expect(error.offset == offset)
+    }
+
+    @Test func repeatedKeyIsPassedBySkipping() throws {
+        #expect(skip(#"{"a":1,"a":2}"#) == nil)
     }
 
     @Test("broken structure is refused, parsed or skipped", arguments: [

@@ -77,21 +77,21 @@ struct AgeTests {
         let store = Store(clock: clock)
         try StoreFixture.commit(store, plan, [:], response)
         clock.advance(59.999)
-        #expect(store.check(plan, variables: plan.variables(), expiration: 60) == .available(.fresh, fetchTime: 1_000, source: .memory))
+        #expect(store.check(plan, variables: try plan.variables(), expiration: 60) == .available(.fresh, fetchTime: 1_000, source: .memory))
         clock.advance(0.001)
-        #expect(store.check(plan, variables: plan.variables(), expiration: 60) == .available(.stale, fetchTime: 1_000, source: .memory))
+        #expect(store.check(plan, variables: try plan.variables(), expiration: 60) == .available(.stale, fetchTime: 1_000, source: .memory))
         try StoreFixture.commit(store, plan, [:], response)
-        #expect(store.check(plan, variables: plan.variables(), expiration: 60) == .available(.fresh, fetchTime: 1_060, source: .memory))
+        #expect(store.check(plan, variables: try plan.variables(), expiration: 60) == .available(.fresh, fetchTime: 1_060, source: .memory))
     }
 
     @Test("unknown age is stale wherever an expiration applies")
     func unknownAge() throws {
         let store = Store(clock: ManualClock(), configuration: .init(defaultExpiration: 30))
         try StoreFixture.commit(store, plan, [:], response)
-        #expect(store.check(other, variables: other.variables()) == .available(.stale, fetchTime: nil, source: .memory))
+        #expect(store.check(other, variables: try other.variables()) == .available(.stale, fetchTime: nil, source: .memory))
         let noExpiration = Store(clock: ManualClock())
         try StoreFixture.commit(noExpiration, plan, [:], response)
-        #expect(noExpiration.check(other, variables: other.variables()) == .available(.fresh, fetchTime: nil, source: .memory))
+        #expect(noExpiration.check(other, variables: try other.variables()) == .available(.fresh, fetchTime: nil, source: .memory))
     }
 
     @Test("invalidation stales every operation written before it; a refetch after it is fresh")
@@ -101,12 +101,12 @@ struct AgeTests {
         try StoreFixture.commit(store, plan, [:], response)
         try StoreFixture.commit(store, other, [:], #"{"data":{"character":{"id":"1"}}}"#)
         store.invalidate()
-        #expect(store.check(plan, variables: plan.variables()) == .available(.stale, fetchTime: 1_000, source: .memory))
-        #expect(store.check(other, variables: other.variables()) == .available(.stale, fetchTime: 1_000, source: .memory))
+        #expect(store.check(plan, variables: try plan.variables()) == .available(.stale, fetchTime: 1_000, source: .memory))
+        #expect(store.check(other, variables: try other.variables()) == .available(.stale, fetchTime: 1_000, source: .memory))
         try StoreFixture.commit(store, plan, [:], response)
-        #expect(store.check(plan, variables: plan.variables()) == .available(.fresh, fetchTime: 1_000, source: .memory))
-        #expect(store.check(other, variables: other.variables()).isAvailable)
-        #expect(store.check(other, variables: other.variables()) == .available(.stale, fetchTime: 1_000, source: .memory))
+        #expect(store.check(plan, variables: try plan.variables()) == .available(.fresh, fetchTime: 1_000, source: .memory))
+        #expect(store.check(other, variables: try other.variables()).isAvailable)
+        #expect(store.check(other, variables: try other.variables()) == .available(.stale, fetchTime: 1_000, source: .memory))
     }
 }
 
@@ -126,8 +126,8 @@ struct RetentionTests {
     @Test("with a release buffer of 0, a released root's records are swept and a retained root's are not")
     func bufferZero() throws {
         let store = try seeded(buffer: 0)
-        let a = store.retain(first, variables: first.variables())
-        let b = store.retain(second, variables: second.variables())
+        let a = store.retain(first, variables: try first.variables())
+        let b = store.retain(second, variables: try second.variables())
         store.release(a)
         #expect(store.needsCollection)
         let result = store.collect()
@@ -137,15 +137,15 @@ struct RetentionTests {
         #expect(store.data(of: .queryRoot)?.cells[SlotID.named(#"character(id:"2")"#)]?.value == .link(RecordKey("Character:2")))
         #expect(store.data(of: .queryRoot)?.cells[SlotID.named(#"character(id:"1")"#)] == nil)
         #expect(result.swept == 2)
-        #expect(store.check(second, variables: second.variables()).isAvailable)
+        #expect(store.check(second, variables: try second.variables()).isAvailable)
         store.release(b)
     }
 
     @Test("with a release buffer of 1, a released root survives until a second one is released")
     func bufferOne() throws {
         let store = try seeded(buffer: 1)
-        let a = store.retain(first, variables: first.variables())
-        let b = store.retain(second, variables: second.variables())
+        let a = store.retain(first, variables: try first.variables())
+        let b = store.retain(second, variables: try second.variables())
         store.release(a)
         #expect(!store.needsCollection)
         store.collect()
@@ -164,9 +164,9 @@ struct RetentionTests {
         for id in ["1", "2", "3"] {
             try StoreFixture.commit(store, plan, ["id": .string(id)], #"{"data":{"character":{"id":"\#(id)","name":"N\#(id)"}}}"#)
         }
-        let one = store.retain(plan, variables: plan.variables(["id": .string("1")]))
-        _ = store.retain(plan, variables: plan.variables(["id": .string("2")]))
-        let three = store.retain(plan, variables: plan.variables(["id": .string("3")]))
+        let one = store.retain(plan, variables: try plan.variables(["id": .string("1")]))
+        _ = store.retain(plan, variables: try plan.variables(["id": .string("2")]))
+        let three = store.retain(plan, variables: try plan.variables(["id": .string("3")]))
         store.release(three)
         store.collect()
         #expect(store.data(of: RecordKey("Character:1")) != nil)
@@ -179,7 +179,7 @@ struct RetentionTests {
     func automatic() async throws {
         let store = Store(configuration: .init(releaseBufferSize: 0))
         try StoreFixture.commit(store, first, [:], #"{"data":{"character":{"id":"1","name":"Rick","origin":{"id":"L","name":"Earth"}}}}"#)
-        let token = store.retain(first, variables: first.variables())
+        let token = store.retain(first, variables: try first.variables())
         store.release(token)
         #expect(store.data(of: RecordKey("Character:1")) != nil)
         for _ in 0..<10 { await Task.yield() }

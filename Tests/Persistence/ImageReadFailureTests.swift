@@ -27,7 +27,7 @@ struct ImageReadFailureTests {
         let store = Store(image: image, clock: TestClock(), configuration: .init(collectsAutomatically: false, mutant: mutant))
         // The check's walk reads the root field (the first step), then the record's row: fail that.
         faults.fail(.step, nth: 2, with: code)
-        let secondCheck = store.check(screen, variables: screen.variables())
+        let secondCheck = store.check(screen, variables: try screen.variables())
         #expect(faults.fired.count == 1)
         faults.disarm()
         try operations.commit(store, header, [:], #"{"data":{"character":{"id":"1","name":"Rick Sanchez","status":"Alive"}}}"#)
@@ -35,7 +35,7 @@ struct ImageReadFailureTests {
         image.close()
 
         let third = try Launch(directory.imagePath)
-        let thirdCheck = third.store.check(screen, variables: screen.variables())
+        let thirdCheck = third.store.check(screen, variables: try screen.variables())
         let species = third.store.data(of: RecordKey("Character:1"))?.cells[SlotID.named("species")]?.value
         third.quit()
         return (secondCheck, thirdCheck, species)

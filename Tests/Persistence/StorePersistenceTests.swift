@@ -29,7 +29,7 @@ struct StorePersistenceTests {
         let directory = TemporaryDirectory()
         let schema = try Schema.parse(CharacterPageFixture.schema)
         let plan = try Plan.build(document: CharacterPageFixture.document, schema: schema)
-        let variables = plan.variables(["page": .int(1)])
+        let variables = try plan.variables(["page": .int(1)])
         let response = CharacterPageFixture.response()
         do {
             let first = try Launch(directory.imagePath)
@@ -60,18 +60,18 @@ struct StorePersistenceTests {
         do {
             let launch = try Launch(directory.imagePath)
             try ops.commit(launch.store, headerPlan, one, #"{"data":{"character":{"id":"1","name":"Rick"}}}"#)
-            let answered = launch.store.commitOptimistic(try Ingest.normalize(plan: rename, variables: rename.variables(["id": .string("1"), "name": .string("Optimistic")]), response: Array(#"{"data":{"rename":{"character":{"id":"1","name":"Optimistic"}}}}"#.utf8)))
+            let answered = launch.store.commitOptimistic(try Ingest.normalize(plan: rename, variables: try rename.variables(["id": .string("1"), "name": .string("Optimistic")]), response: Array(#"{"data":{"rename":{"character":{"id":"1","name":"Optimistic"}}}}"#.utf8)))
             launch.drain()
             try ops.commit(launch.store, headerPlan, ["id": .string("2")], #"{"data":{"character":{"id":"2","name":"Morty"}}}"#)
-            _ = launch.store.commitOptimistic(try Ingest.normalize(plan: rename, variables: rename.variables(["id": .string("2"), "name": .string("Never")]), response: Array(#"{"data":{"rename":{"character":{"id":"2","name":"Never"}}}}"#.utf8)))
-            launch.store.commit(try Ingest.normalize(plan: rename, variables: rename.variables(["id": .string("1"), "name": .string("Rick Prime")]), response: Array(#"{"data":{"rename":{"character":{"id":"1","name":"Rick Prime"}}}}"#.utf8)), answering: answered)
+            _ = launch.store.commitOptimistic(try Ingest.normalize(plan: rename, variables: try rename.variables(["id": .string("2"), "name": .string("Never")]), response: Array(#"{"data":{"rename":{"character":{"id":"2","name":"Never"}}}}"#.utf8)))
+            launch.store.commit(try Ingest.normalize(plan: rename, variables: try rename.variables(["id": .string("1"), "name": .string("Rick Prime")]), response: Array(#"{"data":{"rename":{"character":{"id":"1","name":"Rick Prime"}}}}"#.utf8)), answering: answered)
             launch.quit()
         }
         let next = try Launch(directory.imagePath)
-        #expect(next.store.check(headerPlan, variables: headerPlan.variables(one)).isAvailable)
-        #expect(next.store.read(headerPlan, variables: headerPlan.variables(one)).data == (try JSONValue.parse(#"{"character":{"id":"1","name":"Rick Prime"}}"#)))
-        #expect(next.store.check(headerPlan, variables: headerPlan.variables(["id": .string("2")])).isAvailable)
-        #expect(next.store.read(headerPlan, variables: headerPlan.variables(["id": .string("2")])).data == (try JSONValue.parse(#"{"character":{"id":"2","name":"Morty"}}"#)))
+        #expect(next.store.check(headerPlan, variables: try headerPlan.variables(one)).isAvailable)
+        #expect(next.store.read(headerPlan, variables: try headerPlan.variables(one)).data == (try JSONValue.parse(#"{"character":{"id":"1","name":"Rick Prime"}}"#)))
+        #expect(next.store.check(headerPlan, variables: try headerPlan.variables(["id": .string("2")])).isAvailable)
+        #expect(next.store.read(headerPlan, variables: try headerPlan.variables(["id": .string("2")])).data == (try JSONValue.parse(#"{"character":{"id":"2","name":"Morty"}}"#)))
         let rows = next.image.dumpRecords().compactMap(\.record)
         #expect(!rows.contains { if case .present(_, let cells) = $0 { return cells.contains { $0.cell.value == .string("Never") || $0.cell.value == .string("Optimistic") } }; return false })
         next.quit()
@@ -100,15 +100,15 @@ struct StorePersistenceTests {
         }
         clock.advance(100)
         let next = try Launch(directory.imagePath, clock: clock)
-        let age = next.store.check(screenPlan, variables: screenPlan.variables(one), expiration: 60)
+        let age = next.store.check(screenPlan, variables: try screenPlan.variables(one), expiration: 60)
         #expect(age == .available(.stale, fetchTime: 5_000, source: .image))
-        #expect(next.store.check(screenPlan, variables: screenPlan.variables(one), expiration: 600) == .available(.fresh, fetchTime: 5_000, source: .memory))
+        #expect(next.store.check(screenPlan, variables: try screenPlan.variables(one), expiration: 600) == .available(.fresh, fetchTime: 5_000, source: .memory))
         let status = next.store.data(of: RecordKey("Character:1"))?.cells[SlotID.named("status")]
         #expect(status?.error?.message == "status is private")
-        #expect(next.store.check(notes, variables: notes.variables()).isAvailable)
-        #expect(next.store.read(notes, variables: notes.variables()).data == (try JSONValue.parse(#"{"character":{"id":"1","notes":{"edges":[{"cursor":"a","node":{"id":"n1","text":"one"}},{"cursor":"b","node":{"id":"n2","text":"two"}}],"pageInfo":{"endCursor":"b","hasNextPage":false}}}}"#)))
-        #expect(next.store.check(cast, variables: cast.variables()).isAvailable)
-        #expect(next.store.read(cast, variables: cast.variables()).data == (try JSONValue.parse(#"{"episode":{"id":"e","characters":[{"id":"1","name":"Rick"},null]}}"#)))
+        #expect(next.store.check(notes, variables: try notes.variables()).isAvailable)
+        #expect(next.store.read(notes, variables: try notes.variables()).data == (try JSONValue.parse(#"{"character":{"id":"1","notes":{"edges":[{"cursor":"a","node":{"id":"n1","text":"one"}},{"cursor":"b","node":{"id":"n2","text":"two"}}],"pageInfo":{"endCursor":"b","hasNextPage":false}}}}"#)))
+        #expect(next.store.check(cast, variables: try cast.variables()).isAvailable)
+        #expect(next.store.read(cast, variables: try cast.variables()).data == (try JSONValue.parse(#"{"episode":{"id":"e","characters":[{"id":"1","name":"Rick"},null]}}"#)))
         #expect(next.store.data(of: RecordKey("Character:2"))?.deleted == true)
         next.quit()
     }
@@ -125,13 +125,13 @@ struct StorePersistenceTests {
             let launch = try Launch(directory.imagePath)
             try ops.commit(launch.store, headerPlan, one, #"{"data":{"character":{"id":"1","name":"Rick Sanchez"}}}"#)
             if writerFirst { launch.drain() }
-            #expect(launch.store.check(screenPlan, variables: screenPlan.variables(one)).isAvailable)
+            #expect(launch.store.check(screenPlan, variables: try screenPlan.variables(one)).isAvailable)
             if !writerFirst { launch.drain() }
             launch.quit()
         }
         let third = try Launch(directory.imagePath)
-        #expect(third.store.check(screenPlan, variables: screenPlan.variables(one)).isAvailable)
-        #expect(third.store.read(screenPlan, variables: screenPlan.variables(one)).data == (try JSONValue.parse(#"{"character":{"id":"1","name":"Rick Sanchez","status":"Alive","species":"Human","image":"r.png"}}"#)))
+        #expect(third.store.check(screenPlan, variables: try screenPlan.variables(one)).isAvailable)
+        #expect(third.store.read(screenPlan, variables: try screenPlan.variables(one)).data == (try JSONValue.parse(#"{"character":{"id":"1","name":"Rick Sanchez","status":"Alive","species":"Human","image":"r.png"}}"#)))
         third.quit()
     }
 
@@ -149,7 +149,7 @@ struct StorePersistenceTests {
             launch.quit()
         }
         let third = try Launch(directory.imagePath)
-        #expect(third.store.check(screenPlan, variables: screenPlan.variables(one)) == .missing)
+        #expect(third.store.check(screenPlan, variables: try screenPlan.variables(one)) == .missing)
         third.quit()
     }
     #endif
@@ -162,7 +162,7 @@ struct StorePersistenceTests {
         try launchWithScreen(directory.imagePath)
         do {
             let launch = try Launch(directory.imagePath)
-            #expect(launch.store.check(screenPlan, variables: screenPlan.variables(one)) == .available(.fresh, fetchTime: 5_000, source: .image))
+            #expect(launch.store.check(screenPlan, variables: try screenPlan.variables(one)) == .available(.fresh, fetchTime: 5_000, source: .image))
             #expect(launch.store.isHydrated(RecordKey("Character:1")))
             launch.drain()
             launch.store.collect()
@@ -172,9 +172,9 @@ struct StorePersistenceTests {
             launch.quit()
         }
         let third = try Launch(directory.imagePath)
-        #expect(third.store.read(screenPlan, variables: screenPlan.variables(one)).isComplete == false)
-        #expect(third.store.check(screenPlan, variables: screenPlan.variables(one)).isAvailable)
-        #expect(third.store.read(screenPlan, variables: screenPlan.variables(one)).data == (try JSONValue.parse(#"{"character":{"id":"1","name":"Rick C-137","status":"Alive","species":"Human","image":"r.png"}}"#)))
+        #expect(third.store.read(screenPlan, variables: try screenPlan.variables(one)).isComplete == false)
+        #expect(third.store.check(screenPlan, variables: try screenPlan.variables(one)).isAvailable)
+        #expect(third.store.read(screenPlan, variables: try screenPlan.variables(one)).data == (try JSONValue.parse(#"{"character":{"id":"1","name":"Rick C-137","status":"Alive","species":"Human","image":"r.png"}}"#)))
         third.quit()
     }
 
@@ -182,7 +182,7 @@ struct StorePersistenceTests {
     func generations() throws {
         let directory = TemporaryDirectory()
         let screenPlan = try ops.plan(screen)
-        let variables = screenPlan.variables(one)
+        let variables = try screenPlan.variables(one)
         try launchWithScreen(directory.imagePath)
         for _ in 2...3 {
             let launch = try Launch(directory.imagePath)
@@ -211,9 +211,9 @@ struct StorePersistenceTests {
             _ = FileManager.default.createFile(atPath: directory.imagePath + suffix, contents: Data((0..<max(size, 1)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }))
         }
         // Pages SQLite still caches may answer; whatever answers must be the right data.
-        let answer = launch.store.check(screenPlan, variables: screenPlan.variables(one))
+        let answer = launch.store.check(screenPlan, variables: try screenPlan.variables(one))
         if answer.isAvailable {
-            #expect(launch.store.read(screenPlan, variables: screenPlan.variables(one)).data == (try JSONValue.parse(#"{"character":{"id":"1","name":"Rick","status":"Alive","species":"Human","image":"r.png"}}"#)))
+            #expect(launch.store.read(screenPlan, variables: try screenPlan.variables(one)).data == (try JSONValue.parse(#"{"character":{"id":"1","name":"Rick","status":"Alive","species":"Human","image":"r.png"}}"#)))
         }
         try ops.commit(launch.store, screenPlan, one, #"{"data":{"character":{"id":"1","name":"Rick","status":"Alive","species":"Human","image":"r.png"}}}"#)
         launch.quit()
@@ -245,8 +245,8 @@ struct OpeningImageTests {
         _ = image.writer.drain()
         image.close()
         let next = try Launch(path)
-        #expect(next.store.check(plan, variables: plan.variables(variables)).isAvailable)
-        #expect(next.store.read(plan, variables: plan.variables(variables)).data == (try JSONValue.parse(#"{"character":{"id":"1","name":"Rick","status":"Alive"}}"#)))
+        #expect(next.store.check(plan, variables: try plan.variables(variables)).isAvailable)
+        #expect(next.store.read(plan, variables: try plan.variables(variables)).data == (try JSONValue.parse(#"{"character":{"id":"1","name":"Rick","status":"Alive"}}"#)))
         next.quit()
     }
 
@@ -258,6 +258,6 @@ struct OpeningImageTests {
         try ops.commit(store, plan, ["id": .string("1")], #"{"data":{"character":{"id":"1","name":"Rick"}}}"#)
         #expect(opening.wait() == nil)
         #expect(opening.openError != nil)
-        #expect(store.check(plan, variables: plan.variables(["id": .string("1")])).isAvailable)
+        #expect(store.check(plan, variables: try plan.variables(["id": .string("1")])).isAvailable)
     }
 }

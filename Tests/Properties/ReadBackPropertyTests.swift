@@ -82,7 +82,7 @@ struct ReadBackPropertyTests {
         guard case .object(let provided) = try JSONValue.parse(generated.operation.variablesText) else {
             throw ReadBackFailure("the variables are not an object")
         }
-        let variables = plan.variables(provided)
+        let variables = try plan.variables(provided)
         let changeSet = try Ingest.normalize(plan: plan, variables: variables, response: Array(generated.response.text.utf8))
         let store = Store()
         store.commit(changeSet)
@@ -227,7 +227,7 @@ struct ReadBackGeneratorTests {
     /// generator's output across processes and platforms, so a seed named in a report means the
     /// same case everywhere. Changing the generator on purpose changes it: then update it here
     /// (seeds named in earlier reports then name other cases).
-    static let fingerprint: UInt64 = 1_280_246_542_923_495_433
+    static let fingerprint: UInt64 = 874_077_791_101_838_836
 
     @Test("the generator's output for seeds 0..<50 is pinned, the same in every process")
     func pinnedOutput() {

@@ -31,7 +31,7 @@ struct ReadBackReproductionTests {
         let schema = try Schema.parse(ReadBackReproductionTests.sdl)
         let plan = try Plan.build(document: "{ media { ... on Node { kind: __typename } } }", schema: schema)
         let response = #"{"data":{"media":[{"kind":"Photo"}]}}"#
-        let variables = plan.variables()
+        let variables = try plan.variables()
         let changeSet: ChangeSet
         do {
             changeSet = try Ingest.normalize(plan: plan, variables: variables, response: Array(response.utf8))

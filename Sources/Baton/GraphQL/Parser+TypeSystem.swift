@@ -19,7 +19,7 @@ extension Parser {
             } else if let kind = typeDefinitionKind() {
                 document.types.append(try parseTypeDefinition(kind, description: description, isExtension: isExtension))
             } else if !isExtension, at(keyword: "directive") {
-                try parseDirectiveDefinition()
+                document.directives.append(try parseDirectiveDefinition())
             } else {
                 throw unexpected(expected: isExtension ? "a schema or type to extend" : "a type system definition")
             }
@@ -163,17 +163,25 @@ extension Parser {
         return Schema.EnumValue(name: name, description: description, location: location)
     }
 
-    /// `directive @name(arguments) repeatable on A | B`: parsed and dropped.
-    private mutating func parseDirectiveDefinition() throws {
+    /// `directive @name(arguments) repeatable on A | B`.
+    private mutating func parseDirectiveDefinition() throws -> DirectiveDefinitionSyntax {
         try advance()
         try expect(.at)
-        _ = try expectName()
-        if token.kind == .parenLeft { _ = try parseArgumentDefinitions() }
-        if at(keyword: "repeatable") { try advance() }
+        let (name, location) = try expectName()
+        let arguments = token.kind == .parenLeft ? try parseArgumentDefinitions() : []
+        var isRepeatable = false
+        if at(keyword: "repeatable") {
+            isRepeatable = true
+            try advance()
+        }
         try expect(keyword: "on")
         _ = try skip(.pipe)
+        var locations: [NameReference] = []
         repeat {
-            _ = try expectName()
+            let (place, placeLocation) = try expectName()
+            locations.append(NameReference(name: place, location: placeLocation))
         } while try skip(.pipe)
+        return DirectiveDefinitionSyntax(
+            name: name, arguments: arguments, locations: locations, isRepeatable: isRepeatable, location: location)
     }
 }

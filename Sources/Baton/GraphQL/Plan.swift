@@ -5,16 +5,37 @@ public enum OperationKind: String, Sendable {
     case query, mutation, subscription
 }
 
-/// The variables of one execution of an operation, with defaults applied.
+/// The variables of one execution of an operation: checked against its declarations, with
+/// defaults applied.
+///
+/// Only ``Plan/variables(_:)`` makes them, after checking every value against its declared type
+/// (the spec's CoerceVariableValues), so whatever takes `Variables` (ingest, and the store's
+/// `check`, `read` and `retain`) keys fields by arguments that fit the operation: `{}` for
+/// `$id: ID!` never reaches a storage key as `character`. Ingest checks again when it is given
+/// variables made by a plan with other declarations.
 public struct Variables: Hashable, Sendable {
-    public var values: [String: JSONValue]
+    /// The values by variable name; undeclared variables are dropped, absent ones left out.
+    public let values: [String: JSONValue]
+    /// The declarations of the plan that checked `values` (``Plan/variableSignature``).
+    let signature: String
 
-    public init(_ values: [String: JSONValue] = [:]) {
+    /// Variables taken as they are, unchecked: for plan building and the store's own walks.
+    package init(_ values: [String: JSONValue] = [:]) {
         self.values = values
+        self.signature = ""
+    }
+
+    init(checked values: [String: JSONValue], signature: String) {
+        self.values = values
+        self.signature = signature
     }
 
     /// The variables as canonical JSON (keys sorted).
     public var canonicalJSON: String { CanonicalJSON.render(.object(values)) }
+
+    public static func == (lhs: Variables, rhs: Variables) -> Bool { lhs.values == rhs.values }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(values) }
 }
 
 /// What the store walks for one operation: its selections resolved against the schema.
@@ -29,16 +50,28 @@ public final class Plan: Sendable {
     public let rootTypename: String
     public let variableDefinitions: [VariableDefinition]
     public let selections: SelectionSet
+    /// The schema the plan was built against: variables are checked with its enums and input
+    /// objects. `nil` for a plan made by hand, whose variables are checked against the built-in
+    /// scalars only (other named types take any value).
+    public let schema: Schema?
+    /// The declarations in one line (`$id:ID!,$first:Int=10`): variables checked by one plan are
+    /// good for any plan that declares the same.
+    let variableSignature: String
 
     public init(
         kind: OperationKind, name: String?, rootTypename: String,
-        variableDefinitions: [VariableDefinition], selections: SelectionSet
+        variableDefinitions: [VariableDefinition], selections: SelectionSet, schema: Schema? = nil
     ) {
         self.kind = kind
         self.name = name
         self.rootTypename = rootTypename
         self.variableDefinitions = variableDefinitions
         self.selections = selections
+        self.schema = schema
+        self.variableSignature = variableDefinitions.map { definition in
+            "$" + definition.name + ":" + definition.type.description
+                + (definition.defaultValue.map { "=" + CanonicalJSON.render($0) } ?? "")
+        }.joined(separator: ",")
     }
 
     /// The record the operation starts from.
@@ -50,17 +83,32 @@ public final class Plan: Sendable {
         }
     }
 
-    /// The provided variables with the definitions' defaults filled in; undeclared ones dropped.
-    public func variables(_ provided: [String: JSONValue] = [:]) -> Variables {
+    /// Checks `provided` against the declared variables and fills in defaults: the variables of
+    /// one execution of the operation (the spec's CoerceVariableValues).
+    ///
+    /// A non-null variable without a default must be given, and not as null; every given value
+    /// must fit its type: `Int` a whole number in 32 bits, `Float` any number, `ID` a string or
+    /// a whole number, `String` and `Boolean` their JSON kinds, an enum one of its values (as a
+    /// string), an input object only its fields with every required one present, a list a JSON
+    /// array of fitting items or a single fitting item. Values are kept as given (an `ID` given as
+    /// `4` stays `4` in storage keys); variables the operation does not declare are dropped.
+    ///
+    /// - Throws: ``VariableError`` naming the first variable (in declaration order) that does not
+    ///   fit, and where inside its value: `$id: expected ID!, got nothing`.
+    public func variables(_ provided: [String: JSONValue] = [:]) throws(VariableError) -> Variables {
+        let coercion = InputCoercion(schema: schema)
         var values: [String: JSONValue] = [:]
         for definition in variableDefinitions {
-            if let value = provided[definition.name] {
-                values[definition.name] = value
-            } else if let value = definition.defaultValue {
-                values[definition.name] = value
+            var value = provided[definition.name]
+            if value == nil { value = definition.defaultValue }
+            do throws(InputProblem) {
+                try coercion.check(value, as: definition.type)
+            } catch {
+                throw VariableError(variable: definition.name, path: error.path, message: error.message)
             }
+            if let value { values[definition.name] = value }
         }
-        return Variables(values)
+        return Variables(checked: values, signature: variableSignature)
     }
 
     /// The identity fetch times and retention are kept under: `Name{"canonical":"variables"}`.
@@ -72,11 +120,12 @@ public final class Plan: Sendable {
 /// A declared variable of an operation.
 public struct VariableDefinition: Sendable {
     public let name: String
-    /// The declared type as written (`[ID!]!`).
-    public let type: String
+    /// The declared type (`[ID!]!`).
+    public let type: GraphQLTypeReference
+    /// The default, checked against `type` when the plan was built.
     public let defaultValue: JSONValue?
 
-    public init(name: String, type: String, defaultValue: JSONValue?) {
+    public init(name: String, type: GraphQLTypeReference, defaultValue: JSONValue?) {
         self.name = name
         self.type = type
         self.defaultValue = defaultValue
@@ -176,15 +225,36 @@ public struct FieldType: Sendable, Hashable {
     public let kind: Kind
     /// How many list wrappers surround the named type.
     public let listDepth: Int
+    /// Which levels are non-null: bit `i` for level `i`, where level 0 is the field's own value,
+    /// level 1 the items of its list, and level `listDepth` the named type (`[ID!]!` is `0b11`).
+    /// Levels past 63 count as nullable.
+    public let nonNullLevels: UInt64
 
-    public init(namedType: String, kind: Kind, listDepth: Int) {
+    public init(namedType: String, kind: Kind, listDepth: Int, nonNullLevels: UInt64 = 0) {
         self.namedType = namedType
         self.kind = kind
         self.listDepth = listDepth
+        self.nonNullLevels = nonNullLevels
     }
 
     /// True for objects, interfaces and unions: values are records.
     public var isComposite: Bool { kind == .object || kind == .abstract }
+
+    /// True when the value at `level` (0: the field's own value) may not be null.
+    public func isNonNull(atLevel level: Int) -> Bool {
+        level < 64 && nonNullLevels & (1 << UInt64(level)) != 0
+    }
+
+    /// The type at `level` in GraphQL syntax: level 0 of `[ID!]!` is `[ID!]!`, level 1 is `ID!`.
+    public func description(atLevel level: Int) -> String {
+        var text = namedType + (isNonNull(atLevel: listDepth) ? "!" : "")
+        var current = listDepth - 1
+        while current >= level {
+            text = "[" + text + "]" + (isNonNull(atLevel: current) ? "!" : "")
+            current -= 1
+        }
+        return text
+    }
 }
 
 /// `@connection(key:, filters:)` on a field.

@@ -1,20 +1,31 @@
-/// Argument values: literals become JSON, variables are checked against the declarations.
+/// Argument values: checked against the field's argument definitions, literals become JSON,
+/// variables are kept by name.
 extension PlanBuilder {
-    /// The arguments of a field, each checked to be one the schema defines, given once.
-    func arguments(
-        _ nodes: [GraphQLArgument], of definition: Schema.Field, on parent: Schema.NamedType
+    /// The arguments of a field, each one the schema defines, given once, of its type; every
+    /// required argument (non-null without a default) given.
+    mutating func arguments(
+        _ node: Document.FieldNode, of definition: Schema.Field, on parent: Schema.NamedType
     ) throws -> [ArgumentField] {
+        let nodes = node.arguments
+        let field = "\(parent.name).\(definition.name)"
         var arguments: [ArgumentField] = []
         arguments.reserveCapacity(nodes.count)
-        for (index, node) in nodes.enumerated() {
-            guard definition.argument(named: node.name) != nil else {
-                throw GraphQLError(
-                    "unknown argument \"\(node.name)\" on field \"\(parent.name).\(definition.name)\"", at: node.location)
+        for (index, argument) in nodes.enumerated() {
+            guard let argumentDefinition = definition.argument(named: argument.name) else {
+                throw GraphQLError("unknown argument \"\(argument.name)\" on field \"\(field)\"", at: argument.location)
             }
-            if nodes[..<index].contains(where: { $0.name == node.name }) {
-                throw GraphQLError("argument \"\(node.name)\" is given more than once", at: node.location)
+            if nodes[..<index].contains(where: { $0.name == argument.name }) {
+                throw GraphQLError("argument \"\(argument.name)\" is given more than once", at: argument.location)
             }
-            arguments.append(ArgumentField(name: node.name, value: try argumentValue(node.value)))
+            try checkValue(
+                argument.value, as: argumentDefinition.type, hasDefault: argumentDefinition.defaultValue != nil,
+                at: argument.location, position: Position(name: argument.name, owner: " of field \"\(field)\""))
+            arguments.append(ArgumentField(name: argument.name, value: try argumentValue(argument.value)))
+        }
+        for argument in definition.arguments
+        where argument.type.isNonNull && argument.defaultValue == nil && !nodes.contains(where: { $0.name == argument.name }) {
+            throw GraphQLError(
+                "field \"\(field)\" needs the argument \"\(argument.name)\" (\(argument.type))", at: node.location)
         }
         return arguments
     }
@@ -33,24 +44,6 @@ extension PlanBuilder {
             return .object(try fields.map { ArgumentField(name: $0.name, value: try argumentValue($0.value)) })
         default:
             return .literal(.null)
-        }
-    }
-
-    /// Throws when an argument of any directive, known or not, uses an undeclared variable.
-    func checkVariables(in directives: [GraphQLDirective]) throws {
-        for directive in directives {
-            for argument in directive.arguments {
-                try checkVariables(in: argument.value)
-            }
-        }
-    }
-
-    private func checkVariables(in value: GraphQLValue) throws {
-        switch value {
-        case .variable(let name, let location): try checkDeclared(name, at: location)
-        case .list(let items): for item in items { try checkVariables(in: item) }
-        case .object(let fields): for field in fields { try checkVariables(in: field.value) }
-        default: break
         }
     }
 

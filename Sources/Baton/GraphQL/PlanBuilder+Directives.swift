@@ -1,35 +1,69 @@
-/// `@include`/`@skip`, `@connection` and `@deleteRecord`; other directives are left alone.
+/// Directives: every one checked against its definition, then `@include`/`@skip`,
+/// `@connection` and `@deleteRecord` read; the others have no effect on the plan.
 extension PlanBuilder {
-    /// `selection` under its `@include`/`@skip` directives: `nil` when a literal condition drops
-    /// it, wrapped in one `.condition` per variable condition (the first directive outermost).
+    /// Checks the directives written at one place: each one the schema knows (built in or defined
+    /// by the SDL), allowed at `place`, given once unless repeatable, with arguments it defines,
+    /// of their types (variables recorded as uses), and every required one given.
+    mutating func validateDirectives(_ directives: [GraphQLDirective], at place: DirectiveLocation) throws {
+        for (index, directive) in directives.enumerated() {
+            let name = directive.name
+            guard let definition = schema.directive(named: name) else {
+                throw GraphQLError(
+                    "unknown directive @\(name) (a client directive must be declared in the schema given to Baton: "
+                        + "directive @\(name) on \(place.rawValue))",
+                    at: directive.location)
+            }
+            guard definition.locations.contains(place) else {
+                throw GraphQLError("@\(name) is not allowed on \(place.phrase); \(Self.allowedPlaces(of: definition))", at: directive.location)
+            }
+            if !definition.isRepeatable, directives[..<index].contains(where: { $0.name == name }) {
+                throw GraphQLError("@\(name) is given more than once", at: directive.location)
+            }
+            for (argumentIndex, argument) in directive.arguments.enumerated() {
+                guard let argumentDefinition = definition.argument(named: argument.name) else {
+                    throw GraphQLError("unknown argument \"\(argument.name)\" on @\(name)", at: argument.location)
+                }
+                if directive.arguments[..<argumentIndex].contains(where: { $0.name == argument.name }) {
+                    throw GraphQLError("argument \"\(argument.name)\" is given more than once", at: argument.location)
+                }
+                try checkValue(
+                    argument.value, as: argumentDefinition.type, hasDefault: argumentDefinition.defaultValue != nil,
+                    at: argument.location, position: Position(name: argument.name, owner: " of @\(name)"))
+            }
+            for argument in definition.arguments
+            where argument.type.isNonNull && argument.defaultValue == nil && directive.argument(argument.name) == nil {
+                throw GraphQLError("@\(name) needs the argument \"\(argument.name)\"", at: directive.location)
+            }
+        }
+    }
+
+    /// Where a directive may go, for an error: `it goes on a field or an inline fragment`.
+    static func allowedPlaces(of definition: Schema.DirectiveDefinition) -> String {
+        let executable: [DirectiveLocation] = [
+            .query, .mutation, .subscription, .field, .fragmentDefinition, .fragmentSpread, .inlineFragment,
+            .variableDefinition,
+        ]
+        let places = executable.filter(definition.locations.contains).map(\.phrase)
+        guard let last = places.last else { return "it belongs to schema definitions, not to documents" }
+        let list = places.count == 1 ? last : places.dropLast().joined(separator: ", ") + " or " + last
+        return "it goes on " + list
+    }
+
+    /// `selection` under its `@include`/`@skip` directives (already validated): `nil` when a
+    /// literal condition drops it, wrapped in one `.condition` per variable condition (the first
+    /// directive outermost).
     func applyConditions(_ directives: [GraphQLDirective], to selection: Selection) throws -> Selection? {
         var conditions: [(variable: String, include: Bool)] = []
         var dropped = false
-        var seen: [String] = []
         for directive in directives where directive.name == "include" || directive.name == "skip" {
-            if seen.contains(directive.name) {
-                throw GraphQLError("@\(directive.name) is given more than once", at: directive.location)
-            }
-            seen.append(directive.name)
-            try checkArguments(of: directive, allowed: ["if"])
             let include = directive.name == "include"
-            guard let condition = directive.argument("if") else {
-                throw GraphQLError("@\(directive.name) needs the argument \"if\"", at: directive.location)
-            }
-            switch condition.value {
-            case .boolean(let value):
+            switch directive.argument("if")?.value {
+            case .boolean(let value)?:
                 if value != include { dropped = true }
-            case .variable(let name, let location):
-                let declaration = try checkDeclared(name, at: location)
-                guard declaration.type.namedType == "Boolean", declaration.type.listDepth == 0 else {
-                    throw GraphQLError(
-                        "variable \"$\(name)\" of type \"\(declaration.type)\" cannot be the condition of @\(directive.name)",
-                        at: location)
-                }
+            case .variable(let name, _)?:
                 conditions.append((name, include))
             default:
-                throw GraphQLError(
-                    "the condition of @\(directive.name) must be a Boolean or a variable", at: condition.location)
+                throw GraphQLError("the condition of @\(directive.name) must be a Boolean or a variable", at: directive.location)
             }
         }
         if dropped { return nil }
@@ -51,7 +85,6 @@ extension PlanBuilder {
                 "@connection needs a field of object, interface or union type; \"\(field)\" is \"\(definition.type)\"",
                 at: directive.location)
         }
-        try checkArguments(of: directive, allowed: ["key", "filters"])
         guard let keyArgument = directive.argument("key") else {
             throw GraphQLError("@connection needs the argument \"key\"", at: directive.location)
         }
@@ -93,7 +126,6 @@ extension PlanBuilder {
                 "@deleteRecord needs a field of type ID or String; \"\(parent.name).\(node.name)\" is \"\(definition.type)\"",
                 at: directive.location)
         }
-        try checkArguments(of: directive, allowed: ["typename"])
         guard let argument = directive.argument("typename") else { return DeleteRecordDirective(typename: nil) }
         if argument.value == .null { return DeleteRecordDirective(typename: nil) }
         guard case .string(let typename) = argument.value else {
@@ -105,13 +137,6 @@ extension PlanBuilder {
         return DeleteRecordDirective(typename: typename)
     }
 
-    /// Field-only directives on a fragment are a mistake worth reporting.
-    func rejectFieldOnlyDirectives(_ directives: [GraphQLDirective], on place: String) throws {
-        for directive in directives where directive.name == "connection" || directive.name == "deleteRecord" {
-            throw GraphQLError("@\(directive.name) is allowed on fields only, not on \(place)", at: directive.location)
-        }
-    }
-
     /// The directive called `name`, throwing when it is given more than once.
     private func single(_ name: String, in directives: [GraphQLDirective]) throws -> GraphQLDirective? {
         var found: GraphQLDirective?
@@ -120,17 +145,5 @@ extension PlanBuilder {
             found = directive
         }
         return found
-    }
-
-    /// Throws on an argument `directive` does not take, or gets more than once.
-    private func checkArguments(of directive: GraphQLDirective, allowed: [String]) throws {
-        for (index, argument) in directive.arguments.enumerated() {
-            guard allowed.contains(argument.name) else {
-                throw GraphQLError("unknown argument \"\(argument.name)\" on @\(directive.name)", at: argument.location)
-            }
-            if directive.arguments[..<index].contains(where: { $0.name == argument.name }) {
-                throw GraphQLError("argument \"\(argument.name)\" is given more than once", at: argument.location)
-            }
-        }
     }
 }

@@ -17,18 +17,18 @@ extension PlanBuilder {
             let directives: [GraphQLDirective]
             switch node {
             case .field(let field):
+                try validateDirectives(field.directives, at: .field)
                 selection = .field(try resolve(field, in: parent))
                 directives = field.directives
             case .fragmentSpread(let spread):
+                try validateDirectives(spread.directives, at: .fragmentSpread)
                 selection = try resolve(spread, in: parent)
                 directives = spread.directives
-                try rejectFieldOnlyDirectives(directives, on: "a fragment spread")
             case .inlineFragment(let fragment):
+                try validateDirectives(fragment.directives, at: .inlineFragment)
                 selection = try resolve(fragment, in: parent)
                 directives = fragment.directives
-                try rejectFieldOnlyDirectives(directives, on: "an inline fragment")
             }
-            try checkVariables(in: directives)
             if let kept = try applyConditions(directives, to: selection) {
                 selections.append(kept)
             }
@@ -47,7 +47,7 @@ extension PlanBuilder {
         guard let type = schema.fieldType(of: definition.type) else {
             throw GraphQLError("field \"\(parent.name).\(node.name)\" has an unknown type", at: node.location)
         }
-        let arguments = try self.arguments(node.arguments, of: definition, on: parent)
+        let arguments = try self.arguments(node, of: definition, on: parent)
         var selections: SelectionSet?
         if type.isComposite {
             guard let nodes = node.selections, let namedType = schema.type(named: type.namedType) else {
@@ -85,6 +85,7 @@ extension PlanBuilder {
             let cycle = fragmentPath[start...] + [fragment.name]
             throw GraphQLError("fragment cycle: " + cycle.joined(separator: " -> "), at: spread.location)
         }
+        try validateDirectives(fragment.directives, at: .fragmentDefinition)
         fragmentPath.append(fragment.name)
         let set = try selectionSet(fragment.selections, in: condition, at: fragment.location)
         fragmentPath.removeLast()

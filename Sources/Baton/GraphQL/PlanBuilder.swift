@@ -13,6 +13,14 @@ extension Plan {
     /// they apply to), literal `@include`/`@skip` conditions are decided now and variable ones
     /// kept, and `@connection`/`@deleteRecord` are read and checked.
     ///
+    /// The document is validated as the spec's rules say, for the parts of it the operation
+    /// reaches: fields and arguments the schema defines, required arguments given, argument
+    /// values and variable defaults of their input types (scalars, enums, input objects with no
+    /// unknown field and every required one, lists), directives the schema knows, in places they
+    /// are allowed, with their arguments; every variable used is declared and of a type allowed
+    /// where it stands (a nullable variable where a non-null one is expected only with a default),
+    /// and every declared variable is used.
+    ///
     /// - Throws: ``GraphQLError`` naming the line and column of the first problem.
     public static func build(document: Document, schema: Schema, operationName: String? = nil) throws -> Plan {
         var builder = try PlanBuilder(document: document, schema: schema, operationName: operationName)
@@ -23,7 +31,8 @@ extension Plan {
 /// Builds one ``Plan``: picks the operation, checks its variables, and resolves its selections.
 ///
 /// The selection work lives in `PlanBuilder+Selections.swift`, directives in
-/// `PlanBuilder+Directives.swift`, argument values in `PlanBuilder+Arguments.swift`.
+/// `PlanBuilder+Directives.swift`, arguments in `PlanBuilder+Arguments.swift`, and the checks of
+/// written values and variable usages in `PlanBuilder+Values.swift`.
 struct PlanBuilder {
     /// The deepest nesting of selection sets accepted, fragments included.
     static let maximumDepth = 256
@@ -37,6 +46,8 @@ struct PlanBuilder {
     /// The fragments being resolved, outermost first, to report cycles.
     var fragmentPath: [String] = []
     var depth = 0
+    /// The variables some value of the operation (its fragments included) uses.
+    var usedVariables: Set<String> = []
 
     init(document: Document, schema: Schema, operationName: String?) throws {
         self.schema = schema
@@ -97,16 +108,21 @@ struct PlanBuilder {
         guard let rootName = schema.rootTypeName(for: operation.kind), let root = schema.type(named: rootName) else {
             throw GraphQLError("the schema has no \(operation.kind.rawValue) type", at: operation.location)
         }
-        let definitions = try operation.variables.map(variableDefinition)
-        try checkVariables(in: operation.directives)
+        var definitions: [VariableDefinition] = []
+        for declaration in operation.variables {
+            definitions.append(try variableDefinition(declaration))
+        }
+        try validateDirectives(operation.directives, at: .operation(operation.kind))
         let selections = try selectionSet(operation.selections, in: root, at: operation.location)
+        try checkEveryVariableUsed()
         return Plan(
             kind: operation.kind, name: operation.name, rootTypename: rootName,
-            variableDefinitions: definitions, selections: selections)
+            variableDefinitions: definitions, selections: selections, schema: schema)
     }
 
-    /// A declared variable, checked to have an input type, its default as JSON.
-    private func variableDefinition(_ declaration: Document.VariableDeclaration) throws -> VariableDefinition {
+    /// A declared variable, checked to have an input type and a default of that type, its
+    /// default as JSON.
+    private mutating func variableDefinition(_ declaration: Document.VariableDeclaration) throws -> VariableDefinition {
         let typeName = declaration.type.namedType
         guard let type = schema.type(named: typeName) else {
             throw GraphQLError("unknown type \"\(typeName)\" for variable \"$\(declaration.name)\"", at: declaration.location)
@@ -116,9 +132,14 @@ struct PlanBuilder {
                 "variable \"$\(declaration.name)\" cannot have the type \"\(typeName)\": it is not an input type",
                 at: declaration.location)
         }
+        if let defaultValue = declaration.defaultValue {
+            try checkValue(
+                defaultValue, as: declaration.type, hasDefault: false, at: declaration.location,
+                position: Position(name: "$" + declaration.name, owner: ""))
+        }
+        try validateDirectives(declaration.directives, at: .variableDefinition)
         return VariableDefinition(
-            name: declaration.name, type: declaration.type.description,
-            defaultValue: declaration.defaultValue?.constantJSON)
+            name: declaration.name, type: declaration.type, defaultValue: declaration.defaultValue?.constantJSON)
     }
 
     /// How errors name the operation: `operation "Name"` or `the anonymous operation`.

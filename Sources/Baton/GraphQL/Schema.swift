@@ -1,4 +1,5 @@
-/// A GraphQL schema parsed from SDL: its types, their fields, and the root operation types.
+/// A GraphQL schema parsed from SDL: its types, their fields, its directives, and the root
+/// operation types.
 ///
 /// Immutable once built. It answers what plan building needs: a type's kind, a field's type
 /// (named type, list depth, non-null), the object types an interface or union can be, and the
@@ -14,15 +15,17 @@ public final class Schema: Sendable {
     private let types: [String: NamedType]
     private let possibleTypeLists: [String: [String]]
     private let possibleTypeSets: [String: Set<String>]
+    private let directives: [String: DirectiveDefinition]
 
     init(
         queryTypeName: String?, mutationTypeName: String?, subscriptionTypeName: String?,
-        types: [String: NamedType], possibleTypes: [String: [String]]
+        types: [String: NamedType], possibleTypes: [String: [String]], directives: [String: DirectiveDefinition]
     ) {
         self.queryTypeName = queryTypeName
         self.mutationTypeName = mutationTypeName
         self.subscriptionTypeName = subscriptionTypeName
         self.types = types
+        self.directives = directives
         self.typeNames = types.keys.sorted(by: CanonicalJSON.utf8Less)
         self.possibleTypeLists = possibleTypes
         self.possibleTypeSets = possibleTypes.mapValues { Set($0) }
@@ -30,6 +33,7 @@ public final class Schema: Sendable {
 
     /// Parses SDL: type, interface, union, enum, scalar, input, schema and directive definitions,
     /// descriptions and extensions; then checks that every referenced type exists and fits.
+    /// Directives applied to type system definitions are read and ignored.
     ///
     /// - Throws: ``GraphQLError`` with the line and column of the first problem.
     public static func parse(_ sdl: String) throws -> Schema {
@@ -50,6 +54,11 @@ public final class Schema: Sendable {
     /// The type called `name`.
     public func type(named name: String) -> NamedType? {
         types[name]
+    }
+
+    /// The directive called `name` (without its `@`): built in, or defined by the SDL.
+    public func directive(named name: String) -> DirectiveDefinition? {
+        directives[name]
     }
 
     /// The field `name` of the object or interface `typeName`; `__typename` on any composite type.
@@ -110,7 +119,28 @@ public final class Schema: Sendable {
         case .interface, .union: kind = .abstract
         case .inputObject: return nil
         }
-        return FieldType(namedType: name, kind: kind, listDepth: reference.listDepth)
+        return FieldType(
+            namedType: name, kind: kind, listDepth: reference.listDepth,
+            nonNullLevels: Self.nonNullLevels(of: reference))
+    }
+
+    /// Bit `i` set when level `i` of `reference` is non-null (level 0 the outermost).
+    static func nonNullLevels(of reference: GraphQLTypeReference) -> UInt64 {
+        var levels: UInt64 = 0
+        var level = 0
+        var current = reference
+        while true {
+            switch current {
+            case .nonNull(let inner):
+                if level < 64 { levels |= 1 << UInt64(level) }
+                current = inner
+            case .list(let inner):
+                level += 1
+                current = inner
+            case .named:
+                return levels
+            }
+        }
     }
 
     /// The names of the built-in scalars.

@@ -26,6 +26,7 @@ struct SchemaAssembler {
             try check(type)
         }
         let roots = try rootTypes()
+        let directives = try directiveDefinitions()
         let possibleTypes = possibleTypesByAbstractType()
         var named: [String: Schema.NamedType] = [:]
         named.reserveCapacity(types.count)
@@ -37,7 +38,36 @@ struct SchemaAssembler {
         }
         return Schema(
             queryTypeName: roots[.query], mutationTypeName: roots[.mutation],
-            subscriptionTypeName: roots[.subscription], types: named, possibleTypes: possibleTypes)
+            subscriptionTypeName: roots[.subscription], types: named, possibleTypes: possibleTypes,
+            directives: directives)
+    }
+
+    /// The built-in directives and the SDL's, checked: defined once, arguments of input types,
+    /// known locations. An SDL definition of a built-in directive is set aside: Baton implements
+    /// those itself.
+    private func directiveDefinitions() throws -> [String: Schema.DirectiveDefinition] {
+        var directives = Schema.builtInDirectives
+        var defined: [String: GraphQLLocation] = [:]
+        for definition in document.directives {
+            if let first = defined[definition.name] {
+                throw GraphQLError(
+                    "directive \"@\(definition.name)\" is defined more than once (first at \(first))", at: definition.location)
+            }
+            defined[definition.name] = definition.location
+            try checkInputValues(definition.arguments) { "argument \"\($0)\" of @\(definition.name)" }
+            var locations: Set<DirectiveLocation> = []
+            for place in definition.locations {
+                guard let location = DirectiveLocation(rawValue: place.name) else {
+                    throw GraphQLError("unknown directive location \"\(place.name)\"", at: place.location)
+                }
+                locations.insert(location)
+            }
+            if Schema.builtInDirectives[definition.name] != nil { continue }
+            directives[definition.name] = Schema.DirectiveDefinition(
+                name: definition.name, arguments: definition.arguments, locations: locations,
+                isRepeatable: definition.isRepeatable, location: definition.location)
+        }
+        return directives
     }
 
     // MARK: Definitions and extensions

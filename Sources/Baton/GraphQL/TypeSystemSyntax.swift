@@ -31,8 +31,19 @@ struct TypeDefinitionSyntax {
     var inputFields: [Schema.InputValue] = []
 }
 
-/// The definitions of an SDL document, in document order; directive definitions are dropped.
+/// `directive @name(arguments) repeatable on LOCATION | …`, as written.
+struct DirectiveDefinitionSyntax {
+    let name: String
+    let arguments: [Schema.InputValue]
+    let locations: [NameReference]
+    let isRepeatable: Bool
+    /// Where the directive's name is.
+    let location: GraphQLLocation
+}
+
+/// The definitions of an SDL document, in document order.
 struct TypeSystemDocument {
     var schemaDefinitions: [SchemaDefinitionSyntax] = []
     var types: [TypeDefinitionSyntax] = []
+    var directives: [DirectiveDefinitionSyntax] = []
 }

@@ -23,14 +23,44 @@
 /// - `@connection` fields add a ``ConnectionPage`` each, in response order; `@deleteRecord`
 ///   fields add the records their values name to ``ChangeSet/deletions``.
 /// - ``ChangeSet/operation`` is `plan.identity(variables)`, whatever `data` holds.
+/// - Refused, with the path: invalid UTF-8 anywhere, a member given twice in one object, an `Int`
+///   that is not a whole number in 32 bits, a value of the wrong kind, and a null in a non-null
+///   position that no error in `errors` names. A null that an error names is propagated to the
+///   nearest nullable position, as the spec says the server should have (`NullPropagation.swift`).
+/// - `variables` made by a plan with other declarations are checked again against `plan`
+///   (``IngestError/Kind/invalidVariables(_:)``).
 public enum Ingest {
     /// Normalizes a response held in a raw buffer.
     public static func normalize(
         plan: Plan, variables: Variables, response: UnsafeRawBufferPointer
     ) throws(IngestError) -> ChangeSet {
+        let variables = try checked(variables, for: plan)
         let cache = ShapeCache(variables: variables, root: plan.selections)
         var normalizer = Normalizer(scanner: JSONScanner(response), cache: cache)
-        return try normalizer.response(plan: plan, variables: variables)
+        let read = try normalizer.response(plan: plan, variables: variables)
+        guard !normalizer.violations.isEmpty else { return read }
+        // Nulls the server should have propagated: read again with them propagated.
+        let patched = try NullPropagation.patch(response, violations: normalizer.violations, errors: normalizer.errors)
+        return try patched.withUnsafeBytes { bytes -> Result<ChangeSet, IngestError> in
+            var again = Normalizer(scanner: JSONScanner(bytes), cache: cache)
+            do throws(IngestError) {
+                let changes = try again.response(plan: plan, variables: variables)
+                if !again.violations.isEmpty { return .failure(NullPropagation.reject(bytes, violations: again.violations)) }
+                return .success(changes)
+            } catch {
+                return .failure(error)
+            }
+        }.get()
+    }
+
+    /// `variables` when a plan with `plan`'s declarations made them, else checked against `plan`.
+    static func checked(_ variables: Variables, for plan: Plan) throws(IngestError) -> Variables {
+        if variables.signature == plan.variableSignature { return variables }
+        do throws(VariableError) {
+            return try plan.variables(variables.values)
+        } catch {
+            throw IngestError(.invalidVariables(error), offset: 0)
+        }
     }
 
     /// Normalizes a response held in a byte array.
@@ -64,34 +94,45 @@ public enum Ingest {
 }
 
 extension Normalizer {
-    /// Reads the whole response: `data`, `errors` (in any order), anything else skipped.
+    /// Reads the whole response: `data`, `errors` (in any order), anything else skipped; a member
+    /// given twice is an error. When ``violations`` is not empty afterwards, the change set is
+    /// not the answer (see `NullPropagation.swift`).
     mutating func response(plan: Plan, variables: Variables) throws(IngestError) -> ChangeSet {
         let kind = try peek()
         guard kind == .object else { throw IngestError(.notAnObject, offset: scanner.position) }
         var sawData = false
         var hasData = false
-        var sawErrors = false
-        var errors: [JSONValue] = []
+        var names: [String] = []
         if try openObject() {
             repeat {
                 let span = try readKey()
-                if !sawData, scanner.span(span, equals: "data") {
+                let name = try string(span)
+                if names.contains(name) {
+                    throw IngestError(.duplicateMember(name), offset: span.range.lowerBound - 1).inside(.key(name))
+                }
+                names.append(name)
+                if name == "data" {
                     sawData = true
                     let kind = try peek()
                     switch kind {
                     case .null:
                         try readNull()
                     case .object:
-                        _ = try normalizeObject(
-                            group: 0, declaredType: plan.rootTypename, entry: nil, keySource: .fixed(plan.rootKey))
-                        hasData = true
+                        let mark = scanner.mark
+                        do throws(IngestError) {
+                            _ = try normalizeObject(
+                                group: 0, declaredType: plan.rootTypename, entry: nil, keySource: .fixed(plan.rootKey))
+                            hasData = true
+                        } catch {
+                            // A null that reaches data makes data null.
+                            guard try recover(error, at: mark) else { throw error }
+                        }
                     default:
                         throw IngestError(
                             .wrongType(expected: "an object or null for data", found: Normalizer.describe(kind)),
                             offset: scanner.position)
                     }
-                } else if !sawErrors, scanner.span(span, equals: "errors") {
-                    sawErrors = true
+                } else if name == "errors" {
                     let offset = scanner.position
                     switch try readValue() {
                     case .array(let items): errors = items
@@ -106,6 +147,9 @@ extension Normalizer {
         }
         try finish()
         if !sawData && errors.isEmpty { throw IngestError(.noData, offset: 0) }
+        if !violations.isEmpty {
+            return ChangeSet(operation: plan.identity(variables), records: [], deletions: [], connectionPages: [], unplacedErrors: [])
+        }
 
         var unplaced: [FieldError] = []
         for error in errors {

@@ -34,6 +34,13 @@ public struct IngestError: Error, Hashable, Sendable, CustomStringConvertible {
         case missingTypename(abstractType: String)
         /// `__typename` names another type than the schema's object type for the field.
         case typenameMismatch(expected: String, found: String)
+        /// A member name given twice in one object of the response (a GraphQL response is a map).
+        case duplicateMember(String)
+        /// Null where the schema's type (`type`, such as `String!`) allows none, and no error in
+        /// `errors` names the place or a place under it.
+        case nullInNonNullPosition(type: String)
+        /// The variables do not fit the operation's declarations.
+        case invalidVariables(VariableError)
     }
 
     public let kind: Kind
@@ -62,6 +69,10 @@ public struct IngestError: Error, Hashable, Sendable, CustomStringConvertible {
         case .missingTypename(let type): "missing __typename for abstract type \(type)"
         case .typenameMismatch(let expected, let found):
             "__typename \(found) contradicts the schema's type \(expected)"
+        case .duplicateMember(let name): "member \(JSONError.quote(name)) is given more than once in one object"
+        case .nullInNonNullPosition(let type):
+            "null where the type \(type) allows none, and no error in errors names this place"
+        case .invalidVariables(let error): "the variables do not fit the operation: \(error)"
         }
     }
 

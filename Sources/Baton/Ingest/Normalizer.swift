@@ -16,6 +16,11 @@ struct Normalizer {
     var pending: [(SlotID, Cell)] = []
     /// Composite members waiting for their object's key (a stack shared by nested objects).
     var deferred: [(ShapeEntry, JSONScanner.Mark)] = []
+    /// Nulls met in non-null positions, each skipped with the nullable value that holds it (see
+    /// `NullPropagation.swift`); when any is met, this pass's change set is not the answer.
+    var violations: [NullViolation] = []
+    /// The response's `errors`, once read.
+    var errors: [JSONValue] = []
 
     init(scanner: JSONScanner, cache: ShapeCache) {
         self.scanner = scanner
@@ -149,32 +154,58 @@ struct Normalizer {
         let deferredBase = deferred.count
 
         var hint = 0
+        // The entries met so far, by index: duplicate members are an error (a response is a map).
+        var seen: UInt64 = 0
+        var seenBeyond: Set<Int> = []
+        // Members the selection does not name: the first kept apart, so that the usual case
+        // (one such member, often `__typename`) allocates nothing.
+        var firstUnselected: JSONStringSpan?
+        var moreUnselected: [JSONStringSpan] = []
         if try openObject() {
             repeat {
                 // Members usually come in selection order: try the next entry's name in place.
-                let member: ShapeEntry
+                let entryIndex: Int
                 if hint < shape.entries.count, scanner.readKey(ifEqualTo: shape.entries[hint].plainKey) {
-                    member = shape.entries[hint]
+                    entryIndex = hint
                     hint += 1
                 } else {
                     let span = try readKey()
-                    let found: ShapeEntry?
+                    let found: Int?
                     if span.hasEscapes {
-                        found = shape.entry(named: try string(span))
+                        found = shape.index(named: try string(span))
                     } else {
                         found = shape.match(UnsafeRawBufferPointer(rebasing: scanner.bytes[span.range]), hint: &hint)
                     }
                     guard let found else {
+                        if let first = firstUnselected {
+                            var repeated = try sameName(first, span)
+                            for other in moreUnselected where !repeated { repeated = try sameName(other, span) }
+                            if repeated {
+                                let name = try string(span)
+                                throw IngestError(.duplicateMember(name), offset: span.range.lowerBound - 1).inside(.key(name))
+                            }
+                            moreUnselected.append(span)
+                        } else {
+                            firstUnselected = span
+                        }
                         do throws(IngestError) {
                             try skipValue()
                         } catch {
-                            let name = String(decoding: UnsafeRawBufferPointer(rebasing: scanner.bytes[span.range]), as: UTF8.self)
-                            throw error.inside(.key(name))
+                            throw error.inside(.key(try string(span)))
                         }
                         continue
                     }
-                    member = found
+                    entryIndex = found
                 }
+                let member = shape.entries[entryIndex]
+                if entryIndex < 64 {
+                    let bit: UInt64 = 1 << UInt64(entryIndex)
+                    if seen & bit != 0 { throw duplicate(member) }
+                    seen |= bit
+                } else if !seenBeyond.insert(entryIndex).inserted {
+                    throw duplicate(member)
+                }
+                let valueMark = scanner.mark
                 do throws(IngestError) {
                     if member.isTypename {
                         try checkTypename(typename)
@@ -184,8 +215,8 @@ struct Normalizer {
                         } else {
                             // The key is not known yet (or earlier members wait): come back later,
                             // keeping members in response order.
-                            deferred.append((member, scanner.mark))
-                            try skipValue()
+                            deferred.append((member, valueMark))
+                            try skipValueToRevisit()
                         }
                     } else if key == nil && member.isID {
                         let found = try identify(member, shape: shape, keySource: keySource)
@@ -212,6 +243,8 @@ struct Normalizer {
                         if let directive = member.deleteRecord { appendDeletions(value, directive) }
                     }
                 } catch {
+                    if member.isNullable, try recover(error, at: valueMark) { continue }
+                    dropStacks(pending: pendingBase, deferred: deferredBase)
                     throw error.inside(.key(member.responseKey))
                 }
             } while try nextMember()
@@ -227,6 +260,8 @@ struct Normalizer {
                 do throws(IngestError) {
                     try writeComposite(member, into: index, parent: key)
                 } catch {
+                    if member.isNullable, try recover(error, at: mark) { continue }
+                    dropStacks(pending: pendingBase, deferred: deferredBase)
                     throw error.inside(.key(member.responseKey))
                 }
             }
@@ -234,6 +269,27 @@ struct Normalizer {
             scanner.reset(to: after)
         }
         return key
+    }
+
+    /// True when two member names are the same text (escapes decoded when either has some).
+    func sameName(_ a: JSONStringSpan, _ b: JSONStringSpan) throws(IngestError) -> Bool {
+        if !a.hasEscapes && !b.hasEscapes {
+            return UnsafeRawBufferPointer(rebasing: scanner.bytes[a.range])
+                .elementsEqual(UnsafeRawBufferPointer(rebasing: scanner.bytes[b.range]))
+        }
+        return try string(a) == string(b)
+    }
+
+    /// A member met twice in one object.
+    func duplicate(_ member: ShapeEntry) -> IngestError {
+        IngestError(.duplicateMember(member.responseKey), offset: scanner.position).inside(.key(member.responseKey))
+    }
+
+    /// Drops what an object pushed on the shared stacks, when an error leaves it for a recovery
+    /// further up.
+    mutating func dropStacks(pending pendingBase: Int, deferred deferredBase: Int) {
+        if pending.count > pendingBase { pending.removeSubrange(pendingBase...) }
+        if deferred.count > deferredBase { deferred.removeSubrange(deferredBase...) }
     }
 
     /// The key an `id` value gives: `Type:id` for a string or an integer, the path key for null.
@@ -282,7 +338,8 @@ struct Normalizer {
                     found = try readString()
                     break
                 }
-                try skipValue()
+                // The object is read from its start once its type is known; its strings are checked then.
+                try skipValueToRevisit()
             } while try nextMember()
         }
         guard let found else { throw IngestError(.missingTypename(abstractType: abstractType), offset: start.position) }
@@ -321,7 +378,7 @@ struct Normalizer {
     ) throws(IngestError) -> Value {
         let kind = try peek()
         if kind == .null {
-            try readNull()
+            try readNull(member, level: member.listDepth - depth)
             return .null
         }
         if depth == 0 {
@@ -329,15 +386,18 @@ struct Normalizer {
             return .link(try childObject(member, .path(parent: parent, storageKey: storageKey, index: nil)))
         }
         guard kind == .array else { throw wrongType("a list", kind) }
+        let itemLevel = member.listDepth - depth + 1
+        let itemsNullable = !member.isNonNull(atLevel: itemLevel)
         var position = 0
         if depth == 1 {
             var keys: [RecordKey?] = []
             if try openArray() {
                 repeat {
+                    let itemMark = scanner.mark
                     do throws(IngestError) {
                         let element = try peek()
                         if element == .null {
-                            try readNull()
+                            try readNull(member, level: itemLevel)
                             keys.append(nil)
                         } else if element == .object {
                             keys.append(try childObject(member, .path(parent: parent, storageKey: storageKey, index: position)))
@@ -345,7 +405,8 @@ struct Normalizer {
                             throw wrongType("an object", element)
                         }
                     } catch {
-                        throw error.inside(.index(position))
+                        guard itemsNullable, try recover(error, at: itemMark) else { throw error.inside(.index(position)) }
+                        keys.append(nil)
                     }
                     position += 1
                 } while try nextElement()
@@ -355,11 +416,13 @@ struct Normalizer {
         var items: [Value] = []
         if try openArray() {
             repeat {
+                let itemMark = scanner.mark
                 do throws(IngestError) {
                     let inner = storageKey + ":" + String(position)
                     items.append(try compositeValue(member, parent: parent, storageKey: inner, depth: depth - 1))
                 } catch {
-                    throw error.inside(.index(position))
+                    guard itemsNullable, try recover(error, at: itemMark) else { throw error.inside(.index(position)) }
+                    items.append(.null)
                 }
                 position += 1
             } while try nextElement()
@@ -381,7 +444,13 @@ struct Normalizer {
 
     /// The value of a leaf field: a scalar, or (nested) lists of them.
     mutating func leafValue(_ member: ShapeEntry) throws(IngestError) -> Value {
-        member.listDepth == 0 ? try scalarValue(member.kind) : try leafList(member.kind, depth: member.listDepth)
+        if member.listDepth == 0 {
+            guard let value = try scalarValue(member.kind, nonNull: !member.isNullable) else {
+                return try nullIn(member, level: 0)
+            }
+            return value
+        }
+        return try leafList(member, depth: member.listDepth)
     }
 
     /// For a string-like leaf whose record already holds a string in cell `position`: when the
@@ -391,7 +460,8 @@ struct Normalizer {
         guard try peek() == .string, case .string(let old) = records[index].cells[position].value else { return false }
         let start = scanner.mark
         let span: JSONStringSpan
-        do { span = try scanner.readStringSpan() } catch { throw .json(error) }
+        // Equal bytes are as valid as the stored text: the UTF-8 check waits for a difference.
+        do { span = try scanner.readStringSpanForComparison() } catch { throw .json(error) }
         if !span.hasEscapes, Normalizer.equal(old, UnsafeRawBufferPointer(rebasing: scanner.bytes[span.range])) {
             return true
         }
@@ -419,21 +489,32 @@ struct Normalizer {
         } ?? utf8.elementsEqual(bytes)
     }
 
-    mutating func leafList(_ type: FieldType.Kind, depth: Int) throws(IngestError) -> Value {
+    mutating func leafList(_ member: ShapeEntry, depth: Int) throws(IngestError) -> Value {
         let kind = try peek()
         if kind == .null {
-            try readNull()
+            try readNull(member, level: member.listDepth - depth)
             return .null
         }
         guard kind == .array else { throw wrongType("a list", kind) }
+        let itemLevel = member.listDepth - depth + 1
+        let itemsNullable = !member.isNonNull(atLevel: itemLevel)
         var items: [Value] = []
         var position = 0
         if try openArray() {
             repeat {
+                let itemMark = scanner.mark
                 do throws(IngestError) {
-                    items.append(depth > 1 ? try leafList(type, depth: depth - 1) : try scalarValue(type))
+                    if depth > 1 {
+                        items.append(try leafList(member, depth: depth - 1))
+                    } else {
+                        guard let value = try scalarValue(member.kind, nonNull: !itemsNullable) else {
+                            return try nullIn(member, level: itemLevel)
+                        }
+                        items.append(value)
+                    }
                 } catch {
-                    throw error.inside(.index(position))
+                    guard itemsNullable, try recover(error, at: itemMark) else { throw error.inside(.index(position)) }
+                    items.append(.null)
                 }
                 position += 1
             } while try nextElement()
@@ -441,12 +522,16 @@ struct Normalizer {
         return .list(items)
     }
 
-    /// One scalar of type `type`, checked: Int takes integers, Float numbers, String and enums
-    /// strings, ID strings or integers (kept as strings), Boolean booleans, custom scalars anything.
-    mutating func scalarValue(_ type: FieldType.Kind) throws(IngestError) -> Value {
+    /// One scalar of type `type`, checked: Int takes whole numbers in 32 bits (`1.0` is one), Float
+    /// numbers, String and enums strings (an enum value the schema does not list yet is kept: a
+    /// schema grows), ID strings or integers (kept as strings, digits as written), Boolean
+    /// booleans, custom scalars anything. `nil` for a null the position does not allow
+    /// (`nonNull`); the caller says where.
+    mutating func scalarValue(_ type: FieldType.Kind, nonNull: Bool = false) throws(IngestError) -> Value? {
         let kind = try peek()
         switch kind {
         case .null:
+            if nonNull { return nil }
             try readNull()
             return .null
         case .string:
@@ -455,18 +540,27 @@ struct Normalizer {
             default: throw wrongType(Normalizer.describe(type), kind)
             }
         case .number:
-            switch type {
-            case .int, .float, .id, .customScalar: break
-            default: throw wrongType(Normalizer.describe(type), kind)
-            }
             let offset = scanner.position
-            switch (type, try readNumber()) {
-            case (.float, .int(let value)): return .double(Double(value))
-            case (.float, .double(let value)), (.customScalar, .double(let value)): return .double(value)
-            case (.id, .int(let value)): return .string(String(value))
-            case (_, .int(let value)): return .int(value)
-            case (_, .double):
-                throw IngestError(.wrongType(expected: Normalizer.describe(type), found: "a non-integer number"), offset: offset)
+            switch type {
+            case .int:
+                let (value, text) = try readInteger()
+                guard let value, Int32(exactly: value) != nil else {
+                    throw IngestError(.wrongType(expected: Normalizer.describe(type), found: numberText(text)), offset: offset)
+                }
+                return .int(value)
+            case .id:
+                let (isInteger, text) = try scanNumber()
+                guard isInteger else {
+                    throw IngestError(.wrongType(expected: Normalizer.describe(type), found: numberText(text)), offset: offset)
+                }
+                return .string(scanner.integerValue(text).map { String($0) } ?? numberText(text))
+            case .float, .customScalar:
+                switch try readNumber() {
+                case .int(let value): return type == .float ? .double(Double(value)) : .int(value)
+                case .double(let value): return .double(value)
+                }
+            default:
+                throw wrongType(Normalizer.describe(type), kind)
             }
         case .bool:
             guard type == .boolean || type == .customScalar else { throw wrongType(Normalizer.describe(type), kind) }
@@ -475,6 +569,12 @@ struct Normalizer {
             guard type == .customScalar else { throw wrongType(Normalizer.describe(type), kind) }
             return try customValue()
         }
+    }
+
+    /// The text of the number at `range`, cut to 40 bytes, for a message.
+    func numberText(_ range: Range<Int>) -> String {
+        let text = String(decoding: UnsafeRawBufferPointer(rebasing: scanner.bytes[range]), as: UTF8.self)
+        return text.count > 40 ? String(text.prefix(40)) + "…" : text
     }
 
     /// Any JSON as a custom scalar's value: objects as canonical JSON text, arrays as `.list`.
@@ -491,7 +591,7 @@ struct Normalizer {
             }
             return .list(items)
         default:
-            return try scalarValue(.customScalar)
+            return try scalarValue(.customScalar) ?? .null
         }
     }
 
@@ -530,7 +630,7 @@ struct Normalizer {
 
     static func describe(_ type: FieldType.Kind) -> String {
         switch type {
-        case .int: "an Int (an integer)"
+        case .int: "an Int (a whole number in 32 bits)"
         case .float: "a Float (a number)"
         case .string: "a String"
         case .boolean: "a Boolean"
@@ -571,6 +671,20 @@ extension Normalizer {
     @inline(__always) mutating func readNumber() throws(IngestError) -> JSONNumber {
         do { return try scanner.readNumber() } catch { throw .json(error) }
     }
+    @inline(__always) mutating func readInteger() throws(IngestError) -> (value: Int?, text: Range<Int>) {
+        do { return try scanner.readInteger() } catch { throw .json(error) }
+    }
+    /// Moves past a number: whether it is written as an integer, and where its text is.
+    @inline(__always) mutating func scanNumber() throws(IngestError) -> (isInteger: Bool, text: Range<Int>) {
+        scanner.skipWhitespace()
+        let start = scanner.position
+        do {
+            let isInteger = try scanner.scanNumber()
+            return (isInteger, start..<scanner.position)
+        } catch {
+            throw .json(error)
+        }
+    }
     @inline(__always) mutating func readString() throws(IngestError) -> String {
         do { return try scanner.readString() } catch { throw .json(error) }
     }
@@ -597,6 +711,9 @@ extension Normalizer {
     }
     @inline(__always) mutating func skipValue() throws(IngestError) {
         do { try scanner.skipValue() } catch { throw .json(error) }
+    }
+    @inline(__always) mutating func skipValueToRevisit() throws(IngestError) {
+        do { try scanner.skipValueToRevisit() } catch { throw .json(error) }
     }
     @inline(__always) mutating func finish() throws(IngestError) {
         do { try scanner.finish() } catch { throw .json(error) }

@@ -7,9 +7,14 @@ final class ShapeEntry {
     /// only such a name can be matched in place, quote to quote.
     let plainKey: [UInt8]
     let name: String
+    let type: FieldType
     let kind: FieldType.Kind
     let namedType: String
     let listDepth: Int
+    /// The field's own value may be null (level 0 of its type is nullable).
+    let isNullable: Bool
+    /// ``FieldType/nonNullLevels`` of `type`, kept apart so the hot path reads one word.
+    let nonNullLevels: UInt64
     let isTypename: Bool
     /// A leaf field named `id` (by name, not alias): the object's identity.
     let isID: Bool
@@ -25,6 +30,12 @@ final class ShapeEntry {
     /// The child shape last used under this entry: objects under one field nearly always share a type.
     var childShape: Shape?
 
+    /// True when the value at `level` of the field's type (0: the field's own value) may not be null.
+    @inline(__always)
+    func isNonNull(atLevel level: Int) -> Bool {
+        level < 64 && nonNullLevels & (1 << UInt64(level)) != 0
+    }
+
     /// A `@connection` field's page facts under the call's variables.
     struct Connection {
         let storageKey: String
@@ -38,6 +49,9 @@ final class ShapeEntry {
         let plain = keyBytes.allSatisfy { $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
         plainKey = plain && !keyBytes.isEmpty ? keyBytes : []
         name = field.name
+        type = field.type
+        isNullable = !field.type.isNonNull(atLevel: 0)
+        nonNullLevels = field.type.nonNullLevels
         kind = field.type.kind
         namedType = field.type.namedType
         listDepth = field.type.listDepth
@@ -84,17 +98,16 @@ final class Shape {
         keyPrefixHash = keyPrefix.withUnsafeBytes { RecordTable.hash($0) }
     }
 
-    /// The entry whose response key is the body of `span` (unescaped), trying `hint` first:
-    /// responses usually list members in selection order, so the next entry is the likely one.
+    /// The index of the entry whose response key is the body of `span` (unescaped), trying `hint`
+    /// first: responses usually list members in selection order, so the next entry is the likely one.
     @inline(__always)
-    func match(_ body: UnsafeRawBufferPointer, hint: inout Int) -> ShapeEntry? {
+    func match(_ body: UnsafeRawBufferPointer, hint: inout Int) -> Int? {
         let count = entries.count
         var i = hint < count ? hint : 0
         for _ in 0..<count {
-            let entry = entries[i]
-            if Shape.equal(entry.keyBytes, body) {
+            if Shape.equal(entries[i].keyBytes, body) {
                 hint = i + 1
-                return entry
+                return i
             }
             i += 1
             if i == count { i = 0 }
@@ -102,9 +115,14 @@ final class Shape {
         return nil
     }
 
-    /// The entry under `responseKey` (for escaped keys and error paths).
+    /// The index of the entry under `responseKey` (for escaped keys).
+    func index(named responseKey: String) -> Int? {
+        entries.firstIndex { $0.responseKey == responseKey }
+    }
+
+    /// The entry under `responseKey` (for error paths).
     func entry(named responseKey: String) -> ShapeEntry? {
-        entries.first { $0.responseKey == responseKey }
+        index(named: responseKey).map { entries[$0] }
     }
 
     @inline(__always)

@@ -18,6 +18,8 @@ public struct JSONError: Error, Hashable, Sendable, CustomStringConvertible {
         case controlCharacterInString
         /// A string whose bytes are not UTF-8.
         case invalidUTF8
+        /// A member name given twice in one object, where the reader needs names to be unique.
+        case duplicateKey(String)
         /// Arrays and objects nested deeper than the reader's limit.
         case tooDeep(limit: Int)
         /// Something other than whitespace after the value.
@@ -63,6 +65,7 @@ public struct JSONError: Error, Hashable, Sendable, CustomStringConvertible {
         case .invalidUnicodeEscape: "invalid \\u escape (bad hex digits or unpaired surrogate)"
         case .controlCharacterInString: "unescaped control character in string"
         case .invalidUTF8: "string is not valid UTF-8"
+        case .duplicateKey(let name): "member \(JSONError.quote(name)) is given more than once in one object"
         case .tooDeep(let limit): "nesting deeper than \(limit) levels"
         case .trailingData: "unexpected data after the JSON value"
         }
@@ -70,6 +73,17 @@ public struct JSONError: Error, Hashable, Sendable, CustomStringConvertible {
 
     public var description: String {
         "\(message) at byte \(offset) (line \(line), column \(column))"
+    }
+
+    /// `name` as a JSON string, cut to 40 characters for a message.
+    static func quote(_ name: String) -> String {
+        var text = name
+        if text.unicodeScalars.count > 40 {
+            text = String(String.UnicodeScalarView(text.unicodeScalars.prefix(40))) + "…"
+        }
+        var out = ""
+        CanonicalJSON.writeString(text, into: &out)
+        return out
     }
 
     static func describe(_ byte: UInt8) -> String {

@@ -10,6 +10,78 @@ extension JSONScanner {
         return .double(try doubleValue(start..<position))
     }
 
+    /// Reads a number that stands for an integer: its value when the number is a whole one that
+    /// fits an `Int`, whatever its spelling (`12`, `-3`, `1.0`, `2e3`, `1.50e1`), else `nil` (a
+    /// fraction, or too large). The scanner moves past it either way; `text` is where it lies.
+    ///
+    /// JSON numbers carry no type (RFC 8259 §6), so `1.0` is the integer 1; the decision is made on
+    /// the decimal text, exactly, never through a `Double`.
+    public mutating func readInteger() throws(JSONError) -> (value: Int?, text: Range<Int>) {
+        skipWhitespace()
+        let start = position
+        let isInteger = try scanNumber()
+        let range = start..<position
+        return (isInteger ? integerValue(range) : exactIntegerValue(range), range)
+    }
+
+    /// The integer a number with a fraction or an exponent stands for (checked by
+    /// ``scanNumber()``), `nil` when it is not whole or does not fit an `Int`.
+    func exactIntegerValue(_ range: Range<Int>) -> Int? {
+        var p = range.lowerBound
+        let end = range.upperBound
+        let negative = bytes[p] == UInt8(ascii: "-")
+        if negative { p += 1 }
+        // The significant digits, and how many of them stand after the decimal point.
+        var digits: [UInt8] = []
+        var fractionDigits = 0
+        var inFraction = false
+        while p < end, bytes[p] | 0x20 != UInt8(ascii: "e") {
+            let b = bytes[p]
+            p += 1
+            if b == UInt8(ascii: ".") {
+                inFraction = true
+                continue
+            }
+            if digits.isEmpty && b == UInt8(ascii: "0") {
+                if inFraction { fractionDigits += 1 }
+                continue
+            }
+            digits.append(b &- UInt8(ascii: "0"))
+            if inFraction { fractionDigits += 1 }
+        }
+        var exponent = 0
+        if p < end {
+            p += 1
+            var exponentNegative = false
+            if bytes[p] == UInt8(ascii: "-") || bytes[p] == UInt8(ascii: "+") {
+                exponentNegative = bytes[p] == UInt8(ascii: "-")
+                p += 1
+            }
+            while p < end {
+                // Beyond a million the answer no longer depends on the exact exponent.
+                exponent = min(exponent * 10 + Int(bytes[p] &- UInt8(ascii: "0")), 1_000_000)
+                p += 1
+            }
+            if exponentNegative { exponent = -exponent }
+        }
+        while digits.last == 0 {
+            digits.removeLast()
+            exponent += 1
+        }
+        if digits.isEmpty { return 0 }
+        // The value is digits × 10^scale.
+        let scale = exponent - fractionDigits
+        guard scale >= 0, digits.count + scale <= 19 else { return nil }
+        var value = 0
+        for digit in digits + [UInt8](repeating: 0, count: scale) {
+            let (times10, o1) = value.multipliedReportingOverflow(by: 10)
+            let (next, o2) = negative ? times10.subtractingReportingOverflow(Int(digit)) : times10.addingReportingOverflow(Int(digit))
+            if o1 || o2 { return nil }
+            value = next
+        }
+        return value
+    }
+
     /// Moves past a number that starts at the current position, checking JSON's grammar:
     /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`. True when it has neither fraction
     /// nor exponent.

@@ -13,35 +13,59 @@ extension JSONScanner {
         return try scanString()
     }
 
+    /// Reads a string value without decoding it and without checking its UTF-8, for a caller that
+    /// only compares its bytes with text already known to be UTF-8 (equal bytes are valid too), and
+    /// that reads it again with ``readStringSpan()`` or ``readString()`` when they differ.
+    /// ``string(_:)`` checks such a span's UTF-8 when it decodes it.
+    public mutating func readStringSpanForComparison() throws(JSONError) -> JSONStringSpan {
+        skipWhitespace()
+        guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { throw unexpected("a string") }
+        return try scanString(checkingUTF8: false)
+    }
+
     /// Moves past the string that starts at the current position (on its opening quote), checking
-    /// its escapes and control characters, and returns where its body lies.
+    /// its escapes, control characters and UTF-8, and returns where its body lies.
     mutating func scanString() throws(JSONError) -> JSONStringSpan {
+        try scanString(checkingUTF8: true)
+    }
+
+    /// The string scan, in one pass: eight ASCII bytes at a time up to the first quote, backslash,
+    /// control character or non-ASCII byte, then that byte alone (a multi-byte sequence checked as
+    /// a whole, unless `checkingUTF8` is false).
+    @inline(__always)
+    mutating func scanString(checkingUTF8: Bool) throws(JSONError) -> JSONStringSpan {
         let start = position + 1
         var p = start
         let end = bytes.count
-        var high: UInt64 = 0
+        var isASCII = true
         var escaped = false
         while true {
-            // Eight bytes at a time up to the first quote, backslash or control character.
             while p + 8 <= end {
                 let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: p, as: UInt64.self))
                 let special = JSONScanner.specialBytes(word)
+                // The bytes before the first special one (all eight when there is none).
+                let ordinary = special == 0 ? word : word & ((1 << (UInt64(special.trailingZeroBitCount >> 3) << 3)) &- 1)
+                let high = ordinary & JSONScanner.highBits
+                if high != 0 {
+                    isASCII = false
+                    if checkingUTF8 {
+                        // Up to the first non-ASCII byte, which is checked below.
+                        p += high.trailingZeroBitCount >> 3
+                        break
+                    }
+                }
                 if special == 0 {
-                    high |= word
                     p += 8
                     continue
                 }
-                let ordinary = special.trailingZeroBitCount >> 3
-                high |= word & ((1 << (UInt64(ordinary) << 3)) &- 1)
-                p += ordinary
+                p += special.trailingZeroBitCount >> 3
                 break
             }
             guard p < end else { throw error(.unexpectedEnd, at: end) }
             let b = bytes[p]
             if b == UInt8(ascii: "\"") {
                 position = p + 1
-                return JSONStringSpan(
-                    range: start..<p, hasEscapes: escaped, isASCII: high & 0x8080_8080_8080_8080 == 0)
+                return JSONStringSpan(range: start..<p, hasEscapes: escaped, isASCII: isASCII, isCheckedUTF8: checkingUTF8)
             }
             if b == UInt8(ascii: "\\") {
                 escaped = true
@@ -49,9 +73,52 @@ extension JSONScanner {
                 continue
             }
             if b < 0x20 { throw error(.controlCharacterInString, at: p) }
-            high |= UInt64(b)
+            if b >= 0x80 {
+                isASCII = false
+                guard checkingUTF8 else {
+                    p += 1
+                    continue
+                }
+                // Non-ASCII text often runs on (CJK, emoji): check it all before the next word.
+                repeat {
+                    p = try checkUTF8(at: p)
+                } while p < end && bytes[p] >= 0x80
+                continue
+            }
             p += 1
         }
+    }
+
+    /// The high bit of every byte of a word.
+    static let highBits: UInt64 = 0x8080_8080_8080_8080
+
+    /// Checks the UTF-8 sequence whose lead byte (at least 0x80) is at `p`; returns the offset after it.
+    ///
+    /// RFC 3629's table: no continuation byte as a lead, no overlong forms, no surrogates
+    /// (U+D800...U+DFFF), nothing above U+10FFFF. Kept out of line: the string scan's loop stays
+    /// small for the ASCII it mostly meets.
+    @inline(never)
+    func checkUTF8(at p: Int) throws(JSONError) -> Int {
+        let end = bytes.count
+        let lead = bytes[p]
+        // The allowed range of the second byte, and the sequence's length.
+        let second: ClosedRange<UInt8>
+        let length: Int
+        switch lead {
+        case 0xC2...0xDF: second = 0x80...0xBF; length = 2
+        case 0xE0: second = 0xA0...0xBF; length = 3
+        case 0xE1...0xEC, 0xEE...0xEF: second = 0x80...0xBF; length = 3
+        case 0xED: second = 0x80...0x9F; length = 3
+        case 0xF0: second = 0x90...0xBF; length = 4
+        case 0xF1...0xF3: second = 0x80...0xBF; length = 4
+        case 0xF4: second = 0x80...0x8F; length = 4
+        default: throw error(.invalidUTF8, at: p)
+        }
+        guard p + length <= end, second.contains(bytes[p + 1]) else { throw error(.invalidUTF8, at: p) }
+        for i in (p + 2)..<(p + length) where bytes[i] & 0xC0 != 0x80 {
+            throw error(.invalidUTF8, at: p)
+        }
+        return p + length
     }
 
     /// The high bit of each byte of `word` (first byte lowest) that is `"`, `\` or below 0x20.
@@ -110,16 +177,16 @@ extension JSONScanner {
         return value
     }
 
-    /// Decodes the body of a string that ``scanString()`` checked.
+    /// Decodes the body of a string that ``scanString()`` checked (its UTF-8 and escapes included,
+    /// so decoding repairs nothing).
     public func string(_ span: JSONStringSpan) throws(JSONError) -> String {
-        let body = UnsafeRawBufferPointer(rebasing: bytes[span.range])
-        if !span.hasEscapes {
-            if span.isASCII { return String(decoding: body, as: UTF8.self) }
-            guard let text = String(validating: body, as: UTF8.self) else {
-                throw error(.invalidUTF8, at: span.range.lowerBound)
-            }
-            return text
+        if !span.isCheckedUTF8 && !span.isASCII {
+            var copy = self
+            copy.position = span.range.lowerBound - 1
+            return try copy.string(copy.scanString())
         }
+        let body = UnsafeRawBufferPointer(rebasing: bytes[span.range])
+        if !span.hasEscapes { return String(decoding: body, as: UTF8.self) }
         var out: [UInt8] = []
         out.reserveCapacity(span.range.count)
         var p = span.range.lowerBound
@@ -161,10 +228,7 @@ extension JSONScanner {
                 throw error(.invalidEscape, at: p - 2)
             }
         }
-        guard let text = String(validating: out, as: UTF8.self) else {
-            throw error(.invalidUTF8, at: span.range.lowerBound)
-        }
-        return text
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Appends the UTF-8 bytes of the scalar `value` (a valid scalar: surrogates are excluded).

@@ -17,6 +17,15 @@ public struct JSONStringSpan: Hashable, Sendable {
     public let hasEscapes: Bool
     /// The body holds only ASCII bytes.
     public let isASCII: Bool
+    /// The scan checked the body's UTF-8 (false only for ``JSONScanner/readStringSpanForComparison()``).
+    let isCheckedUTF8: Bool
+
+    init(range: Range<Int>, hasEscapes: Bool, isASCII: Bool, isCheckedUTF8: Bool = true) {
+        self.range = range
+        self.hasEscapes = hasEscapes
+        self.isASCII = isASCII
+        self.isCheckedUTF8 = isCheckedUTF8
+    }
 }
 
 /// A strict, byte-level JSON reader that walks UTF-8 text in place, building no tree.
@@ -24,12 +33,16 @@ public struct JSONStringSpan: Hashable, Sendable {
 /// The reader is a cursor: callers ask what comes next (``peekKind()``) and read it, open objects
 /// and arrays and step through their members, or skip a whole value (``skipValue()``) without
 /// allocating. Everything JSON forbids is an error with its byte offset: trailing commas, leading
-/// zeros, raw control characters in strings, unpaired surrogates, invalid UTF-8 in a string that is
-/// read, nesting beyond ``maxDepth``, and anything but whitespace after the value (``finish()``).
+/// zeros, raw control characters in strings, unpaired surrogates in `\u` escapes, invalid UTF-8
+/// in any string (a key, a value that is read, a value that is skipped: RFC 8259 §8.1 makes JSON
+/// text UTF-8), nesting beyond ``maxDepth``, and anything but whitespace after the value
+/// (``finish()``). Outside strings only JSON's ASCII grammar is accepted, so every byte of the
+/// input is checked, whatever the caller reads or skips.
+///
+/// Duplicate member names are JSON (RFC 8259 says names SHOULD be unique): the scanner passes
+/// them, ``readValue()`` refuses them, and ingest refuses them in the objects it normalizes.
 ///
 /// The buffer is borrowed: it must stay valid as long as the scanner is used.
-/// ``skipValue()`` checks structure, escapes and control characters but not the UTF-8 of the
-/// strings it passes over; reading a string checks it.
 public struct JSONScanner {
     /// The input.
     public let bytes: UnsafeRawBufferPointer
@@ -168,11 +181,16 @@ public struct JSONScanner {
 
     /// Reads a member's key and the colon after it; the value comes next.
     public mutating func readKey() throws(JSONError) -> JSONStringSpan {
+        try readKey(checkingUTF8: true)
+    }
+
+    @inline(__always)
+    mutating func readKey(checkingUTF8: Bool) throws(JSONError) -> JSONStringSpan {
         skipWhitespace()
         guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
             throw unexpected("a member name")
         }
-        let span = try scanString()
+        let span = try scanString(checkingUTF8: checkingUTF8)
         skipWhitespace()
         guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { throw unexpected("':'") }
         position += 1

@@ -1,8 +1,8 @@
 extension JSONValue {
     /// Parses a whole JSON text (UTF-8) into a tree; for small inputs such as variables and errors.
     ///
-    /// Strict: anything but whitespace after the value, and nesting deeper than `maxDepth`, are
-    /// errors. A key repeated in an object keeps its last value.
+    /// Strict: anything but whitespace after the value, nesting deeper than `maxDepth`, and a
+    /// member name given twice in one object (RFC 8259 leaves its meaning open) are errors.
     public static func parse(_ bytes: UnsafeRawBufferPointer, maxDepth: Int = 512) throws(JSONError) -> JSONValue {
         var scanner = JSONScanner(bytes, maxDepth: maxDepth)
         let value = try scanner.readValue()
@@ -35,7 +35,8 @@ extension JSONValue {
 }
 
 extension JSONScanner {
-    /// Reads the next value into a tree (recursing at most ``maxDepth`` levels).
+    /// Reads the next value into a tree (recursing at most ``maxDepth`` levels); a member name
+    /// given twice in one object is ``JSONError/Reason/duplicateKey(_:)``.
     public mutating func readValue() throws(JSONError) -> JSONValue {
         switch try peekKind() {
         case .null:
@@ -62,8 +63,11 @@ extension JSONScanner {
             var members: [String: JSONValue] = [:]
             if try openObject() {
                 repeat {
-                    let key = try string(readKey())
-                    members[key] = try readValue()
+                    let span = try readKey()
+                    let key = try string(span)
+                    if members.updateValue(try readValue(), forKey: key) != nil {
+                        throw error(.duplicateKey(key), at: span.range.lowerBound - 1)
+                    }
                 } while try nextMember()
             }
             return .object(members)

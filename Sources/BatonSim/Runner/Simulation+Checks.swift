@@ -68,7 +68,7 @@ extension Simulation {
     /// it read, the fetch time and freshness, and (when available) exactly the model's data.
     func check(_ operation: String, _ variables: [String: JSONValue], expiration: Double?, index: Int) throws -> String {
         guard let process, let plan = plans.plan(operation) else { return "skipped" }
-        let resolved = plan.variables(variables)
+        let resolved = try resolve(plan, operation, variables, index: index)
         _ = process.recorder.takeLookups()
         if let code = readFaultForNextCheck { disk.fail(.read, code: code) }
         let result = process.store.check(plan, variables: resolved, expiration: expiration)
@@ -144,7 +144,7 @@ extension Simulation {
             guard let process, case .check(let operation, let variables, _) = schedule[index].event, let plan = plans.plan(operation) else {
                 throw violation("expectation", "\"data\" expectations go on check events", at: index)
             }
-            let read = process.store.read(plan, variables: plan.variables(variables))
+            let read = process.store.read(plan, variables: try resolve(plan, operation, variables, index: index))
             guard JSONComparison.equal(read.data, data) else {
                 throw violation("expectation", "expected data \(CanonicalJSON.render(data)), read back \(CanonicalJSON.render(read.data))", at: index)
             }
@@ -171,6 +171,16 @@ extension Simulation {
                     throw violation("expectation", "image expectations are objects of cells or null", at: index)
                 }
             }
+        }
+    }
+
+    /// The store's variables for a plan; variables the store refuses are a violation (the server's
+    /// drawer, or a replay file, gave values the operation's declarations do not accept).
+    func resolve(_ plan: Plan, _ operation: String, _ variables: [String: JSONValue], index: Int) throws -> Variables {
+        do {
+            return try plan.variables(variables)
+        } catch {
+            throw violation("variables-accepted", "\(operation): the store refuses the variables \(CanonicalJSON.render(.object(variables))): \(error)", at: index)
         }
     }
 

@@ -62,7 +62,7 @@ extension Simulation {
             return "reverted"
         case .retain(let token, let operation, let variables):
             guard var process, process.tokens[token] == nil, let plan = plans.plan(operation) else { return "skipped" }
-            process.tokens[token] = process.store.retain(plan, variables: plan.variables(variables))
+            process.tokens[token] = process.store.retain(plan, variables: try resolve(plan, operation, variables, index: index))
             self.process = process
             oracle.retain(token: token, operation: operation, variables: variables)
             return "retained"
@@ -155,8 +155,9 @@ extension Simulation {
 
     private func ingest(_ operation: String, _ variables: [String: JSONValue], _ body: ResponseBody, index: Int) throws -> ChangeSet? {
         guard let plan = plans.plan(operation) else { return nil }
+        let resolved = try resolve(plan, operation, variables, index: index)
         do {
-            return try Ingest.normalize(plan: plan, variables: plan.variables(variables), response: body.bytes)
+            return try Ingest.normalize(plan: plan, variables: resolved, response: body.bytes)
         } catch {
             throw violation("ingest-accepts-server-response", "\(operation): \(error)", at: index)
         }

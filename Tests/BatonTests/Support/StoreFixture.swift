@@ -49,7 +49,7 @@ enum StoreFixture {
     }
 
     static func changeSet(_ plan: Plan, _ variables: [String: JSONValue] = [:], _ json: String) throws -> ChangeSet {
-        try Ingest.normalize(plan: plan, variables: plan.variables(variables), response: Array(json.utf8))
+        try Ingest.normalize(plan: plan, variables: try plan.variables(variables), response: Array(json.utf8))
     }
 
     @MainActor

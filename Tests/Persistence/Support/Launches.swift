@@ -73,7 +73,7 @@ struct Operations {
 
     @MainActor
     func commit(_ store: Store, _ plan: Plan, _ variables: [String: JSONValue] = [:], _ json: String) throws {
-        store.commit(try Ingest.normalize(plan: plan, variables: plan.variables(variables), response: Array(json.utf8)))
+        store.commit(try Ingest.normalize(plan: plan, variables: try plan.variables(variables), response: Array(json.utf8)))
     }
 }
 

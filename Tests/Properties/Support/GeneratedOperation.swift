@@ -571,7 +571,7 @@ struct GenOperationBuilder {
             let name = names.removeLast()
             let value: GenValue
             switch rng.below(depth >= 2 ? 6 : 8) {
-            case 0: value = .int(GenValues.int(&rng))
+            case 0: value = .int(GenValues.wideInt(&rng))
             case 1: value = .float(GenValues.double(&rng))
             case 2: value = .string(GenValues.string(&rng), block: false)
             case 3: value = .boolean(rng.chance(50))

@@ -1,7 +1,14 @@
 /// The pools leaf values are drawn from: numbers at the edges, strings that need every kind of
 /// escape (quotes, backslashes, control characters, non-ASCII, astral scalars), odd ids.
 enum GenValues {
+    /// Values of GraphQL's `Int`, which is 32 bits: its edges, and the edges of smaller widths.
     static let ints = [
+        0, 1, -1, 2, 7, 42, -42, 1000, -99_999, 2_147_483_647, -2_147_483_648, 65_536,
+        16_777_217, 123_456_789, 2_147_483_646, -2_147_483_647,
+    ]
+
+    /// Numbers for the `JSON` scalar, which takes any: the edges of 64 bits and of doubles' integers.
+    static let wideInts = [
         0, 1, -1, 2, 7, 42, -42, 1000, -99_999, 2_147_483_647, -2_147_483_648, 4_294_967_296,
         9_007_199_254_740_993, 123_456_789, Int.max, Int.min,
     ]
@@ -23,6 +30,11 @@ enum GenValues {
 
     static func int(_ rng: inout GenRandom) -> Int {
         rng.chance(60) ? rng.int(-100...100) : rng.pick(ints)
+    }
+
+    /// An integer for the `JSON` scalar.
+    static func wideInt(_ rng: inout GenRandom) -> Int {
+        rng.chance(60) ? rng.int(-100...100) : rng.pick(wideInts)
     }
 
     /// A double; most are not integers (an integral one may come back as a double of a field
@@ -66,7 +78,7 @@ enum GenValues {
         switch rng.below(depth >= 3 ? 6 : 8) {
         case 0: return .null
         case 1: return .bool(rng.chance(50))
-        case 2: return .int(int(&rng))
+        case 2: return .int(wideInt(&rng))
         case 3: return .double(double(&rng))
         case 4, 5: return .string(string(&rng))
         case 6: return .array((0..<rng.int(0...3)).map { _ in customMember(&rng, depth: depth + 1) })
