@@ -23,7 +23,7 @@ struct ImageConcurrencyTests {
         // The drain takes its work under the connection's lock; from then on a read must wait.
         while image.writer.hasQueuedWork {}
         let seen = image.read { transaction in
-            (transaction.record(RecordKey("Character:0")) != nil, transaction.record(RecordKey("Character:\(count - 1)")) != nil)
+            (transaction.record(RecordKey("Character:0")).record != nil, transaction.record(RecordKey("Character:\(count - 1)")).record != nil)
         }
         finished.wait()
         #expect(seen?.0 == true, "the read ran before the drain committed")

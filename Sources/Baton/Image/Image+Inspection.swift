@@ -28,6 +28,8 @@ package struct ImageFetchRow: Sendable, Hashable {
     package var operation: OperationIdentity
     package var used: Int
     package var time: Double
+    /// False when the row's checksum fails: the check takes the age as unknown.
+    package var verified: Bool
 }
 
 /// An interned name.
@@ -35,6 +37,8 @@ package struct ImageNameRow: Sendable, Hashable {
     package var id: Int
     package var name: String
     package var used: Int
+    /// False when the row's checksum fails: the name is never loaded, and rows that use it miss.
+    package var verified: Bool
 }
 
 /// Counts and sizes of an image.
@@ -63,7 +67,7 @@ package struct ImageStats: Sendable, Hashable {
     }
 }
 
-/// A names table holding every name of the file, aged out or not, for dumps.
+/// A names table holding every name of the file that verifies, aged out or not, for dumps.
 private struct AllNames: RowNames {
     var byID: [Int: String] = [:]
     func name(ofID id: Int) -> String? { byID[id] }
@@ -109,11 +113,14 @@ extension Image {
     package func dumpFetches() -> [ImageFetchRow] {
         inspecting { connection, _ in
             var rows: [ImageFetchRow] = []
-            let statement = try connection.prepare("SELECT operation, used, time FROM fetches ORDER BY operation")
+            let statement = try connection.prepare("SELECT operation, used, time, crc FROM fetches ORDER BY operation")
             defer { statement.reset() }
             while try statement.step() {
+                let operation = statement.text(0)
+                let time = statement.double(2)
+                let verified = statement.int(3) == TableChecksum.stored(TableChecksum.fetch(operation: operation, time: time))
                 rows.append(ImageFetchRow(
-                    operation: OperationIdentity(statement.text(0)), used: statement.int(1), time: statement.double(2)))
+                    operation: OperationIdentity(operation), used: statement.int(1), time: time, verified: verified))
             }
             return rows
         } ?? []
@@ -123,10 +130,11 @@ extension Image {
     package func dumpNames() -> [ImageNameRow] {
         inspecting { connection, _ in
             var rows: [ImageNameRow] = []
-            let statement = try connection.prepare("SELECT id, name, used FROM names ORDER BY id")
+            let statement = try connection.prepare(ImageSchema.SQL.selectNames)
             defer { statement.reset() }
             while try statement.step() {
-                rows.append(ImageNameRow(id: statement.int(0), name: statement.text(1), used: statement.int(2)))
+                let verified = NameTable.verifiedName(statement) != nil
+                rows.append(ImageNameRow(id: statement.int(0), name: statement.text(1), used: statement.int(2), verified: verified))
             }
             return rows
         } ?? []
@@ -222,7 +230,9 @@ extension Image {
                 var names = AllNames()
                 let statement = try connection.prepare(ImageSchema.SQL.selectNames)
                 defer { statement.reset() }
-                while try statement.step() { names.byID[statement.int(0)] = statement.text(1) }
+                while try statement.step() {
+                    if let (id, name) = NameTable.verifiedName(statement) { names.byID[id] = name }
+                }
                 statement.reset()
                 return try body(connection, names)
             } catch {

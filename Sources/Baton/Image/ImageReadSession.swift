@@ -89,6 +89,10 @@ final class ImageReadSession: ImageReadTransaction {
             let used = statement.int(0)
             guard state.isVisible(used: used) else { return nil }
             let time = statement.double(1)
+            // A fetch row that does not verify is an unknown age, never a wrong one.
+            guard statement.int(2) == TableChecksum.stored(TableChecksum.fetch(operation: operation.rawValue, time: time)) else {
+                return nil
+            }
             if touches, used != state.generation {
                 note(state.touches.fetches.insert(operation.rawValue).inserted)
             }
