@@ -9,6 +9,8 @@ package enum ImageSchema {
     package static let rowFormatVersion = 2
     /// How long SQLite waits on a lock held by another process before answering `SQLITE_BUSY`.
     package static let defaultBusyTimeoutMilliseconds = 500
+    /// How long opening waits for another process to close the image before running without one.
+    package static let defaultLockWaitMilliseconds = 1_000
 
     /// The tables, by name, exactly as created (SQLite keeps the text; opening compares it).
     package static let tables: [(name: String, sql: String)] = [
