@@ -19,12 +19,29 @@ enum ImageCommand {
         }
     }
 
+    /// How long `write` and `read` wait for another process that has the image open.
+    static let otherProcessWaitMilliseconds = 30_000
+
+    /// Opens the image as the app would, except that it waits longer for another process; a
+    /// database that is not an image is left untouched and is an error here.
     private static func open(_ path: String) throws -> Image {
+        let image: Image
         do {
-            return try Image.open(path: path, appVersion: appVersion)
+            image = try Image.open(
+                path: path, appVersion: appVersion,
+                configuration: ImageConfiguration(lockWaitMilliseconds: otherProcessWaitMilliseconds))
         } catch {
             throw CLIError.failed("\(path): \(error)")
         }
+        if image.opening == .foreign {
+            image.close()
+            throw CLIError.failed(foreignMessage(path))
+        }
+        return image
+    }
+
+    private static func foreignMessage(_ path: String) -> String {
+        "\(path) is a SQLite database that is not an image: left untouched"
     }
 
     private static func write(_ words: [String]) throws -> Int32 {
@@ -35,10 +52,6 @@ enum ImageCommand {
         try arguments.finish()
         let changeSet = try input.changeSet(responsePath: responsePath)
         let image = try open(path)
-        if image.opening == .foreign {
-            image.close()
-            throw CLIError.failed("\(path) is a SQLite database that is not an image: left untouched")
-        }
         let store = Store(image: image, configuration: .init(collectsAutomatically: false))
         store.commit(changeSet)
         image.close()
@@ -80,13 +93,15 @@ enum ImageCommand {
         }
     }
 
+    /// Prints every row that reads (the records in `normalize`'s shape); exit 3, with one line
+    /// naming them, when rows fail their checks or SQLite cannot read part of a table.
     private static func dump(_ words: [String]) throws -> Int32 {
         let image = try inspect(words)
         defer { image.close() }
-        if image.opening == .foreign { throw CLIError.failed("\(image.path) is a SQLite database that is not an image") }
+        if image.opening == .foreign { throw CLIError.failed(foreignMessage(image.path)) }
+        guard let dump = image.dump() else { throw CLIError.failed("\(image.path): cannot be read") }
         var records: [(RecordKey, RecordData)] = []
-        var damaged: [String] = []
-        for row in image.dumpRecords() {
+        for row in dump.records {
             switch row.record {
             case .deleted(let typename)?:
                 records.append((row.key, RecordData(typename: typename, deleted: true)))
@@ -95,34 +110,60 @@ enum ImageCommand {
                 for named in cells { data.cells[SlotID.named(named.storageKey)] = named.cell }
                 records.append((row.key, data))
             case nil:
-                damaged.append(row.key.rawValue)
+                break
             }
         }
-        let rootRows = image.dumpRootFields()
+        let rootRows = dump.rootFields.filter { $0.cell != nil }
         if !rootRows.isEmpty {
             var root = RecordData(typename: "Query")
-            for row in rootRows {
-                if let cell = row.cell { root.cells[SlotID.named(row.field)] = cell } else { damaged.append("client:root." + row.field) }
-            }
+            for row in rootRows { root.cells[SlotID.named(row.field)] = row.cell }
             records.append((.queryRoot, root))
         }
         print(RecordSourcePrinter.render(records), terminator: "")
-        if !damaged.isEmpty { printError("\(damaged.count) rows fail their checksum (a miss for the check): " + damaged.prefix(10).joined(separator: ", ")) }
-        return 0
+        let damaged = dump.damaged.map { (table: $0.table, count: $0.keys.count, keys: Optional($0.keys)) }
+        return reportDamage(image.path, damaged: damaged, unreadable: dump.unreadable)
     }
 
     private static func stats(_ words: [String]) throws -> Int32 {
         let image = try inspect(words)
         defer { image.close() }
-        guard let stats = image.stats() else { throw CLIError.failed("\(image.path): not readable as an image") }
+        if image.opening == .foreign { throw CLIError.failed(foreignMessage(image.path)) }
+        guard let stats = image.stats() else { throw CLIError.failed("\(image.path): cannot be read") }
         print("generation \(stats.generation)")
         print("records \(stats.records) (\(stats.deletedRecords) deleted, \(stats.damagedRecords) damaged)")
-        print("root fields \(stats.rootFields), fetch times \(stats.fetches), names \(stats.names)")
+        print("root fields \(stats.rootFields) (\(stats.damagedRootFields) damaged), fetch times \(stats.fetches) (\(stats.damagedFetches) damaged), names \(stats.names) (\(stats.damagedNames) damaged)")
         print("file \(stats.fileBytes) bytes (\(stats.pageCount) pages of \(stats.pageSize))" + (stats.walBytes.map { ", WAL \($0) bytes" } ?? ""))
         print("records by the launch that last used them:")
         for entry in stats.usedHistogram {
             print("  launch \(entry.used): \(entry.records)")
         }
-        return 0
+        let damaged = [
+            ("records", stats.damagedRecords), ("root fields", stats.damagedRootFields),
+            ("fetch times", stats.damagedFetches), ("names", stats.damagedNames),
+        ].filter { $0.1 > 0 }.map { (table: $0.0, count: $0.1, keys: [String]?.none) }
+        return reportDamage(image.path, damaged: damaged, unreadable: stats.unreadable)
+    }
+
+    /// Exit 0 for a sound image; else one line on stderr naming the rows that fail their checks
+    /// (which the check misses) and the stretches SQLite cannot read, and exit 3.
+    private static func reportDamage(
+        _ path: String, damaged: [(table: String, count: Int, keys: [String]?)], unreadable: [ImageUnreadableRange]
+    ) -> Int32 {
+        guard !damaged.isEmpty || !unreadable.isEmpty else { return 0 }
+        var parts: [String] = []
+        let count = damaged.reduce(0) { $0 + $1.count }
+        if count > 0 {
+            let tables = damaged.map { entry in
+                guard let keys = entry.keys else { return "\(entry.count) \(entry.table)" }
+                return entry.table + " " + keys.prefix(10).joined(separator: ", ")
+                    + (keys.count > 10 ? " and \(keys.count - 10) more" : "")
+            }
+            parts.append("\(count) rows fail their checks (\(tables.joined(separator: "; ")))")
+        }
+        if !unreadable.isEmpty {
+            parts.append("SQLite cannot read " + unreadable.map(\.description).joined(separator: "; "))
+        }
+        printError("\(path): " + parts.joined(separator: ", and ") + "; the check misses them")
+        return 3
     }
 }
