@@ -8,8 +8,15 @@ import Testing
 final class ImageTestDirectory {
     let url: URL
 
-    init() throws {
-        var template = Array(FileManager.default.temporaryDirectory.appendingPathComponent("baton-image-XXXXXX").path.utf8CString)
+    /// A new directory; with `inMemory`, on a memory file system when the machine has one
+    /// (`/dev/shm`), for tests that create many files and would otherwise wait on `fsync`.
+    init(inMemory: Bool = false) throws {
+        var parent = FileManager.default.temporaryDirectory
+        var isDirectory: ObjCBool = false
+        if inMemory, FileManager.default.fileExists(atPath: "/dev/shm", isDirectory: &isDirectory), isDirectory.boolValue {
+            parent = URL(fileURLWithPath: "/dev/shm")
+        }
+        var template = Array(parent.appendingPathComponent("baton-image-XXXXXX").path.utf8CString)
         let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
         guard let made else { throw ImageTestFailure("mkdtemp failed") }
         url = URL(fileURLWithPath: String(cString: made))

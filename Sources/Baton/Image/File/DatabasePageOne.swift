@@ -7,6 +7,9 @@
 struct DatabasePageOne {
     /// The page's bytes: at least the header's 100, the whole page when the file had them.
     let bytes: [UInt8]
+    /// How many pages the database has, as its files say (the WAL's last commit, else the
+    /// database file's size); 0 when unknown.
+    var databasePages = 0
 
     static let headerSize = 100
     private static let magic = Array("SQLite format 3".utf8) + [0]
@@ -43,9 +46,10 @@ struct DatabasePageOne {
     /// so every write fails); too many reserved bytes; payload fractions other than 64, 32 and 32;
     /// a schema format above 4 (SQLite reads only the low byte of that field); a text encoding
     /// other than UTF-8 (the image's text would be misread). With `strict` (a file that says it is
-    /// an image), also what an image never writes: auto-vacuum fields that are not zero. (An
-    /// image may be in rollback mode: SQLite falls back to it when it cannot open a WAL, and the
-    /// next open switches it to WAL again.)
+    /// an image), also what an image never writes: auto-vacuum fields that are not zero, and a
+    /// free-page list whose first trunk page and count disagree or lie outside the database (SQLite
+    /// trusts both until it next needs a free page). An image may be in rollback mode: SQLite
+    /// falls back to it when it cannot open a WAL, and the next open switches it to WAL again.
     func refusal(strict: Bool) -> String? {
         guard hasMagic else { return "no SQLite header" }
         guard let pageSize else { return "page size \(bytes.bigEndian16(at: 16))" }
@@ -60,6 +64,10 @@ struct DatabasePageOne {
         guard bytes[59] & 3 <= 1 else { return "text encoding \(bytes[59] & 3)" }
         if strict {
             guard bytes.bigEndian32(at: 52) == 0, bytes.bigEndian32(at: 64) == 0 else { return "auto-vacuum fields" }
+            let trunk = Int(bytes.bigEndian32(at: 32))
+            let freePages = Int(bytes.bigEndian32(at: 36))
+            guard (trunk == 0) == (freePages == 0), trunk != 1 else { return "free-page list" }
+            if databasePages > 0, trunk > databasePages || freePages >= databasePages { return "free-page list" }
         }
         return nil
     }

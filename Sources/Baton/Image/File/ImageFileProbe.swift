@@ -27,12 +27,14 @@ struct ImageFileProbe {
                 bytes = try file.read(pageSize, at: 0)
             }
             probe.pageOne = DatabasePageOne(bytes)
+            if let pageSize = probe.pageOne?.pageSize { probe.pageOne?.databasePages = file.size / pageSize }
             // The WAL and the journal only matter beside a database file: SQLite ignores
             // (and deletes) a WAL beside an empty one.
             if let wal = try VFSFile.open(base + "-wal", kind: .writeAheadLog, vfs: vfs, door: door),
-               let log = try WriteAheadLog.read(wal) {
-                probe.walHasCommits = log.committedFrames > 0
+               let log = try WriteAheadLog.read(wal), log.committedFrames > 0 {
+                probe.walHasCommits = true
                 if let newest = log.pageOne.flatMap(DatabasePageOne.init) { probe.pageOne = newest }
+                probe.pageOne?.databasePages = log.databasePages
             }
         }
         if let journal = try VFSFile.open(base + "-journal", kind: .rollbackJournal, vfs: vfs, door: door) {

@@ -14,6 +14,8 @@ struct WriteAheadLog {
     var committedFrames: Int
     /// The newest committed version of page 1, when a committed frame holds one.
     var pageOne: [UInt8]?
+    /// The database's size in pages after the last committed transaction.
+    var databasePages = 0
 
     private static let headerSize = 32
     private static let frameHeaderSize = 24
@@ -50,6 +52,7 @@ struct WriteAheadLog {
             if frame.bigEndian32(at: 4) != 0 {
                 // A commit frame: everything so far is part of the database.
                 log.committedFrames = frames
+                log.databasePages = Int(frame.bigEndian32(at: 4))
                 if let candidate { log.pageOne = candidate }
             }
             offset += frameSize
