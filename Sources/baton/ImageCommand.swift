@@ -8,13 +8,14 @@ enum ImageCommand {
     static let appVersion = "baton-cli-1"
 
     static func run(_ words: [String]) throws -> Int32 {
-        guard let verb = words.first else { throw CLIError.usage("baton image write|read|dump|stats") }
+        guard let verb = words.first else { throw CLIError.usage("baton image write|read|dump|stats|sweep|race") }
         let rest = Array(words.dropFirst())
         switch verb {
         case "write": return try write(rest)
         case "read": return try read(rest)
         case "dump": return try dump(rest)
         case "stats": return try stats(rest)
+        case "race": return try race(rest)
         default: throw CLIError.usage("unknown image command \(verb)")
         }
     }
@@ -165,5 +166,39 @@ enum ImageCommand {
         }
         printError("\(path): " + parts.joined(separator: ", and ") + "; the check misses them")
         return 3
+    }
+
+    // MARK: Reliability runs
+
+    /// `baton image race --pairs N [--directory DIR] [--baton PATH]`: pairs of `baton image write`
+    /// processes (this executable, or the one at PATH) started together on one image; exit 1
+    /// when any pair failed, lost or aged out a write.
+    private static func race(_ words: [String]) throws -> Int32 {
+        var arguments = try Arguments(words, flagNames: [])
+        let pairs = try arguments.integer("pairs") ?? 200
+        let directory = arguments.option("directory")
+        let baton = arguments.option("baton")
+        try arguments.finish()
+        guard pairs > 0 else { throw CLIError.usage("--pairs takes a positive number") }
+        guard let executable = baton.map({ URL(fileURLWithPath: $0) }) ?? Bundle.main.executableURL else {
+            throw CLIError.failed("cannot find the baton executable to run; name it with --baton")
+        }
+        let base = try directory ?? temporaryDirectory("baton-race")
+        let started = Date()
+        let outcome = ImageWriterRace.run(executable: executable, directory: base, pairs: pairs) { done in
+            if done % 20 == 0 || done == pairs { printError("race: \(done)/\(pairs) pairs") }
+        }
+        let seconds = Date().timeIntervalSince(started)
+        for failure in outcome.failures.prefix(20) { print("FAILED \(failure)") }
+        print("pairs \(outcome.pairs) (\(outcome.onExistingFiles) on existing files), clean \(outcome.clean), failed \(outcome.failures.count), \(String(format: "%.1f", seconds)) s")
+        if outcome.failures.isEmpty, directory == nil { try? FileManager.default.removeItem(atPath: base) }
+        return outcome.failures.isEmpty ? 0 : 1
+    }
+
+    /// A new directory under the system's temporary directory.
+    private static func temporaryDirectory(_ prefix: String) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
     }
 }

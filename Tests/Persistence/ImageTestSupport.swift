@@ -40,9 +40,10 @@ struct ImageTestFailure: Error, CustomStringConvertible {
 /// Opens an image whose writer drains only when the test says so.
 func openTestImage(
     _ path: String, appVersion: String = "1.0", faults: FaultInjector? = nil, limits: WriterLimits = WriterLimits(),
-    mutant: String? = nil
+    mutant: String? = nil, lockWaitMilliseconds: Int = ImageSchema.defaultLockWaitMilliseconds
 ) throws -> Image {
-    var configuration = ImageConfiguration(executor: ManualWriterExecutor(), faults: faults, limits: limits)
+    var configuration = ImageConfiguration(
+        executor: ManualWriterExecutor(), faults: faults, limits: limits, lockWaitMilliseconds: lockWaitMilliseconds)
     #if BATON_MUTANTS
     if let mutant { configuration.mutant = ImageMutant(rawValue: mutant) }
     #endif
