@@ -1,5 +1,8 @@
 import Baton
+import BatonSim
+import Dispatch
 import Foundation
+import Synchronization
 
 /// `baton image write | read | dump | stats`: the image from the command line.
 @MainActor
@@ -16,6 +19,7 @@ enum ImageCommand {
         case "dump": return try dump(rest)
         case "stats": return try stats(rest)
         case "race": return try race(rest)
+        case "sweep": return try sweep(rest)
         default: throw CLIError.usage("unknown image command \(verb)")
         }
     }
@@ -200,5 +204,96 @@ enum ImageCommand {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(getpid())").path
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
+    }
+
+    /// `baton image sweep --damages N [--seed S] [--first I] [--trace] [--directory DIR]`: damages
+    /// copies of real-shaped images and checks every answer, dump and later write against the
+    /// undamaged truth; exit 1 on any wrong answer, and 4 when one damage takes over a minute.
+    private static func sweep(_ words: [String]) throws -> Int32 {
+        var arguments = try Arguments(words, flagNames: ["trace"])
+        let damages = try arguments.integer("damages") ?? 10_000
+        let seed = try arguments.integer("seed") ?? 1
+        let first = try arguments.integer("first") ?? 0
+        let trace = arguments.flag("trace")
+        let directory = arguments.option("directory")
+        try arguments.finish()
+        guard damages > 0, first >= 0, seed >= 0 else { throw CLIError.usage("--damages, --first and --seed take whole numbers") }
+        let base = try directory ?? temporaryDirectory("baton-sweep")
+        let watchdog = Watchdog(limitSeconds: 60)
+        let started = Date()
+        let outcome = try ImageDamageSweep.run(
+            seed: UInt64(seed), first: first, count: damages, shapes: sweepShapes(seed: UInt64(seed)), directory: base
+        ) { index, description in
+            watchdog.started("damage \(index) (\(description))")
+            if trace { printError("damage \(index): \(description)") }
+            let done = index - first
+            if done > 0, done % 500 == 0 { printError("sweep: \(done)/\(damages) damages") }
+        }
+        watchdog.stop()
+        let seconds = Date().timeIntervalSince(started)
+        for failure in outcome.failures.prefix(20) { print("WRONG \(failure)") }
+        print("damages \(outcome.damages) (seed \(seed), \(first)..<\(first + damages)), \(String(format: "%.1f", seconds)) s")
+        print("kinds: " + outcome.kinds.keys.sorted().map { "\($0) \(outcome.kinds[$0]!)" }.joined(separator: ", "))
+        print("opened: " + outcome.openings.keys.sorted().map { "\($0) \(outcome.openings[$0]!)" }.joined(separator: ", "))
+        print("check answers: \(outcome.answersRight) right, \(outcome.answersMissed) missed")
+        print("dumped rows: \(outcome.rowsRight) right, \(outcome.rowsMissed) missing or reported; \(outcome.dumpsReporting) dumps reported damage")
+        print("writes after the damage: \(outcome.rewritesRight) read back right, \(outcome.rewritesMissed) missed by the next launch, \(outcome.rewritesRefused) refused (foreign), \(outcome.rewritesFailed) reported failed")
+        print("wrong: \(outcome.failures.count)")
+        if outcome.failures.isEmpty, directory == nil { try? FileManager.default.removeItem(atPath: base) }
+        return outcome.failures.isEmpty ? 0 : 1
+    }
+
+    /// The sweep's images: two sizes of the shelf (union, lists, errors, path keys) and two of
+    /// the generated character page.
+    private static func sweepShapes(seed: UInt64) -> [ImageDamageShape] {
+        [
+            .shelf(size: 4, seed: seed), .shelf(size: 14, seed: seed &+ 1),
+            characterPage(characters: 4, episodes: 6, castSize: 6), characterPage(characters: 20, episodes: 41, castSize: 40),
+        ]
+    }
+
+    /// Pages of the generated character page, `characters × episodes × castSize` each.
+    private static func characterPage(characters: Int, episodes: Int, castSize: Int) -> ImageDamageShape {
+        .pages(
+            name: "character page (\(characters)×\(episodes)×\(castSize))", schema: CharacterPageFixture.schema,
+            document: CharacterPageFixture.document
+        ) { page in
+            CharacterPageFixture.response(page: page, characters: characters, episodes: episodes, castSize: castSize)
+        }
+    }
+}
+
+/// Ends the process when one step of a long run takes longer than a limit: a hang is a failure
+/// with a name, never a run that never ends.
+final class Watchdog {
+    /// The step running and since when; read by the timer's queue.
+    private final class Step: Sendable {
+        let current = Mutex<(name: String, since: UInt64, stopped: Bool)>(("", 0, false))
+    }
+
+    private let step = Step()
+    private let timer: DispatchSourceTimer
+
+    init(limitSeconds: Int) {
+        timer = DispatchSource.makeTimerSource(queue: .global())
+        let limit = UInt64(limitSeconds) * 1_000_000_000
+        timer.setEventHandler { [step] in
+            let (name, since, stopped) = step.current.withLock { $0 }
+            guard !stopped, since > 0, DispatchTime.now().uptimeNanoseconds - since > limit else { return }
+            printError("baton: \(name) has run for over \(limitSeconds) s: a hang")
+            exit(4)
+        }
+        timer.schedule(deadline: .now() + 1, repeating: 1)
+        timer.resume()
+    }
+
+    /// A new step starts now.
+    func started(_ name: String) {
+        step.current.withLock { $0 = (name, DispatchTime.now().uptimeNanoseconds, false) }
+    }
+
+    func stop() {
+        step.current.withLock { $0.stopped = true }
+        timer.cancel()
     }
 }

@@ -204,6 +204,10 @@ public final class Image: StoreImage, Sendable {
                 return result
             }
             wake = session.needsWriter
+            if ImageStructureCheck.afterRead(state, connection) {
+                state.resetPending = true
+                wake = true
+            }
             return result
         }
         if wake { writer.executor.writerHasWork(writer) }
@@ -214,10 +218,14 @@ public final class Image: StoreImage, Sendable {
 
     /// Quits cleanly: one last drain of what is queued, then the file is closed and released.
     ///
-    /// Later reads miss and later batches are dropped. Safe to call twice.
+    /// When that drain finds the file unreadable, one more drain starts the file again and writes
+    /// the work into it, as the writer's next retry would have. Later reads miss and later
+    /// batches are dropped. Safe to call twice.
     public func close() {
         writer.stopAccepting()
-        if status == .ready || status == .resetPending { writer.drain() }
+        if status == .ready || status == .resetPending {
+            if case .failed = writer.drain(), status == .resetPending { writer.drain() }
+        }
         core.withState { $0.closeConnection() }
         releaseFile()
     }

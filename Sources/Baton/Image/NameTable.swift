@@ -15,6 +15,8 @@ package struct NameTable: RowNames, Sendable {
     private var denseStamped: [Bool] = []
     private var sparse: [Int: String] = [:]
     private var sparseStamped: Set<Int> = []
+    /// How many rows ``load(from:visibleFrom:generation:)`` left out because their checksum failed.
+    private(set) var damaged = 0
 
     package init() {}
 
@@ -76,7 +78,10 @@ package struct NameTable: RowNames, Sendable {
         while try statement.step() {
             let used = statement.int(2)
             if let visibleFrom, used < visibleFrom { continue }
-            guard let (id, name) = verifiedName(statement) else { continue }
+            guard let (id, name) = verifiedName(statement) else {
+                table.damaged += 1
+                continue
+            }
             table.insert(id: id, name: name, stamped: used == generation)
         }
         return table
