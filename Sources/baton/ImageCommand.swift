@@ -1,5 +1,8 @@
 import Baton
+import BatonSim
+import Dispatch
 import Foundation
+import Synchronization
 
 /// `baton image write | read | dump | stats`: the image from the command line.
 @MainActor
@@ -8,23 +11,42 @@ enum ImageCommand {
     static let appVersion = "baton-cli-1"
 
     static func run(_ words: [String]) throws -> Int32 {
-        guard let verb = words.first else { throw CLIError.usage("baton image write|read|dump|stats") }
+        guard let verb = words.first else { throw CLIError.usage("baton image write|read|dump|stats|sweep|race") }
         let rest = Array(words.dropFirst())
         switch verb {
         case "write": return try write(rest)
         case "read": return try read(rest)
         case "dump": return try dump(rest)
         case "stats": return try stats(rest)
+        case "race": return try race(rest)
+        case "sweep": return try sweep(rest)
         default: throw CLIError.usage("unknown image command \(verb)")
         }
     }
 
+    /// How long `write` and `read` wait for another process that has the image open.
+    static let otherProcessWaitMilliseconds = 30_000
+
+    /// Opens the image as the app would, except that it waits longer for another process; a
+    /// database that is not an image is left untouched and is an error here.
     private static func open(_ path: String) throws -> Image {
+        let image: Image
         do {
-            return try Image.open(path: path, appVersion: appVersion)
+            image = try Image.open(
+                path: path, appVersion: appVersion,
+                configuration: ImageConfiguration(lockWaitMilliseconds: otherProcessWaitMilliseconds))
         } catch {
             throw CLIError.failed("\(path): \(error)")
         }
+        if image.opening == .foreign {
+            image.close()
+            throw CLIError.failed(foreignMessage(path))
+        }
+        return image
+    }
+
+    private static func foreignMessage(_ path: String) -> String {
+        "\(path) is a SQLite database that is not an image: left untouched"
     }
 
     private static func write(_ words: [String]) throws -> Int32 {
@@ -35,10 +57,6 @@ enum ImageCommand {
         try arguments.finish()
         let changeSet = try input.changeSet(responsePath: responsePath)
         let image = try open(path)
-        if image.opening == .foreign {
-            image.close()
-            throw CLIError.failed("\(path) is a SQLite database that is not an image: left untouched")
-        }
         let store = Store(image: image, configuration: .init(collectsAutomatically: false))
         store.commit(changeSet)
         image.close()
@@ -80,13 +98,15 @@ enum ImageCommand {
         }
     }
 
+    /// Prints every row that reads (the records in `normalize`'s shape); exit 3, with one line
+    /// naming them, when rows fail their checks or SQLite cannot read part of a table.
     private static func dump(_ words: [String]) throws -> Int32 {
         let image = try inspect(words)
         defer { image.close() }
-        if image.opening == .foreign { throw CLIError.failed("\(image.path) is a SQLite database that is not an image") }
+        if image.opening == .foreign { throw CLIError.failed(foreignMessage(image.path)) }
+        guard let dump = image.dump() else { throw CLIError.failed("\(image.path): cannot be read") }
         var records: [(RecordKey, RecordData)] = []
-        var damaged: [String] = []
-        for row in image.dumpRecords() {
+        for row in dump.records {
             switch row.record {
             case .deleted(let typename)?:
                 records.append((row.key, RecordData(typename: typename, deleted: true)))
@@ -95,34 +115,185 @@ enum ImageCommand {
                 for named in cells { data.cells[SlotID.named(named.storageKey)] = named.cell }
                 records.append((row.key, data))
             case nil:
-                damaged.append(row.key.rawValue)
+                break
             }
         }
-        let rootRows = image.dumpRootFields()
+        let rootRows = dump.rootFields.filter { $0.cell != nil }
         if !rootRows.isEmpty {
             var root = RecordData(typename: "Query")
-            for row in rootRows {
-                if let cell = row.cell { root.cells[SlotID.named(row.field)] = cell } else { damaged.append("client:root." + row.field) }
-            }
+            for row in rootRows { root.cells[SlotID.named(row.field)] = row.cell }
             records.append((.queryRoot, root))
         }
         print(RecordSourcePrinter.render(records), terminator: "")
-        if !damaged.isEmpty { printError("\(damaged.count) rows fail their checksum (a miss for the check): " + damaged.prefix(10).joined(separator: ", ")) }
-        return 0
+        let damaged = dump.damaged.map { (table: $0.table, count: $0.keys.count, keys: Optional($0.keys)) }
+        return reportDamage(image.path, damaged: damaged, unreadable: dump.unreadable)
     }
 
     private static func stats(_ words: [String]) throws -> Int32 {
         let image = try inspect(words)
         defer { image.close() }
-        guard let stats = image.stats() else { throw CLIError.failed("\(image.path): not readable as an image") }
+        if image.opening == .foreign { throw CLIError.failed(foreignMessage(image.path)) }
+        guard let stats = image.stats() else { throw CLIError.failed("\(image.path): cannot be read") }
         print("generation \(stats.generation)")
         print("records \(stats.records) (\(stats.deletedRecords) deleted, \(stats.damagedRecords) damaged)")
-        print("root fields \(stats.rootFields), fetch times \(stats.fetches), names \(stats.names)")
+        print("root fields \(stats.rootFields) (\(stats.damagedRootFields) damaged), fetch times \(stats.fetches) (\(stats.damagedFetches) damaged), names \(stats.names) (\(stats.damagedNames) damaged)")
         print("file \(stats.fileBytes) bytes (\(stats.pageCount) pages of \(stats.pageSize))" + (stats.walBytes.map { ", WAL \($0) bytes" } ?? ""))
         print("records by the launch that last used them:")
         for entry in stats.usedHistogram {
             print("  launch \(entry.used): \(entry.records)")
         }
-        return 0
+        let damaged = [
+            ("records", stats.damagedRecords), ("root fields", stats.damagedRootFields),
+            ("fetch times", stats.damagedFetches), ("names", stats.damagedNames),
+        ].filter { $0.1 > 0 }.map { (table: $0.0, count: $0.1, keys: [String]?.none) }
+        return reportDamage(image.path, damaged: damaged, unreadable: stats.unreadable)
+    }
+
+    /// Exit 0 for a sound image; else one line on stderr naming the rows that fail their checks
+    /// (which the check misses) and the stretches SQLite cannot read, and exit 3.
+    private static func reportDamage(
+        _ path: String, damaged: [(table: String, count: Int, keys: [String]?)], unreadable: [ImageUnreadableRange]
+    ) -> Int32 {
+        guard !damaged.isEmpty || !unreadable.isEmpty else { return 0 }
+        var parts: [String] = []
+        let count = damaged.reduce(0) { $0 + $1.count }
+        if count > 0 {
+            let tables = damaged.map { entry in
+                guard let keys = entry.keys else { return "\(entry.count) \(entry.table)" }
+                return entry.table + " " + keys.prefix(10).joined(separator: ", ")
+                    + (keys.count > 10 ? " and \(keys.count - 10) more" : "")
+            }
+            parts.append("\(count) rows fail their checks (\(tables.joined(separator: "; ")))")
+        }
+        if !unreadable.isEmpty {
+            parts.append("SQLite cannot read " + unreadable.map(\.description).joined(separator: "; "))
+        }
+        printError("\(path): " + parts.joined(separator: ", and ") + "; the check misses them")
+        return 3
+    }
+
+    // MARK: Reliability runs
+
+    /// `baton image race --pairs N [--directory DIR] [--baton PATH]`: pairs of `baton image write`
+    /// processes (this executable, or the one at PATH) started together on one image; exit 1
+    /// when any pair failed, lost or aged out a write.
+    private static func race(_ words: [String]) throws -> Int32 {
+        var arguments = try Arguments(words, flagNames: [])
+        let pairs = try arguments.integer("pairs") ?? 200
+        let directory = arguments.option("directory")
+        let baton = arguments.option("baton")
+        try arguments.finish()
+        guard pairs > 0 else { throw CLIError.usage("--pairs takes a positive number") }
+        guard let executable = baton.map({ URL(fileURLWithPath: $0) }) ?? Bundle.main.executableURL else {
+            throw CLIError.failed("cannot find the baton executable to run; name it with --baton")
+        }
+        let base = try directory ?? temporaryDirectory("baton-race")
+        let started = Date()
+        let outcome = ImageWriterRace.run(executable: executable, directory: base, pairs: pairs) { done in
+            if done % 20 == 0 || done == pairs { printError("race: \(done)/\(pairs) pairs") }
+        }
+        let seconds = Date().timeIntervalSince(started)
+        for failure in outcome.failures.prefix(20) { print("FAILED \(failure)") }
+        print("pairs \(outcome.pairs) (\(outcome.onExistingFiles) on existing files), clean \(outcome.clean), failed \(outcome.failures.count), \(String(format: "%.1f", seconds)) s")
+        if outcome.failures.isEmpty, directory == nil { try? FileManager.default.removeItem(atPath: base) }
+        return outcome.failures.isEmpty ? 0 : 1
+    }
+
+    /// A new directory under the system's temporary directory.
+    private static func temporaryDirectory(_ prefix: String) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    /// `baton image sweep --damages N [--seed S] [--first I] [--trace] [--directory DIR]`: damages
+    /// copies of real-shaped images and checks every answer, dump and later write against the
+    /// undamaged truth; exit 1 on any wrong answer, and 4 when one damage takes over a minute.
+    private static func sweep(_ words: [String]) throws -> Int32 {
+        var arguments = try Arguments(words, flagNames: ["trace"])
+        let damages = try arguments.integer("damages") ?? 10_000
+        let seed = try arguments.integer("seed") ?? 1
+        let first = try arguments.integer("first") ?? 0
+        let trace = arguments.flag("trace")
+        let directory = arguments.option("directory")
+        try arguments.finish()
+        guard damages > 0, first >= 0, seed >= 0 else { throw CLIError.usage("--damages, --first and --seed take whole numbers") }
+        let base = try directory ?? temporaryDirectory("baton-sweep")
+        let watchdog = Watchdog(limitSeconds: 60)
+        let started = Date()
+        let outcome = try ImageDamageSweep.run(
+            seed: UInt64(seed), first: first, count: damages, shapes: sweepShapes(seed: UInt64(seed)), directory: base
+        ) { index, description in
+            watchdog.started("damage \(index) (\(description))")
+            if trace { printError("damage \(index): \(description)") }
+            let done = index - first
+            if done > 0, done % 500 == 0 { printError("sweep: \(done)/\(damages) damages") }
+        }
+        watchdog.stop()
+        let seconds = Date().timeIntervalSince(started)
+        for failure in outcome.failures.prefix(20) { print("WRONG \(failure)") }
+        print("damages \(outcome.damages) (seed \(seed), \(first)..<\(first + damages)), \(String(format: "%.1f", seconds)) s")
+        print("kinds: " + outcome.kinds.keys.sorted().map { "\($0) \(outcome.kinds[$0]!)" }.joined(separator: ", "))
+        print("opened: " + outcome.openings.keys.sorted().map { "\($0) \(outcome.openings[$0]!)" }.joined(separator: ", "))
+        print("check answers: \(outcome.answersRight) right, \(outcome.answersMissed) missed")
+        print("dumped rows: \(outcome.rowsRight) right, \(outcome.rowsMissed) missing or reported; \(outcome.dumpsReporting) dumps reported damage")
+        print("writes after the damage: \(outcome.rewritesRight) read back right, \(outcome.rewritesMissed) missed by the next launch, \(outcome.rewritesRefused) refused (foreign), \(outcome.rewritesFailed) reported failed")
+        print("wrong: \(outcome.failures.count)")
+        if outcome.failures.isEmpty, directory == nil { try? FileManager.default.removeItem(atPath: base) }
+        return outcome.failures.isEmpty ? 0 : 1
+    }
+
+    /// The sweep's images: two sizes of the shelf (union, lists, errors, path keys) and two of
+    /// the generated character page.
+    private static func sweepShapes(seed: UInt64) -> [ImageDamageShape] {
+        [
+            .shelf(size: 4, seed: seed), .shelf(size: 14, seed: seed &+ 1),
+            characterPage(characters: 4, episodes: 6, castSize: 6), characterPage(characters: 20, episodes: 41, castSize: 40),
+        ]
+    }
+
+    /// Pages of the generated character page, `characters × episodes × castSize` each.
+    private static func characterPage(characters: Int, episodes: Int, castSize: Int) -> ImageDamageShape {
+        .pages(
+            name: "character page (\(characters)×\(episodes)×\(castSize))", schema: CharacterPageFixture.schema,
+            document: CharacterPageFixture.document
+        ) { page in
+            CharacterPageFixture.response(page: page, characters: characters, episodes: episodes, castSize: castSize)
+        }
+    }
+}
+
+/// Ends the process when one step of a long run takes longer than a limit: a hang is a failure
+/// with a name, never a run that never ends.
+final class Watchdog {
+    /// The step running and since when; read by the timer's queue.
+    private final class Step: Sendable {
+        let current = Mutex<(name: String, since: UInt64, stopped: Bool)>(("", 0, false))
+    }
+
+    private let step = Step()
+    private let timer: DispatchSourceTimer
+
+    init(limitSeconds: Int) {
+        timer = DispatchSource.makeTimerSource(queue: .global())
+        let limit = UInt64(limitSeconds) * 1_000_000_000
+        timer.setEventHandler { [step] in
+            let (name, since, stopped) = step.current.withLock { $0 }
+            guard !stopped, since > 0, DispatchTime.now().uptimeNanoseconds - since > limit else { return }
+            printError("baton: \(name) has run for over \(limitSeconds) s: a hang")
+            exit(4)
+        }
+        timer.schedule(deadline: .now() + 1, repeating: 1)
+        timer.resume()
+    }
+
+    /// A new step starts now.
+    func started(_ name: String) {
+        step.current.withLock { $0 = (name, DispatchTime.now().uptimeNanoseconds, false) }
+    }
+
+    func stop() {
+        step.current.withLock { $0.stopped = true }
+        timer.cancel()
     }
 }

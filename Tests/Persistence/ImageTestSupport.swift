@@ -8,8 +8,15 @@ import Testing
 final class ImageTestDirectory {
     let url: URL
 
-    init() throws {
-        var template = Array(FileManager.default.temporaryDirectory.appendingPathComponent("baton-image-XXXXXX").path.utf8CString)
+    /// A new directory; with `inMemory`, on a memory file system when the machine has one
+    /// (`/dev/shm`), for tests that create many files and would otherwise wait on `fsync`.
+    init(inMemory: Bool = false) throws {
+        var parent = FileManager.default.temporaryDirectory
+        var isDirectory: ObjCBool = false
+        if inMemory, FileManager.default.fileExists(atPath: "/dev/shm", isDirectory: &isDirectory), isDirectory.boolValue {
+            parent = URL(fileURLWithPath: "/dev/shm")
+        }
+        var template = Array(parent.appendingPathComponent("baton-image-XXXXXX").path.utf8CString)
         let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
         guard let made else { throw ImageTestFailure("mkdtemp failed") }
         url = URL(fileURLWithPath: String(cString: made))
@@ -33,9 +40,10 @@ struct ImageTestFailure: Error, CustomStringConvertible {
 /// Opens an image whose writer drains only when the test says so.
 func openTestImage(
     _ path: String, appVersion: String = "1.0", faults: FaultInjector? = nil, limits: WriterLimits = WriterLimits(),
-    mutant: String? = nil
+    mutant: String? = nil, lockWaitMilliseconds: Int = ImageSchema.defaultLockWaitMilliseconds
 ) throws -> Image {
-    var configuration = ImageConfiguration(executor: ManualWriterExecutor(), faults: faults, limits: limits)
+    var configuration = ImageConfiguration(
+        executor: ManualWriterExecutor(), faults: faults, limits: limits, lockWaitMilliseconds: lockWaitMilliseconds)
     #if BATON_MUTANTS
     if let mutant { configuration.mutant = ImageMutant(rawValue: mutant) }
     #endif

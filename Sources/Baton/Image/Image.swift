@@ -4,8 +4,9 @@ import Synchronization
 ///
 /// Open it off the main actor (``open(path:vfs:appVersion:)`` is synchronous). The store hands
 /// it each server commit's changes (``enqueue(_:)``, returns at once) and the availability check
-/// reads it (``read(_:)``, waiting for a write in flight). One image per file per process: a
-/// second open of the same file throws until the first is closed.
+/// reads it (``read(_:)``, waiting for a write in flight). One image per file per process, and
+/// one process per image: a second open of the same file in this process throws until the first
+/// is closed, and a second process waits for the first to close it (see ``open(path:vfs:appVersion:)``).
 public final class Image: StoreImage, Sendable {
     let core: ImageCore
     /// The one writer of this image.
@@ -17,16 +18,22 @@ public final class Image: StoreImage, Sendable {
     /// The VFS it was opened with (`nil`: SQLite's default).
     public let vfs: String?
     private let registryKey: String?
+    /// The lock that keeps other processes out while this image has its file.
+    private let fileLock: ImageFileLock?
     /// True once the file was given back to the registry (close, abandon or deinit, once).
     private let released = Mutex(false)
 
-    private init(core: ImageCore, writer: ImageWriter, opening: ImageOpening, path: String, vfs: String?, registryKey: String?) {
+    private init(
+        core: ImageCore, writer: ImageWriter, opening: ImageOpening, path: String, vfs: String?, registryKey: String?,
+        fileLock: ImageFileLock?
+    ) {
         self.core = core
         self.writer = writer
         self.opening = opening
         self.path = path
         self.vfs = vfs
         self.registryKey = registryKey
+        self.fileLock = fileLock
     }
 
     deinit {
@@ -35,26 +42,42 @@ public final class Image: StoreImage, Sendable {
         releaseFile()
     }
 
-    /// Gives the file back to the process-wide registry, once.
+    /// Gives the file back to other processes and to the process-wide registry, once; called
+    /// after the connection is closed.
     private func releaseFile() {
         let first = released.withLock { released in
             defer { released = true }
             return !released
         }
-        if first, let registryKey { ImageFileRegistry.release(registryKey) }
+        guard first else { return }
+        fileLock?.release()
+        if let registryKey { ImageFileRegistry.release(registryKey) }
     }
 
     // MARK: Opening
 
     /// Opens (creating, recreating or wiping as needed) the image at `path`, production settings.
     ///
+    /// What is at the path is classified from its bytes before SQLite opens it: a SQLite database
+    /// that is not an image is left untouched, and so is every file beside it (``opening`` is
+    /// `.foreign` and the image runs without a file); garbage, a damaged file SQLite refuses, and
+    /// another row format are deleted and started again.
+    ///
+    /// Two processes never have one image open at once. The image takes an exclusive lock on a
+    /// file beside it (`<path>-lock`, created 0600 and never deleted) before it classifies the
+    /// file, and gives it up after its connection is closed. A second process waits for the first
+    /// to close the image, up to one second; after that it throws ``ImageError/inUse(path:)`` and
+    /// the app runs without an image for that launch (``OpeningImage`` does so). Creation, the
+    /// first schema and every generation are therefore one process's at a time, and a writer of an
+    /// older generation can never stamp rows after a newer launch.
+    ///
     /// - Parameters:
     ///   - path: the file; created with mode 0600 when missing.
-    ///   - vfs: a SQLite VFS name (the simulator's); `nil` for SQLite's default.
+    ///   - vfs: a SQLite VFS name (the simulator's, which is one process, so takes no lock);
+    ///     `nil` for SQLite's default.
     ///   - appVersion: the application's version; an image from another version is wiped.
-    /// - Throws: ``ImageError``: the file is already open in this process, cannot be created,
-    ///   or SQLite failed. A SQLite database that is not an image is no error: the image then runs
-    ///   without a file (``opening`` is `.foreign`).
+    /// - Throws: ``ImageError``: the file is already open in this process or in another, cannot be
+    ///   created, or SQLite failed.
     public static func open(path: String, vfs: String? = nil, appVersion: String) throws(ImageError) -> Image {
         try open(path: path, vfs: vfs, appVersion: appVersion, configuration: ImageConfiguration())
     }
@@ -67,10 +90,11 @@ public final class Image: StoreImage, Sendable {
         try ImageFileRegistry.claim(key, path: path)
         let door = SQLiteDoor(faults: configuration.faults)
         let opened: ImageOpener.Opened
+        let lock: ImageFileLock?
         do {
-            opened = try ImageOpener.openLive(
+            (opened, lock) = try ImageOpener.openLive(
                 path: path, vfs: vfs, appVersion: appVersion, door: door, rules: configuration.rules,
-                busyTimeout: configuration.busyTimeoutMilliseconds)
+                busyTimeout: configuration.busyTimeoutMilliseconds, lockWait: configuration.lockWaitMilliseconds)
         } catch {
             ImageFileRegistry.release(key)
             throw imageError(error)
@@ -81,11 +105,14 @@ public final class Image: StoreImage, Sendable {
             connection: opened.connection, generation: opened.generation, names: opened.names, foreign: foreign)
         let core = ImageCore(state)
         let writer = ImageWriter(core: core, executor: configuration.executor, limits: configuration.limits, accepting: !foreign)
-        return Image(core: core, writer: writer, opening: opened.opening, path: path, vfs: vfs, registryKey: key)
+        return Image(
+            core: core, writer: writer, opening: opened.opening, path: path, vfs: vfs, registryKey: key, fileLock: lock)
     }
 
-    /// Opens `path` for tools (`baton image dump`, `stats`): reads only, never stamps, never
-    /// bumps the generation, never deletes; not counted as the file's image.
+    /// Opens `path` for tools (`baton image dump`, `stats`): writes nothing (a read-only
+    /// connection that never checkpoints, `immutable=1` when the WAL holds nothing), never stamps,
+    /// never bumps the generation, never deletes; not counted as the file's image and takes no
+    /// lock, so it may look at an image another process has open.
     ///
     /// - Throws: ``ImageError/notAnImage(path:_:)`` for garbage, damage or another row format.
     ///   A foreign database opens with ``opening`` `.foreign` and dumps nothing.
@@ -103,7 +130,8 @@ public final class Image: StoreImage, Sendable {
             foreign: opened.opening == .foreign)
         let core = ImageCore(state)
         let writer = ImageWriter(core: core, executor: configuration.executor, limits: configuration.limits, accepting: false)
-        return Image(core: core, writer: writer, opening: opened.opening, path: path, vfs: vfs, registryKey: nil)
+        return Image(
+            core: core, writer: writer, opening: opened.opening, path: path, vfs: vfs, registryKey: nil, fileLock: nil)
     }
 
     private static func imageError(_ error: any Error) -> ImageError {
@@ -176,6 +204,10 @@ public final class Image: StoreImage, Sendable {
                 return result
             }
             wake = session.needsWriter
+            if ImageStructureCheck.afterRead(state, connection) {
+                state.resetPending = true
+                wake = true
+            }
             return result
         }
         if wake { writer.executor.writerHasWork(writer) }
@@ -186,10 +218,14 @@ public final class Image: StoreImage, Sendable {
 
     /// Quits cleanly: one last drain of what is queued, then the file is closed and released.
     ///
-    /// Later reads miss and later batches are dropped. Safe to call twice.
+    /// When that drain finds the file unreadable, one more drain starts the file again and writes
+    /// the work into it, as the writer's next retry would have. Later reads miss and later
+    /// batches are dropped. Safe to call twice.
     public func close() {
         writer.stopAccepting()
-        if status == .ready || status == .resetPending { writer.drain() }
+        if status == .ready || status == .resetPending {
+            if case .failed = writer.drain(), status == .resetPending { writer.drain() }
+        }
         core.withState { $0.closeConnection() }
         releaseFile()
     }

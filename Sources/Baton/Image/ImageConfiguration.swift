@@ -8,6 +8,8 @@ package struct ImageConfiguration: Sendable {
     package var limits: WriterLimits
     /// `PRAGMA busy_timeout`: how long to wait on a lock another process holds.
     package var busyTimeoutMilliseconds: Int
+    /// How long opening waits for another process that has the image open (``ImageFileLock``).
+    package var lockWaitMilliseconds: Int
 
     #if BATON_MUTANTS
     /// A bug class to reintroduce in this image (debug builds only).
@@ -18,12 +20,14 @@ package struct ImageConfiguration: Sendable {
         executor: any WriterExecutor = BackgroundWriterExecutor(),
         faults: FaultInjector? = nil,
         limits: WriterLimits = WriterLimits(),
-        busyTimeoutMilliseconds: Int = ImageSchema.defaultBusyTimeoutMilliseconds
+        busyTimeoutMilliseconds: Int = ImageSchema.defaultBusyTimeoutMilliseconds,
+        lockWaitMilliseconds: Int = ImageSchema.defaultLockWaitMilliseconds
     ) {
         self.executor = executor
         self.faults = faults
         self.limits = limits
         self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
+        self.lockWaitMilliseconds = lockWaitMilliseconds
     }
 
     /// The rules this configuration asks for.

@@ -1,15 +1,52 @@
-/// What a file at the image's path turned out to be, from what SQLite could read of it.
+/// What a file at the image's path turned out to be.
 enum ImageFileClass: Equatable {
-    /// An empty database (no schema at all, no application id): initialize it.
+    /// No database yet (no file, an empty file, or a database with no schema): initialize it.
     case empty
-    /// A database of someone else: leave it byte for byte untouched.
+    /// A database of someone else: leave it, and every file beside it, byte for byte untouched.
     case foreign
     /// Ours, in the current row format, with our tables.
     case ours
-    /// Unusable: delete it (WAL and SHM first) and start again.
+    /// Unusable: delete it (WAL, shared memory and journal first) and start again.
     case discard(ImageDiscardReason)
 
-    /// The facts opening reads, in this order, before writing anything.
+    /// Classifies a file from its bytes (``ImageFileProbe``), before SQLite opens it.
+    ///
+    /// - No file, or an empty one: empty, unless a hot journal says the database had pages
+    ///   before a transaction that emptied it (then it is someone's: foreign).
+    /// - Fewer bytes than a header, or no SQLite magic: garbage, discarded.
+    /// - Our application id: ours, unless the header is one SQLite refuses or an image never
+    ///   has (discarded as corrupt), or the row format differs (discarded as another format).
+    /// - Any other mark, or none, over exactly an image's tables: an image whose mark was
+    ///   damaged, discarded as corrupt.
+    /// - Another application id: foreign. No application id and a schema: foreign. No
+    ///   application id and no schema: empty (a hot journal that held someone's page 1: foreign).
+    static func classify(_ probe: ImageFileProbe) -> ImageFileClass {
+        guard let page = probe.pageOne else {
+            if probe.size > 0 { return .discard(.notADatabase) }
+            if let journal = probe.journal, journal.originalPageCount > 0 { return .foreign }
+            return .empty
+        }
+        guard page.hasMagic else { return .discard(.notADatabase) }
+        if page.applicationID == ImageSchema.applicationID {
+            if page.refusal(strict: true) != nil { return .discard(.corrupt) }
+            if page.userVersion != ImageSchema.rowFormatVersion { return .discard(.otherRowFormat(page.userVersion)) }
+            // Page 1 usually holds the whole schema; SQLite checks it again when it does not.
+            if page.tables != nil, !page.hasImageTables { return .discard(.corrupt) }
+            return .ours
+        }
+        if page.hasImageTables { return .discard(.corrupt) }
+        if page.applicationID != 0 || !page.schemaIsEmpty { return .foreign }
+        if let journal = probe.journal, journal.originalPageCount > 0 {
+            guard let original = journal.originalPageOne.flatMap(DatabasePageOne.init), original.hasMagic,
+                  original.applicationID == 0, original.schemaIsEmpty
+            else { return .foreign }
+        }
+        return page.refusal(strict: false) == nil ? .empty : .discard(.corrupt)
+    }
+
+    // MARK: From SQLite
+
+    /// The facts a read-write handle reads back once the file is known to be ours or empty.
     struct Facts: Equatable {
         var applicationID: Int
         var userVersion: Int
@@ -28,7 +65,7 @@ enum ImageFileClass: Equatable {
         applicationID != 0 && applicationID != ImageSchema.applicationID
     }
 
-    /// Classifies a file from its facts.
+    /// Classifies a file from what SQLite reads of it (the check behind the byte-level one).
     ///
     /// Another application id: foreign. No application id: empty when the schema is empty, else
     /// foreign (someone's database). Ours with another `user_version`: discard. Ours with tables

@@ -37,6 +37,8 @@ enum ImageFileRegistry {
 public enum ImageError: Error, Sendable, Hashable, CustomStringConvertible {
     /// This process already has an image open on the file; close it first.
     case alreadyOpen(path: String)
+    /// Another process has the image open and did not let it go within the wait.
+    case inUse(path: String)
     /// SQLite would not put the file in WAL mode (it answered another journal mode).
     case journalModeNotWAL(String)
     /// The file could not be created with mode 0600.
@@ -51,6 +53,7 @@ public enum ImageError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .alreadyOpen(let path): "an image is already open on \(path) in this process; close it first"
+        case .inUse(let path): "another process has the image \(path) open"
         case .journalModeNotWAL(let mode): "SQLite answered journal_mode=\(mode), not wal"
         case .cannotCreateFile(let path, let code): "cannot create \(path) (errno \(code))"
         case .notAnImage(let path, let reason): "\(path) is not an image (\(reason))"

@@ -22,30 +22,61 @@ enum ImageOpener {
     }
 
     static let liveFlags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
-    static let inspectionFlags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX
-    static let probeFlags = SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX
+    static let inspectionFlags = SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX
+
+    /// What opening gives for a database that is not ours: no connection, no image this launch.
+    static var foreignOpened: Opened { Opened(connection: nil, generation: 0, names: NameTable(), opening: .foreign) }
 
     // MARK: Live
 
     /// Opens the store's image at `path`; throws `ImageError` or `SQLiteError`.
+    ///
+    /// The file is classified from its bytes first (``ImageFileProbe``): a database that is not
+    /// ours is answered `.foreign` without SQLite ever opening it and without a lock file beside
+    /// it. Otherwise the image's lock is taken (default VFS only: a custom VFS, the simulator's,
+    /// is one process), waiting up to `lockWait` milliseconds for another process, and everything
+    /// else happens under it; the lock comes back with the connection.
     static func openLive(
+        path: String, vfs: String?, appVersion: String, door: SQLiteDoor, rules: ImageRules, busyTimeout: Int,
+        lockWait: Int
+    ) throws -> (opened: Opened, lock: ImageFileLock?) {
+        if ImageFileClass.classify(try ImageFileProbe.read(path: path, vfs: vfs, door: door)) == .foreign {
+            return (foreignOpened, nil)
+        }
+        let lock = vfs == nil ? try ImageFileLock.acquire(imagePath: path, waitMilliseconds: lockWait) : nil
+        do {
+            let opened = try openLocked(
+                path: path, vfs: vfs, appVersion: appVersion, door: door, rules: rules, busyTimeout: busyTimeout)
+            guard opened.connection != nil else {
+                lock?.release()
+                return (opened, nil)
+            }
+            return (opened, lock)
+        } catch {
+            lock?.release()
+            throw error
+        }
+    }
+
+    /// Opens the image at `path` with its lock held: classifies again (another process may have
+    /// created or replaced the file meanwhile), deletes what cannot be used, creates, wipes or
+    /// keeps, then counts the launch.
+    static func openLocked(
         path: String, vfs: String?, appVersion: String, door: SQLiteDoor, rules: ImageRules, busyTimeout: Int
     ) throws -> Opened {
         var discarded: ImageDiscardReason?
-        for _ in 0..<2 {
-            if vfs == nil { try createFileIfMissing(path) }
-            // A read-only look first: a database that is not ours is then closed by a handle that
-            // cannot have written to it (no hot-journal rollback, no WAL checkpoint at close).
-            switch try probe(path: path, vfs: vfs, door: door, busyTimeout: busyTimeout) {
+        for _ in 0..<3 {
+            switch ImageFileClass.classify(try ImageFileProbe.read(path: path, vfs: vfs, door: door)) {
             case .foreign:
-                return Opened(connection: nil, generation: 0, names: NameTable(), opening: .foreign)
+                return foreignOpened
             case .discard(let reason):
                 try deleteFiles(path: path, vfs: vfs, door: door)
                 discarded = reason
                 continue
-            case .empty, .ours, nil:
+            case .empty, .ours:
                 break
             }
+            if vfs == nil { try createFileIfMissing(path) }
             let connection = try Connection.open(path: path, vfs: vfs, flags: liveFlags, door: door)
             do {
                 try connection.execute("PRAGMA busy_timeout = \(busyTimeout)")
@@ -53,7 +84,7 @@ enum ImageOpener {
                 switch ImageFileClass.classify(try readFacts(connection)) {
                 case .foreign:
                     connection.close()
-                    return Opened(connection: nil, generation: 0, names: NameTable(), opening: .foreign)
+                    return foreignOpened
                 case .discard(let reason):
                     throw Discard(reason: reason)
                 case .empty:
@@ -74,12 +105,14 @@ enum ImageOpener {
                 let generation = try bumpGeneration(connection)
                 let names = try NameTable.load(
                     from: connection, visibleFrom: rules.visibleFrom(generation: generation), generation: generation)
+                // A name that fails its checksum: a damaged row, or a damaged file (see ImageStructureCheck).
+                if names.damaged > 0, ImageStructureCheck.findsDamage(connection) { throw Discard(reason: .corrupt) }
                 return Opened(connection: connection, generation: generation, names: names, opening: opening)
             } catch let discard as Discard {
                 connection.close()
                 try deleteFiles(path: path, vfs: vfs, door: door)
                 discarded = discard.reason
-            } catch let error as SQLiteError where error.meansUnreadableFile {
+            } catch let error as SQLiteError where error.meansUnusableFile {
                 connection.close()
                 try deleteFiles(path: path, vfs: vfs, door: door)
                 discarded = error.code == .notADatabase ? .notADatabase : .corrupt
@@ -91,57 +124,67 @@ enum ImageOpener {
         throw ImageError.recreateFailed(path: path)
     }
 
-    /// Classifies the file through a read-only handle; unreadable files classify as discards.
-    private static func probe(path: String, vfs: String?, door: SQLiteDoor, busyTimeout: Int) throws -> ImageFileClass? {
-        // No file yet, or a WAL file whose shared memory a reader cannot build: no verdict, and
-        // the read-write open below classifies the file itself.
-        guard let connection = try? Connection.open(path: path, vfs: vfs, flags: probeFlags, door: door) else { return nil }
-        let result: Result<ImageFileClass, SQLiteError> = Result { () throws(SQLiteError) in
-            try connection.execute("PRAGMA busy_timeout = \(busyTimeout)")
-            return ImageFileClass.classify(try readFacts(connection))
-        }
-        connection.close()
-        switch result {
-        case .success(let fileClass):
-            return fileClass
-        case .failure(let error) where error.meansUnreadableFile:
-            return .discard(error.code == .notADatabase ? .notADatabase : .corrupt)
-        case .failure(let error) where error.code == .cantOpen || error.code == SQLiteResultCode(rawValue: SQLITE_READONLY):
-            return nil
-        case .failure(let error):
-            throw error
-        }
-    }
-
     // MARK: Inspection
 
-    /// Opens `path` for tools without writing anything (not even the generation).
+    /// Opens `path` for tools without writing anything: no generation, no checkpoint, no
+    /// recovery into a file that is not ours.
+    ///
+    /// The file is classified from its bytes; an image is then opened read-only. Without
+    /// committed frames in its WAL it is opened `immutable=1`, so SQLite creates and locks
+    /// nothing beside it; with them SQLite must read the WAL, through its shared-memory index,
+    /// which it may create or rebuild (the database and the WAL are never written).
     static func openForInspection(path: String, vfs: String?, door: SQLiteDoor) throws -> Opened {
-        let connection = try Connection.open(path: path, vfs: vfs, flags: inspectionFlags, door: door)
+        let probe = try ImageFileProbe.read(path: path, vfs: vfs, door: door)
+        switch ImageFileClass.classify(probe) {
+        case .foreign:
+            return foreignOpened
+        case .empty:
+            throw ImageError.notAnImage(path: path, .notADatabase)
+        case .discard(let reason):
+            throw ImageError.notAnImage(path: path, reason)
+        case .ours:
+            break
+        }
+        let uri = fileURI(path) + (probe.walHasCommits ? "?mode=ro" : "?immutable=1")
+        let connection = try Connection.open(path: uri, vfs: vfs, flags: inspectionFlags, door: door)
         do {
-            switch ImageFileClass.classify(try readFacts(connection)) {
-            case .foreign:
-                connection.close()
-                return Opened(connection: nil, generation: 0, names: NameTable(), opening: .foreign)
-            case .empty:
-                throw ImageError.notAnImage(path: path, .notADatabase)
-            case .discard(let reason):
-                throw ImageError.notAnImage(path: path, reason)
-            case .ours:
-                _ = try readMeta(connection)
-                guard let generation = try metaInt(connection, ImageSchema.generationKey) else {
-                    throw ImageError.notAnImage(path: path, .corrupt)
-                }
-                let names = try NameTable.load(from: connection, visibleFrom: nil, generation: generation)
-                return Opened(connection: connection, generation: generation, names: names, opening: .opened)
+            guard ImageFileClass.classify(try readFacts(connection)) == .ours else {
+                throw ImageError.notAnImage(path: path, .corrupt)
             }
-        } catch let error as SQLiteError where error.meansUnreadableFile {
+            _ = try readMeta(connection)
+            guard let generation = try metaInt(connection, ImageSchema.generationKey) else {
+                throw ImageError.notAnImage(path: path, .corrupt)
+            }
+            let names = try NameTable.load(from: connection, visibleFrom: nil, generation: generation)
+            return Opened(connection: connection, generation: generation, names: names, opening: .opened)
+        } catch let discard as Discard {
+            connection.close()
+            throw ImageError.notAnImage(path: path, discard.reason)
+        } catch let error as SQLiteError where error.meansUnusableFile {
             connection.close()
             throw ImageError.notAnImage(path: path, error.code == .notADatabase ? .notADatabase : .corrupt)
         } catch {
             connection.close()
             throw error
         }
+    }
+
+    /// `path` as a `file:` URI (percent-encoding every byte but unreserved ones and `/`), to add
+    /// query parameters to.
+    static func fileURI(_ path: String) -> String {
+        var uri = "file:"
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                 UInt8(ascii: "~"), UInt8(ascii: "/"):
+                uri.append(Character(Unicode.Scalar(byte)))
+            default:
+                let hex = Array("0123456789ABCDEF")
+                uri += "%" + String(hex[Int(byte >> 4)]) + String(hex[Int(byte & 0x0F)])
+            }
+        }
+        return uri
     }
 
     // MARK: Steps
@@ -281,7 +324,8 @@ enum ImageOpener {
         if code != EEXIST { throw ImageError.cannotCreateFile(path: path, errno: code) }
     }
 
-    /// Deletes the image's files through its VFS (`xDelete`), the WAL and the shared memory first.
+    /// Deletes the image's files through its VFS (`xDelete`): the WAL, the shared memory and a
+    /// rollback journal first, so that nothing of the old file can be replayed into the new one.
     static func deleteFiles(path: String, vfs: String?, door: SQLiteDoor) throws(SQLiteError) {
         guard let pointer = door.value({ sqlite3_vfs_find(vfs) }),
               let xDelete = pointer.pointee.xDelete, let xFullPathname = pointer.pointee.xFullPathname
@@ -292,7 +336,7 @@ enum ImageOpener {
         var full = [CChar](repeating: 0, count: capacity)
         let resolved = door.value { xFullPathname(pointer, path, Int32(capacity), &full) }
         let base = resolved == SQLITE_OK ? full.withUnsafeBufferPointer { String(cString: $0.baseAddress!) } : path
-        for (suffix, syncDirectory) in [("-wal", Int32(0)), ("-shm", Int32(0)), ("", Int32(1))] {
+        for (suffix, syncDirectory) in [("-wal", Int32(0)), ("-shm", Int32(0)), ("-journal", Int32(0)), ("", Int32(1))] {
             let name = base + suffix
             let code = door.result(.delete) { name.withCString { xDelete(pointer, $0, syncDirectory) } }
             if code != SQLITE_OK && SQLiteResultCode(rawValue: code) != .ioerrDeleteNoent {

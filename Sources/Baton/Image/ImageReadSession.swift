@@ -42,7 +42,10 @@ final class ImageReadSession: ImageReadTransaction {
             let row = statement.withBlob(1) { bytes in
                 RowDecoder.decodeRow(bytes, key: key.rawValue, names: state.names, sink: &sink)
             }
-            guard let row else { return .absent }
+            guard let row else {
+                state.damageSeen = true
+                return .absent
+            }
             if touches {
                 if used != state.generation { note(state.touches.records.insert(key.rawValue).inserted) }
                 noteNames()
@@ -67,7 +70,10 @@ final class ImageReadSession: ImageReadTransaction {
             let cell = statement.withBlob(1) { bytes in
                 RowDecoder.decodeRootCell(bytes, field: storageKey, names: state.names, sink: &sink)
             }
-            guard let cell else { return nil }
+            guard let cell else {
+                state.damageSeen = true
+                return nil
+            }
             if touches {
                 if used != state.generation { note(state.touches.rootFields.insert(storageKey).inserted) }
                 noteNames()
@@ -89,6 +95,11 @@ final class ImageReadSession: ImageReadTransaction {
             let used = statement.int(0)
             guard state.isVisible(used: used) else { return nil }
             let time = statement.double(1)
+            // A fetch row that does not verify is an unknown age, never a wrong one.
+            guard statement.int(2) == TableChecksum.stored(TableChecksum.fetch(operation: operation.rawValue, time: time)) else {
+                state.damageSeen = true
+                return nil
+            }
             if touches, used != state.generation {
                 note(state.touches.fetches.insert(operation.rawValue).inserted)
             }

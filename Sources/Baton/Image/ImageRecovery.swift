@@ -8,7 +8,8 @@ enum ImageRecovery {
         state.connection?.close()
         state.connection = nil
         try ImageOpener.deleteFiles(path: state.path, vfs: state.vfs, door: state.door)
-        let opened = try ImageOpener.openLive(
+        // The image's lock (when it has one) is still held: nobody else can open the file meanwhile.
+        let opened = try ImageOpener.openLocked(
             path: state.path, vfs: state.vfs, appVersion: state.appVersion, door: state.door,
             rules: state.rules, busyTimeout: state.busyTimeoutMilliseconds)
         guard let connection = opened.connection else {

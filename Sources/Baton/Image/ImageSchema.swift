@@ -3,15 +3,20 @@ package enum ImageSchema {
     /// `PRAGMA application_id` of every image file: "BTNI" in ASCII.
     package static let applicationID = 0x4254_4E49
     /// `PRAGMA user_version`: the row format (``RowFormat``). A file of another format is discarded.
-    package static let rowFormatVersion = 1
+    ///
+    /// Version 2 added the checksums of `names` and `fetches` (``TableChecksum``): a damaged name
+    /// or fetch time is a miss, as a damaged row always was.
+    package static let rowFormatVersion = 2
     /// How long SQLite waits on a lock held by another process before answering `SQLITE_BUSY`.
     package static let defaultBusyTimeoutMilliseconds = 500
+    /// How long opening waits for another process to close the image before running without one.
+    package static let defaultLockWaitMilliseconds = 1_000
 
     /// The tables, by name, exactly as created (SQLite keeps the text; opening compares it).
     package static let tables: [(name: String, sql: String)] = [
-        ("fetches", "CREATE TABLE fetches(operation TEXT PRIMARY KEY, used INTEGER NOT NULL, time REAL NOT NULL) WITHOUT ROWID"),
+        ("fetches", "CREATE TABLE fetches(operation TEXT PRIMARY KEY, used INTEGER NOT NULL, time REAL NOT NULL, crc INTEGER NOT NULL) WITHOUT ROWID"),
         ("meta", "CREATE TABLE meta(key TEXT PRIMARY KEY, value)"),
-        ("names", "CREATE TABLE names(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, used INTEGER NOT NULL)"),
+        ("names", "CREATE TABLE names(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, used INTEGER NOT NULL, crc INTEGER NOT NULL)"),
         ("records", "CREATE TABLE records(key TEXT PRIMARY KEY, used INTEGER NOT NULL, row BLOB NOT NULL) WITHOUT ROWID"),
         ("root", "CREATE TABLE root(field TEXT PRIMARY KEY, used INTEGER NOT NULL, cell BLOB NOT NULL) WITHOUT ROWID"),
     ]
@@ -29,7 +34,7 @@ package enum ImageSchema {
     enum SQL {
         static let selectRecord = "SELECT used, row FROM records WHERE key = ?1"
         static let selectRoot = "SELECT used, cell FROM root WHERE field = ?1"
-        static let selectFetch = "SELECT used, time FROM fetches WHERE operation = ?1"
+        static let selectFetch = "SELECT used, time, crc FROM fetches WHERE operation = ?1"
         static let upsertRecord = """
             INSERT INTO records(key, used, row) VALUES(?1, ?2, ?3) \
             ON CONFLICT(key) DO UPDATE SET used = excluded.used, row = excluded.row
@@ -39,18 +44,21 @@ package enum ImageSchema {
             ON CONFLICT(field) DO UPDATE SET used = excluded.used, cell = excluded.cell
             """
         static let upsertFetch = """
-            INSERT INTO fetches(operation, used, time) VALUES(?1, ?2, ?3) \
-            ON CONFLICT(operation) DO UPDATE SET used = excluded.used, time = excluded.time
+            INSERT INTO fetches(operation, used, time, crc) VALUES(?1, ?2, ?3, ?4) \
+            ON CONFLICT(operation) DO UPDATE SET used = excluded.used, time = excluded.time, crc = excluded.crc
             """
+        /// Adds a name (SQLite picks its id; the checksum, which covers the id, follows in
+        /// ``setNameChecksum``) or stamps the row that already holds it; answers the row.
         static let upsertName = """
-            INSERT INTO names(name, used) VALUES(?1, ?2) \
-            ON CONFLICT(name) DO UPDATE SET used = excluded.used RETURNING id
+            INSERT INTO names(name, used, crc) VALUES(?1, ?2, 0) \
+            ON CONFLICT(name) DO UPDATE SET used = excluded.used RETURNING id, name, crc
             """
+        static let setNameChecksum = "UPDATE names SET crc = ?1 WHERE id = ?2"
         static let stampRecord = "UPDATE records SET used = ?1 WHERE key = ?2 AND used <> ?1"
         static let stampRoot = "UPDATE root SET used = ?1 WHERE field = ?2 AND used <> ?1"
         static let stampFetch = "UPDATE fetches SET used = ?1 WHERE operation = ?2 AND used <> ?1"
         static let stampName = "UPDATE names SET used = ?1 WHERE id = ?2 AND used <> ?1"
-        static let selectNames = "SELECT id, name, used FROM names ORDER BY id"
+        static let selectNames = "SELECT id, name, used, crc FROM names ORDER BY id"
         static let selectMeta = "SELECT value FROM meta WHERE key = ?1"
         static let setMeta = "INSERT INTO meta(key, value) VALUES(?1, ?2) ON CONFLICT(key) DO UPDATE SET value = excluded.value"
     }

@@ -78,6 +78,10 @@ final class ImageState {
     /// Set by `close()` or `abandon()` called from inside a read's body: the read closes the
     /// connection when the body returns.
     var closeAfterRead = false
+    /// Set when a read met a row, root cell or fetch time that fails its checks.
+    var damageSeen = false
+    /// True once this launch checked the file's structure (``ImageStructureCheck``).
+    var structureChecked = false
 
     /// Closes the connection now, or as soon as the read in progress ends.
     func closeConnection() {

@@ -15,6 +15,8 @@ package struct NameTable: RowNames, Sendable {
     private var denseStamped: [Bool] = []
     private var sparse: [Int: String] = [:]
     private var sparseStamped: Set<Int> = []
+    /// How many rows ``load(from:visibleFrom:generation:)`` left out because their checksum failed.
+    private(set) var damaged = 0
 
     package init() {}
 
@@ -67,7 +69,8 @@ package struct NameTable: RowNames, Sendable {
         }
     }
 
-    /// Loads the names whose `used` is at least `visibleFrom` (`nil`: all of them).
+    /// Loads the names whose `used` is at least `visibleFrom` (`nil`: all of them) and whose
+    /// checksum verifies: a damaged name is never loaded, so every row that uses it is a miss.
     static func load(from connection: Connection, visibleFrom: Int?, generation: Int) throws(SQLiteError) -> NameTable {
         var table = NameTable()
         let statement = try connection.prepare(ImageSchema.SQL.selectNames)
@@ -75,8 +78,25 @@ package struct NameTable: RowNames, Sendable {
         while try statement.step() {
             let used = statement.int(2)
             if let visibleFrom, used < visibleFrom { continue }
-            table.insert(id: statement.int(0), name: statement.text(1), stamped: used == generation)
+            guard let (id, name) = verifiedName(statement) else {
+                table.damaged += 1
+                continue
+            }
+            table.insert(id: id, name: name, stamped: used == generation)
         }
         return table
+    }
+
+    /// The id and text of the `names` row `statement` stands on (columns id, name, used, crc),
+    /// when its checksum verifies over the text's bytes as stored.
+    static func verifiedName(_ statement: Statement) -> (id: Int, name: String)? {
+        let id = statement.int(0)
+        let stored = statement.int(3)
+        return statement.withText(1) { bytes -> (Int, String)? in
+            guard stored == TableChecksum.stored(TableChecksum.name(id: id, utf8: bytes)),
+                  let name = ByteReader.validUTF8(bytes)
+            else { return nil }
+            return (id, name)
+        }
     }
 }

@@ -27,6 +27,12 @@
 ///
 /// The entity bit is set when the key reads as `Type:id` for the record's own type: it starts
 /// with the type name and a colon and not with `client:`. It is a hint for tools; no rule reads it.
+///
+/// The ids a row holds resolve through the `names` table, whose rows carry their own checksum
+/// (``TableChecksum/name(id:_:)``: CRC-32C of the id as a varint, then the name's UTF-8); a name
+/// that does not verify is never loaded, and a row or root cell that uses it is a miss. A fetch
+/// time's row carries ``TableChecksum/fetch(operation:time:)``. `docs/design.md`, "The image's
+/// format, byte by byte", describes every table and byte.
 package enum RowFormat {
     static let deletedFlag: UInt8 = 0x01
     static let entityFlag: UInt8 = 0x02

@@ -26,6 +26,13 @@ public struct SQLiteError: Error, Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// True for the codes with which SQLite refuses a file it is opening: not a database,
+    /// corrupt, or a plain error (an unsupported schema format, a malformed schema). An I/O
+    /// error, a full disk, a permission or a lock never say so: the file is kept for them.
+    public var meansUnusableFile: Bool {
+        meansUnreadableFile || code == .error
+    }
+
     /// True for the codes that say "not now": locked, busy, out of memory, interrupted.
     public var isTransient: Bool {
         switch code {

@@ -114,6 +114,15 @@ package final class Statement {
         }
     }
 
+    /// Lends a text column's UTF-8 bytes, as stored, to `body`; valid only inside it (empty for NULL).
+    package func withText<R>(_ column: Int32, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        door.value {
+            let pointer = sqlite3_column_text(handle, column)
+            let count = Int(sqlite3_column_bytes(handle, column))
+            return body(UnsafeRawBufferPointer(start: count > 0 ? UnsafeRawPointer(pointer) : nil, count: count))
+        }
+    }
+
     /// Lends a blob column's bytes to `body`; valid only inside it (empty for NULL).
     package func withBlob<R>(_ column: Int32, _ body: (UnsafeRawBufferPointer) -> R) -> R {
         door.value {

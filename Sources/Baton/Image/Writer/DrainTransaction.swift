@@ -96,8 +96,29 @@ final class DrainTransaction {
         guard try statement.step() else {
             throw SQLiteError(extendedCode: .internal, message: "no id returned for a name", sql: statement.sql)
         }
-        // A name still in the file but aged out of memory gets its old id back (the upsert's RETURNING).
+        // A name still in the file but aged out of memory (or not loaded because its checksum
+        // failed) gets its old id back: the upsert's RETURNING.
         let id = statement.int(0)
+        let sameText = statement.withText(1) { stored in
+            var name = name
+            return name.withUTF8 { stored.elementsEqual(UnsafeRawBufferPointer($0)) }
+        }
+        let storedChecksum = statement.int(2)
+        statement.reset()
+        guard sameText else {
+            // The UNIQUE index found the name on a row that spells another: index and table disagree.
+            throw SQLiteError(extendedCode: .corrupt, message: "the names index and table disagree on \(name)", sql: statement.sql)
+        }
+        let checksum = TableChecksum.stored(TableChecksum.name(id: id, name))
+        if storedChecksum != checksum {
+            // A new name (its id was not known before the insert), or a damaged checksum over a
+            // name whose text is intact: the row is set right for every row that uses the id.
+            let fix = try connection.cached(ImageSchema.SQL.setNameChecksum)
+            defer { fix.reset() }
+            try fix.bind(checksum, at: 1)
+            try fix.bind(id, at: 2)
+            try fix.run()
+        }
         names.insert(id: id, name: name, stamped: true)
         stamps.insert(id)
         summary.newNames += 1
@@ -268,11 +289,13 @@ final class DrainTransaction {
         // SQLite stores NaN as NULL, which `time REAL NOT NULL` refuses and no retry would cure:
         // a time that is not a number is no time (the operation's age stays unknown).
         guard !fetch.time.isNaN else { return }
+        let time = TableChecksum.storedTime(fetch.time)
         let statement = try connection.cached(ImageSchema.SQL.upsertFetch)
         defer { statement.reset() }
         try statement.bind(fetch.operation.rawValue, at: 1)
         try statement.bind(generation, at: 2)
-        try statement.bind(fetch.time, at: 3)
+        try statement.bind(time, at: 3)
+        try statement.bind(TableChecksum.stored(TableChecksum.fetch(operation: fetch.operation.rawValue, time: time)), at: 4)
         try statement.run()
         summary.fetches += 1
     }

@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+
+@testable import Baton
+
+/// Issue 9, broken promise 2 (our own file): `dump` and `stats` write nothing, and say what they
+/// could not read instead of leaving it out.
+@Suite("Inspecting an image writes nothing and reports what it cannot read")
+struct ImageInspectionTests {
+    let directory: ImageTestDirectory
+    var path: String { directory.path() }
+    static let count = 600
+
+    init() throws {
+        directory = try ImageTestDirectory()
+        let image = try openTestImage(path)
+        image.enqueue(WriteBatch(
+            snapshots: (0..<Self.count).map { index in
+                snapshot(Self.key(index), "Character", ["name": .string(String(repeating: "n", count: 40) + "\(index)")], hydrated: true)
+            },
+            rootFields: [NamedCell(storageKey: "hero", cell: Cell(.link(RecordKey("Character:0000"))))],
+            fetches: [FetchStamp(operation: OperationIdentity("Q{}"), time: 12)]))
+        try image.drainCommitted()
+        image.close()
+    }
+
+    static func key(_ index: Int) -> String {
+        "Character:" + String(repeating: "0", count: 4 - String(index).count) + String(index)
+    }
+
+    @Test("dump and stats on a closed image leave every file as it was, in process and from the command line")
+    func closedImage() throws {
+        let before = try DirectorySnapshot(directory.url.path)
+        #expect(before.files.keys.sorted() == ["store.image", "store.image-lock"])
+        let image = try Image.inspect(path: path)
+        let dump = try #require(image.dump())
+        #expect(dump.records.count == Self.count)
+        #expect(dump.isSound)
+        #expect(image.stats()?.isSound == true)
+        image.close()
+        #expect(try DirectorySnapshot(directory.url.path) == before)
+        for command in ["dump", "stats"] {
+            let run = try BatonProcess.run(["image", command, "--image", path])
+            #expect(run.status == 0, "\(command): \(run)")
+            #expect(try DirectorySnapshot(directory.url.path) == before, "\(command) changed the files")
+        }
+    }
+
+    @Test("on an image its process left running: the database and its WAL stay as they were, and the WAL's rows are shown")
+    func imageWithWAL() throws {
+        let live = try openTestImage(path)
+        live.enqueue(WriteBatch(snapshots: [snapshot("Character:new", "Character", ["name": .string("only in the WAL")], hydrated: true)]))
+        try live.drainCommitted()
+        let copy = directory.path("copy.image")
+        for suffix in ["", "-wal", "-shm"] { try FileManager.default.copyItem(atPath: path + suffix, toPath: copy + suffix) }
+        live.close()
+        let database = try #require(fileBytes(copy))
+        let log = try #require(fileBytes(copy + "-wal"))
+        #expect(log.count > 0)
+        let image = try Image.inspect(path: copy)
+        #expect(cellsOf(image.dumpRecords().first { $0.key == RecordKey("Character:new") }?.record) == ["name": .string("only in the WAL")])
+        image.close()
+        let run = try BatonProcess.run(["image", "stats", "--image", copy])
+        #expect(run.status == 0, "\(run)")
+        #expect(fileBytes(copy) == database)
+        #expect(fileBytes(copy + "-wal") == log)
+    }
+
+    @Test("rows that fail their checks are listed by key, the rest printed, and the exit is 3")
+    func damagedRows() throws {
+        try withRawDatabase(path) { db in
+            try db.execute("UPDATE records SET row = x'00' WHERE key IN ('Character:0007', 'Character:0300')")
+            try db.execute("UPDATE fetches SET time = 13")
+        }
+        let image = try Image.inspect(path: path)
+        let dump = try #require(image.dump())
+        image.close()
+        #expect(dump.damaged.map(\.table) == ["records", "fetches"])
+        #expect(dump.damaged.first?.keys == ["Character:0007", "Character:0300"])
+        let run = try BatonProcess.run(["image", "dump", "--image", path])
+        #expect(run.status == 3, "\(run)")
+        #expect(run.errors.contains("3 rows fail their checks (records Character:0007, Character:0300; fetches Q{})"), "\(run)")
+        #expect(run.output.contains("Character:0008"))
+        #expect(!run.output.contains("\"Character:0007\""))
+        let stats = try BatonProcess.run(["image", "stats", "--image", path])
+        #expect(stats.status == 3, "\(stats)")
+    }
+
+    @Test("a page SQLite cannot read: the rows on both sides are read, the gap is reported, nothing is wrong")
+    func unreadablePage() throws {
+        var bytes = try #require(fileBytes(path))
+        let pageSize = 4096
+        let pages = bytes.count / pageSize
+        #expect(pages > 8)
+        // A page in the middle of the file: one of the records table's leaves.
+        let page = pages / 2
+        bytes.replaceSubrange(page * pageSize..<(page + 1) * pageSize, with: Data(repeating: 0xA5, count: pageSize))
+        try bytes.write(to: URL(fileURLWithPath: path))
+        let image = try Image.inspect(path: path)
+        let dump = try #require(image.dump())
+        image.close()
+        #expect(dump.unreadable.map(\.table) == ["records"])
+        #expect(dump.records.count > 0 && dump.records.count < Self.count)
+        #expect(dump.records.first?.key == RecordKey(Self.key(0)))
+        #expect(dump.records.last?.key == RecordKey(Self.key(Self.count - 1)))
+        for row in dump.records {
+            let index = try #require(Int(row.key.rawValue.dropFirst("Character:".count)))
+            #expect(cellsOf(row.record) == ["name": .string(String(repeating: "n", count: 40) + "\(index)")])
+        }
+        let run = try BatonProcess.run(["image", "dump", "--image", path])
+        #expect(run.status == 3, "\(run)")
+        #expect(run.errors.contains("SQLite cannot read records rows after"), "\(run)")
+    }
+}
