@@ -7,6 +7,16 @@ public struct NamedCell: Sendable, Hashable {
         self.storageKey = storageKey
         self.cell = cell
     }
+
+    /// Storage keys compare by their bytes, as keys do.
+    public static func == (lhs: NamedCell, rhs: NamedCell) -> Bool {
+        ExactText.bytesEqual(lhs.storageKey, rhs.storageKey) && lhs.cell == rhs.cell
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        ExactText.hashBytes(storageKey, into: &hasher)
+        hasher.combine(cell)
+    }
 }
 
 /// One changed record at commit time, handed to the writer.

@@ -47,7 +47,7 @@ final class ImageReadSession: ImageReadTransaction {
                 return .absent
             }
             if touches {
-                if used != state.generation { note(state.touches.records.insert(key.rawValue).inserted) }
+                if used != state.generation { note(state.touches.records.insert(ExactText(key.rawValue)).inserted) }
                 noteNames()
             }
             return .found(row.record)
@@ -75,7 +75,7 @@ final class ImageReadSession: ImageReadTransaction {
                 return nil
             }
             if touches {
-                if used != state.generation { note(state.touches.rootFields.insert(storageKey).inserted) }
+                if used != state.generation { note(state.touches.rootFields.insert(ExactText(storageKey)).inserted) }
                 noteNames()
             }
             return cell
@@ -101,7 +101,7 @@ final class ImageReadSession: ImageReadTransaction {
                 return nil
             }
             if touches, used != state.generation {
-                note(state.touches.fetches.insert(operation.rawValue).inserted)
+                note(state.touches.fetches.insert(ExactText(operation.rawValue)).inserted)
             }
             return time
         } catch {

@@ -2,9 +2,9 @@
 ///
 /// A read itself writes nothing; its stamps ride on the writer's next drain.
 struct ImageTouches {
-    var records: Set<String> = []
-    var rootFields: Set<String> = []
-    var fetches: Set<String> = []
+    var records: Set<ExactText> = []
+    var rootFields: Set<ExactText> = []
+    var fetches: Set<ExactText> = []
     var names: Set<Int> = []
 
     var isEmpty: Bool {

@@ -8,7 +8,7 @@
 /// Ids are dense (SQLite assigns the largest id plus one), so names by id live in an array; an
 /// id far beyond the table's size (only a damaged or hand-edited file has one) goes to a dictionary.
 package struct NameTable: RowNames, Sendable {
-    private var idsByName: [String: Int] = [:]
+    private var idsByName: [ExactText: Int] = [:]
     /// Slot `id` holds the name with that id, or `nil`.
     private var dense: [String?] = []
     /// Whether the name in slot `id` is stamped with this launch's generation.
@@ -28,7 +28,7 @@ package struct NameTable: RowNames, Sendable {
 
     /// The id of `name`, when the image holds it.
     package func id(of name: String) -> Int? {
-        idsByName[name]
+        idsByName[ExactText(name)]
     }
 
     /// How many names the table holds.
@@ -43,8 +43,8 @@ package struct NameTable: RowNames, Sendable {
 
     /// Adds a name read from or written to the image.
     mutating func insert(id: Int, name: String, stamped isStamped: Bool) {
-        if let old = self.name(ofID: id), old != name { idsByName[old] = nil }
-        idsByName[name] = id
+        if let old = self.name(ofID: id), !ExactText.bytesEqual(old, name) { idsByName[ExactText(old)] = nil }
+        idsByName[ExactText(name)] = id
         if id >= 0 && id < 4 * idsByName.count + 1024 {
             if id >= dense.count {
                 dense.append(contentsOf: repeatElement(nil, count: id + 1 - dense.count))

@@ -104,7 +104,17 @@ public struct OperationIdentity: Hashable, Sendable, Comparable {
         self.rawValue = rawValue
     }
 
+    /// Identities are equal when their bytes are (variables that differ only in how a character
+    /// is composed are other variables).
+    public static func == (lhs: OperationIdentity, rhs: OperationIdentity) -> Bool {
+        ExactText.bytesEqual(lhs.rawValue, rhs.rawValue)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        ExactText.hashBytes(rawValue, into: &hasher)
+    }
+
     public static func < (lhs: OperationIdentity, rhs: OperationIdentity) -> Bool {
-        lhs.rawValue < rhs.rawValue
+        ExactText.bytesLess(lhs.rawValue, rhs.rawValue)
     }
 }

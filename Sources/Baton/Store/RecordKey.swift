@@ -34,7 +34,17 @@ public struct RecordKey: Hashable, Sendable, Comparable, CustomStringConvertible
 
     public var description: String { rawValue }
 
+    /// Keys are equal when their bytes are: `Character:é` and `Character:e\u{301}` are two records.
+    public static func == (lhs: RecordKey, rhs: RecordKey) -> Bool {
+        ExactText.bytesEqual(lhs.rawValue, rhs.rawValue)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        ExactText.hashBytes(rawValue, into: &hasher)
+    }
+
+    /// Orders keys by their bytes, as SQLite orders the image's rows.
     public static func < (lhs: RecordKey, rhs: RecordKey) -> Bool {
-        lhs.rawValue < rhs.rawValue
+        ExactText.bytesLess(lhs.rawValue, rhs.rawValue)
     }
 }

@@ -15,7 +15,7 @@ public final class SlotTable: Sendable {
     public static let shared = SlotTable()
 
     private struct State {
-        var slots: [String: SlotID] = [:]
+        var slots: [ExactText: SlotID] = [:]
         var names: [String] = []
     }
 
@@ -24,10 +24,10 @@ public final class SlotTable: Sendable {
     /// The slot of `storageKey`, numbering it when the process meets it first.
     public func slot(_ storageKey: String) -> SlotID {
         state.withLock { state in
-            if let slot = state.slots[storageKey] { return slot }
+            if let slot = state.slots[ExactText(storageKey)] { return slot }
             let slot = SlotID(index: UInt32(state.names.count))
             state.names.append(storageKey)
-            state.slots[storageKey] = slot
+            state.slots[ExactText(storageKey)] = slot
             return slot
         }
     }
@@ -36,10 +36,10 @@ public final class SlotTable: Sendable {
     public func slots<C: Collection>(_ storageKeys: C) -> [SlotID] where C.Element == String {
         state.withLock { state in
             storageKeys.map { storageKey in
-                if let slot = state.slots[storageKey] { return slot }
+                if let slot = state.slots[ExactText(storageKey)] { return slot }
                 let slot = SlotID(index: UInt32(state.names.count))
                 state.names.append(storageKey)
-                state.slots[storageKey] = slot
+                state.slots[ExactText(storageKey)] = slot
                 return slot
             }
         }
@@ -47,7 +47,7 @@ public final class SlotTable: Sendable {
 
     /// The slot of `storageKey` if the process has met it, without numbering it.
     public func existingSlot(_ storageKey: String) -> SlotID? {
-        state.withLock { $0.slots[storageKey] }
+        state.withLock { $0.slots[ExactText(storageKey)] }
     }
 
     /// The storage key text of `slot`.

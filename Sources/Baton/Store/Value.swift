@@ -56,3 +56,49 @@ public struct Cell: Hashable, Sendable {
         self.error = error
     }
 }
+
+// Values compare text by its bytes: a string that changes only in how a character is composed
+// (`"é"` to `"e\u{301}"`) is a change the store keeps and notifies, not an equal write.
+extension Value {
+    public static func == (lhs: Value, rhs: Value) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): true
+        case (.bool(let a), .bool(let b)): a == b
+        case (.int(let a), .int(let b)): a == b
+        case (.double(let a), .double(let b)): a == b
+        case (.string(let a), .string(let b)): ExactText.bytesEqual(a, b)
+        case (.link(let a), .link(let b)): a == b
+        case (.links(let a), .links(let b)): a == b
+        case (.list(let a), .list(let b)): a == b
+        case (.object(let a), .object(let b)): ExactText.bytesEqual(a, b)
+        default: false
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .null: hasher.combine(0)
+        case .bool(let b): hasher.combine(1); hasher.combine(b)
+        case .int(let i): hasher.combine(2); hasher.combine(i)
+        case .double(let d): hasher.combine(3); hasher.combine(d)
+        case .string(let s): hasher.combine(4); ExactText.hashBytes(s, into: &hasher)
+        case .link(let key): hasher.combine(5); hasher.combine(key)
+        case .links(let keys): hasher.combine(6); hasher.combine(keys)
+        case .list(let items): hasher.combine(7); hasher.combine(items)
+        case .object(let text): hasher.combine(8); ExactText.hashBytes(text, into: &hasher)
+        }
+    }
+}
+
+extension FieldError {
+    public static func == (lhs: FieldError, rhs: FieldError) -> Bool {
+        ExactText.bytesEqual(lhs.message, rhs.message) && ExactText.bytesEqual(lhs.path, rhs.path)
+            && lhs.extensions.map(ExactText.init) == rhs.extensions.map(ExactText.init)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        ExactText.hashBytes(message, into: &hasher)
+        ExactText.hashBytes(path, into: &hasher)
+        hasher.combine(extensions.map(ExactText.init))
+    }
+}

@@ -13,11 +13,12 @@ final class ObserverAudit {
     /// A notification: a record's slot, or the record itself (`slot` nil).
     struct Notice: Hashable, Comparable, Sendable {
         var key: RecordKey
-        var slot: String?
+        /// The slot's storage key (compared by its bytes, as the store's slots are).
+        var slot: ExactText?
 
         static func < (a: Notice, b: Notice) -> Bool {
             if a.key != b.key { return a.key < b.key }
-            return (a.slot ?? "").utf8.lexicographicallyPrecedes((b.slot ?? "").utf8)
+            return (a.slot ?? ExactText("")) < (b.slot ?? ExactText(""))
         }
     }
 
@@ -67,7 +68,7 @@ final class ObserverAudit {
             }
             let wanted = slotsByType[data.typename, default: []].union(data.cells.keys)
             for slot in wanted.subtracting(watch.slots).sorted(by: { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }) {
-                let notice = Notice(key: key, slot: slot.name)
+                let notice = Notice(key: key, slot: ExactText(slot.name))
                 withObservationTracking {
                     _ = record.cell(slot)
                 } onChange: { [fired] in
@@ -95,7 +96,7 @@ final class ObserverAudit {
                 if watch.recordWatched { expected.insert(Notice(key: key, slot: nil)) }
             }
             for slot in watch.slots where old?.cells[slot] != new?.cells[slot] {
-                expected.insert(Notice(key: key, slot: slot.name))
+                expected.insert(Notice(key: key, slot: ExactText(slot.name)))
             }
         }
         var problems: [String] = []
@@ -109,7 +110,7 @@ final class ObserverAudit {
         for notice in notices {
             guard var watch = watches[notice.key] else { continue }
             if let slot = notice.slot {
-                watch.slots.remove(SlotID.named(slot))
+                watch.slots.remove(SlotID.named(slot.string))
             } else {
                 watch.recordWatched = false
             }
@@ -123,6 +124,6 @@ final class ObserverAudit {
     }
 
     private func describe(_ notice: Notice) -> String {
-        notice.slot.map { "\(notice.key).\($0)" } ?? "record \(notice.key)"
+        notice.slot.map { "\(notice.key).\($0.string)" } ?? "record \(notice.key)"
     }
 }

@@ -263,7 +263,7 @@ final class PreparedShape {
         let schema = try Schema.parse(shape.schema)
         let plans = try shape.operations.map { operation in
             let plan = try Plan.build(document: operation.document, schema: schema)
-            return Operation(plan: plan, variables: plan.variables(operation.variables))
+            return Operation(plan: plan, variables: try plan.variables(operation.variables))
         }
         self.plans = plans
         func changes(_ write: ImageDamageShape.Write) throws -> ChangeSet {

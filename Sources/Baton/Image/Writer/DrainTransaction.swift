@@ -69,14 +69,14 @@ final class DrainTransaction {
         summary.touches = touches.count
     }
 
-    private func stamp(_ keys: Set<String>, sql: String) throws(SQLiteError) {
+    private func stamp(_ keys: Set<ExactText>, sql: String) throws(SQLiteError) {
         guard !keys.isEmpty else { return }
         let statement = try connection.cached(sql)
         defer { statement.reset() }
-        for key in keys.sorted(by: utf8Precedes) {
+        for key in keys.sorted() {
             statement.reset()
             try statement.bind(generation, at: 1)
-            try statement.bind(key, at: 2)
+            try statement.bind(key.string, at: 2)
             try statement.run()
         }
     }
