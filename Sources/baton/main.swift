@@ -10,6 +10,8 @@ usage:
   baton image read  --image FILE --schema SDL --document GRAPHQL [--operation NAME] [--variables JSON]
   baton image dump  --image FILE
   baton image stats --image FILE
+  baton image sweep [--damages N] [--seed S] [--first I] [--header] [--trace] [--directory DIR]
+  baton image race  [--pairs N] [--directory DIR] [--baton PATH]
   baton sim run --seed N [--events K] [--trace] [--mutant NAME]
   baton sim campaign --seeds A..B [--jobs N] [--shard I/N] [--events K] [--json FILE] [--mutant NAME]
   baton sim replay FILE [--trace]
