@@ -209,30 +209,35 @@ enum ImageCommand {
     /// `baton image sweep --damages N [--seed S] [--first I] [--trace] [--directory DIR]`: damages
     /// copies of real-shaped images and checks every answer, dump and later write against the
     /// undamaged truth; exit 1 on any wrong answer, and 4 when one damage takes over a minute.
+    /// `--header` instead damages every byte of SQLite's header in turn (every bit, zeros, ones).
     private static func sweep(_ words: [String]) throws -> Int32 {
-        var arguments = try Arguments(words, flagNames: ["trace"])
+        var arguments = try Arguments(words, flagNames: ["trace", "header"])
         let damages = try arguments.integer("damages") ?? 10_000
         let seed = try arguments.integer("seed") ?? 1
         let first = try arguments.integer("first") ?? 0
         let trace = arguments.flag("trace")
+        let header = arguments.flag("header")
         let directory = arguments.option("directory")
         try arguments.finish()
         guard damages > 0, first >= 0, seed >= 0 else { throw CLIError.usage("--damages, --first and --seed take whole numbers") }
         let base = try directory ?? temporaryDirectory("baton-sweep")
         let watchdog = Watchdog(limitSeconds: 60)
         let started = Date()
-        let outcome = try ImageDamageSweep.run(
-            seed: UInt64(seed), first: first, count: damages, shapes: sweepShapes(seed: UInt64(seed)), directory: base
-        ) { index, description in
+        let each = { (index: Int, description: String) in
             watchdog.started("damage \(index) (\(description))")
             if trace { printError("damage \(index): \(description)") }
             let done = index - first
-            if done > 0, done % 500 == 0 { printError("sweep: \(done)/\(damages) damages") }
+            if !header, done > 0, done % 500 == 0 { printError("sweep: \(done)/\(damages) damages") }
         }
+        let shapes = sweepShapes(seed: UInt64(seed))
+        let outcome = header
+            ? try ImageDamageSweep.runHeader(shapes: shapes, directory: base, each: each)
+            : try ImageDamageSweep.run(seed: UInt64(seed), first: first, count: damages, shapes: shapes, directory: base, each: each)
         watchdog.stop()
         let seconds = Date().timeIntervalSince(started)
         for failure in outcome.failures.prefix(20) { print("WRONG \(failure)") }
-        print("damages \(outcome.damages) (seed \(seed), \(first)..<\(first + damages)), \(String(format: "%.1f", seconds)) s")
+        let range = header ? "every header byte" : "seed \(seed), \(first)..<\(first + damages)"
+        print("damages \(outcome.damages) (\(range)), \(String(format: "%.1f", seconds)) s")
         print("kinds: " + outcome.kinds.keys.sorted().map { "\($0) \(outcome.kinds[$0]!)" }.joined(separator: ", "))
         print("opened: " + outcome.openings.keys.sorted().map { "\($0) \(outcome.openings[$0]!)" }.joined(separator: ", "))
         print("check answers: \(outcome.answersRight) right, \(outcome.answersMissed) missed")

@@ -85,6 +85,25 @@ package enum ImageDamageSweep {
         return outcome
     }
 
+    /// Damages every byte of SQLite's header in turn, each bit flipped, then zeros and ones,
+    /// on the first of `shapes`: 1,000 damages, each checked like the sweep's.
+    package static func runHeader(shapes: [ImageDamageShape], directory: String, each: ((Int, String) -> Void)? = nil) throws -> Outcome {
+        guard let first = shapes.first else { return Outcome() }
+        let shape = try PreparedShape(first, directory: directory + "/shape-0")
+        let path = directory + "/damaged.image"
+        var outcome = Outcome()
+        for offset in 0..<DatabasePageOne.headerSize {
+            let original = shape.base[offset]
+            let values = (0..<8).map { original ^ UInt8(1 << $0) } + [0x00, 0xFF]
+            for value in values where value != original {
+                let damage = ImageDamage.header(offset: offset, value: value)
+                each?(offset, "\(first.name): \(damage)")
+                outcome.merge(try check(damage, on: shape, path: path, label: "\(damage)"))
+            }
+        }
+        return outcome
+    }
+
     // MARK: One damage
 
     private static func check(_ damage: ImageDamage, on shape: PreparedShape, path: String, label: String) throws -> Outcome {

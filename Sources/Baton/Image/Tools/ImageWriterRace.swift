@@ -95,11 +95,11 @@ package enum ImageWriterRace {
             return words
         }
         if existingFile {
-            let run = try finish(start(executable, arguments("write", earlier)))
+            let run = try ToolProcess.run(executable, arguments("write", earlier))
             guard run.status == 0 else { return "the earlier write: \(run)" }
         }
-        let racers = [try start(executable, arguments("write", first)), try start(executable, arguments("write", second))]
-        let runs = racers.map(finish)
+        let racers = [try ToolProcess.start(executable, arguments("write", first)), try ToolProcess.start(executable, arguments("write", second))]
+        let runs = racers.map(ToolProcess.finish)
         for (write, run) in zip([first, second], runs) where run.status != 0 {
             return "write \(write.name) failed: \(run)"
         }
@@ -131,7 +131,7 @@ package enum ImageWriterRace {
             }
         }
 
-        let read = try finish(start(executable, arguments("read", newer)))
+        let read = try ToolProcess.run(executable, arguments("read", newer))
         guard read.status == 0 else { return "reading \(newer.name) back in the next launch: \(read)" }
         guard case .object(let answer)? = try? JSONValue.parse(read.output), case .object(let data)? = answer["data"] else {
             return "reading \(newer.name) back printed \(read.output)"
@@ -146,40 +146,10 @@ package enum ImageWriterRace {
         return nil
     }
 
-    // MARK: Processes
-
-    /// One finished `baton` run.
-    struct Run: CustomStringConvertible {
-        var status: Int32
-        var output: String
-        var errors: String
-        var description: String { "exit \(status): \(errors.trimmingCharacters(in: .whitespacesAndNewlines))" }
-    }
-
-    private static func start(_ executable: URL, _ arguments: [String]) throws -> (Process, Pipe, Pipe) {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        return (process, output, errors)
-    }
-
-    private static func finish(_ started: (Process, Pipe, Pipe)) -> Run {
-        let (process, output, errors) = started
-        let printed = output.fileHandleForReading.readDataToEndOfFile()
-        let complained = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(
-            status: process.terminationStatus, output: String(decoding: printed, as: UTF8.self),
-            errors: String(decoding: complained, as: UTF8.self))
-    }
+    // MARK: Output
 
     /// The generation a successful `image write` reports: "… (generation G)".
-    private static func generation(_ run: Run) -> Int? {
+    private static func generation(_ run: ToolProcess.Run) -> Int? {
         guard let range = run.errors.range(of: "(generation ") else { return nil }
         return Int(run.errors[range.upperBound...].prefix { $0.isNumber })
     }
