@@ -36,7 +36,7 @@ struct CampaignTests {
     @Test("the swarm a failure reports is the one its run drew (the trace's first line)", arguments: [0, 5, 77] as [UInt64])
     func swarmMatchesTrace(seed: UInt64) {
         let outcome = Simulation.run(seed: seed, options: .init(events: 1))
-        #expect(outcome.trace.first == "seed \(seed) swarm \(Campaign.swarm(for: seed))")
+        #expect(outcome.trace.first == "seed \(seed) world rickandmorty swarm \(Campaign.swarm(for: seed))")
         guard case .object(let swarm) = Campaign.swarm(for: seed).json, case .object(let weights)? = swarm["weights"] else {
             Issue.record("the swarm's JSON has weights")
             return

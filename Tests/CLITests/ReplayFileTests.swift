@@ -24,7 +24,7 @@ struct ReplayFileTests {
         ("[1]", "a replay file is an object with an \"events\" array"),
         ("{\"baton-replay\":1,", "not JSON"),
         (file(#"{"event":"response","operation":"NoSuchOperation","response":{"data":{}}}"#),
-         "event 0: response names operation \"NoSuchOperation\", which the simulator does not have"),
+         "event 0: response names operation \"NoSuchOperation\", which the world rickandmorty does not have"),
         (file(#"{"event":"check","operation":"CharacterHeader","variables":{"id":"1"},"expect":{"availabilty":"available"}}"#),
          "event 0: unknown expect key \"availabilty\""),
         (file(#"{"event":"check","operation":"CharacterHeader","expect":{"source":"disk"}}"#), "event 0: expect.source is memory or image"),

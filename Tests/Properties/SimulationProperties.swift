@@ -98,7 +98,8 @@ struct SimulationProperties {
         #expect(parsed == file)
         let replayed = Simulation.replay(parsed.events, seed: 5, options: .init(events: 60))
         #expect(replayed.failure == nil)
-        #expect(replayed.trace.dropFirst() == outcome.trace.dropFirst())
+        // The generated run's trace also names the server's edits; the events' lines must match.
+        #expect(replayed.trace.filter { $0.hasPrefix("#") } == outcome.trace.filter { $0.hasPrefix("#") })
     }
 
     static let scenarioDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
