@@ -1,0 +1,66 @@
+import Baton
+import Foundation
+
+/// `--profile NAME ROUNDS`: one measure looped for a profiler (`perf record`, callgrind).
+extension Benchmarks {
+    func profile(_ name: String, rounds: Int, input: BenchInput, changeSet: ChangeSet, page: PageImage) throws {
+        /// Keeps at most a few stores alive, as a long loop must not hold them all.
+        func keep(_ store: Store) {
+            kept.append(store)
+            if kept.count > 20 { kept.removeAll() }
+        }
+        switch name {
+        case "ingest":
+            try profileLoop(name, rounds: rounds) { _ = try Ingest.normalize(plan: input.plan, variables: input.variables, response: input.response) }
+        case "commit":
+            try profileLoop(name, rounds: rounds) {
+                let store = Self.store()
+                store.commit(changeSet)
+                keep(store)
+            }
+        case "commit-image":
+            let image = try Self.openImage(directory + "/queued.image")
+            defer { image.close() }
+            try profileLoop(name, rounds: rounds, prepare: { image.writer.drain() }) {
+                let store = Self.store(image: image)
+                store.commit(changeSet)
+                keep(store)
+            }
+        case "drain":
+            let path = directory + "/drain.image"
+            var image: Image?
+            try profileLoop(name, rounds: rounds, prepare: {
+                image?.close()
+                Self.removeImage(path)
+                image = try Self.openImage(path)
+                let store = Self.store(image: image)
+                store.commit(changeSet)
+                keep(store)
+            }) { image!.writer.drain() }
+            image?.close()
+        case "hydration":
+            let image = try Self.openImage(page.path)
+            defer { image.close() }
+            try profileLoop(name, rounds: rounds) {
+                let store = Self.store(image: image)
+                _ = store.check(input.plan, variables: input.variables)
+                keep(store)
+            }
+        case "check":
+            let image = try Self.openImage(page.path)
+            defer { image.close() }
+            let store = Self.store(image: image)
+            _ = store.check(input.plan, variables: input.variables)
+            try profileLoop(name, rounds: rounds) { _ = store.check(input.plan, variables: input.variables) }
+        case "collection":
+            let graph = try GraphFixture(records: 50_000)
+            let store = Self.store()
+            store.commit(graph.changeSet)
+            let token = store.retain(graph.plan, variables: graph.variables)
+            try profileLoop(name, rounds: rounds) { store.collect() }
+            store.release(token)
+        default:
+            throw BenchError("unknown profile \(name)")
+        }
+    }
+}
