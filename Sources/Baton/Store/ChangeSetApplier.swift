@@ -13,15 +13,16 @@ enum ChangeSetApplier {
 
     static func apply(_ changeSet: ChangeSet, to view: inout SourceView, mutant: Mutant? = nil) {
         for change in changeSet.records {
-            var data: RecordData
-            if let existing = view[change.key], !existing.deleted {
-                data = existing
-                data.typename = change.typename
-            } else {
-                // A record named again after its deletion comes back with this payload's values only.
-                data = RecordData(typename: change.typename)
+            guard var data = view[change.key], !data.deleted else {
+                // A new record takes the change's cells as they are; a record named again after its
+                // deletion comes back with this payload's values only.
+                view[change.key] = RecordData(typename: change.typename, cells: change.cells)
+                continue
             }
-            for (slot, cell) in change.cells {
+            if data.typename != change.typename { data.typename = change.typename }
+            // Only cells that differ are written, so a payload that changes nothing leaves the
+            // record's storage shared with the source (and equal at a glance).
+            for (slot, cell) in change.cells where data.cells[slot] != cell {
                 data.cells[slot] = cell
             }
             view[change.key] = data
