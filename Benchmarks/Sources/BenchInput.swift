@@ -8,6 +8,8 @@ struct Options {
     var iterations = 31
     var jsonPath: String?
     var skipSlow = false
+    /// Sections to run (all when empty).
+    var only: Set<String> = []
     var profile: (name: String, rounds: Int)?
     var response: String?
     var schema: String?
@@ -15,8 +17,9 @@ struct Options {
     var variables: String?
 
     static let usage = """
-    usage: BatonBenchmarks [--iterations N] [--json FILE] [--skip-slow] [--profile NAME ROUNDS]
+    usage: BatonBenchmarks [--iterations N] [--json FILE] [--skip-slow] [--only SECTION,…] [--profile NAME ROUNDS]
                            [--response FILE --schema SDL --document GRAPHQL [--variables JSON]]
+    sections: \(Benchmarks.sections.joined(separator: ", "))
     profiles: \(Benchmarks.profiles.joined(separator: ", "))
     """
 
@@ -38,6 +41,9 @@ struct Options {
             case "--iterations": iterations = try count(flag)
             case "--json": jsonPath = try value(flag)
             case "--skip-slow": skipSlow = true
+            case "--only":
+                only = Set(try value(flag).split(separator: ",").map(String.init))
+                if let unknown = only.subtracting(Benchmarks.sections).sorted().first { throw BenchError("unknown section \(unknown)") }
             case "--profile":
                 let name = try value(flag)
                 guard Benchmarks.profiles.contains(name) else { throw BenchError("unknown profile \(name)") }

@@ -52,13 +52,22 @@ extension Benchmarks {
             let store = Self.store(image: image)
             _ = store.check(input.plan, variables: input.variables)
             try profileLoop(name, rounds: rounds) { _ = store.check(input.plan, variables: input.variables) }
-        case "collection":
-            let graph = try GraphFixture(records: 50_000)
+        case "collection", "collection-500k":
+            let graph = try GraphFixture(records: name == "collection" ? 50_000 : 500_000)
             let store = Self.store()
             store.commit(graph.changeSet)
             let token = store.retain(graph.plan, variables: graph.variables)
             try profileLoop(name, rounds: rounds) { store.collect() }
             store.release(token)
+        case "collection-first":
+            let graph = try GraphFixture(records: 50_000)
+            var store = Self.store()
+            try profileLoop(name, rounds: rounds, prepare: {
+                keep(store)
+                store = Self.store()
+                store.commit(graph.changeSet)
+                _ = store.retain(graph.plan, variables: graph.variables)
+            }) { store.collect() }
         default:
             throw BenchError("unknown profile \(name)")
         }

@@ -5,7 +5,8 @@ import Foundation
 /// The suite: sections that each add comparisons, figures or scaling points to one report.
 @MainActor
 final class Benchmarks {
-    nonisolated static let profiles = ["ingest", "commit", "commit-image", "drain", "hydration", "check", "collection"]
+    nonisolated static let sections = ["ingest", "commit", "writer", "checks", "simulator", "scaling"]
+    nonisolated static let profiles = ["ingest", "commit", "commit-image", "drain", "hydration", "check", "collection", "collection-500k", "collection-first"]
 
     let options: Options
     var report = Report()
@@ -50,14 +51,15 @@ final class Benchmarks {
             try self.profile(profile.name, rounds: profile.rounds, input: input, changeSet: changeSet, page: page)
             return
         }
-        try ingest(input)
-        try commits(changeSet)
-        try writer(changeSet, page: page)
-        try checks(input, page: page)
+        func runs(_ section: String) -> Bool { options.only.isEmpty || options.only.contains(section) }
+        if runs("ingest") { try ingest(input) }
+        if runs("commit") { try commits(changeSet) }
+        if runs("writer") { try writer(changeSet, page: page) }
+        if runs("checks") { try checks(input, page: page) }
         figures(input, page: page)
         if !options.skipSlow {
-            try simulator()
-            try scaling(input)
+            if runs("simulator") { try simulator() }
+            if runs("scaling") { try scaling(input) }
         }
         report.loadAfter = MachineInfo.load()
         print("")

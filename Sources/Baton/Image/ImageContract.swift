@@ -31,8 +31,9 @@ public struct Snapshot: Sendable, Hashable {
     private enum Content: Sendable {
         /// Cells named and sorted, link types spelled out.
         case named(cells: [NamedCell], linkTypes: [RecordKey: String])
-        /// The record's cells by slot, and where the types of its links come from.
-        case record(cells: [SlotID: Cell], types: RecordTypes)
+        /// The record's cells by slot, and where the types of its links come from: `known`
+        /// first, then the commit's types.
+        case record(cells: [SlotID: Cell], types: RecordTypes, known: [RecordKey: String])
     }
 
     public init(
@@ -47,13 +48,13 @@ public struct Snapshot: Sendable, Hashable {
     }
 
     /// The snapshot of `record` as memory holds it; the types of its link targets are looked up
-    /// in `types` when the writer asks.
-    package init(key: RecordKey, record: RecordData, hydrated: Bool, types: RecordTypes) {
+    /// in `linkTypes`, then in `types`, when the writer asks.
+    package init(key: RecordKey, record: RecordData, hydrated: Bool, types: RecordTypes, linkTypes: [RecordKey: String] = [:]) {
         self.key = key
         self.typename = record.typename
         self.deleted = record.deleted
         self.hydrated = hydrated
-        self.content = .record(cells: record.deleted ? [:] : record.cells, types: types)
+        self.content = .record(cells: record.deleted ? [:] : record.cells, types: types, known: linkTypes)
     }
 
     /// The cells, sorted by storage key (UTF-8).
@@ -61,7 +62,7 @@ public struct Snapshot: Sendable, Hashable {
         get {
             switch content {
             case .named(let cells, _): cells
-            case .record(let cells, _): RecordData.namedCells(cells)
+            case .record(let cells, _, _): RecordData.namedCells(cells)
             }
         }
         set { content = .named(cells: newValue, linkTypes: linkTypes) }
@@ -73,12 +74,12 @@ public struct Snapshot: Sendable, Hashable {
             switch content {
             case .named(_, let linkTypes):
                 return linkTypes
-            case .record(let cells, let types):
+            case .record(let cells, let types, let known):
                 return types.withTable { table in
                     var linkTypes: [RecordKey: String] = [:]
                     for cell in cells.values {
                         cell.value.forEachLink { target in
-                            if let typename = table[target] { linkTypes[target] = typename }
+                            if let typename = known[target] ?? table[target] { linkTypes[target] = typename }
                         }
                     }
                     return linkTypes
@@ -104,12 +105,13 @@ public struct Snapshot: Sendable, Hashable {
 }
 
 /// The type of every record one commit wrote, for the writer to look its snapshots' link types
-/// up in, off the main actor: what a commit writes covers every record its response names.
+/// up in, off the main actor: what a commit writes covers every record its response names, so
+/// every link a record took from this commit.
 package final class RecordTypes: Sendable {
-    private let written: [(key: RecordKey, data: RecordData)]
+    private let written: [SourceView.Write]
     private let table = Mutex<[RecordKey: String]?>(nil)
 
-    package init(_ written: [(key: RecordKey, data: RecordData)]) {
+    init(_ written: [SourceView.Write]) {
         self.written = written
     }
 
@@ -119,7 +121,7 @@ package final class RecordTypes: Sendable {
         table.withLock { table in
             if let table { return body(table) }
             var built: [RecordKey: String] = Dictionary(minimumCapacity: written.count)
-            for (key, data) in written { built[key] = data.typename }
+            for write in written { built[write.key] = write.data.typename }
             table = built
             return body(built)
         }
@@ -144,6 +146,9 @@ public struct WriteBatch: Sendable, Hashable {
     /// Query-root fields that changed, sorted by storage key; the query root is a row per field.
     public var rootFields: [NamedCell]
     public var fetches: [FetchStamp]
+    /// The type of every record the commit wrote, when a store made the batch: where the writer
+    /// looks up the types of its root fields' links.
+    package var recordTypes: RecordTypes?
 
     public init(snapshots: [Snapshot] = [], rootFields: [NamedCell] = [], fetches: [FetchStamp] = []) {
         self.snapshots = snapshots
@@ -152,6 +157,16 @@ public struct WriteBatch: Sendable, Hashable {
     }
 
     public var isEmpty: Bool { snapshots.isEmpty && rootFields.isEmpty && fetches.isEmpty }
+
+    public static func == (lhs: WriteBatch, rhs: WriteBatch) -> Bool {
+        lhs.snapshots == rhs.snapshots && lhs.rootFields == rhs.rootFields && lhs.fetches == rhs.fetches
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(snapshots)
+        hasher.combine(rootFields)
+        hasher.combine(fetches)
+    }
 }
 
 /// A record as the image's row holds it.

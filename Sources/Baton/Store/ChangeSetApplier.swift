@@ -16,7 +16,7 @@ enum ChangeSetApplier {
             guard var data = view[change.key], !data.deleted else {
                 // A new record takes the change's cells as they are; a record named again after its
                 // deletion comes back with this payload's values only.
-                view[change.key] = RecordData(typename: change.typename, cells: change.cells)
+                view.write(change.key, RecordData(typename: change.typename, cells: change.cells), holdsEarlierCells: false)
                 continue
             }
             if data.typename != change.typename { data.typename = change.typename }
@@ -25,11 +25,11 @@ enum ChangeSetApplier {
             for (slot, cell) in change.cells where data.cells[slot] != cell {
                 data.cells[slot] = cell
             }
-            view[change.key] = data
+            view.write(change.key, data, holdsEarlierCells: data.cells.count > change.cells.count)
         }
         for key in changeSet.deletions {
             let typename = view[key]?.typename ?? typenameFromKey(key)
-            view[key] = RecordData(typename: typename, deleted: true)
+            view.write(key, RecordData(typename: typename, deleted: true), holdsEarlierCells: false)
         }
         for page in changeSet.connectionPages {
             applyPage(page, to: &view, mutant: mutant)

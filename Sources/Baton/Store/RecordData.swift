@@ -33,12 +33,21 @@ public struct RecordData: Hashable, Sendable {
 /// the change-set applier writes through one, for the base and for optimistic layers alike.
 ///
 /// Writes are kept in the order keys were first written, so whoever applies them meets records
-/// in an order that depends on the change set alone, never on hashing.
+/// in an order that depends on the change set alone, never on hashing. Each write also says
+/// whether the record may hold cells from before this view (`holdsEarlierCells`): only such a
+/// record can link to records the view did not write.
 struct SourceView {
+    /// One record the view wrote.
+    struct Write {
+        let key: RecordKey
+        var data: RecordData
+        var holdsEarlierCells: Bool
+    }
+
     /// Where reads fall back to when the view has not written a key.
     let fallback: (RecordKey) -> RecordData?
     /// What this view wrote, one entry per key, in first-write order.
-    private(set) var written: [(key: RecordKey, data: RecordData)] = []
+    private(set) var written: [Write] = []
     private var positions: [RecordKey: Int] = [:]
 
     init(capacity: Int = 0, fallback: @escaping (RecordKey) -> RecordData?) {
@@ -52,6 +61,8 @@ struct SourceView {
         Dictionary(written.lazy.map { ($0.key, $0.data) }, uniquingKeysWith: { $1 })
     }
 
+    /// Reads what the view wrote, or the source; a write through the subscript counts as one
+    /// that may hold earlier cells.
     subscript(key: RecordKey) -> RecordData? {
         get {
             if let position = positions[key] { return written[position].data }
@@ -60,12 +71,19 @@ struct SourceView {
         set {
             // The applier never writes an absence; a view has no way to hide a source's record.
             guard let newValue else { return }
-            if let position = positions[key] {
-                written[position].data = newValue
-            } else {
-                positions[key] = written.count
-                written.append((key, newValue))
-            }
+            write(key, newValue, holdsEarlierCells: true)
+        }
+    }
+
+    /// Writes `data` under `key`; `holdsEarlierCells` false promises that every cell of `data`
+    /// comes from the change set being applied.
+    mutating func write(_ key: RecordKey, _ data: RecordData, holdsEarlierCells: Bool) {
+        if let position = positions[key] {
+            written[position].data = data
+            written[position].holdsEarlierCells = written[position].holdsEarlierCells || holdsEarlierCells
+        } else {
+            positions[key] = written.count
+            written.append(Write(key: key, data: data, holdsEarlierCells: holdsEarlierCells))
         }
     }
 }

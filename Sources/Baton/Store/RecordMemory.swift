@@ -220,6 +220,30 @@ struct RecordMemory {
         outlines.reclaimIfWasteful()
     }
 
+    // MARK: Collection
+
+    /// Marks in `marked` what each marked connection record owns: its edge copies and page info.
+    func markOwnedByConnections(_ marked: inout IDSet) {
+        for id in flags.indices where flags[id].contains(.connection) && marked.contains(id) {
+            guard let connection = data[id] else { continue }
+            for slot in [ChangeSetApplier.edgesSlot, ChangeSetApplier.pageInfoSlot] {
+                connection.cells[slot]?.value.forEachLink { if let target = self.id(of: $0) { marked.insert(target) } }
+            }
+        }
+    }
+
+    /// Drops every record that is not `marked` and not an operation root; returns their keys.
+    /// A swept record loses its hydrated flag (unless `keepsHydrated`, a mutant).
+    mutating func sweep(keeping marked: IDSet, keepsHydrated: Bool) -> [RecordKey] {
+        var swept: [RecordKey] = []
+        for id in flags.indices where flags[id].contains(.present) && !flags[id].contains(.operationRoot) && !marked.contains(id) {
+            swept.append(keys[id])
+            set(id: id, nil)
+            if !keepsHydrated { flags[id].remove(.hydrated) }
+        }
+        return swept
+    }
+
     // MARK: Compaction
 
     /// Numbers again only the ids that still mean something (records memory holds, hydrated

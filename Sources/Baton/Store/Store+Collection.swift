@@ -31,22 +31,8 @@ extension Store {
         }
         // A connection kept for any reason keeps what it owns: its edge copies and its page info,
         // so a later page always meets the whole connection in memory.
-        for id in 0..<base.idCount where base.has(.connection, id) && mark.marked.contains(id) {
-            guard let connection = base.data[id] else { continue }
-            for slot in [ChangeSetApplier.edgesSlot, ChangeSetApplier.pageInfoSlot] {
-                if let cell = connection.cells[slot] {
-                    cell.value.forEachLink { if let target = self.base.id(of: $0) { mark.marked.insert(target) } }
-                }
-            }
-        }
-
-        var swept: [RecordKey] = []
-        let keepsHydrated = configuration.mutant.isOn(.sweptKeepsHydrated)
-        for id in 0..<base.idCount where base.has(.present, id) && !mark.marked.contains(id) && !base.has(.operationRoot, id) {
-            swept.append(base.keys[id])
-            base.set(id: id, nil)
-            if !keepsHydrated { base.remove(.hydrated, id) }
-        }
+        base.markOwnedByConnections(&mark.marked)
+        var swept = base.sweep(keeping: mark.marked, keepsHydrated: configuration.mutant.isOn(.sweptKeepsHydrated))
         var sweptRootFields = 0
         if !pending.contains(.queryRoot), var root = base[.queryRoot] {
             let before = root.cells.count
@@ -101,11 +87,13 @@ struct MarkWalk {
         if flags.contains(.present) && !flags.contains(.deleted) {
             let type = Int(memory.types[id])
             let steps = plan.steps(node, type: type) ?? plan.resolve(node, type: type, typename: memory.typenames[type])
-            let start = memory.outline(of: id)
+            // A record whose fields are all leaves needs no outline.
+            var start = -1
             for index in steps {
                 let step = plan.steps[index]
                 if id == queryRoot { rootSlots.insert(step.slot) }
                 guard step.child >= 0 else { continue }
+                if start < 0 { start = memory.outline(of: id) }
                 for position in memory.outlines.targets(at: start, slot: step.slot) {
                     visit(Int(step.child), at: memory.outlines[position], in: &memory)
                 }

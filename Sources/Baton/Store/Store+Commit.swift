@@ -24,7 +24,7 @@ extension Store {
     /// A server commit under live layers reverts them, applies, and re-applies the rest;
     /// `answering` names the layer this response answers, which is dropped.
     public func commit(_ changeSet: ChangeSet, kind: BatchKind = .server, answering layer: OptimisticLayerID? = nil) {
-        let written: [(key: RecordKey, data: RecordData)]
+        let written: [SourceView.Write]
         do {
             // The view reads a copy of the base; it ends here, before the base is written, so the
             // base's storage is never copied for it.
@@ -33,17 +33,17 @@ extension Store {
             written = view.written
         }
         let previousRoot = base[.queryRoot]
-        var changed: [Int] = []
+        var changed: [(id: Int, holdsEarlierCells: Bool)] = []
         changed.reserveCapacity(written.count)
         var droppedLink = false
         base.reserveCapacity(written.count)
-        for (key, data) in written {
-            let id = base.intern(key)
+        for write in written {
+            let id = base.intern(write.key)
             let old = base.data[id]
-            guard old != data else { continue }
-            if let old, Self.dropsLink(from: old, to: data) { droppedLink = true }
-            base.set(id: id, data)
-            changed.append(id)
+            guard old != write.data else { continue }
+            if let old, Self.dropsLink(from: old, to: write.data) { droppedLink = true }
+            base.set(id: id, write.data)
+            changed.append((id, write.holdsEarlierCells))
         }
         // A record deleted here holds, from now on, everything its row will hold (nothing from
         // before): it counts as hydrated, so the check never fills it from the row the deletion
@@ -63,14 +63,14 @@ extension Store {
         }
         if !layers.isEmpty || !overlay.isEmpty {
             if let layer { layers.removeAll { $0.id == layer } }
-            var affected = Set(changed.lazy.map { self.base.keys[$0] })
+            var affected = Set(changed.lazy.map { self.base.keys[$0.id] })
             affected.formUnion(rebuildOverlay())
             refreshObjects(affected)
         } else if !objects.isEmpty {
-            refreshObjects(changed.lazy.map { self.base.keys[$0] })
+            refreshObjects(changed.lazy.map { self.base.keys[$0.id] })
         }
         if kind == .server {
-            handToWriter(changed: changed, previousRoot: previousRoot, fetch: fetchStamp, changeSet: changeSet, written: written)
+            handToWriter(changed: changed, previousRoot: previousRoot, fetch: fetchStamp, written: written)
         }
         base.reclaimOutlines()
         if droppedLink { noteCollectionNeeded() }
@@ -82,13 +82,13 @@ extension Store {
         let id = OptimisticLayerID(rawValue: nextLayerID)
         nextLayerID += 1
         layers.append(OptimisticLayer(id: id, changeSet: changeSet))
-        let written: [(key: RecordKey, data: RecordData)]
+        let written: [SourceView.Write]
         do {
             var view = SourceView { [base, overlay] in overlay[$0] ?? base[$0] }
             ChangeSetApplier.apply(changeSet, to: &view, mutant: configuration.mutant)
             written = view.written
         }
-        for (key, data) in written { setOverlay(key, data) }
+        for write in written { setOverlay(write.key, write.data) }
         refreshObjects(written.lazy.map(\.key))
         return id
     }
@@ -141,20 +141,21 @@ extension Store {
     ///
     /// A snapshot holds the record's data as memory holds it (no copy: record data is a value
     /// with shared storage); the writer names and sorts its cells and looks up the types of its
-    /// links off the main actor, from what this commit wrote (``RecordTypes``). The only links
-    /// whose targets a commit may not have written are a connection's earlier edges: a connection
-    /// record's snapshot spells its link types out here.
+    /// links off the main actor, in the types of every record this commit wrote
+    /// (``RecordTypes``). A record that also holds cells from before the commit may link to
+    /// records the commit did not write: its link types are looked up here, in memory.
     func handToWriter(
-        changed: [Int], previousRoot: RecordData?, fetch: FetchStamp?, changeSet: ChangeSet,
-        written: [(key: RecordKey, data: RecordData)]
+        changed: [(id: Int, holdsEarlierCells: Bool)], previousRoot: RecordData?, fetch: FetchStamp?,
+        written: [SourceView.Write]
     ) {
         guard let image else { return }
         var batch = WriteBatch()
         if let fetch { batch.fetches = [fetch] }
         let fromView = configuration.mutant.isOn(.optimisticReachesImage)
         let types = RecordTypes(written)
+        batch.recordTypes = types
         batch.snapshots.reserveCapacity(changed.count)
-        for id in changed {
+        for (id, holdsEarlierCells) in changed {
             let key = base.keys[id]
             guard let data = fromView ? visible(key) : base.data[id] else { continue }
             if key == .queryRoot {
@@ -162,20 +163,32 @@ extension Store {
                 continue
             }
             let hydrated = base.has(.hydrated, id)
-            if fromView || base.has(.connection, id) {
+            if fromView {
                 batch.snapshots.append(spelledOut(key, data, hydrated: hydrated))
             } else {
-                batch.snapshots.append(Snapshot(key: key, record: data, hydrated: hydrated, types: types))
+                let known = holdsEarlierCells ? linkTypesInMemory(data) : [:]
+                batch.snapshots.append(Snapshot(key: key, record: data, hydrated: hydrated, types: types, linkTypes: known))
             }
         }
         if fromView {
-            let changedKeys = Set(changed.map { base.keys[$0] })
+            let changedKeys = Set(changed.map { base.keys[$0.id] })
             for key in overlay.keys.sorted() where !changedKeys.contains(key) {
                 guard key != .queryRoot, let data = overlay[key] else { continue }
                 batch.snapshots.append(spelledOut(key, data, hydrated: base.has(.hydrated, key)))
             }
         }
         if !batch.isEmpty { image.enqueue(batch) }
+    }
+
+    /// The type memory holds for each record `data` links to.
+    private func linkTypesInMemory(_ data: RecordData) -> [RecordKey: String] {
+        var linkTypes: [RecordKey: String] = [:]
+        for cell in data.cells.values {
+            cell.value.forEachLink { target in
+                if let typename = base[target]?.typename { linkTypes[target] = typename }
+            }
+        }
+        return linkTypes
     }
 
     /// The query root's fields that differ from `before`, sorted by storage key.
@@ -191,14 +204,8 @@ extension Store {
 
     /// A snapshot with its cells named and sorted and its link types looked up here, in memory.
     private func spelledOut(_ key: RecordKey, _ data: RecordData, hydrated: Bool) -> Snapshot {
-        var linkTypes: [RecordKey: String] = [:]
-        for cell in data.cells.values {
-            cell.value.forEachLink { target in
-                if let typename = base[target]?.typename { linkTypes[target] = typename }
-            }
-        }
-        return Snapshot(
+        Snapshot(
             key: key, typename: data.typename, cells: data.deleted ? [] : data.namedCells,
-            deleted: data.deleted, hydrated: hydrated, linkTypes: linkTypes)
+            deleted: data.deleted, hydrated: hydrated, linkTypes: linkTypesInMemory(data))
     }
 }

@@ -294,6 +294,8 @@ final class DrainTransaction {
     /// own): each snapshot's type (the last snapshot of a key wins), then for other keys the
     /// first snapshot in batch order whose link types know it.
     static func rootLinkTypes(of batch: WriteBatch) -> [RecordKey: String] {
+        // A store's batch carries the type of every record its commit wrote: that is the table.
+        if let types = batch.recordTypes { return types.withTable { $0 } }
         var types: [RecordKey: String] = [:]
         for snapshot in batch.snapshots {
             types[snapshot.key] = snapshot.typename
