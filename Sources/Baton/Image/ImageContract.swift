@@ -139,8 +139,9 @@ public struct FetchStamp: Sendable, Hashable {
     }
 }
 
-/// What one server commit hands the writer: snapshots of changed records (sorted by key, the
-/// query root excluded), the query root's changed fields, and fetch times.
+/// What one server commit hands the writer: snapshots of changed records (in the order the
+/// commit first wrote them, which depends on the change set alone; the query root excluded), the
+/// query root's changed fields, and fetch times.
 public struct WriteBatch: Sendable, Hashable {
     public var snapshots: [Snapshot]
     /// Query-root fields that changed, sorted by storage key; the query root is a row per field.
