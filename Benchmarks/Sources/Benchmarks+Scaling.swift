@@ -69,12 +69,10 @@ extension Benchmarks {
         defer { store.release(token) }
         var result: CollectionResult?
         var reached = 0
-        // The largest store takes seconds a pass before the work here: fewer repetitions there.
-        let rounds = records > 100_000 ? max(5, repetitions / 3) : repetitions
         let samples = try interleave([
             Contender("collection") { result = store.collect() },
             Contender("integer mark") { reached = integers.mark() },
-        ], repetitions: rounds)
+        ], repetitions: repetitions)
         guard result?.kept == graph.recordCount + 1, reached == graph.recordCount + 1 else {
             throw BenchError("the collection kept \(String(describing: result)), the mark reached \(reached)")
         }
@@ -82,7 +80,7 @@ extension Benchmarks {
             table: "One-root collection over a generated graph (a pass that sweeps nothing)", size: graph.recordCount,
             unit: "record", measure: samples[0], floorName: "integer-id mark", floor: samples[1])
         report.scaling.append(point)
-        print("collection over \(graph.recordCount) records (\(rounds) repetitions): \(Report.micro(point.perUnitMin)) µs per record")
+        print("collection over \(graph.recordCount) records: \(Report.micro(point.perUnitMin)) µs per record")
     }
 
     /// Simulator events per CPU-second in this one process, at 50, 200 and 1,000 events per seed.

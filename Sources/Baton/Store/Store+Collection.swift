@@ -86,16 +86,19 @@ struct MarkWalk {
         let flags = memory.flags[id]
         if flags.contains(.present) && !flags.contains(.deleted) {
             let type = Int(memory.types[id])
-            let steps = plan.steps(node, type: type) ?? plan.resolve(node, type: type, typename: memory.typenames[type])
-            // A record whose fields are all leaves needs no outline.
-            var start = -1
-            for index in steps {
-                let step = plan.steps[index]
-                if id == queryRoot { rootSlots.insert(step.slot) }
-                guard step.child >= 0 else { continue }
-                if start < 0 { start = memory.outline(of: id) }
-                for position in memory.outlines.targets(at: start, slot: step.slot) {
-                    visit(Int(step.child), at: memory.outlines[position], in: &memory)
+            if plan.steps(node, type: type) == nil { plan.resolve(node, type: type, typename: memory.typenames[type]) }
+            if id == queryRoot {
+                for index in plan.steps(node, type: type)! { rootSlots.insert(plan.steps[index].slot) }
+            }
+            // Only fields with sub-selections lead anywhere; a record without them needs no outline.
+            let linked = plan.linkedSteps(node, type: type)!
+            if !linked.isEmpty {
+                let start = memory.outline(of: id)
+                for index in linked {
+                    let step = plan.steps[index]
+                    for position in memory.outlines.targets(at: start, slot: step.slot) {
+                        visit(Int(step.child), at: memory.outlines[position], in: &memory)
+                    }
                 }
             }
         }

@@ -12,8 +12,9 @@ struct WalkPlan {
     private let capacity: Int
     private var nodes: [ObjectIdentifier: Int] = [:]
     private var sets: [SelectionSet] = []
-    /// Per node, per type id: the node's steps for that type as `(first + 1) << 32 | count`,
-    /// 0 while not resolved.
+    /// Per node, per type id: where the node's steps for that type lie in ``steps``, as
+    /// `(first + 1) << 32 | count << 16 | linked`, 0 while not resolved: `count` steps in
+    /// document order, then again the `linked` ones among them that have sub-selections.
     private var resolved: [[UInt64]] = []
     /// Per node, the records this walk has reached through it.
     var reached: [IDSet] = []
@@ -37,18 +38,33 @@ struct WalkPlan {
         return node
     }
 
-    /// The steps of `node` for records of type id `type`, `nil` until ``resolve(_:type:typename:)``.
+    /// The steps of `node` for records of type id `type`, in document order, `nil` until
+    /// ``resolve(_:type:typename:)``.
     @inline(__always)
     func steps(_ node: Int, type: Int) -> Range<Int>? {
+        guard let entry = entry(node, type) else { return nil }
+        let first = Int(entry >> 32) - 1
+        return first..<(first + Int(entry >> 16 & 0xFFFF))
+    }
+
+    /// The steps of `node` for type id `type` that have sub-selections, `nil` until resolved.
+    @inline(__always)
+    func linkedSteps(_ node: Int, type: Int) -> Range<Int>? {
+        guard let entry = entry(node, type) else { return nil }
+        let first = Int(entry >> 32) - 1 + Int(entry >> 16 & 0xFFFF)
+        return first..<(first + Int(entry & 0xFFFF))
+    }
+
+    @inline(__always)
+    private func entry(_ node: Int, _ type: Int) -> UInt64? {
         guard type < resolved[node].count else { return nil }
         let entry = resolved[node][type]
-        guard entry != 0 else { return nil }
-        let first = Int(entry >> 32) - 1
-        return first..<(first + Int(entry & 0xFFFF_FFFF))
+        return entry == 0 ? nil : entry
     }
 
     /// Resolves the fields of `node`'s set that apply to `typename` (type id `type`) into steps
-    /// (`__typename` left out: it reads no slot).
+    /// (`__typename` left out: it reads no slot); returns them in document order.
+    @discardableResult
     mutating func resolve(_ node: Int, type: Int, typename: String) -> Range<Int> {
         let first = steps.count
         for field in sets[node].fields(for: typename, variables: variables) where !field.isTypename {
@@ -56,11 +72,14 @@ struct WalkPlan {
             if let selections = field.selections { child = Int32(self.node(for: selections)) }
             steps.append(WalkStep(slot: field.readSlot(variables), child: child))
         }
+        let count = steps.count - first
+        for index in first..<(first + count) where steps[index].child >= 0 { steps.append(steps[index]) }
+        let linked = steps.count - first - count
         if type >= resolved[node].count {
             resolved[node].append(contentsOf: repeatElement(0, count: type + 1 - resolved[node].count))
         }
-        resolved[node][type] = UInt64(first + 1) << 32 | UInt64(steps.count - first)
-        return first..<steps.count
+        resolved[node][type] = UInt64(first + 1) << 32 | UInt64(count) << 16 | UInt64(linked)
+        return first..<(first + count)
     }
 }
 
