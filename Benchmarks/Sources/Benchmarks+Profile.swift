@@ -46,6 +46,21 @@ extension Benchmarks {
                 _ = store.check(input.plan, variables: input.variables)
                 keep(store)
             }
+        case "hydration-1k", "hydration-10k":
+            let graph = try GraphFixture(records: name == "hydration-1k" ? 1_000 : 10_000)
+            let path = directory + "/graph.image"
+            do {
+                let image = try Self.openImage(path)
+                Self.store(image: image).commit(graph.changeSet)
+                image.close()
+            }
+            let image = try Self.openImage(path)
+            defer { image.close() }
+            try profileLoop(name, rounds: rounds) {
+                let store = Self.store(image: image)
+                _ = store.check(graph.plan, variables: graph.variables)
+                keep(store)
+            }
         case "check":
             let image = try Self.openImage(page.path)
             defer { image.close() }
