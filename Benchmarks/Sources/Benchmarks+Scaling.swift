@@ -54,9 +54,9 @@ extension Benchmarks {
         guard tally.strings > 0 else { throw BenchError("the byte scan found no strings") }
         let point = ScalingPoint(
             table: "Ingest of the input's longest list repeated 1×, 4×, 16× (ids suffixed per copy; keys re-sorted at every size)",
-            size: bytes.count / 1024, unit: "KB", measure: samples[0], floorName: "byte scan", floor: samples[1])
+            size: bytes.count / 1024, unit: "KiB", measure: samples[0], floorName: "byte scan", floor: samples[1])
         report.scaling.append(point)
-        print("ingest of \(times)× (\(bytes.count / 1024) KB): \(Report.micro(point.perUnitMin)) µs per KB, \(Report.ratio(point.ratioMin ?? 0)) the byte scan")
+        print("ingest of \(times)× (\(bytes.count / 1024) KiB): \(Report.micro(point.perUnitMin)) µs per KiB, \(Report.ratio(point.ratioMin ?? 0)) the byte scan")
     }
 
     /// A one-root collection pass over `records` records against an integer-id mark of the graph.

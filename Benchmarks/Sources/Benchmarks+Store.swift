@@ -15,7 +15,7 @@ extension Benchmarks {
         ], repetitions: repetitions)
         guard tally.strings > 0 else { throw BenchError("the byte scan found no strings") }
         add(Comparison(
-            name: "ingest of \(input.response.count / 1024) KB into \(records) records", measure: samples[0],
+            name: "ingest of \(input.response.count / 1024) KiB into \(records) records", measure: samples[0],
             floorName: "a byte scan of the same bytes (strings, escapes, brackets)", floor: samples[1], target: 3))
     }
 
