@@ -1,32 +1,75 @@
 import Foundation
 
-/// Times `body` `iterations` times (after one warm-up) and returns the sorted durations in ms.
-func measure(iterations: Int, _ body: () throws -> Void) rethrows -> [Double] {
-    try body()
-    var samples: [Double] = []
-    for _ in 0..<iterations {
-        let start = DispatchTime.now().uptimeNanoseconds
-        try body()
-        samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000)
+/// Durations of one timed body, in milliseconds, sorted.
+struct Samples {
+    let values: [Double]
+
+    init(_ values: [Double]) {
+        self.values = values.sorted()
     }
-    return samples.sorted()
+
+    var min: Double { values.first ?? .nan }
+    var median: Double { values.isEmpty ? .nan : values[values.count / 2] }
 }
 
-/// One line of the report: best and median, and the median's ratio to a floor measured in the same run.
-struct Row {
+/// One body timed in an interleaved loop: `prepare` and `finish` run outside the timing, before
+/// and after each timed `run`.
+struct Contender {
     let name: String
-    let samples: [Double]
-    let floor: (name: String, samples: [Double])?
+    var prepare: () throws -> Void = {}
+    let run: () throws -> Void
+    var finish: () throws -> Void = {}
 
-    var best: Double { samples.first ?? 0 }
-    var median: Double { samples[samples.count / 2] }
-
-    func render() -> String {
-        var line = String(format: "%-58@ best %8.3f ms  median %8.3f ms", name as NSString, best, median)
-        if let floor {
-            let floorMedian = floor.samples[floor.samples.count / 2]
-            line += String(format: "  = %5.2f× %@ (%.3f ms)", median / floorMedian, floor.name, floorMedian)
-        }
-        return line
+    init(_ name: String, prepare: @escaping () throws -> Void = {}, finish: @escaping () throws -> Void = {}, run: @escaping () throws -> Void) {
+        self.name = name
+        self.prepare = prepare
+        self.run = run
+        self.finish = finish
     }
+}
+
+/// The monotonic clock, in nanoseconds.
+func now() -> UInt64 {
+    DispatchTime.now().uptimeNanoseconds
+}
+
+/// The process's CPU time (every thread), in seconds.
+func processCPUSeconds() -> Double {
+    var spec = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &spec)
+    return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+}
+
+/// Times every contender once per repetition, in a rotating order, so a measure and its floor
+/// see the same machine moment for moment (a loaded machine moves them together).
+///
+/// One warm-up round runs first and is not kept. Returns the samples in contender order.
+func interleave(_ contenders: [Contender], repetitions: Int, warmUp: Int = 1) throws -> [Samples] {
+    var samples = Array(repeating: [Double](), count: contenders.count)
+    for round in 0..<(warmUp + repetitions) {
+        for offset in 0..<contenders.count {
+            let index = (round + offset) % contenders.count
+            let contender = contenders[index]
+            try contender.prepare()
+            let start = now()
+            try contender.run()
+            let elapsed = Double(now() - start) / 1_000_000
+            try contender.finish()
+            if round >= warmUp { samples[index].append(elapsed) }
+        }
+    }
+    return samples.map(Samples.init)
+}
+
+/// Runs `body` `rounds` times for a profiler and prints its own best and median.
+func profileLoop(_ name: String, rounds: Int, prepare: () throws -> Void = {}, _ body: () throws -> Void) throws {
+    var values: [Double] = []
+    for _ in 0..<rounds {
+        try prepare()
+        let start = now()
+        try body()
+        values.append(Double(now() - start) / 1_000_000)
+    }
+    let samples = Samples(values)
+    print(String(format: "%@: best %.3f ms, median %.3f ms over %d rounds", name, samples.min, samples.median, rounds))
 }

@@ -1,29 +1,41 @@
 import CSQLite
 import Foundation
 
-/// The floors: the same rows read and written with SQLite's C API and nothing else.
+/// The floors of the image: the same rows read and written with SQLite's C API and nothing else,
+/// on a connection opened outside the timing, with statements prepared once.
+///
+/// Tables and columns are read from the image file itself (`sqlite_master`, `table_info`), so the
+/// floors follow the image's schema wherever it goes.
 enum RawSQLite {
-    struct Row {
-        let key: String
-        let used: Int64
-        let blob: [UInt8]
+    /// One column value as SQLite returns it.
+    enum Column {
+        case null, integer(Int64), real(Double), text(String), blob([UInt8])
     }
 
-    private static func open(_ path: String) throws -> OpaquePointer {
+    /// One read of the check, in the order the check made it.
+    struct Read: Hashable {
+        let table: String
+        let key: String
+    }
+
+    static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    static func open(_ path: String) throws -> OpaquePointer {
         var db: OpaquePointer?
         guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) == SQLITE_OK, let db else {
+            sqlite3_close(db)
             throw BenchError("cannot open \(path)")
         }
         return db
     }
 
-    private static func exec(_ db: OpaquePointer, _ sql: String) throws {
+    static func exec(_ db: OpaquePointer, _ sql: String) throws {
         guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else {
             throw BenchError("\(sql): \(String(cString: sqlite3_errmsg(db)))")
         }
     }
 
-    private static func prepare(_ db: OpaquePointer, _ sql: String) throws -> OpaquePointer {
+    static func prepare(_ db: OpaquePointer, _ sql: String) throws -> OpaquePointer {
         var statement: OpaquePointer?
         guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
             throw BenchError("\(sql): \(String(cString: sqlite3_errmsg(db)))")
@@ -31,64 +43,170 @@ enum RawSQLite {
         return statement
     }
 
-    /// Every row of an image's records table.
-    static func rows(of path: String) throws -> [Row] {
-        let db = try open(path)
-        defer { sqlite3_close(db) }
-        let statement = try prepare(db, "SELECT key, used, row FROM records ORDER BY key")
+    /// The name of `table`'s primary-key column.
+    static func primaryKey(of table: String, in db: OpaquePointer) throws -> String {
+        let statement = try prepare(db, "PRAGMA table_info(\(table))")
         defer { sqlite3_finalize(statement) }
-        var rows: [Row] = []
         while sqlite3_step(statement) == SQLITE_ROW {
-            let key = String(cString: sqlite3_column_text(statement, 0))
-            let count = Int(sqlite3_column_bytes(statement, 2))
-            let blob = count == 0 ? [] : Array(UnsafeRawBufferPointer(start: sqlite3_column_blob(statement, 2), count: count))
-            rows.append(Row(key: key, used: sqlite3_column_int64(statement, 1), blob: blob))
+            if sqlite3_column_int(statement, 5) == 1 { return String(cString: sqlite3_column_text(statement, 1)) }
         }
-        return rows
+        throw BenchError("table \(table) has no primary key")
     }
 
-    /// Times replacing a table's rows with `rows` in one transaction on an open WAL database.
-    static func writeSamples(_ rows: [Row], path: String, iterations: Int) throws -> [Double] {
+    static func column(_ statement: OpaquePointer, _ index: Int32) -> Column {
+        switch sqlite3_column_type(statement, index) {
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(statement, index))
+        case SQLITE_FLOAT: return .real(sqlite3_column_double(statement, index))
+        case SQLITE_TEXT: return .text(String(cString: sqlite3_column_text(statement, index)))
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(statement, index))
+            guard count > 0, let start = sqlite3_column_blob(statement, index) else { return .blob([]) }
+            return .blob(Array(UnsafeRawBufferPointer(start: start, count: count)))
+        default: return .null
+        }
+    }
+
+    static func bind(_ value: Column, to statement: OpaquePointer, at index: Int32) {
+        switch value {
+        case .null: sqlite3_bind_null(statement, index)
+        case .integer(let number): sqlite3_bind_int64(statement, index, number)
+        case .real(let number): sqlite3_bind_double(statement, index, number)
+        case .text(let text): sqlite3_bind_text(statement, index, text, -1, transient)
+        case .blob(let bytes): _ = bytes.withUnsafeBytes { sqlite3_bind_blob(statement, index, $0.baseAddress, Int32($0.count), transient) }
+        }
+    }
+
+    /// A table's schema and every row of it, as the image file holds them.
+    struct Table {
+        let name: String
+        let createSQL: String
+        let columnCount: Int
+        let rows: [[Column]]
+    }
+
+    /// A database's tables with their rows, and its indexes, as the file at `path` holds them.
+    struct Contents {
+        let tables: [Table]
+        let indexSQL: [String]
+
+        var rowCount: Int { tables.reduce(0) { $0 + $1.rows.count } }
+    }
+
+    static func contents(of path: String) throws -> Contents {
         let db = try open(path)
         defer { sqlite3_close(db) }
-        try exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; CREATE TABLE IF NOT EXISTS records(key TEXT PRIMARY KEY, used INTEGER NOT NULL, row BLOB NOT NULL) WITHOUT ROWID")
-        let statement = try prepare(db, "INSERT OR REPLACE INTO records(key, used, row) VALUES (?, ?, ?)")
-        defer { sqlite3_finalize(statement) }
-        let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-        return try measure(iterations: iterations) {
-            try exec(db, "BEGIN IMMEDIATE; DELETE FROM records")
-            for row in rows {
-                sqlite3_bind_text(statement, 1, row.key, -1, transient)
-                sqlite3_bind_int64(statement, 2, row.used)
-                _ = row.blob.withUnsafeBytes { sqlite3_bind_blob(statement, 3, $0.baseAddress, Int32($0.count), transient) }
-                guard sqlite3_step(statement) == SQLITE_DONE else { throw BenchError("insert failed") }
-                sqlite3_reset(statement)
+        let master = try prepare(db, "SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY rowid")
+        defer { sqlite3_finalize(master) }
+        var tables: [Table] = []
+        var indexSQL: [String] = []
+        while sqlite3_step(master) == SQLITE_ROW {
+            let type = String(cString: sqlite3_column_text(master, 0))
+            let name = String(cString: sqlite3_column_text(master, 1))
+            let sql = String(cString: sqlite3_column_text(master, 2))
+            if type == "index" { indexSQL.append(sql); continue }
+            guard type == "table", !name.hasPrefix("sqlite_") else { continue }
+            let statement = try prepare(db, "SELECT * FROM \(name)")
+            defer { sqlite3_finalize(statement) }
+            let count = sqlite3_column_count(statement)
+            var rows: [[Column]] = []
+            while sqlite3_step(statement) == SQLITE_ROW {
+                rows.append((0..<count).map { column(statement, $0) })
             }
-            try exec(db, "COMMIT")
+            tables.append(Table(name: name, createSQL: sql, columnCount: Int(count), rows: rows))
         }
+        return Contents(tables: tables, indexSQL: indexSQL)
     }
 
-    /// Times selecting every key's row (copied out) in one read transaction.
-    static func readSamples(_ path: String, keys: [String], iterations: Int) throws -> [Double] {
-        let db = try open(path)
-        defer { sqlite3_close(db) }
-        let statement = try prepare(db, "SELECT row FROM records WHERE key = ?")
-        defer { sqlite3_finalize(statement) }
-        let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-        return try measure(iterations: iterations) {
-            try exec(db, "BEGIN")
+    /// Reads rows by key, in a given order, inside one read transaction: the hydration's floor.
+    final class Reader {
+        private let db: OpaquePointer
+        private var statements: [String: OpaquePointer] = [:]
+        private let reads: [(OpaquePointer, String)]
+
+        init(path: String, reads: [Read]) throws {
+            db = try RawSQLite.open(path)
+            var prepared: [String: OpaquePointer] = [:]
+            for table in Set(reads.map(\.table)).sorted() {
+                let key = try RawSQLite.primaryKey(of: table, in: db)
+                prepared[table] = try RawSQLite.prepare(db, "SELECT * FROM \(table) WHERE \(key) = ?")
+            }
+            statements = prepared
+            self.reads = reads.map { (prepared[$0.table]!, $0.key) }
+        }
+
+        deinit {
+            for statement in statements.values { sqlite3_finalize(statement) }
+            sqlite3_close(db)
+        }
+
+        /// Every read, each row's columns copied out; returns the bytes read.
+        func run() throws -> Int {
+            try RawSQLite.exec(db, "BEGIN")
             var bytes = 0
-            for key in keys {
-                sqlite3_bind_text(statement, 1, key, -1, transient)
+            for (statement, key) in reads {
+                sqlite3_bind_text(statement, 1, key, -1, RawSQLite.transient)
                 if sqlite3_step(statement) == SQLITE_ROW {
-                    let count = Int(sqlite3_column_bytes(statement, 0))
-                    let copy = Array(UnsafeRawBufferPointer(start: sqlite3_column_blob(statement, 0), count: count))
-                    bytes += copy.count
+                    for index in 0..<sqlite3_column_count(statement) {
+                        if case .blob(let blob) = RawSQLite.column(statement, index) { bytes += blob.count }
+                    }
                 }
                 sqlite3_reset(statement)
             }
-            try exec(db, "COMMIT")
-            precondition(bytes > 0)
+            try RawSQLite.exec(db, "COMMIT")
+            return bytes
+        }
+    }
+
+    /// Inserts every row of a database into a fresh file with the same schema, WAL and
+    /// `synchronous=NORMAL`, in one `BEGIN IMMEDIATE` transaction: the writer's floor.
+    final class Writer {
+        private let contents: Contents
+        private let path: String
+        private var db: OpaquePointer?
+        private var inserts: [OpaquePointer] = []
+
+        init(contents: Contents, path: String) {
+            self.contents = contents
+            self.path = path
+        }
+
+        deinit { close() }
+
+        /// A fresh file with empty tables (outside the timing).
+        func prepare() throws {
+            close()
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+            let db = try RawSQLite.open(path)
+            self.db = db
+            try RawSQLite.exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL")
+            for table in contents.tables { try RawSQLite.exec(db, table.createSQL) }
+            for sql in contents.indexSQL { try RawSQLite.exec(db, sql) }
+            inserts = try contents.tables.map { table in
+                let marks = Array(repeating: "?", count: table.columnCount).joined(separator: ", ")
+                return try RawSQLite.prepare(db, "INSERT INTO \(table.name) VALUES (\(marks))")
+            }
+        }
+
+        func run() throws {
+            guard let db, inserts.count == contents.tables.count else { throw BenchError("raw writer not prepared") }
+            try RawSQLite.exec(db, "BEGIN IMMEDIATE")
+            for (table, insert) in zip(contents.tables, inserts) {
+                for row in table.rows {
+                    for (index, value) in row.enumerated() { RawSQLite.bind(value, to: insert, at: Int32(index + 1)) }
+                    guard sqlite3_step(insert) == SQLITE_DONE else {
+                        throw BenchError("raw insert failed: \(String(cString: sqlite3_errmsg(db)))")
+                    }
+                    sqlite3_reset(insert)
+                }
+            }
+            try RawSQLite.exec(db, "COMMIT")
+        }
+
+        func close() {
+            for insert in inserts { sqlite3_finalize(insert) }
+            inserts = []
+            if let db { sqlite3_close(db) }
+            db = nil
         }
     }
 }

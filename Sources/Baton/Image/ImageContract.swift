@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A cell with its storage key spelled out, as the writer and the image see it.
 public struct NamedCell: Sendable, Hashable {
     public var storageKey: String
@@ -25,14 +27,24 @@ public struct NamedCell: Sendable, Hashable {
 /// key. `hydrated` says memory holds everything the image's row holds (the check read the row
 /// this launch and memory has not dropped the record since): only then, or when `deleted`, may
 /// the snapshot replace its row; otherwise the writer merges it over the row.
+///
+/// The store hands over its record data as it is (a value sharing storage, not a copy) with the
+/// commit's ``RecordTypes``: `cells` and `linkTypes` are then worked out when the writer reads
+/// them, off the main actor.
 public struct Snapshot: Sendable, Hashable {
     public var key: RecordKey
     public var typename: String
-    public var cells: [NamedCell]
     public var deleted: Bool
     public var hydrated: Bool
-    /// The type of each link target the store knew at commit time (a link is stored as type and key).
-    public var linkTypes: [RecordKey: String]
+    private var content: Content
+
+    private enum Content: Sendable {
+        /// Cells named and sorted, link types spelled out.
+        case named(cells: [NamedCell], linkTypes: [RecordKey: String])
+        /// The record's cells by slot, and where the types of its links come from: `known`
+        /// first, then the commit's types.
+        case record(cells: [SlotID: Cell], types: RecordTypes, known: [RecordKey: String])
+    }
 
     public init(
         key: RecordKey, typename: String, cells: [NamedCell], deleted: Bool, hydrated: Bool,
@@ -40,10 +52,89 @@ public struct Snapshot: Sendable, Hashable {
     ) {
         self.key = key
         self.typename = typename
-        self.cells = cells
         self.deleted = deleted
         self.hydrated = hydrated
-        self.linkTypes = linkTypes
+        self.content = .named(cells: cells, linkTypes: linkTypes)
+    }
+
+    /// The snapshot of `record` as memory holds it; the types of its link targets are looked up
+    /// in `linkTypes`, then in `types`, when the writer asks.
+    package init(key: RecordKey, record: RecordData, hydrated: Bool, types: RecordTypes, linkTypes: [RecordKey: String] = [:]) {
+        self.key = key
+        self.typename = record.typename
+        self.deleted = record.deleted
+        self.hydrated = hydrated
+        self.content = .record(cells: record.deleted ? [:] : record.cells, types: types, known: linkTypes)
+    }
+
+    /// The cells, sorted by storage key (UTF-8).
+    public var cells: [NamedCell] {
+        get {
+            switch content {
+            case .named(let cells, _): cells
+            case .record(let cells, _, _): RecordData.namedCells(cells)
+            }
+        }
+        set { content = .named(cells: newValue, linkTypes: linkTypes) }
+    }
+
+    /// The type of each link target the store knew at commit time (a link is stored as type and key).
+    public var linkTypes: [RecordKey: String] {
+        get {
+            switch content {
+            case .named(_, let linkTypes):
+                return linkTypes
+            case .record(let cells, let types, let known):
+                return types.withTable { table in
+                    var linkTypes: [RecordKey: String] = [:]
+                    for cell in cells.values {
+                        cell.value.forEachLink { target in
+                            if let typename = known[target] ?? table[target] { linkTypes[target] = typename }
+                        }
+                    }
+                    return linkTypes
+                }
+            }
+        }
+        set { content = .named(cells: cells, linkTypes: newValue) }
+    }
+
+    public static func == (lhs: Snapshot, rhs: Snapshot) -> Bool {
+        lhs.key == rhs.key && lhs.typename == rhs.typename && lhs.deleted == rhs.deleted && lhs.hydrated == rhs.hydrated
+            && lhs.cells == rhs.cells && lhs.linkTypes == rhs.linkTypes
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(key)
+        hasher.combine(typename)
+        hasher.combine(deleted)
+        hasher.combine(hydrated)
+        hasher.combine(cells)
+        hasher.combine(linkTypes)
+    }
+}
+
+/// The type of every record one commit wrote, for the writer to look its snapshots' link types
+/// up in, off the main actor: what a commit writes covers every record its response names, so
+/// every link a record took from this commit.
+package final class RecordTypes: Sendable {
+    private let written: [SourceView.Write]
+    private let table = Mutex<[RecordKey: String]?>(nil)
+
+    init(_ written: [SourceView.Write]) {
+        self.written = written
+    }
+
+    /// Runs `body` with the type of every key the commit wrote, as the commit left it (the table
+    /// is built by the first caller, the writer).
+    package func withTable<T>(_ body: ([RecordKey: String]) -> T) -> T {
+        table.withLock { table in
+            if let table { return body(table) }
+            var built: [RecordKey: String] = Dictionary(minimumCapacity: written.count)
+            for write in written { built[write.key] = write.data.typename }
+            table = built
+            return body(built)
+        }
     }
 }
 
@@ -58,13 +149,17 @@ public struct FetchStamp: Sendable, Hashable {
     }
 }
 
-/// What one server commit hands the writer: snapshots of changed records (sorted by key, the
-/// query root excluded), the query root's changed fields, and fetch times.
+/// What one server commit hands the writer: snapshots of changed records (in the order the
+/// commit first wrote them, which depends on the change set alone; the query root excluded), the
+/// query root's changed fields, and fetch times.
 public struct WriteBatch: Sendable, Hashable {
     public var snapshots: [Snapshot]
     /// Query-root fields that changed, sorted by storage key; the query root is a row per field.
     public var rootFields: [NamedCell]
     public var fetches: [FetchStamp]
+    /// The type of every record the commit wrote, when a store made the batch: where the writer
+    /// looks up the types of its root fields' links.
+    package var recordTypes: RecordTypes?
 
     public init(snapshots: [Snapshot] = [], rootFields: [NamedCell] = [], fetches: [FetchStamp] = []) {
         self.snapshots = snapshots
@@ -73,6 +168,16 @@ public struct WriteBatch: Sendable, Hashable {
     }
 
     public var isEmpty: Bool { snapshots.isEmpty && rootFields.isEmpty && fetches.isEmpty }
+
+    public static func == (lhs: WriteBatch, rhs: WriteBatch) -> Bool {
+        lhs.snapshots == rhs.snapshots && lhs.rootFields == rhs.rootFields && lhs.fetches == rhs.fetches
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(snapshots)
+        hasher.combine(rootFields)
+        hasher.combine(fetches)
+    }
 }
 
 /// A record as the image's row holds it.

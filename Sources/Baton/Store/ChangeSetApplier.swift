@@ -13,22 +13,23 @@ enum ChangeSetApplier {
 
     static func apply(_ changeSet: ChangeSet, to view: inout SourceView, mutant: Mutant? = nil) {
         for change in changeSet.records {
-            var data: RecordData
-            if let existing = view[change.key], !existing.deleted {
-                data = existing
-                data.typename = change.typename
-            } else {
-                // A record named again after its deletion comes back with this payload's values only.
-                data = RecordData(typename: change.typename)
+            guard var data = view[change.key], !data.deleted else {
+                // A new record takes the change's cells as they are; a record named again after its
+                // deletion comes back with this payload's values only.
+                view.write(change.key, RecordData(typename: change.typename, cells: change.cells), holdsEarlierCells: false)
+                continue
             }
-            for (slot, cell) in change.cells {
+            if data.typename != change.typename { data.typename = change.typename }
+            // Only cells that differ are written, so a payload that changes nothing leaves the
+            // record's storage shared with the source (and equal at a glance).
+            for (slot, cell) in change.cells where data.cells[slot] != cell {
                 data.cells[slot] = cell
             }
-            view[change.key] = data
+            view.write(change.key, data, holdsEarlierCells: data.cells.count > change.cells.count)
         }
         for key in changeSet.deletions {
             let typename = view[key]?.typename ?? typenameFromKey(key)
-            view[key] = RecordData(typename: typename, deleted: true)
+            view.write(key, RecordData(typename: typename, deleted: true), holdsEarlierCells: false)
         }
         for page in changeSet.connectionPages {
             applyPage(page, to: &view, mutant: mutant)

@@ -50,6 +50,11 @@ public final class SlotTable: Sendable {
         state.withLock { $0.slots[ExactText(storageKey)] }
     }
 
+    /// The storage key texts of several slots under one lock, in their order.
+    func names<C: Collection>(of slots: C) -> [String] where C.Element == SlotID {
+        state.withLock { state in slots.map { state.names[Int($0.index)] } }
+    }
+
     /// The storage key text of `slot`.
     public func name(of slot: SlotID) -> String {
         state.withLock { $0.names[Int(slot.index)] }

@@ -7,13 +7,13 @@ extension Store {
     /// whose row was read becomes hydrated. Runs on the main actor, synchronously.
     public func check(_ plan: Plan, variables: Variables, expiration: Double? = nil) -> Availability {
         var source = Availability.Source.memory
-        var memoryWalk = AvailabilityWalk(store: self, variables: variables, transaction: nil, rootTypename: plan.rootTypename)
-        var available = memoryWalk.available(plan.selections, at: plan.rootKey)
+        var memoryWalk = AvailabilityWalk(store: self, plan: plan, variables: variables, transaction: nil, capacity: base.idCount)
+        var available = memoryWalk.run(in: &base)
         let operation = plan.identity(variables)
         if !available, let image {
             let answer: Bool? = image.read { transaction in
-                var walk = AvailabilityWalk(store: self, variables: variables, transaction: transaction, rootTypename: plan.rootTypename)
-                let result = walk.available(plan.selections, at: plan.rootKey)
+                var walk = AvailabilityWalk(store: self, plan: plan, variables: variables, transaction: transaction, capacity: base.idCount)
+                let result = walk.run(in: &base)
                 if fetches[operation] == nil, let time = transaction.fetchTime(operation) {
                     fetches[operation] = Fetch(time: time, sequence: 0)
                 }
@@ -56,10 +56,11 @@ extension Store {
 
     // MARK: - Hydration
 
-    /// Fills `key` from its image row: memory's cells win; the record becomes hydrated.
-    /// Returns true when memory changed.
-    func hydrate(_ key: RecordKey, from transaction: any ImageReadTransaction) -> Bool {
-        guard key != .queryRoot, !hydrated.contains(key) else { return false }
+    /// Fills the record `id` of `base` (the store's memory, passed in by the walk) from its image
+    /// row: memory's cells win; the record becomes hydrated. Returns true when memory changed.
+    func hydrate(_ id: Int, in base: inout RecordMemory, from transaction: any ImageReadTransaction) -> Bool {
+        let key = base.keys[id]
+        guard key != .queryRoot, !base.has(.hydrated, id) else { return false }
         let row: ImageRecord?
         switch transaction.record(key) {
         case .unreadable:
@@ -72,22 +73,22 @@ extension Store {
         case .found(let record):
             row = record
         }
-        hydrated.insert(key)
+        base.insert(.hydrated, id)
         switch row {
         case nil:
             return false
         case .deleted(let typename)?:
-            if let existing = base[key], existing.deleted || !existing.cells.isEmpty { return false }
-            base[key] = RecordData(typename: typename, deleted: true)
+            if let existing = base.data[id], existing.deleted || !existing.cells.isEmpty { return false }
+            base.set(id: id, RecordData(typename: typename, deleted: true))
             return true
         case .present(let typename, let cells)?:
-            let existing = base[key]
+            let existing = base.data[id]
             if existing?.deleted == true { return false }
             let slots = SlotTable.shared.slots(cells.lazy.map(\.storageKey))
             guard var data = existing else {
                 var fresh: [SlotID: Cell] = Dictionary(minimumCapacity: cells.count)
                 for (slot, named) in zip(slots, cells) { fresh[slot] = named.cell }
-                base[key] = RecordData(typename: typename, cells: fresh)
+                base.set(id: id, RecordData(typename: typename, cells: fresh))
                 return true
             }
             var changed = false
@@ -95,13 +96,15 @@ extension Store {
                 data.cells[slot] = named.cell
                 changed = true
             }
-            if changed { base[key] = data }
+            if changed { base.set(id: id, data) }
             return changed
         }
     }
 
-    /// Fills one query-root field from its image row. Returns true when memory changed.
-    func hydrateRootField(_ slot: SlotID, typename: String, from transaction: any ImageReadTransaction) -> Bool {
+    /// Fills one query-root field of `base` from its image row. Returns true when memory changed.
+    func hydrateRootField(
+        _ slot: SlotID, typename: String, in base: inout RecordMemory, from transaction: any ImageReadTransaction
+    ) -> Bool {
         if base[.queryRoot]?.cells[slot] != nil { return false }
         guard let cell = transaction.rootField(slot.name) else { return false }
         var root = base[.queryRoot] ?? RecordData(typename: typename)
@@ -120,87 +123,122 @@ extension Store {
 }
 
 /// One walk of the availability check, from memory alone or with an image transaction at hand.
+///
+/// Follows record ids through memory's ``RecordOutlines``; a record reached again through the same
+/// selection set answers from the set's marks (only records found available are marked: any
+/// miss ends the whole walk). The walk works on the store's memory passed in (`inout`), so that
+/// reading a record's flags, type, slots and links is a plain array read; whatever it calls on the store
+/// takes that memory as a parameter too.
 @MainActor
 struct AvailabilityWalk {
     let store: Store
-    let variables: Variables
+    let plan: Plan
     let transaction: (any ImageReadTransaction)?
-    let rootTypename: String
+    private var walkPlan: WalkPlan
     /// Keys whose memory changed during this walk.
     private(set) var filled = Set<RecordKey>()
-    private var known = Set<VisitKey>()
 
-    init(store: Store, variables: Variables, transaction: (any ImageReadTransaction)?, rootTypename: String) {
+    init(store: Store, plan: Plan, variables: Variables, transaction: (any ImageReadTransaction)?, capacity: Int) {
         self.store = store
-        self.variables = variables
+        self.plan = plan
         self.transaction = transaction
-        self.rootTypename = rootTypename
+        self.walkPlan = WalkPlan(variables: variables, capacity: capacity)
     }
 
-    /// True when every field `set` selects is present from `key` down.
-    mutating func available(_ set: SelectionSet, at key: RecordKey) -> Bool {
-        let visit = VisitKey(key: key, set: ObjectIdentifier(set))
-        if known.contains(visit) { return true }
-        guard var data = lookup(key) else { return false }
-        if data.deleted { return true }
-        for field in set.fields(for: data.typename, variables: variables) where !field.isTypename {
-            let slot = field.readSlot(variables)
-            if data.cells[slot] == nil, fill(slot, of: key) {
-                data = store.visible(key) ?? data
-            }
-            guard let cell = data.cells[slot] else { return false }
-            if let subselections = field.selections {
-                guard linksAvailable(cell.value, subselections) else { return false }
+    /// True when every field the plan selects is present from its root down.
+    mutating func run(in memory: inout RecordMemory) -> Bool {
+        let root = walkPlan.node(for: plan.selections)
+        return available(root, at: memory.intern(plan.rootKey), in: &memory)
+    }
+
+    private mutating func available(_ node: Int, at id: Int, in memory: inout RecordMemory) -> Bool {
+        if walkPlan.reached[node].contains(id) { return true }
+        var flags = memory.flags[id]
+        if !flags.contains(.present) && !flags.contains(.overlaid) {
+            // Memory lacks the record: hydration may bring it, or it may be the query root's stand-in.
+            guard let stub = lookup(id, in: &memory) else { return false }
+            flags = memory.flags[id]
+            if !flags.contains(.present) && !flags.contains(.overlaid) {
+                guard availableFromValue(node, at: id, stub, in: &memory) else { return false }
+                walkPlan.reached[node].insert(id)
+                return true
             }
         }
-        known.insert(visit)
+        if flags.contains(.overlaid), let visible = store.visible(id: id, in: memory) {
+            if visible.deleted { return true }
+            guard availableFromValue(node, at: id, visible, in: &memory) else { return false }
+            walkPlan.reached[node].insert(id)
+            return true
+        }
+        if flags.contains(.deleted) { return true }
+        let type = Int(memory.types[id])
+        let steps = walkPlan.steps(node, type: type) ?? walkPlan.resolve(node, type: type, typename: memory.typenames[type])
+        var start = memory.outline(of: id)
+        for index in steps {
+            let step = walkPlan.steps[index]
+            var position = memory.outlines.position(of: step.slot, at: start)
+            if position < 0 {
+                guard fill(step.slot, of: id, in: &memory) else { return false }
+                // Filling rebuilt the overlay and it now holds the record: answer from there.
+                if memory.has(.overlaid, id) { return available(node, at: id, in: &memory) }
+                start = memory.outline(of: id)
+                position = memory.outlines.position(of: step.slot, at: start)
+                guard position >= 0 else { return false }
+            }
+            guard step.child >= 0 else { continue }
+            for target in memory.outlines.targets(at: start, position: position) {
+                guard available(Int(step.child), at: memory.outlines[target], in: &memory) else { return false }
+            }
+        }
+        walkPlan.reached[node].insert(id)
         return true
     }
 
-    private mutating func linksAvailable(_ value: Value, _ set: SelectionSet) -> Bool {
-        switch value {
-        case .link(let key):
-            return available(set, at: key)
-        case .links(let keys):
-            for case let key? in keys where !available(set, at: key) { return false }
-            return true
-        case .list(let items):
-            for item in items where !linksAvailable(item, set) { return false }
-            return true
-        default:
-            return true
+    /// The walk of a record whose visible version is not memory's server data (the overlay's
+    /// version, or the query root's stand-in): its cells and links come from the value itself.
+    private mutating func availableFromValue(_ node: Int, at id: Int, _ visible: RecordData, in memory: inout RecordMemory) -> Bool {
+        var data = visible
+        let type = memory.typeID(of: data.typename)
+        let steps = walkPlan.steps(node, type: type) ?? walkPlan.resolve(node, type: type, typename: data.typename)
+        for index in steps {
+            let step = walkPlan.steps[index]
+            if data.cells[step.slot] == nil, fill(step.slot, of: id, in: &memory) {
+                data = store.visible(id: id, in: memory) ?? data
+            }
+            guard let cell = data.cells[step.slot] else { return false }
+            guard step.child >= 0 else { continue }
+            var targets: [Int] = []
+            cell.value.forEachLink { targets.append(memory.intern($0)) }
+            for target in targets where !available(Int(step.child), at: target, in: &memory) { return false }
         }
+        return true
     }
 
     /// The visible record, hydrating it first when memory lacks it and an image is at hand.
-    private mutating func lookup(_ key: RecordKey) -> RecordData? {
-        if let data = store.visible(key) { return data }
+    private mutating func lookup(_ id: Int, in memory: inout RecordMemory) -> RecordData? {
+        if let data = store.visible(id: id, in: memory) { return data }
         guard let transaction else { return nil }
-        if key == .queryRoot { return RecordData(typename: rootTypename) }
-        if store.hydrate(key, from: transaction) { noteFilled(key) }
-        return store.visible(key)
+        let key = memory.keys[id]
+        if key == .queryRoot { return RecordData(typename: plan.rootTypename) }
+        if store.hydrate(id, in: &memory, from: transaction) { noteFilled(key, in: &memory) }
+        return store.visible(id: id, in: memory)
     }
 
     /// The one place where memory lacks a slot: the image fills it if it can.
-    private mutating func fill(_ slot: SlotID, of key: RecordKey) -> Bool {
+    private mutating func fill(_ slot: SlotID, of id: Int, in memory: inout RecordMemory) -> Bool {
         guard let transaction else { return false }
+        let key = memory.keys[id]
         let changed = key == .queryRoot
-            ? store.hydrateRootField(slot, typename: rootTypename, from: transaction)
-            : store.hydrate(key, from: transaction)
-        if changed { noteFilled(key) }
+            ? store.hydrateRootField(slot, typename: plan.rootTypename, in: &memory, from: transaction)
+            : store.hydrate(id, in: &memory, from: transaction)
+        if changed { noteFilled(key, in: &memory) }
         return changed
     }
 
-    private mutating func noteFilled(_ key: RecordKey) {
+    private mutating func noteFilled(_ key: RecordKey, in memory: inout RecordMemory) {
         filled.insert(key)
         if store.overlay[key] != nil {
-            filled.formUnion(store.rebuildOverlay())
+            filled.formUnion(store.rebuildOverlay(in: &memory))
         }
     }
-}
-
-/// A record reached through a selection set: the memo key of walks.
-struct VisitKey: Hashable {
-    let key: RecordKey
-    let set: ObjectIdentifier
 }

@@ -15,38 +15,24 @@ extension Store {
     @discardableResult
     public func collect() -> CollectionResult {
         needsCollection = false
-        var mark = MarkWalk(store: self)
+        var mark = MarkWalk(capacity: base.idCount, queryRoot: base.id(of: .queryRoot), overlay: overlay)
         for root in retention.protecting {
-            mark.begin(root.variables)
-            mark.visit(root.plan.selections, at: root.plan.rootKey)
+            mark.mark(root, in: &base)
         }
         for (key, data) in overlay {
-            mark.marked.insert(key)
+            mark.marked.insert(base.intern(key))
             for cell in data.cells.values {
-                cell.value.forEachLink { mark.marked.insert($0) }
+                cell.value.forEachLink { if let id = self.base.id(of: $0) { mark.marked.insert(id) } }
             }
         }
         let pending = image?.pendingKeys() ?? []
-        mark.marked.formUnion(pending)
+        for key in pending {
+            if let id = base.id(of: key) { mark.marked.insert(id) }
+        }
         // A connection kept for any reason keeps what it owns: its edge copies and its page info,
         // so a later page always meets the whole connection in memory.
-        for key in mark.marked where ConnectionPage.isClientRecordKey(key) {
-            guard let connection = base[key] else { continue }
-            for slot in [ChangeSetApplier.edgesSlot, ChangeSetApplier.pageInfoSlot] {
-                if let cell = connection.cells[slot] { cell.value.forEachLink { mark.marked.insert($0) } }
-            }
-        }
-
-        var swept: [RecordKey] = []
-        for key in base.keys where !mark.marked.contains(key) && !Self.isOperationRoot(key) {
-            swept.append(key)
-        }
-        for key in swept {
-            base[key] = nil
-            if !configuration.mutant.isOn(.sweptKeepsHydrated) {
-                hydrated.remove(key)
-            }
-        }
+        base.markOwnedByConnections(&mark.marked)
+        var swept = base.sweep(keeping: mark.marked, keepsHydrated: configuration.mutant.isOn(.sweptKeepsHydrated))
         var sweptRootFields = 0
         if !pending.contains(.queryRoot), var root = base[.queryRoot] {
             let before = root.cells.count
@@ -58,48 +44,76 @@ extension Store {
             }
         }
         refreshObjects(swept)
+        if !base.compact() { base.reclaimOutlines() }
         return CollectionResult(kept: base.count, swept: swept.count - (sweptRootFields > 0 ? 1 : 0), sweptRootFields: sweptRootFields)
     }
 
-    static func isOperationRoot(_ key: RecordKey) -> Bool {
+    nonisolated static func isOperationRoot(_ key: RecordKey) -> Bool {
         key == .queryRoot || key == .mutationRoot || key == .subscriptionRoot
     }
 }
 
-/// The mark phase of collection.
-@MainActor
+/// The mark phase of collection: walks each root's selections over record ids, keeping its
+/// marks in ``IDSet``s (one for the pass, one per selection set and root).
+///
+/// It works on the store's memory passed in (`inout`), so that reading a record's flags, type
+/// and links is a plain array read.
 struct MarkWalk {
-    let store: Store
-    var variables = Variables()
-    var marked = Set<RecordKey>()
+    var marked: IDSet
     /// The query-root slots some root reaches.
     var rootSlots = Set<SlotID>()
-    private var visited = Set<VisitKey>()
+    private let queryRoot: Int
+    private let overlay: [RecordKey: RecordData]
+    private var plan = WalkPlan(variables: Variables(), capacity: 0)
 
-    init(store: Store) {
-        self.store = store
+    init(capacity: Int, queryRoot: Int?, overlay: [RecordKey: RecordData]) {
+        self.marked = IDSet(capacity: capacity)
+        self.queryRoot = queryRoot ?? -1
+        self.overlay = overlay
     }
 
-    /// Starts the walk of one root: what was visited under other variables says nothing here.
-    mutating func begin(_ variables: Variables) {
-        self.variables = variables
-        visited.removeAll(keepingCapacity: true)
+    /// Marks what `root` reaches. What was reached under other variables says nothing here, so
+    /// each root walks with a plan (and marks per selection set) of its own.
+    mutating func mark(_ root: RetainedRoot, in memory: inout RecordMemory) {
+        plan = WalkPlan(variables: root.variables, capacity: memory.idCount)
+        let node = plan.node(for: root.plan.selections)
+        visit(node, at: memory.intern(root.plan.rootKey), in: &memory)
     }
 
-    mutating func visit(_ set: SelectionSet, at key: RecordKey) {
-        guard visited.insert(VisitKey(key: key, set: ObjectIdentifier(set))).inserted else { return }
-        marked.insert(key)
-        for data in [store.base[key], store.overlay[key]] {
-            guard let data, !data.deleted else { continue }
-            for field in set.fields(for: data.typename, variables: variables) where !field.isTypename {
-                let slot = field.readSlot(variables)
-                if key == .queryRoot { rootSlots.insert(slot) }
-                guard let cell = data.cells[slot], let subselections = field.selections else { continue }
-                var targets: [RecordKey] = []
-                cell.value.forEachLink { targets.append($0) }
-                for target in targets {
-                    visit(subselections, at: target)
+    private mutating func visit(_ node: Int, at id: Int, in memory: inout RecordMemory) {
+        guard plan.reached[node].insert(id) else { return }
+        marked.insert(id)
+        let flags = memory.flags[id]
+        if flags.contains(.present) && !flags.contains(.deleted) {
+            let type = Int(memory.types[id])
+            if plan.steps(node, type: type) == nil { plan.resolve(node, type: type, typename: memory.typenames[type]) }
+            if id == queryRoot {
+                for index in plan.steps(node, type: type)! { rootSlots.insert(plan.steps[index].slot) }
+            }
+            // Only fields with sub-selections lead anywhere; a record without them needs no outline.
+            let linked = plan.linkedSteps(node, type: type)!
+            if !linked.isEmpty {
+                let start = memory.outline(of: id)
+                for index in linked {
+                    let step = plan.steps[index]
+                    for position in memory.outlines.targets(at: start, slot: step.slot) {
+                        visit(Int(step.child), at: memory.outlines[position], in: &memory)
+                    }
                 }
+            }
+        }
+        guard flags.contains(.overlaid), let data = overlay[memory.keys[id]], !data.deleted else { return }
+        // The overlay's version of the record: memory's outlines do not describe it.
+        let type = memory.typeID(of: data.typename)
+        let steps = plan.steps(node, type: type) ?? plan.resolve(node, type: type, typename: data.typename)
+        for index in steps {
+            let step = plan.steps[index]
+            if id == queryRoot { rootSlots.insert(step.slot) }
+            guard step.child >= 0, let cell = data.cells[step.slot] else { continue }
+            var targets: [Int] = []
+            cell.value.forEachLink { targets.append(memory.intern($0)) }
+            for target in targets {
+                visit(Int(step.child), at: target, in: &memory)
             }
         }
     }

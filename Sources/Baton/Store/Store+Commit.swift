@@ -24,24 +24,32 @@ extension Store {
     /// A server commit under live layers reverts them, applies, and re-applies the rest;
     /// `answering` names the layer this response answers, which is dropped.
     public func commit(_ changeSet: ChangeSet, kind: BatchKind = .server, answering layer: OptimisticLayerID? = nil) {
-        var view = SourceView { [base] in base[$0] }
-        ChangeSetApplier.apply(changeSet, to: &view, mutant: configuration.mutant)
-        let previousRoot = base[.queryRoot]
-        var changed: [RecordKey] = []
-        var droppedLink = false
-        for (key, data) in view.writes {
-            let old = base[key]
-            guard old != data else { continue }
-            if let old, Self.dropsLink(from: old, to: data) { droppedLink = true }
-            base[key] = data
-            changed.append(key)
+        let written: [SourceView.Write]
+        do {
+            // The view reads a copy of the base; it ends here, before the base is written, so the
+            // base's storage is never copied for it.
+            var view = SourceView(capacity: changeSet.records.count) { [base] in base[$0] }
+            ChangeSetApplier.apply(changeSet, to: &view, mutant: configuration.mutant)
+            written = view.written
         }
-        changed.sort()
+        let previousRoot = base[.queryRoot]
+        var changed: [(id: Int, holdsEarlierCells: Bool)] = []
+        changed.reserveCapacity(written.count)
+        var droppedLink = false
+        base.reserveCapacity(written.count)
+        for write in written {
+            let id = base.intern(write.key)
+            let old = base.data[id]
+            guard old != write.data else { continue }
+            if let old, Self.dropsLink(from: old, to: write.data) { droppedLink = true }
+            base.set(id: id, write.data)
+            changed.append((id, write.holdsEarlierCells))
+        }
         // A record deleted here holds, from now on, everything its row will hold (nothing from
         // before): it counts as hydrated, so the check never fills it from the row the deletion
         // has not replaced yet, and its next snapshot replaces that row.
         for key in changeSet.deletions {
-            hydrated.insert(key)
+            base.insert(.hydrated, base.intern(key))
         }
         if kind == .server {
             commitSequence += 1
@@ -53,15 +61,18 @@ extension Store {
             fetches[operation] = Fetch(time: time, sequence: commitSequence)
             fetchStamp = FetchStamp(operation: operation, time: time)
         }
-        var affected = Set(changed)
         if !layers.isEmpty || !overlay.isEmpty {
             if let layer { layers.removeAll { $0.id == layer } }
+            var affected = Set(changed.lazy.map { self.base.keys[$0.id] })
             affected.formUnion(rebuildOverlay())
+            refreshObjects(affected)
+        } else if !objects.isEmpty {
+            refreshObjects(changed.lazy.map { self.base.keys[$0.id] })
         }
-        refreshObjects(affected)
         if kind == .server {
-            handToWriter(changed: changed, previousRoot: previousRoot, fetch: fetchStamp)
+            handToWriter(changed: changed, previousRoot: previousRoot, fetch: fetchStamp, written: written)
         }
+        base.reclaimOutlines()
         if droppedLink { noteCollectionNeeded() }
     }
 
@@ -71,10 +82,14 @@ extension Store {
         let id = OptimisticLayerID(rawValue: nextLayerID)
         nextLayerID += 1
         layers.append(OptimisticLayer(id: id, changeSet: changeSet))
-        var view = SourceView { [base, overlay] in overlay[$0] ?? base[$0] }
-        ChangeSetApplier.apply(changeSet, to: &view, mutant: configuration.mutant)
-        for (key, data) in view.writes { overlay[key] = data }
-        refreshObjects(view.writes.keys)
+        let written: [SourceView.Write]
+        do {
+            var view = SourceView { [base, overlay] in overlay[$0] ?? base[$0] }
+            ChangeSetApplier.apply(changeSet, to: &view, mutant: configuration.mutant)
+            written = view.written
+        }
+        for write in written { setOverlay(write.key, write.data) }
+        refreshObjects(written.lazy.map(\.key))
         return id
     }
 
@@ -88,12 +103,22 @@ extension Store {
     /// Recomputes the overlay from the base and the live layers; returns every key whose visible
     /// version may have changed (old and new overlay keys).
     func rebuildOverlay() -> Set<RecordKey> {
+        rebuildOverlay(in: &base)
+    }
+
+    /// ``rebuildOverlay()`` over `memory`, the store's base passed in by a walk that holds it.
+    func rebuildOverlay(in memory: inout RecordMemory) -> Set<RecordKey> {
         var touched = Set(overlay.keys)
-        var view = SourceView { [base] in base[$0] }
-        for layer in layers {
-            ChangeSetApplier.apply(layer.changeSet, to: &view, mutant: configuration.mutant)
+        let rebuilt: [RecordKey: RecordData]
+        do {
+            // The view reads a copy of memory that ends before memory's flags are written.
+            var view = SourceView { [memory] in memory[$0] }
+            for layer in layers {
+                ChangeSetApplier.apply(layer.changeSet, to: &view, mutant: configuration.mutant)
+            }
+            rebuilt = view.writes
         }
-        overlay = view.writes
+        replaceOverlay(rebuilt, in: &memory)
         touched.formUnion(overlay.keys)
         return touched
     }
@@ -113,40 +138,74 @@ extension Store {
     }
 
     /// Hands the writer a snapshot of every changed record (and the query root's changed fields).
-    func handToWriter(changed: [RecordKey], previousRoot: RecordData?, fetch: FetchStamp?) {
+    ///
+    /// A snapshot holds the record's data as memory holds it (no copy: record data is a value
+    /// with shared storage); the writer names and sorts its cells and looks up the types of its
+    /// links off the main actor, in the types of every record this commit wrote
+    /// (``RecordTypes``). A record that also holds cells from before the commit may link to
+    /// records the commit did not write: its link types are looked up here, in memory.
+    func handToWriter(
+        changed: [(id: Int, holdsEarlierCells: Bool)], previousRoot: RecordData?, fetch: FetchStamp?,
+        written: [SourceView.Write]
+    ) {
         guard let image else { return }
         var batch = WriteBatch()
         if let fetch { batch.fetches = [fetch] }
         let fromView = configuration.mutant.isOn(.optimisticReachesImage)
-        for key in changed {
-            guard let data = fromView ? visible(key) : base[key] else { continue }
+        let types = RecordTypes(written)
+        batch.recordTypes = types
+        batch.snapshots.reserveCapacity(changed.count)
+        for (id, holdsEarlierCells) in changed {
+            let key = base.keys[id]
+            guard let data = fromView ? visible(key) : base.data[id] else { continue }
             if key == .queryRoot {
-                let before = previousRoot?.cells ?? [:]
-                batch.rootFields = data.namedCells.filter { named in
-                    before[SlotID.named(named.storageKey)] != named.cell
-                }
+                batch.rootFields = changedRootFields(data, before: previousRoot)
                 continue
             }
-            batch.snapshots.append(snapshot(key, data))
+            let hydrated = base.has(.hydrated, id)
+            if fromView {
+                batch.snapshots.append(spelledOut(key, data, hydrated: hydrated))
+            } else {
+                let known = holdsEarlierCells ? linkTypesInMemory(data) : [:]
+                batch.snapshots.append(Snapshot(key: key, record: data, hydrated: hydrated, types: types, linkTypes: known))
+            }
         }
         if fromView {
-            for key in overlay.keys.sorted() where !changed.contains(key) {
+            let changedKeys = Set(changed.map { base.keys[$0.id] })
+            for key in overlay.keys.sorted() where !changedKeys.contains(key) {
                 guard key != .queryRoot, let data = overlay[key] else { continue }
-                batch.snapshots.append(snapshot(key, data))
+                batch.snapshots.append(spelledOut(key, data, hydrated: base.has(.hydrated, key)))
             }
         }
         if !batch.isEmpty { image.enqueue(batch) }
     }
 
-    private func snapshot(_ key: RecordKey, _ data: RecordData) -> Snapshot {
+    /// The type memory holds for each record `data` links to.
+    private func linkTypesInMemory(_ data: RecordData) -> [RecordKey: String] {
         var linkTypes: [RecordKey: String] = [:]
         for cell in data.cells.values {
             cell.value.forEachLink { target in
                 if let typename = base[target]?.typename { linkTypes[target] = typename }
             }
         }
-        return Snapshot(
+        return linkTypes
+    }
+
+    /// The query root's fields that differ from `before`, sorted by storage key.
+    private func changedRootFields(_ root: RecordData, before: RecordData?) -> [NamedCell] {
+        let old = before?.cells ?? [:]
+        var fields: [NamedCell] = []
+        for (slot, cell) in root.cells where old[slot] != cell {
+            fields.append(NamedCell(storageKey: slot.name, cell: cell))
+        }
+        fields.sort { CanonicalJSON.utf8Less($0.storageKey, $1.storageKey) }
+        return fields
+    }
+
+    /// A snapshot with its cells named and sorted and its link types looked up here, in memory.
+    private func spelledOut(_ key: RecordKey, _ data: RecordData, hydrated: Bool) -> Snapshot {
+        Snapshot(
             key: key, typename: data.typename, cells: data.deleted ? [] : data.namedCells,
-            deleted: data.deleted, hydrated: hydrated.contains(key), linkTypes: linkTypes)
+            deleted: data.deleted, hydrated: hydrated, linkTypes: linkTypesInMemory(data))
     }
 }

@@ -45,14 +45,13 @@ public final class Store {
     /// The image the store writes behind and hydrates from, if any.
     public let image: (any StoreImage)?
 
-    /// Server data: what the image keeps.
-    var base: [RecordKey: RecordData] = [:]
+    /// Server data (what the image keeps), by record id; each id's flags say whether the check
+    /// read its row this launch (hydrated) and whether an optimistic layer touches it.
+    var base = RecordMemory()
     /// Live optimistic layers, oldest first.
     var layers: [OptimisticLayer] = []
-    /// The visible version of every record some layer touches.
-    var overlay: [RecordKey: RecordData] = [:]
-    /// Records whose image row the check read this launch and that memory has not dropped since.
-    var hydrated = Set<RecordKey>()
+    /// The visible version of every record some layer touches (see ``replaceOverlay(_:)``).
+    private(set) var overlay: [RecordKey: RecordData] = [:]
     /// Observable objects, one per record someone asked for.
     var objects: [RecordKey: Record] = [:]
     var fetches: [OperationIdentity: Fetch] = [:]
@@ -77,6 +76,30 @@ public final class Store {
         return overlay[key] ?? base[key]
     }
 
+    /// What the UI sees of the record with id `id` in `memory` (the store's base, passed in by
+    /// a walk that holds it).
+    @inline(__always)
+    func visible(id: Int, in memory: RecordMemory) -> RecordData? {
+        if memory.has(.overlaid, id), let data = overlay[memory.keys[id]] { return data }
+        return memory.data[id]
+    }
+
+    /// Makes `newOverlay` the overlay, keeping the overlaid flags of `memory` (the store's base,
+    /// passed in) in step.
+    func replaceOverlay(_ newOverlay: [RecordKey: RecordData], in memory: inout RecordMemory) {
+        for key in overlay.keys where newOverlay[key] == nil {
+            if let id = memory.id(of: key) { memory.remove(.overlaid, id) }
+        }
+        for key in newOverlay.keys { memory.insert(.overlaid, memory.intern(key)) }
+        overlay = newOverlay
+    }
+
+    /// Sets the overlay's version of `key`.
+    func setOverlay(_ key: RecordKey, _ data: RecordData) {
+        base.insert(.overlaid, base.intern(key))
+        overlay[key] = data
+    }
+
     /// The observable record for `key`, or `nil` when the store holds no such record.
     public func record(_ key: RecordKey) -> Record? {
         if let object = objects[key], object.data != nil { return object }
@@ -93,7 +116,7 @@ public final class Store {
 
     /// Every visible record key, sorted.
     public var keys: [RecordKey] {
-        Set(base.keys).union(overlay.keys).sorted()
+        Set(base.liveKeys).union(overlay.keys).sorted()
     }
 
     /// The server data (no optimistic values) of `key`.
@@ -103,12 +126,12 @@ public final class Store {
 
     /// Every key of the server data, sorted.
     package var baseKeys: [RecordKey] {
-        base.keys.sorted()
+        base.liveKeys.sorted()
     }
 
     /// True when the check has read `key`'s row this launch and memory has not dropped it since.
     package func isHydrated(_ key: RecordKey) -> Bool {
-        hydrated.contains(key)
+        base.has(.hydrated, key)
     }
 
     /// The number of live optimistic layers.
@@ -116,6 +139,7 @@ public final class Store {
 
     /// Brings the observable objects of `keys` up to date, notifying only changed slots.
     func refreshObjects<S: Sequence>(_ keys: S) where S.Element == RecordKey {
+        guard !objects.isEmpty else { return }
         for key in keys {
             guard let object = objects[key] else { continue }
             let data = visible(key)

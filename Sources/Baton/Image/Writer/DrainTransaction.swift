@@ -176,7 +176,9 @@ final class DrainTransaction {
     /// Writes one snapshot by the merge rule; stamps its row `used = G`.
     func write(_ snapshot: Snapshot) throws(SQLiteError) {
         let key = snapshot.key.rawValue
-        try internLinkTypes(snapshot.linkTypes)
+        // A store's snapshot works its link types and named cells out when read: read each once.
+        let linkTypes = snapshot.linkTypes
+        try internLinkTypes(linkTypes)
         let typeID = try intern(snapshot.typename)
         let entity = RowFormat.isEntity(key: key, typename: snapshot.typename)
         let row: [UInt8]
@@ -198,7 +200,7 @@ final class DrainTransaction {
                 if keepOld { summary.merged += 1 }
             }
             row = try encodeFresh(
-                key: key, entity: entity, typeID: typeID, cells: cells, linkTypes: snapshot.linkTypes, keepOld: keepOld)
+                key: key, entity: entity, typeID: typeID, cells: cells, linkTypes: linkTypes, keepOld: keepOld)
         }
         try upsert(ImageSchema.SQL.upsertRecord, key: key, blob: row)
         summary.snapshots += 1
@@ -315,6 +317,8 @@ final class DrainTransaction {
     /// own): each snapshot's type (the last snapshot of a key wins), then for other keys the
     /// first snapshot in batch order whose link types know it.
     static func rootLinkTypes(of batch: WriteBatch) -> [RecordKey: String] {
+        // A store's batch carries the type of every record its commit wrote: that is the table.
+        if let types = batch.recordTypes { return types.withTable { $0 } }
         var types: [RecordKey: String] = [:]
         for snapshot in batch.snapshots {
             types[snapshot.key] = snapshot.typename
