@@ -9,10 +9,11 @@ enum SimReplayCommand {
         let trace = arguments.flag("trace")
         let html = arguments.option("html")
         guard let path = arguments.takePositional() else { throw CLIError.usage("baton sim replay needs a replay FILE") }
+        let given = try WorldOption.parse(&arguments)
         try arguments.finish()
         let file: ReplayFile
         do {
-            file = try ReplayFile.parse(try readText(path))
+            file = try ReplayFile.parse(try readText(path), world: given.words.isEmpty ? nil : given.world)
         } catch let error as ReplayError {
             throw CLIError.input("\(path): \(error.message)")
         }
@@ -21,7 +22,13 @@ enum SimReplayCommand {
                 throw CLIError.input("\(path) names mutant \(mutant.rawValue): mutants are compiled into debug builds only")
             }
         }
-        let options = Simulation.Options(events: file.events.count, mutant: file.mutant, echo: trace, recordsTimeline: html != nil)
+        let world: World
+        do {
+            world = try ReplayFile.resolveWorld(named: file.world, given: given.words.isEmpty ? nil : given.world)
+        } catch {
+            throw CLIError.input("\(path): \(error.message)")
+        }
+        let options = Simulation.Options(events: file.events.count, mutant: file.mutant, echo: trace, recordsTimeline: html != nil, world: world)
         let outcome = Simulation.replay(file.events, seed: file.seed, options: options)
         print("replayed \(outcome.eventsRun) events, \(outcome.statesChecked) states checked, trace \(outcome.traceHash)")
         if let html, let timeline = outcome.timeline {

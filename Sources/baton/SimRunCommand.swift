@@ -14,11 +14,12 @@ enum SimRunCommand {
         let trace = arguments.flag("trace")
         let mutant = try SimCommand.mutant(&arguments)
         let replayDirectory = arguments.option("replays") ?? "replays"
+        let world = try WorldOption.parse(&arguments)
         try arguments.finish()
         if let problem = FileWriting.problem(writing: replayDirectory, isDirectory: true) {
             throw CLIError.usage("--replays: \(problem)")
         }
-        let options = Simulation.Options(events: events, mutant: mutant, echo: trace)
+        let options = Simulation.Options(events: events, mutant: mutant, echo: trace, world: world.world)
         let outcome = Simulation.run(seed: seed, options: options)
         print("seed \(seed): \(outcome.eventsRun) events, \(outcome.statesChecked) states checked, crashes \(outcome.crashes.total), trace \(outcome.traceHash)")
         guard let failure = outcome.failure else {
@@ -32,7 +33,7 @@ enum SimRunCommand {
     private static func report(_ failure: InvariantViolation, outcome: SimOutcome, options: Simulation.Options, replayDirectory: String) {
         let seed = outcome.seed ?? 0
         print("FAILED: \(failure)")
-        print("swarm: \(Campaign.swarm(for: seed))")
+        print("swarm: \(Campaign.swarm(for: seed, world: options.world))")
         print("events around it:")
         let lines = outcome.trace.filter { $0.hasPrefix("#") }
         if !lines.isEmpty {
@@ -42,13 +43,16 @@ enum SimRunCommand {
         print("shrinking…")
         let shrunk = Campaign.shrink(outcome, options: options, budget: 400)
         let rerun = CampaignReport.reproduceCommand(seed: seed, events: options.events, mutant: options.mutant)
+            + (options.world.name == World.defaultName ? "" : " --world \(options.world.name)")
         guard shrunk.reproduces else {
             printError("baton: the schedule did not fail again when replayed, so no replay file was written")
             print("rerun:       " + rerun)
             return
         }
         print("shrunk \(outcome.schedule.count) events to \(shrunk.events.count) in \(shrunk.replays) replays")
-        let file = ReplayFile(seed: seed, mutant: options.mutant, invariant: failure.invariant, detail: failure.detail, events: shrunk.events)
+        let file = ReplayFile(
+            seed: seed, mutant: options.mutant, invariant: failure.invariant, detail: failure.detail,
+            world: options.world.name == World.defaultName ? nil : options.world.name, events: shrunk.events)
         let name = "seed-\(seed)" + (options.mutant.map { "-" + $0.rawValue } ?? "") + ".json"
         do {
             let path = try file.write(into: replayDirectory, name: name)
