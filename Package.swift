@@ -55,6 +55,11 @@ let package = Package(
             swiftSettings: [.define("BATON_MUTANTS", .when(configuration: .debug))]
         ),
         .testTarget(
+            name: "UserWorldTests",
+            dependencies: ["Baton", "BatonSim"],
+            path: "Tests/UserWorldTests"
+        ),
+        .testTarget(
             name: "Properties",
             dependencies: ["Baton", "BatonSim", "CSQLite"],
             path: "Tests/Properties",

@@ -82,6 +82,23 @@ public final class Image: StoreImage, Sendable {
         try open(path: path, vfs: vfs, appVersion: appVersion, configuration: ImageConfiguration())
     }
 
+    /// Opens the image with a writer that drains only when asked (``drainNow()``), for tests that
+    /// decide when the writer lands: before or after a check, a kill, a relaunch.
+    public static func open(path: String, appVersion: String, executor: ManualWriterExecutor) throws(ImageError) -> Image {
+        try open(path: path, vfs: nil, appVersion: appVersion, configuration: ImageConfiguration(executor: executor))
+    }
+
+    /// Drains the writer now: everything queued, in one transaction. True when the drain
+    /// committed or had nothing to do; false when it failed (the work stays queued) or the image
+    /// has no file.
+    @discardableResult
+    public func drainNow() -> Bool {
+        switch writer.drain() {
+        case .committed, .nothingToDo: true
+        default: false
+        }
+    }
+
     /// Opens the image at `path` with the seams of `configuration` (executor, faults, limits, mutant).
     package static func open(
         path: String, vfs: String? = nil, appVersion: String, configuration: ImageConfiguration
@@ -233,10 +250,13 @@ public final class Image: StoreImage, Sendable {
     /// Drops the image as a killed process would: no last drain; the connection is closed (an
     /// open transaction is rolled back by SQLite) and the file released for the next launch.
     ///
+    /// For tests of an app's own crash consistency: commit, maybe ``drainNow()``, then abandon
+    /// and open the file again in a new image and store, as the next launch would.
+    ///
     /// SQLite may still checkpoint the WAL when the handle closes (the system library does not
     /// let Swift turn that off); under the simulator's VFS, a crash should freeze the files
     /// before this is called.
-    package func abandon() {
+    public func abandon() {
         writer.stopAccepting()
         core.withState { $0.closeConnection() }
         releaseFile()

@@ -74,6 +74,7 @@ package struct Campaign {
             summary.events += outcome.eventsRun
             summary.crashes = summary.crashes + outcome.crashes
             summary.statesChecked += outcome.statesChecked
+            summary.coverage = summary.coverage + outcome.coverage
             let sampled = plan.determinismSample > 0 && position % UInt64(plan.determinismSample) == 0
             if sampled || outcome.failure != nil {
                 summary.determinismChecked += 1

@@ -79,6 +79,7 @@ package enum CampaignReport {
                 "total": .int(summary.crashes.total),
             ]),
             "statesChecked": .int(summary.statesChecked),
+            "coverage": summary.coverage.json,
             "seconds": .double(summary.seconds),
             "seedsPerSecond": .double(summary.seedsPerSecond),
             "eventsPerSecond": .double(summary.eventsPerSecond),
@@ -113,6 +114,7 @@ package enum CampaignReport {
         summary.seeds = int(seeds["run"])
         summary.events = int(o["events"])
         summary.statesChecked = int(o["statesChecked"])
+        summary.coverage = Coverage(json: o["coverage"])
         summary.seconds = double(o["seconds"])
         summary.stopped = string(o["stopped"]).flatMap(Campaign.StopReason.init)
         if case .object(let c)? = o["crashes"] {

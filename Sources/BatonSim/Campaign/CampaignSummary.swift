@@ -74,6 +74,8 @@ extension Campaign {
         package var failures: [Failure] = []
         package var crashes = CrashCounts()
         package var statesChecked = 0
+        /// The paths the seeds' rules took, added up.
+        package var coverage = Coverage()
         package var seconds: Double = 0
         package var determinismChecked = 0
         package var determinismMismatches: [String] = []
@@ -103,6 +105,7 @@ extension Campaign {
             failures += other.failures
             crashes = crashes + other.crashes
             statesChecked += other.statesChecked
+            coverage = coverage + other.coverage
             determinismChecked += other.determinismChecked
             determinismMismatches += other.determinismMismatches
             stopped = stopped ?? other.stopped

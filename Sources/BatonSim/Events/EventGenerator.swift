@@ -37,6 +37,10 @@ package struct EventGenerator: Sendable {
     private var layerMutations: [Int: (operation: String, variables: [String: JSONValue])] = [:]
     /// Events left with crash kinds boosted (see ``Swarm/aftershockLength``).
     private var aftershock = 0
+    /// A scroll in progress: pages of one connection that follow each other (after a refresh,
+    /// the next page after the one just answered, or the one before), so that pages join, and
+    /// with a server that grows at the front, overlap.
+    private var scroll: (operation: WorldOperation, variables: [String: JSONValue], pagesLeft: Int, backward: Bool)?
     private let kinds = Swarm.Kind.allCases
     private let queries: [WorldOperation]
     private let screens: [WorldOperation]
@@ -86,7 +90,15 @@ package struct EventGenerator: Sendable {
         case .response:
             return answer(pickQuery())
         case .page:
-            return answer(paging.isEmpty ? pickQuery() : random.pick(paging))
+            if let scroll, let next = continueScroll(scroll) { return next }
+            scroll = nil
+            guard !paging.isEmpty else { return answer(pickQuery()) }
+            let operation = random.pick(paging)
+            let generated = answer(operation)
+            if random.chance(0.5), case .response(_, let variables, _) = generated.event {
+                scroll = (operation, variables, random.int(1...4), random.chance(0.5))
+            }
+            return generated
         case .mutation:
             return mutation(context)
         case .retain:
@@ -123,6 +135,20 @@ package struct EventGenerator: Sendable {
         case .corruptFile:
             return plain(.corruptFile(seed: random.next()))
         }
+    }
+
+    /// The next page of a scroll in progress, or nil when the scroll is over (or cannot go on).
+    private mutating func continueScroll(
+        _ current: (operation: WorldOperation, variables: [String: JSONValue], pagesLeft: Int, backward: Bool)
+    ) -> GeneratedEvent? {
+        guard current.pagesLeft > 0,
+              let variables = drawer.nextPage(of: current.variables, for: current.operation, server: server, backward: current.backward)
+        else { return nil }
+        scroll = (current.operation, variables, current.pagesLeft - 1, current.backward)
+        let execution = server.execute(current.operation, variables: variables)
+        return GeneratedEvent(
+            event: .response(operation: current.operation.name, variables: variables, body: .text(Self.text(execution))),
+            execution: execution, drift: [])
     }
 
     /// A query for a response, retain or check: mostly one of the app's screens.

@@ -41,6 +41,7 @@ package struct SimOutcome: Sendable {
     package var eventsRun: Int
     /// The run's timeline, when the options asked for one.
     package var timeline: Timeline?
-    /// The paths the store's rules took in this run, as the reference model counted them.
-    package var coverage: OracleCoverage
+    /// The paths the store's rules took in this run (the reference model's counters and the
+    /// disk's torn writes).
+    package var coverage: Coverage
 }

@@ -5,8 +5,11 @@ extension Simulation {
     /// is one of the states the model allows after the way the last process ended, and makes a
     /// new store over it.
     func launch(index: Int) throws {
-        // SQLite's own generator (WAL salts) is process-wide: seed it so a run repeats in any process.
-        SimulatedDisk.seedSQLiteRandomness(UInt32(truncatingIfNeeded: disk.seed &+ UInt64(trace.count)))
+        // SQLite's own generator (WAL salts) is process-wide: seed it so a run repeats in any
+        // process, from the disk's seed and the launch's number (not from anything a trace line
+        // or a timeline could change).
+        launches += 1
+        SimulatedDisk.seedSQLiteRandomness(UInt32(truncatingIfNeeded: disk.seed &+ UInt64(launches)))
         var image: Image?
         var lastError = ""
         for _ in 0..<3 {

@@ -52,6 +52,8 @@ package final class Simulation {
     /// How the last process ended (`nil` before the first launch).
     var lastEnd: ProcessEnd?
     var launched = false
+    /// Launches so far in this run (each seeds SQLite's randomness anew).
+    var launches = 0
     var schedule: [ScheduledEvent] = []
     var trace: [String] = []
     var hasher = TraceHasher()
@@ -158,7 +160,7 @@ package final class Simulation {
         let failure = InvariantViolation(invariant: "world-builds", detail: detail, eventIndex: -1)
         return SimOutcome(
             seed: seed, schedule: [], failure: failure, trace: ["FAILED \(failure)"], traceHash: "", crashes: CrashCounts(),
-            statesChecked: 0, eventsRun: 0, timeline: nil, coverage: OracleCoverage())
+            statesChecked: 0, eventsRun: 0, timeline: nil, coverage: Coverage())
     }
 
     private func finish(_ failure: InvariantViolation?) -> SimOutcome {
@@ -172,7 +174,7 @@ package final class Simulation {
         return SimOutcome(
             seed: seed, schedule: schedule, failure: failure, trace: trace, traceHash: hasher.hex,
             crashes: crashes, statesChecked: statesChecked, eventsRun: schedule.count, timeline: timeline,
-            coverage: oracle.coverage)
+            coverage: Coverage(model: oracle.coverage, tornWrites: Int(disk.counters.writesTorn)))
     }
 
     func generationContext() -> GenerationContext {

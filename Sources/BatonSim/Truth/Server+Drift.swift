@@ -6,6 +6,8 @@ package enum DriftKind: String, CaseIterable, Sendable {
     case renewValue
     /// A living entity is deleted: lookups miss it, lists and connections drop it.
     case deleteEntity
+    /// A deleted entity comes back with its id (an undo): a client that deleted it meets it again.
+    case restoreEntity
     /// A new entity of some type appears.
     case newEntity
     /// A new node before the first node of a connection the server has answered.
@@ -20,6 +22,7 @@ package enum DriftKind: String, CaseIterable, Sendable {
         switch self {
         case .renewValue: 10
         case .deleteEntity, .newEntity: 2
+        case .restoreEntity: 3
         case .growFront, .growBack, .changeMembership: 3
         }
     }
@@ -45,6 +48,7 @@ extension Server {
         switch kind {
         case .renewValue: renewValue()
         case .deleteEntity: deleteEntity()
+        case .restoreEntity: restoreEntity()
         case .newEntity: newEntity()
         case .growFront: grow(atFront: true)
         case .growBack: grow(atFront: false)
@@ -119,6 +123,22 @@ extension Server {
         let entity = livingEntity(driftRandom.int(0...(count - 1)), include: deletable)
         state.tables[entity.type].delete(entity.serial)
         return "delete \(label(of: entity))"
+    }
+
+    private mutating func restoreEntity() -> String? {
+        let deleted = state.tables.indices.map { state.tables[$0].count - state.tables[$0].livingCount }
+        let total = deleted.reduce(0, +)
+        guard total > 0 else { return nil }
+        var pick = driftRandom.int(0...(total - 1))
+        for (type, count) in deleted.enumerated() {
+            if pick < count {
+                let serial = state.tables[type].deletedSerial(pick)
+                state.tables[type].restore(serial)
+                return "restore \(label(of: EntityRef(type: type, serial: serial)))"
+            }
+            pick -= count
+        }
+        return nil
     }
 
     private mutating func newEntity() -> String? {

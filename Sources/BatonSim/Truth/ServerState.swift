@@ -51,6 +51,24 @@ struct EntityTable: Sendable {
         livingCount -= 1
     }
 
+    /// Brings a deleted entity `serial` back (an undo, a restore from the trash): same id, its
+    /// values where they were.
+    mutating func restore(_ serial: Int) {
+        guard !alive[serial] else { return }
+        alive[serial] = true
+        livingCount += 1
+    }
+
+    /// The serial of the `index`-th deleted entity.
+    func deletedSerial(_ index: Int) -> Int {
+        var remaining = index
+        for serial in 0..<alive.count where !alive[serial] {
+            if remaining == 0 { return serial }
+            remaining -= 1
+        }
+        preconditionFailure("index \(index) of \(alive.count - livingCount) deleted entities")
+    }
+
     /// The serial of the `index`-th living entity.
     func livingSerial(_ index: Int) -> Int {
         var remaining = index

@@ -145,6 +145,34 @@ package struct VariableDrawer: Sendable {
         }
     }
 
+    /// The next page of a connection `variables` just paged: the same arguments, with the page
+    /// size and the cursor that joins the page this server last answered (`after` its end cursor,
+    /// or `before` its start cursor when `backward`); the other direction's cursor and size left
+    /// out. `nil` when the operation has no cursor for that direction, or no page was answered.
+    package mutating func nextPage(
+        of variables: [String: JSONValue], for operation: WorldOperation, server: Server, backward: Bool
+    ) -> [String: JSONValue]? {
+        let uses = server.world.analysis.variables[operation.name] ?? [:]
+        var next = variables
+        var cursorName: String?
+        for (name, use) in uses.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+            switch use.role {
+            case .cursor(let before):
+                if before == backward { cursorName = name } else { next[name] = nil }
+            case .pageSize(let last):
+                next[name] = last == backward ? .int([1, 2, 2, 3][random.int(0...3)]) : nil
+            default:
+                continue
+            }
+        }
+        guard let cursorName else { return nil }
+        let reached = server.reachedConnections(operation, variables: next)
+        let connection = reached.first { $0.afterVariable == cursorName || $0.beforeVariable == cursorName }
+        guard let page = connection?.lastPage, let cursor = backward ? page.start : page.end else { return nil }
+        next[cursorName] = .string(cursor)
+        return next
+    }
+
     /// A string from the small set, tricky at the server's rate for strings.
     private mutating func string(server: Server) -> String {
         if random.chance(max(0.05, server.configuration.trickyStringRate)) {

@@ -54,8 +54,10 @@ package final class BackgroundWriterExecutor: WriterExecutor {
     }
 }
 
-/// The simulator's and the tests' executor: nothing happens until someone calls `drain()`.
-package struct ManualWriterExecutor: WriterExecutor {
-    package init() {}
+/// A writer that drains only when asked: the simulator's and tests' executor. Open an image with
+/// it (``Image/open(path:appVersion:executor:)``) and call ``Image/drainNow()`` where the writer
+/// should land.
+public struct ManualWriterExecutor: WriterExecutor {
+    public init() {}
     package func writerHasWork(_ writer: ImageWriter) {}
 }

@@ -1,0 +1,59 @@
+import Baton
+
+/// The paths a run's rules took: the reference model's counters (merges, deletions, revivals,
+/// hydrations, rows aged out, checks from the image, collections that swept hydrated records,
+/// connection pages by kind, power losses that landed on an older commit) and the disk's torn
+/// writes. A campaign adds its seeds' coverage, reports it, and a test floors it over a fixed
+/// range of seeds, so a change that stops reaching a path fails.
+package struct Coverage: Hashable, Sendable {
+    package var model = OracleCoverage()
+    /// Pending writes a power loss tore (WAL frames and pages cut at a sector).
+    package var tornWrites = 0
+
+    package init(model: OracleCoverage = OracleCoverage(), tornWrites: Int = 0) {
+        self.model = model
+        self.tornWrites = tornWrites
+    }
+
+    /// Every counter by name, in a fixed order.
+    package var counters: [(name: String, value: Int)] {
+        model.counters + [("tornWrites", tornWrites)]
+    }
+
+    package static func + (lhs: Coverage, rhs: Coverage) -> Coverage {
+        Coverage(model: lhs.model + rhs.model, tornWrites: lhs.tornWrites + rhs.tornWrites)
+    }
+
+    /// The counters as a JSON object.
+    package var json: JSONValue {
+        var object: [String: JSONValue] = [:]
+        for (name, value) in counters { object[name] = .int(value) }
+        return .object(object)
+    }
+
+    /// Reads back ``json`` (a shard's report); counters it lacks are 0.
+    package init(json: JSONValue?) {
+        self.init()
+        guard case .object(let object)? = json else { return }
+        func int(_ name: String) -> Int {
+            if case .int(let value)? = object[name] { return value }
+            return 0
+        }
+        model.partialRowMerges = int("partialRowMerges")
+        model.deletions = int("deletions")
+        model.revivals = int("revivals")
+        model.recordHydrations = int("recordHydrations")
+        model.rootFieldHydrations = int("rootFieldHydrations")
+        model.rowsAgedOut = int("rowsAgedOut")
+        model.checksFromImage = int("checksFromImage")
+        model.collectionsSweepingHydrated = int("collectionsSweepingHydrated")
+        model.connectionFirstPages = int("connectionFirstPages")
+        model.connectionAppends = int("connectionAppends")
+        model.connectionPrepends = int("connectionPrepends")
+        model.connectionRefreshes = int("connectionRefreshes")
+        model.connectionIgnoredPages = int("connectionIgnoredPages")
+        model.deduplicatedEdges = int("deduplicatedEdges")
+        model.powerLossesOntoOlderCommit = int("powerLossesOntoOlderCommit")
+        tornWrites = int("tornWrites")
+    }
+}

@@ -1,0 +1,132 @@
+import Baton
+
+/// A schedule written by hand, step by step, run against the real store and image over the
+/// simulated disk and checked against the model after every step, like a generated run.
+///
+/// ```swift
+/// var scenario = Scenario(in: world)
+/// scenario.respond("Screen", variables: ["id": "1"], with: #"{"data": {…}}"#)
+/// scenario.drain()
+/// scenario.kill()
+/// scenario.relaunch()
+/// scenario.check("Screen", variables: ["id": "1"], expect: .available(from: .image))
+/// let result = scenario.run()
+/// #expect(result.failure == nil)
+/// ```
+///
+/// Every step's effect is checked as in a campaign (memory, the image after each drain, the state
+/// a relaunch finds after a kill or a power loss, what a check answers and reads back), and
+/// ``ScenarioExpectation``s add what the scenario itself promises.
+public struct Scenario: Sendable {
+    let world: SimulationWorld
+    private(set) var events: [ScheduledEvent] = []
+    private var nextToken = 1
+    private var nextLayer = 1
+
+    /// An empty scenario in `world`; the first process is running before the first step.
+    public init(in world: SimulationWorld = .rickAndMorty) {
+        self.world = world
+    }
+
+    // MARK: The server and the store
+
+    /// The server answers `operation` with `response` (its JSON text), which the store commits.
+    public mutating func respond(_ operation: String, variables: [String: JSONValue] = [:], with response: String) {
+        events.append(ScheduledEvent(.response(operation: operation, variables: variables, body: .text(response))))
+    }
+
+    /// A mutation's optimistic response is committed as a layer; returns the layer's number.
+    @discardableResult
+    public mutating func optimistic(_ operation: String, variables: [String: JSONValue] = [:], with response: String) -> Int {
+        let layer = nextLayer
+        nextLayer += 1
+        events.append(ScheduledEvent(.optimistic(layer: layer, operation: operation, variables: variables, body: .text(response))))
+        return layer
+    }
+
+    /// The server answers the mutation of `layer`: its layer goes, the answer is committed.
+    public mutating func answer(layer: Int, _ operation: String, variables: [String: JSONValue] = [:], with response: String) {
+        events.append(ScheduledEvent(.answer(layer: layer, operation: operation, variables: variables, body: .text(response))))
+    }
+
+    /// The mutation of `layer` failed: its layer is reverted.
+    public mutating func fail(layer: Int) {
+        events.append(ScheduledEvent(.fail(layer: layer)))
+    }
+
+    /// Retains `operation` (its records survive collection); returns the token to release.
+    @discardableResult
+    public mutating func retain(_ operation: String, variables: [String: JSONValue] = [:]) -> Int {
+        let token = nextToken
+        nextToken += 1
+        events.append(ScheduledEvent(.retain(token: token, operation: operation, variables: variables)))
+        return token
+    }
+
+    public mutating func release(token: Int) {
+        events.append(ScheduledEvent(.release(token: token)))
+    }
+
+    /// The availability check of `operation` (it hydrates from the image), with what it must answer.
+    public mutating func check(
+        _ operation: String, variables: [String: JSONValue] = [:], expiration: Double? = nil, expect: ScenarioExpectation? = nil
+    ) {
+        events.append(ScheduledEvent(.check(operation: operation, variables: variables, expiration: expiration), expect: expect?.expectation))
+    }
+
+    public mutating func collect() { events.append(ScheduledEvent(.collect)) }
+    public mutating func invalidate() { events.append(ScheduledEvent(.invalidate)) }
+    public mutating func advanceClock(seconds: Double) { events.append(ScheduledEvent(.advanceClock(seconds: seconds))) }
+
+    // MARK: The writer, the process and the disk
+
+    /// The writer drains everything queued in one transaction.
+    public mutating func drain() { events.append(ScheduledEvent(.drain)) }
+    /// The process dies after `writes` row writes of a drain, before its commit.
+    public mutating func drainPartway(writes: Int) { events.append(ScheduledEvent(.drainPartway(steps: writes))) }
+    /// A clean quit: the writer drains, the image closes.
+    public mutating func quit() { events.append(ScheduledEvent(.quit)) }
+    /// The process is killed: the OS keeps everything written, synced or not.
+    public mutating func kill() { events.append(ScheduledEvent(.kill)) }
+    /// The power goes: each unsynced write is kept, dropped or torn, chosen by `seed`.
+    public mutating func powerLoss(seed: UInt64 = 1) { events.append(ScheduledEvent(.powerLoss(seed: seed))) }
+    /// A new process opens the image and makes a new store.
+    public mutating func relaunch() { events.append(ScheduledEvent(.relaunch)) }
+
+    /// The scenario as a replay file (for `baton sim replay` and for keeping it as a regression).
+    public var replayFile: String {
+        ReplayFile(world: world.name == World.defaultName ? nil : world.name, events: events).render()
+    }
+
+    /// Runs the scenario; the result's failure names the first invariant or expectation it broke.
+    @MainActor
+    public func run() -> SimulationResult {
+        let options = Simulation.Options(events: events.count, world: world.world)
+        return SimulationResult(Simulation.replay(events, options: options), options: options, shrinks: false)
+    }
+}
+
+/// What a check in a scenario must answer.
+public struct ScenarioExpectation: Sendable {
+    /// Where an available answer came from.
+    public enum Source: String, Sendable {
+        case memory, image
+    }
+
+    let expectation: Expectation
+
+    /// Available (from `source`, when given), and reading back `data` when given.
+    public static func available(from source: Source? = nil, data: JSONValue? = nil) -> ScenarioExpectation {
+        ScenarioExpectation(expectation: Expectation(availability: "available", source: source?.rawValue, data: data))
+    }
+
+    /// Missing: something the operation selects is neither in memory nor in the image.
+    public static var missing: ScenarioExpectation {
+        ScenarioExpectation(expectation: Expectation(availability: "missing"))
+    }
+
+    /// Available and fresh (or stale) for the check's expiration.
+    public static func fresh(_ fresh: Bool) -> ScenarioExpectation {
+        ScenarioExpectation(expectation: Expectation(availability: fresh ? "fresh" : "stale"))
+    }
+}
