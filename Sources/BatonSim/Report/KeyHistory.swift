@@ -5,7 +5,7 @@
 package enum KeyHistory {
     /// The history's lines, or nil when no event touched `key`.
     package static func lines(of key: String, in timeline: Timeline) -> [String]? {
-        guard let states = timeline.histories[key], !states.isEmpty else { return nil }
+        guard let states = timeline.histories[OracleText(key)], !states.isEmpty else { return nil }
         var summaries: [Int: String] = [:]
         for event in timeline.events { summaries[event.index] = event.summary }
         let failing = timeline.failure?.eventIndex
@@ -27,6 +27,6 @@ package enum KeyHistory {
 
     /// The keys of the records some event touched, sorted: what `--key` can name.
     package static func keys(in timeline: Timeline) -> [String] {
-        timeline.histories.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        timeline.histories.keys.sorted().map(\.string)
     }
 }

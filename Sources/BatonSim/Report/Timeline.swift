@@ -142,8 +142,8 @@ package struct Timeline: Sendable {
     package var title: String
     package var events: [Event] = []
     package var failure: Failure?
-    /// Each record's history, by key.
-    package var histories: [String: [KeyState]] = [:]
+    /// Each record's history, by key (compared by its bytes: two spellings are two records).
+    package var histories: [OracleText: [KeyState]] = [:]
 
     package init(title: String) {
         self.title = title

@@ -52,6 +52,9 @@ extension TimelinePage {
     };
     (function () {
       var data = JSON.parse(document.getElementById('timeline-data').textContent);
+      var histories = {};
+      var recordKeys = [];
+      data.histories.forEach(function (h) { histories[h.key] = h.states; recordKeys.push(h.key); });
       var available = document.documentElement.clientWidth - 160;
       var step = Math.max(14, Math.min(48, Math.floor(available / (data.events.length + 1))));
       var failing = data.failure ? data.failure.event : -1;
@@ -195,7 +198,7 @@ extension TimelinePage {
         }
       }
       var chooser = document.getElementById('record');
-      Object.keys(data.histories).sort().forEach(function (key) {
+      recordKeys.forEach(function (key) {
         var option = el('option', '', key);
         option.value = key;
         chooser.appendChild(option);
@@ -205,7 +208,7 @@ extension TimelinePage {
         chooser.value = key;
         var box = document.getElementById('history-table');
         box.textContent = '';
-        var states = data.histories[key] || [];
+        var states = histories[key] || [];
         var table = el('table');
         table.setAttribute('data-key', key);
         var header = el('tr');
@@ -230,7 +233,7 @@ extension TimelinePage {
         });
         box.appendChild(table);
       }
-      var first = data.failure && data.failure.key ? data.failure.key : Object.keys(data.histories).sort()[0];
+      var first = data.failure && data.failure.key ? data.failure.key : recordKeys[0];
       if (first !== undefined) showRecord(first);
       if (positions[failing] !== undefined) select(positions[failing]);
       else if (data.events.length) select(data.events.length - 1);

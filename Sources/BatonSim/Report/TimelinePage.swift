@@ -44,9 +44,11 @@ package enum TimelinePage {
                 ]),
             ])
         }
-        var histories: [String: JSONValue] = [:]
-        for (key, states) in timeline.histories {
-            histories[key] = .array(states.map { state in
+        // A list, not an object: two keys that differ only in how a character is composed are
+        // two records, and one JSON object could not hold both.
+        var histories: [JSONValue] = []
+        for (key, states) in timeline.histories.sorted(by: { $0.key < $1.key }) {
+            let list: JSONValue = .array(states.map { state in
                 var object: [String: JSONValue] = ["event": .int(state.eventIndex), "differences": strings(state.differences)]
                 object["memory"] = optional(state.memory)
                 object["queue"] = optional(state.queue)
@@ -55,12 +57,13 @@ package enum TimelinePage {
                 object["modelImage"] = optional(state.modelImage)
                 return .object(object)
             })
+            histories.append(.object(["key": .string(key.string), "states": list]))
         }
         var root: [String: JSONValue] = [
             "title": .string(timeline.title),
             "lanes": strings(Timeline.Lane.allCases.map(\.rawValue)),
             "events": .array(events),
-            "histories": .object(histories),
+            "histories": .array(histories),
         ]
         if let failure = timeline.failure {
             root["failure"] = .object([

@@ -5,7 +5,7 @@ import Baton
 struct TimelineMarks {
     var traceLines = 0
     var counters: SimulatedDisk.Counters?
-    var read: Set<String> = []
+    var read: Set<OracleText> = []
 }
 
 extension Simulation {
@@ -19,13 +19,13 @@ extension Simulation {
         // launch's first event shows what it found.
         let states = process == nil ? lastKeyStates : keyStates()
         let keys = Set(states.keys).union(lastKeyStates.keys).union(timelineMarks.read)
-        for key in keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+        for key in keys.sorted() {
             var state = states[key] ?? Timeline.KeyState(eventIndex: index)
             state.eventIndex = index
             let changed = lastKeyStates[key].map { !$0.sameState(as: state) } ?? (states[key] != nil)
             if process != nil, changed || timelineMarks.read.contains(key) {
                 timeline.histories[key, default: []].append(state)
-                touched.append(key)
+                touched.append(key.string)
             }
         }
         lastKeyStates = states
@@ -43,7 +43,7 @@ extension Simulation {
     /// Notes rows a check read, so the event lists them among the records it touched.
     func markRead(_ reads: [OracleRead]) {
         guard timeline != nil else { return }
-        for case .record(let key, _) in reads { timelineMarks.read.insert(key.string) }
+        for case .record(let key, _) in reads { timelineMarks.read.insert(key) }
     }
 
     /// Notes the failure the run ended with, naming the record its first difference (or its
@@ -51,8 +51,8 @@ extension Simulation {
     func recordTimelineFailure(_ failure: InvariantViolation) {
         guard var timeline else { return }
         let text = failure.differences.first ?? failure.detail
-        let key = timeline.histories.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) })
-            .filter { text.contains($0) }
+        let key = timeline.histories.keys.sorted().map(\.string)
+            .filter { text.utf8.contains($0.utf8) }
             .max { $0.utf8.count < $1.utf8.count }
         timeline.failure = Timeline.Failure(
             eventIndex: failure.eventIndex, invariant: failure.invariant, headline: failure.headline ?? failure.detail,
@@ -81,11 +81,11 @@ extension Simulation {
     /// Every record's state now: the store's memory, the image's row, and the model's view of
     /// the record in memory, in the writer's queue and in the image; with the cells where the
     /// store or the image differs from the model.
-    private func keyStates() -> [String: Timeline.KeyState] {
-        var states: [String: Timeline.KeyState] = [:]
-        var memory: [String: OracleRecord] = [:]
-        var rows: [String: OracleRow] = [:]
-        func update(_ key: String, _ body: (inout Timeline.KeyState) -> Void) {
+    private func keyStates() -> [OracleText: Timeline.KeyState] {
+        var states: [OracleText: Timeline.KeyState] = [:]
+        var memory: [OracleText: OracleRecord] = [:]
+        var rows: [OracleText: OracleRow] = [:]
+        func update(_ key: OracleText, _ body: (inout Timeline.KeyState) -> Void) {
             var state = states[key] ?? Timeline.KeyState(eventIndex: 0)
             body(&state)
             states[key] = state
@@ -94,13 +94,14 @@ extension Simulation {
             for key in process.store.baseKeys {
                 guard let data = process.store.baseData(of: key) else { continue }
                 let record = OracleBridge.record(data)
-                memory[key.rawValue] = record
-                update(key.rawValue) { $0.memory = OracleDifference.render(record) }
+                let text = OracleText(key.rawValue)
+                memory[text] = record
+                update(text) { $0.memory = OracleDifference.render(record) }
             }
             if let tables = try? process.image.rawTables(), case .success(let image) = Oracle.decode(OracleBridge.raw(tables)) {
                 for (key, row) in image.records {
-                    rows[key.string] = row
-                    update(key.string) { $0.image = Self.render(row) }
+                    rows[key] = row
+                    update(key) { $0.image = Self.render(row) }
                 }
             }
         }
@@ -110,24 +111,24 @@ extension Simulation {
         for batch in oracle.queue {
             for snapshot in batch.snapshots {
                 let text = (snapshot.hydrated || snapshot.record.deleted ? "replaces " : "merges ") + OracleDifference.render(snapshot.record)
-                update(snapshot.key.string) { $0.queue = text }
+                update(snapshot.key) { $0.queue = text }
             }
         }
         for (key, record) in oracle.memory {
-            update(key.string) { $0.model = OracleDifference.render(record) }
+            update(key) { $0.model = OracleDifference.render(record) }
         }
         for (key, row) in oracle.image.records {
-            update(key.string) { $0.modelImage = Self.render(row) }
+            update(key) { $0.modelImage = Self.render(row) }
         }
         for key in states.keys {
             let state = states[key]!
             var lines: [String] = []
             if state.memory != state.model {
-                lines += OracleDifference.records(key: OracleText(key), expected: oracle.memory[OracleText(key)], actual: memory[key])
+                lines += OracleDifference.records(key: key, expected: oracle.memory[key], actual: memory[key])
                     .map { "memory " + $0 }
             }
             if state.image != state.modelImage {
-                lines += OracleDifference.rows(key: OracleText(key), expected: oracle.image.records[OracleText(key)], actual: rows[key])
+                lines += OracleDifference.rows(key: key, expected: oracle.image.records[key], actual: rows[key])
                     .map { "image " + $0 }
             }
             states[key]!.differences = lines

@@ -47,7 +47,11 @@ extension Simulation {
         if !fields.isEmpty { parts.append(Self.count(fields.count, "root field") + Self.keyList(fields.sorted())) }
         if !fetched.isEmpty { parts.append(Self.count(fetched.count, "fetch time") + Self.keyList(fetched.sorted())) }
         let stamped = touches.records.count + touches.rootFields.count + touches.fetches.count
-        if stamped > 0 { parts.append("stamped \(Self.count(stamped, "row")) read" + Self.keyList(touches.records.sorted())) }
+        if stamped > 0 {
+            let names = touches.records.sorted().map(\.string) + touches.rootFields.sorted().map { "root \($0)" }
+                + touches.fetches.sorted().map { "fetch \($0)" }
+            parts.append("stamped \(Self.count(stamped, "row")) read" + Self.keyList(names))
+        }
         if evicts {
             let oldest = before.generation - 1
             let aged = before.records.filter { $0.value.used < oldest }.keys.sorted()

@@ -68,7 +68,7 @@ package final class Simulation {
     /// The run's timeline, when the options ask for one.
     var timeline: Timeline?
     /// Each record's state after the last recorded event.
-    var lastKeyStates: [String: Timeline.KeyState] = [:]
+    var lastKeyStates: [OracleText: Timeline.KeyState] = [:]
     /// Where the timeline's recording stands between two events.
     var timelineMarks = TimelineMarks()
     /// Expectations that failed under `keepGoing`, in order.

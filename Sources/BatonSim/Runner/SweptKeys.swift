@@ -3,8 +3,9 @@ import Baton
 /// Which records and query-root fields a collection swept from the store's memory, found by
 /// comparing memory before and after it (the store's own result only counts them).
 struct SweptKeys {
-    private let keys: Set<RecordKey>
-    private let rootSlots: Set<String>
+    // Compared by their bytes: two spellings of one text are two keys (`OracleText`).
+    private let keys: Set<OracleText>
+    private let rootSlots: Set<OracleText>
 
     /// What one collection swept, each list sorted.
     struct Swept {
@@ -30,20 +31,25 @@ struct SweptKeys {
     /// Memory before the collection.
     @MainActor
     init(_ store: Store) {
-        keys = Set(store.baseKeys)
+        keys = Self.keys(store)
         rootSlots = Self.rootSlots(store)
     }
 
     /// What left memory since.
     @MainActor
     func swept(_ store: Store) -> Swept {
-        let records = keys.subtracting(store.baseKeys).map { OracleText($0.rawValue) }.sorted()
-        let fields = rootSlots.subtracting(Self.rootSlots(store)).map { OracleText($0) }.sorted()
+        let records = keys.subtracting(Self.keys(store)).sorted()
+        let fields = rootSlots.subtracting(Self.rootSlots(store)).sorted()
         return Swept(records: records, rootFields: fields)
     }
 
     @MainActor
-    private static func rootSlots(_ store: Store) -> Set<String> {
-        Set(store.baseData(of: .queryRoot)?.cells.keys.map(\.name) ?? [])
+    private static func keys(_ store: Store) -> Set<OracleText> {
+        Set(store.baseKeys.map { OracleText($0.rawValue) })
+    }
+
+    @MainActor
+    private static func rootSlots(_ store: Store) -> Set<OracleText> {
+        Set(store.baseData(of: .queryRoot)?.cells.keys.map { OracleText($0.name) } ?? [])
     }
 }
