@@ -8,6 +8,7 @@ enum SimReplayCommand {
         var arguments = try Arguments(words, flagNames: ["trace", "keep-going"])
         let trace = arguments.flag("trace")
         let keepGoing = arguments.flag("keep-going")
+        let mutantOption = try SimCommand.mutant(&arguments)
         let requests = try TimelineRequests(&arguments)
         guard let path = arguments.takePositional() else { throw CLIError.usage("baton sim replay needs a replay FILE") }
         try arguments.finish()
@@ -22,9 +23,11 @@ enum SimReplayCommand {
                 throw CLIError.input("\(path) names mutant \(mutant.rawValue): mutants are compiled into debug builds only")
             }
         }
-        var options = Simulation.Options(events: file.events.count, mutant: file.mutant, echo: trace, recordsTimeline: requests.wanted)
+        let mutant = mutantOption ?? file.mutant
+        var options = Simulation.Options(events: file.events.count, mutant: mutant, echo: trace, recordsTimeline: requests.wanted)
         options.keepGoing = keepGoing
-        let outcome = Simulation.replay(file.events, seed: file.seed, options: options)
+        var outcome = Simulation.replay(file.events, seed: file.seed, options: options)
+        outcome.timeline?.title = path + (mutant.map { " under mutant \($0.rawValue)" } ?? "")
         print("replayed \(outcome.eventsRun) events, \(outcome.statesChecked) states checked, trace \(outcome.traceHash)")
         guard let failure = outcome.failure else {
             print("passed")

@@ -20,7 +20,8 @@ enum SimRunCommand {
             throw CLIError.usage("--replays: \(problem)")
         }
         let options = Simulation.Options(events: events, mutant: mutant, echo: trace, recordsTimeline: requests.wanted)
-        let outcome = Simulation.run(seed: seed, options: options)
+        var outcome = Simulation.run(seed: seed, options: options)
+        if let mutant { outcome.timeline?.title += ", mutant \(mutant.rawValue)" }
         print("seed \(seed): \(outcome.eventsRun) events, \(outcome.statesChecked) states checked, crashes \(outcome.crashes.total), trace \(outcome.traceHash)")
         guard let failure = outcome.failure else {
             print("passed")

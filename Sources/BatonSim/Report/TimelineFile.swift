@@ -13,15 +13,17 @@ package enum TimelineFile {
     }
 
     /// Replays `events` (with the disk of `seed`'s run) recording a timeline, and writes its page
-    /// to `path`.
+    /// to `path`, titled by the seed, the mutant and the replay file.
     package static func write(replaying events: [ScheduledEvent], seed: UInt64?, options: Simulation.Options, to path: String) throws(WriteError) {
         var recording = options
         recording.echo = false
         recording.recordsTimeline = true
         recording.events = events.count
-        guard let timeline = Simulation.replay(events, seed: seed, options: recording).timeline else {
+        guard var timeline = Simulation.replay(events, seed: seed, options: recording).timeline else {
             throw WriteError(message: "no timeline for \(path): the world's plans do not build")
         }
+        timeline.title = (seed.map { "seed \($0), " } ?? "") + "shrunk to \(events.count) events"
+            + (options.mutant.map { ", mutant \($0.rawValue)" } ?? "") + ", world \(options.world.name)"
         try write(timeline, to: path)
     }
 }
