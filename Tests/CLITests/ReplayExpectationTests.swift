@@ -105,6 +105,8 @@ struct ReplayExpectationTests {
         #expect(all.expectationFailures.map(\.eventIndex) == [1, 5])
         #expect(all.failure == all.expectationFailures.first)
         #expect(all.expectationFailures[1].differences == ["image Character:1.used: expected 9 ≠ actual 2"])
+        // Going on past a failed expectation runs exactly the run the file's expectations describe.
+        #expect(all.traceHash == Self.replay(try Self.scenario()).traceHash)
     }
 
     nonisolated static let refused: [(String, String)] = [

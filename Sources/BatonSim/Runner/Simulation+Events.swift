@@ -8,8 +8,9 @@ extension Simulation {
     /// (a replay has the response's text only, which the model reads on its own).
     func execute(_ scheduled: ScheduledEvent, index: Int, execution: Execution?) throws {
         let event = scheduled.event
+        var launched = ""
         if process == nil, !event.endsProcess, event != .relaunch {
-            try launch(before: event, index: index)
+            launched = try launch(before: event, index: index)
         }
         let storeBefore = process?.store
         if let store = storeBefore { observers.watch(store) }
@@ -24,8 +25,8 @@ extension Simulation {
             recordTimeline(event, index: index, outcome: "FAILED \(failure.invariant)")
             throw failure
         }
-        note("#\(index) \(event.summary) → \(outcome)")
-        recordTimeline(event, index: index, outcome: outcome)
+        note("#\(index) \(event.summary) → \(launched)\(outcome)")
+        recordTimeline(event, index: index, outcome: launched + outcome)
         if let process {
             try checkMemory(process, index: index)
             if process.store === storeBefore, let visibleBefore {

@@ -15,11 +15,13 @@ extension Simulation {
         }
     }
 
-    /// The process `event` needs; a failure there is noted as the event's.
-    func launch(before event: SimEvent, index: Int) throws {
+    /// The process `event` needs; a failure there is noted as the event's. Returns what the
+    /// launch found, for the event's own trace line (a line of its own would shift the trace's
+    /// length, which seeds SQLite's randomness at the next launch).
+    func launch(before event: SimEvent, index: Int) throws -> String {
         do {
             let found = try launch(index: index)
-            note("  launch for #\(index): generation \(process?.image.generation ?? -1), \(found)")
+            return "launched generation \(process?.image.generation ?? -1), \(found); "
         } catch {
             let failure = error as? InvariantViolation ?? violation("unexpected-error", "\(error)", at: index)
             note("#\(index) \(event.summary) → FAILED \(failure.invariant) (at the launch before it)")
