@@ -23,6 +23,23 @@ package enum Mutant: String, CaseIterable, Sendable {
     case nullCursorOverwrites
     /// A row read that fails (busy, I/O error) still marks the record hydrated.
     case failedReadHydrates
+    /// Ingest writes a wrong value for long string scalars (their last character dropped).
+    case wrongScalarAtIngest
+    /// Storage keys keep arguments in the order the document wrote them instead of sorting them.
+    case storageKeyArgumentsUnsorted
+    /// The commit never hands one record type (`PageInfo`) to the writer.
+    case recordTypeNeverWritten
+    /// The commit leaves its operation's fetch time out of what it hands the writer.
+    case fetchTimesNotWritten
+    /// Collection keeps a connection but sweeps its edge copies and page info (found by the first
+    /// simulator at seeds 271, 693 and 732).
+    case connectionEdgesSwept
+    /// A record deleted in this launch is not counted as hydrated, so the check fills it from the
+    /// row its deletion has not replaced yet (found at seeds 0, 42, 48 and 54).
+    case deletionNotHydrated
+    /// The image keeps the previous launch's WAL at open instead of checkpointing and truncating
+    /// it, so a torn tail can come back (found at seeds 210, 248 and 481).
+    case walKeptAtOpen
 
     /// What the mutant breaks, in a sentence.
     package var summary: String {
@@ -37,6 +54,13 @@ package enum Mutant: String, CaseIterable, Sendable {
         case .deletedDroppedFromList: "a deleted record in a list of links disappears from the list instead of reading null at its position"
         case .nullCursorOverwrites: "an empty last page's null end (or start) cursor overwrites the stored cursor, so the next page is ignored"
         case .failedReadHydrates: "a row read that fails during the check still marks the record hydrated, so its next partial snapshot replaces the row"
+        case .wrongScalarAtIngest: "ingest stores every string value longer than eight characters without its last character"
+        case .storageKeyArgumentsUnsorted: "storage keys keep the document's argument order, so one field written two ways is two slots"
+        case .recordTypeNeverWritten: "the commit never hands PageInfo records to the writer"
+        case .fetchTimesNotWritten: "the commit leaves fetch times out of what it hands the writer"
+        case .connectionEdgesSwept: "collection keeps a connection but sweeps its edge copies and page info"
+        case .deletionNotHydrated: "a record deleted in this launch is not hydrated, so the check revives its row's old cells"
+        case .walKeptAtOpen: "an open keeps the previous launch's WAL instead of checkpointing and truncating it"
         }
     }
 }

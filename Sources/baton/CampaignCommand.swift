@@ -22,7 +22,7 @@ enum CampaignCommand {
         var summary: Campaign.Summary
         var problems: [String] = []
         if settings.jobs > 1 {
-            let regressions = settings.regressions.map { RegressionFolder(path: $0).replayAll(mutant: settings.mutant) }
+            let regressions = settings.regressions.map { RegressionFolder(path: $0).replayAll(mutant: settings.mutant, world: settings.world.world) }
             let jobs = CampaignJobs(settings: settings, signals: signals, display: display, elapsed: elapsed,
                                     failuresBefore: regressions?.failures.count ?? 0)
             (summary, problems) = try jobs.run()
@@ -51,7 +51,7 @@ enum CampaignCommand {
     /// The campaign in this process (one job, or one job of a parent's `--jobs`).
     private static func runHere(_ settings: CampaignSettings, signals: StopSignals, display: ProgressDisplay,
                                 elapsed: @escaping () -> Double) -> Campaign.Summary {
-        var plan = Campaign.Plan(seeds: settings.seeds, options: Simulation.Options(events: settings.events, mutant: settings.mutant))
+        var plan = Campaign.Plan(seeds: settings.seeds, options: Simulation.Options(events: settings.events, mutant: settings.mutant, world: settings.world.world))
         plan.replayDirectory = settings.replayDirectory
         plan.replayRegressions = settings.regressions.map(RegressionFolder.init)
         plan.saveRegressions = settings.saveRegressions.map(RegressionFolder.init)

@@ -79,6 +79,7 @@ struct CampaignJobs {
         var words = ["sim", "campaign", "--seeds", settings.seeds.description, "--shard", shard.description,
                      "--events", "\(settings.events)", "--json", report, "--progress-lines", "--regressions", "none"]
         if let mutant = settings.mutant { words += ["--mutant", mutant.rawValue] }
+        words += settings.world.words
         if let replays = settings.replayDirectory { words += ["--replays", replays] } else { words.append("--no-shrink") }
         if let folder = settings.saveRegressions { words += ["--save-regressions", folder] }
         if let budget = settings.timeBudget { words += ["--for", String(format: "%.3fs", max(budget - elapsed(), 0.001))] }

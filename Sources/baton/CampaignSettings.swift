@@ -30,6 +30,8 @@ struct CampaignSettings {
     /// The folder shrunk failures are saved into as regressions, if any.
     var saveRegressions: String?
     var progress = ProgressMode.automatic
+    /// The world the seeds run in.
+    var world = WorldOption.standard
 
     /// The words of `sim campaign`'s options. `randomSeed` draws the first seed of `--seeds
     /// random`; `repository` is the Baton checkout the command runs in, if any.
@@ -71,6 +73,7 @@ struct CampaignSettings {
         // The repository's folder first: a CI job that saves elsewhere still replays it.
         case nil: settings.regressions = defaultRegressions ?? settings.saveRegressions
         }
+        settings.world = try WorldOption.parse(&arguments)
         let quiet = arguments.flag("quiet")
         if arguments.flag("progress-lines") { settings.progress = .job } else if quiet { settings.progress = .quiet }
         try arguments.finish()

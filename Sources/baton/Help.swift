@@ -21,6 +21,12 @@ struct CommandHelp {
 
 /// Every command's help, and the usage line that points to it.
 enum Help {
+    /// The options that name the world a simulator command runs in.
+    private static let worldOptions: [(name: String, meaning: String)] = [
+        ("--world NAME|DIR", "the world: a built-in one (rickandmorty, the default; github) or a folder with schema.graphql, operations (*.graphql) and an optional world.json"),
+        ("--schema FILE --operations FILE[,FILE…]", "a quick start instead of --world: your schema and your operations' files"),
+    ]
+
     private static let operationOptions: [(name: String, meaning: String)] = [
         ("--schema SDL", "the schema, a file of SDL"),
         ("--document GRAPHQL", "a file of GraphQL operations and fragments"),
@@ -81,7 +87,7 @@ enum Help {
                     summary: "BatonSim: seeded runs of the real store and image over a simulated disk, checked against a reference model.",
                     options: []),
         CommandHelp(path: ["sim", "run"],
-                    synopsis: "baton sim run --seed N [--events K] [--trace] [--mutant NAME] [--replays DIR] [--html FILE] [--key KEY]",
+                    synopsis: "baton sim run --seed N [--world NAME|DIR] [--events K] [--trace] [--mutant NAME] [--replays DIR] [--html FILE] [--key KEY]",
                     summary: "Runs one seed. On a failure prints each differing cell and the events up to the failing one, shrinks the schedule and writes a replay file with its timeline page beside it (exit 1).",
                     options: [
                         ("--seed N", "the seed: a whole number from 0 to 18446744073709551615"),
@@ -91,9 +97,9 @@ enum Help {
                         ("--replays DIR", "where a failure's replay file goes (default replays)"),
                         ("--html FILE", "write the run's timeline as one self-contained HTML page"),
                         ("--key KEY", "print one record's history through the run (Character:1): memory, writer queue, image, model"),
-                    ]),
+                    ] + worldOptions),
         CommandHelp(path: ["sim", "campaign"],
-                    synopsis: "baton sim campaign --seeds A..B|A..|random [--for 10m] [--jobs N] [--shard I/N] [--events K] [--max-failures N] [--json FILE] [--save-regressions [DIR]] …",
+                    synopsis: "baton sim campaign --seeds A..B|A..|random [--world NAME|DIR] [--for 10m] [--jobs N] [--shard I/N] [--events K] [--max-failures N] [--json FILE] [--save-regressions [DIR]] …",
                     summary: "Runs many seeds: first the regressions folder, then the seeds until the range ends, the time budget runs out, --max-failures is reached or SIGINT/SIGTERM arrives; then prints the summary and writes the JSON. Exit 0 when nothing failed, 1 when something did, 130/143 when a signal stopped a clean campaign.",
                     options: [
                         ("--seeds A..B", "the seeds A to B; A.. runs from A on; random draws the first seed from the clock and prints it"),
@@ -109,9 +115,9 @@ enum Help {
                         ("--save-regressions [DIR]", "save each shrunk failure as a regression into DIR (default: the regressions folder)"),
                         ("--mutant NAME", "switch a known bug back on (debug builds)"),
                         ("--quiet", "no progress and no summary: only the exit status and the JSON"),
-                    ]),
+                    ] + worldOptions),
         CommandHelp(path: ["sim", "replay"],
-                    synopsis: "baton sim replay FILE [--trace] [--keep-going] [--mutant NAME] [--html timeline.html] [--key KEY]",
+                    synopsis: "baton sim replay FILE [--world DIR] [--trace] [--keep-going] [--mutant NAME] [--html timeline.html] [--key KEY]",
                     summary: "Replays a replay file (a shrunk failure or a hand-written scenario) and checks every invariant and expectation (exit 1 on a failure, 65 when the file does not read).",
                     options: [
                         ("--trace", "print every event as it runs"),
@@ -119,15 +125,16 @@ enum Help {
                         ("--mutant NAME", "switch a known bug back on, over the file's own mutant (debug builds)"),
                         ("--html FILE", "write the run's timeline as one self-contained HTML page"),
                         ("--key KEY", "print one record's history through the replay (Character:1): memory, writer queue, image, model"),
-                    ]),
+                    ] + worldOptions),
         CommandHelp(path: ["sim", "mutants"],
-                    synopsis: "baton sim mutants [--check [--seeds A..B] [--events K]]",
+                    synopsis: "baton sim mutants [--check [--mutant NAME] [--world NAME|DIR] [--seeds A..B] [--events K]]",
                     summary: "Lists the mutants (known bugs debug builds can switch back on); with --check, runs seeds under each until one fails.",
                     options: [
                         ("--check", "run seeds under each mutant and report the first failing seed and its shrunk length"),
-                        ("--seeds A..B", "the seeds --check tries (default 0..39)"),
+                        ("--seeds A..B", "the seeds --check tries (default 0..199)"),
+                        ("--mutant NAME", "check this mutant only"),
                         ("--events K", "events per seed (default 200)"),
-                    ]),
+                    ] + worldOptions),
     ]
 
     /// Every command's synopsis (the commands with none below them).

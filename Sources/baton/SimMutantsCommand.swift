@@ -9,8 +9,13 @@ enum SimMutantsCommand {
     static func run(_ words: [String]) throws -> Int32 {
         var arguments = try Arguments(words, flagNames: ["check"])
         let check = arguments.flag("check")
-        let seeds = try SimCommand.closedSeeds(arguments.option("seeds") ?? "0..39", option: "seeds")
+        let seeds = try SimCommand.closedSeeds(arguments.option("seeds") ?? "0..199", option: "seeds")
         let events = try SimCommand.events(&arguments)
+        let world = try WorldOption.parse(&arguments)
+        let only = try arguments.option("mutant").map { name in
+            guard let mutant = Mutant(rawValue: name) else { throw CLIError.usage("unknown mutant \(name); `baton sim mutants` lists them") }
+            return mutant
+        }
         try arguments.finish()
         guard check else {
             for mutant in Mutant.allCases {
@@ -23,9 +28,9 @@ enum SimMutantsCommand {
         }
         try SimCommand.requireMutants("--check")
         var survivors = 0
-        print("mutant\tfirst failing seed\tseeds run\tinvariant\tevents\tshrunk to")
-        for mutant in Mutant.allCases {
-            let options = Simulation.Options(events: events, mutant: mutant)
+        print("mutant\tfirst failing seed\tseeds run\tinvariant\tevents\tshrunk to\t(world \(world.world.name))")
+        for mutant in Mutant.allCases where only == nil || only == mutant {
+            let options = Simulation.Options(events: events, mutant: mutant, world: world.world)
             var found: SimOutcome?
             var ran = 0
             for seed in seeds {

@@ -11,10 +11,11 @@ enum SimReplayCommand {
         let mutantOption = try SimCommand.mutant(&arguments)
         let requests = try TimelineRequests(&arguments)
         guard let path = arguments.takePositional() else { throw CLIError.usage("baton sim replay needs a replay FILE") }
+        let given = try WorldOption.parse(&arguments)
         try arguments.finish()
         let file: ReplayFile
         do {
-            file = try ReplayFile.parse(try readText(path))
+            file = try ReplayFile.parse(try readText(path), world: given.words.isEmpty ? nil : given.world)
         } catch let error as ReplayError {
             throw CLIError.input("\(path): \(error.message)")
         }
@@ -23,8 +24,14 @@ enum SimReplayCommand {
                 throw CLIError.input("\(path) names mutant \(mutant.rawValue): mutants are compiled into debug builds only")
             }
         }
+        let world: World
+        do {
+            world = try ReplayFile.resolveWorld(named: file.world, given: given.words.isEmpty ? nil : given.world)
+        } catch {
+            throw CLIError.input("\(path): \(error.message)")
+        }
         let mutant = mutantOption ?? file.mutant
-        var options = Simulation.Options(events: file.events.count, mutant: mutant, echo: trace, recordsTimeline: requests.wanted)
+        var options = Simulation.Options(events: file.events.count, mutant: mutant, echo: trace, recordsTimeline: requests.wanted, world: world)
         options.keepGoing = keepGoing
         var outcome = Simulation.replay(file.events, seed: file.seed, options: options)
         outcome.timeline?.title = path + (mutant.map { " under mutant \($0.rawValue)" } ?? "")

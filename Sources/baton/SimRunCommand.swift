@@ -15,11 +15,12 @@ enum SimRunCommand {
         let mutant = try SimCommand.mutant(&arguments)
         let replayDirectory = arguments.option("replays") ?? "replays"
         let requests = try TimelineRequests(&arguments)
+        let world = try WorldOption.parse(&arguments)
         try arguments.finish()
         if let problem = FileWriting.problem(writing: replayDirectory, isDirectory: true) {
             throw CLIError.usage("--replays: \(problem)")
         }
-        let options = Simulation.Options(events: events, mutant: mutant, echo: trace, recordsTimeline: requests.wanted)
+        let options = Simulation.Options(events: events, mutant: mutant, echo: trace, recordsTimeline: requests.wanted, world: world.world)
         var outcome = Simulation.run(seed: seed, options: options)
         if let mutant { outcome.timeline?.title += ", mutant \(mutant.rawValue)" }
         print("seed \(seed): \(outcome.eventsRun) events, \(outcome.statesChecked) states checked, crashes \(outcome.crashes.total), trace \(outcome.traceHash)")
@@ -29,7 +30,7 @@ enum SimRunCommand {
             return 0
         }
         print("FAILED: " + FailureReport.lines(failure).joined(separator: "\n"))
-        print("swarm: \(Campaign.swarm(for: seed))")
+        print("swarm: \(Campaign.swarm(for: seed, world: options.world))")
         print("events up to the failing one:")
         for line in FailureReport.eventsAround(failure, trace: outcome.trace) { print("  " + line) }
         try requests.show(outcome)
@@ -43,13 +44,16 @@ enum SimRunCommand {
         print("shrinking…")
         let shrunk = Campaign.shrink(outcome, options: options, budget: 400)
         let rerun = CampaignReport.reproduceCommand(seed: seed, events: options.events, mutant: options.mutant)
+            + (options.world.name == World.defaultName ? "" : " --world \(options.world.name)")
         guard shrunk.reproduces else {
             printError("baton: the schedule did not fail again when replayed, so no replay file was written")
             print("rerun:       " + rerun)
             return
         }
         print("shrunk \(outcome.schedule.count) events to \(shrunk.events.count) in \(shrunk.replays) replays")
-        let file = ReplayFile(seed: seed, mutant: options.mutant, invariant: failure.invariant, detail: failure.detail, events: shrunk.events)
+        let file = ReplayFile(
+            seed: seed, mutant: options.mutant, invariant: failure.invariant, detail: failure.detail,
+            world: options.world.name == World.defaultName ? nil : options.world.name, events: shrunk.events)
         let name = "seed-\(seed)" + (options.mutant.map { "-" + $0.rawValue } ?? "") + ".json"
         do {
             let path = try file.write(into: replayDirectory, name: name)

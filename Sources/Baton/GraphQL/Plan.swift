@@ -344,21 +344,34 @@ public final class FieldSelection: Sendable {
     /// The storage key and slot when no argument mentions a variable (computed once).
     public let staticStorageKey: String?
     public let staticSlot: SlotID?
+    /// False only under the `storageKeyArgumentsUnsorted` mutant: keys keep the document's order.
+    let sortsArguments: Bool
 
-    public init(
+    public convenience init(
         responseKey: String, name: String, arguments: [ArgumentField], type: FieldType,
         selections: SelectionSet?, connection: ConnectionDirective? = nil,
         deleteRecord: DeleteRecordDirective? = nil
     ) {
+        self.init(
+            responseKey: responseKey, name: name, arguments: arguments, type: type, selections: selections,
+            connection: connection, deleteRecord: deleteRecord, mutant: nil)
+    }
+
+    /// A field whose storage keys may put a known bug back (`storageKeyArgumentsUnsorted`).
+    package init(
+        responseKey: String, name: String, arguments: [ArgumentField], type: FieldType,
+        selections: SelectionSet?, connection: ConnectionDirective?, deleteRecord: DeleteRecordDirective?, mutant: Mutant?
+    ) {
+        sortsArguments = !mutant.isOn(.storageKeyArgumentsUnsorted)
         self.responseKey = responseKey
         self.name = name
-        self.arguments = arguments.sorted { CanonicalJSON.utf8Less($0.name, $1.name) }
+        self.arguments = sortsArguments ? arguments.sorted { CanonicalJSON.utf8Less($0.name, $1.name) } : arguments
         self.type = type
         self.selections = selections
         self.connection = connection
         self.deleteRecord = deleteRecord
         if self.arguments.allSatisfy(\.value.isStatic) {
-            let key = StorageKey.render(name: name, arguments: self.arguments, variables: Variables())
+            let key = StorageKey.render(name: name, arguments: self.arguments, variables: Variables(), sorted: sortsArguments)
             staticStorageKey = key
             staticSlot = SlotID.named(key)
         } else {
@@ -372,7 +385,7 @@ public final class FieldSelection: Sendable {
 
     /// The field's storage key under `variables`: `name(a:1,b:"x")`.
     public func storageKey(_ variables: Variables) -> String {
-        staticStorageKey ?? StorageKey.render(name: name, arguments: arguments, variables: variables)
+        staticStorageKey ?? StorageKey.render(name: name, arguments: arguments, variables: variables, sorted: sortsArguments)
     }
 
     /// The field's slot under `variables`.
@@ -394,7 +407,7 @@ public final class FieldSelection: Sendable {
             if let filters = connection.filters { return filters.contains(argument.name) }
             return !ConnectionDirective.pagingArguments.contains(argument.name)
         }
-        return StorageKey.render(name: "__" + connection.key + "_connection", arguments: filtered, variables: variables)
+        return StorageKey.render(name: "__" + connection.key + "_connection", arguments: filtered, variables: variables, sorted: sortsArguments)
     }
 }
 
@@ -403,13 +416,18 @@ public enum StorageKey {
     /// `name(a:1,b:"x")`: arguments sorted by name, values as canonical JSON, null arguments and
     /// absent variables left out at every depth of objects, parentheses dropped when none remain.
     public static func render(name: String, arguments: [ArgumentField], variables: Variables) -> String {
+        render(name: name, arguments: arguments, variables: variables, sorted: true)
+    }
+
+    /// `sorted: false` only under the `storageKeyArgumentsUnsorted` mutant.
+    static func render(name: String, arguments: [ArgumentField], variables: Variables, sorted: Bool) -> String {
         var parts: [(String, String)] = []
         for argument in arguments {
             guard let value = argument.value.resolve(variables), let pruned = prune(value) else { continue }
             parts.append((argument.name, CanonicalJSON.render(pruned)))
         }
         if parts.isEmpty { return name }
-        parts.sort { CanonicalJSON.utf8Less($0.0, $1.0) }
+        if sorted { parts.sort { CanonicalJSON.utf8Less($0.0, $1.0) } }
         return name + "(" + parts.map { $0.0 + ":" + $0.1 }.joined(separator: ",") + ")"
     }
 

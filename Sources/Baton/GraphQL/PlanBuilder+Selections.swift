@@ -65,7 +65,7 @@ extension PlanBuilder {
             responseKey: node.responseKey, name: node.name, arguments: arguments, type: type,
             selections: selections,
             connection: try connection(node, definition: definition, type: type, parent: parent),
-            deleteRecord: try deleteRecord(node, definition: definition, type: type, parent: parent))
+            deleteRecord: try deleteRecord(node, definition: definition, type: type, parent: parent), mutant: mutant)
     }
 
     // MARK: Fragments

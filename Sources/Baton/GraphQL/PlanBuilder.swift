@@ -26,6 +26,14 @@ extension Plan {
         var builder = try PlanBuilder(document: document, schema: schema, operationName: operationName)
         return try builder.build()
     }
+
+    /// Builds a plan with a known bug put back (tests and the simulator; mutants exist only in
+    /// debug builds).
+    package static func build(document: String, schema: Schema, operationName: String? = nil, mutant: Mutant?) throws -> Plan {
+        var builder = try PlanBuilder(document: Document.parse(document), schema: schema, operationName: operationName)
+        builder.mutant = mutant
+        return try builder.build()
+    }
 }
 
 /// Builds one ``Plan``: picks the operation, checks its variables, and resolves its selections.
@@ -48,6 +56,8 @@ struct PlanBuilder {
     var depth = 0
     /// The variables some value of the operation (its fragments included) uses.
     var usedVariables: Set<String> = []
+    /// A known bug to put back in the plan's storage keys, if any.
+    var mutant: Mutant?
 
     init(document: Document, schema: Schema, operationName: String?) throws {
         self.schema = schema

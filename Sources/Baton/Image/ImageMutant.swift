@@ -16,6 +16,8 @@ package enum ImageMutant: String, Sendable, Hashable, CaseIterable {
     case evictNever
     /// A drain commits the first half of its work, then the rest in a second transaction.
     case drainInTwoTransactions
+    /// An open keeps the previous launch's WAL instead of checkpointing and truncating it.
+    case walKeptAtOpen
 }
 #endif
 
@@ -35,6 +37,8 @@ struct ImageRules: Sendable, Hashable {
     var deletedCellsRevive = false
     var eviction = Eviction.afterOneLaunch
     var twoTransactions = false
+    /// Mutant: the open does not restart the WAL.
+    var keepsWALAtOpen = false
 
     /// The decision records' rules.
     static let production = ImageRules()
@@ -57,6 +61,7 @@ struct ImageRules: Sendable, Hashable {
         case .evictOneLaunchEarly: eviction = .oneLaunchEarly
         case .evictNever: eviction = .never
         case .drainInTwoTransactions: twoTransactions = true
+        case .walKeptAtOpen: keepsWALAtOpen = true
         }
     }
     #endif

@@ -94,7 +94,7 @@ enum ImageOpener {
                 case .ours:
                     let version = try readMeta(connection)
                     try enableWAL(connection)
-                    try restartLog(connection)
+                    if !rules.keepsWALAtOpen { try restartLog(connection) }
                     if version != appVersion {
                         try wipe(connection, appVersion: appVersion)
                         opening = .wiped(previousVersion: version)

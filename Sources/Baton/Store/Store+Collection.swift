@@ -31,7 +31,7 @@ extension Store {
         }
         // A connection kept for any reason keeps what it owns: its edge copies and its page info,
         // so a later page always meets the whole connection in memory.
-        base.markOwnedByConnections(&mark.marked)
+        if !configuration.mutant.isOn(.connectionEdgesSwept) { base.markOwnedByConnections(&mark.marked) }
         var swept = base.sweep(keeping: mark.marked, keepsHydrated: configuration.mutant.isOn(.sweptKeepsHydrated))
         var sweptRootFields = 0
         if !pending.contains(.queryRoot), var root = base[.queryRoot] {

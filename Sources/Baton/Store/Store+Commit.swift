@@ -48,7 +48,7 @@ extension Store {
         // A record deleted here holds, from now on, everything its row will hold (nothing from
         // before): it counts as hydrated, so the check never fills it from the row the deletion
         // has not replaced yet, and its next snapshot replaces that row.
-        for key in changeSet.deletions {
+        for key in changeSet.deletions where !configuration.mutant.isOn(.deletionNotHydrated) {
             base.insert(.hydrated, base.intern(key))
         }
         if kind == .server {
@@ -150,7 +150,7 @@ extension Store {
     ) {
         guard let image else { return }
         var batch = WriteBatch()
-        if let fetch { batch.fetches = [fetch] }
+        if let fetch, !configuration.mutant.isOn(.fetchTimesNotWritten) { batch.fetches = [fetch] }
         let fromView = configuration.mutant.isOn(.optimisticReachesImage)
         let types = RecordTypes(written)
         batch.recordTypes = types
@@ -162,6 +162,7 @@ extension Store {
                 batch.rootFields = changedRootFields(data, before: previousRoot)
                 continue
             }
+            if configuration.mutant.isOn(.recordTypeNeverWritten), data.typename == "PageInfo" { continue }
             let hydrated = base.has(.hydrated, id)
             if fromView {
                 batch.snapshots.append(spelledOut(key, data, hydrated: hydrated))

@@ -57,7 +57,7 @@ package struct Campaign {
     package func run(progress: (Summary, UInt64) -> Void = { _, _ in }) -> Summary {
         var summary = Summary()
         if let folder = plan.replayRegressions {
-            summary.regressions = folder.replayAll(mutant: plan.options.mutant)
+            summary.regressions = folder.replayAll(mutant: plan.options.mutant, world: plan.options.world)
         }
         var position: UInt64 = 0
         while let seed = plan.seeds.seed(at: position) {
@@ -123,7 +123,7 @@ package struct Campaign {
         if let folder = plan.saveRegressions {
             do {
                 failure.regressionPath = try folder.save(seed: seed, violation: violation, mutant: mutant,
-                                                         eventsPerSeed: plan.options.events, events: shrunk.events)
+                                                         eventsPerSeed: plan.options.events, events: shrunk.events, world: world)
             } catch {
                 failure.writeError = "\(error)"
             }

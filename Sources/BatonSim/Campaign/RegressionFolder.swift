@@ -40,26 +40,29 @@ package struct RegressionFolder: Hashable, Sendable {
     /// must pass without it (else the failure is not the mutant's alone and is not saved).
     @MainActor
     package func save(seed: UInt64, violation: InvariantViolation, mutant: Mutant?, eventsPerSeed: Int,
-                      events: [ScheduledEvent]) throws(WriteError) -> String {
+                      events: [ScheduledEvent], world: World = .standard) throws(WriteError) -> String {
         if let mutant {
-            let clean = Simulation.replay(events, seed: seed, options: .init(events: events.count))
+            let clean = Simulation.replay(events, seed: seed, options: .init(events: events.count, world: world))
             if let other = clean.failure {
                 throw WriteError(message: "not saved as a regression: its schedule fails without \(mutant.rawValue) too (\(other.invariant)); replay it to see the bug")
             }
         }
+        let named = world.name == World.defaultName ? nil : world.name
         let rerun = "baton sim run --seed \(seed) --events \(eventsPerSeed)" + (mutant.map { " --mutant \($0.rawValue)" } ?? "")
+            + (named.map { " --world \($0)" } ?? "")
         let note = mutant == nil
             ? "Found by a campaign: fails until the bug is fixed, then guards the fix. The whole run: \(rerun)."
             : "Found by a campaign under \(mutant!.rawValue): passes, and fails under that mutant. The whole run: \(rerun)."
         let file = ReplayFile(seed: seed, invariant: violation.invariant, detail: violation.detail, guards: mutant,
-                              note: note, events: events)
+                              note: note, world: named, events: events)
         return try file.write(into: path, name: Self.fileName(seed: seed, invariant: violation.invariant, mutant: mutant))
     }
 
     /// Replays every regression as written, under `mutant` when the campaign runs one (so a
     /// regression that guards it fails at once, as a persisted failure does in proptest).
     @MainActor
-    package func replayAll(mutant: Mutant?) -> Campaign.RegressionReport {
+    /// A file naming a world other than the built-in ones replays in `world` when the names agree.
+    package func replayAll(mutant: Mutant?, world: World? = nil) -> Campaign.RegressionReport {
         var report = Campaign.RegressionReport(folder: path)
         let files: [String]
         do {
@@ -70,7 +73,7 @@ package struct RegressionFolder: Hashable, Sendable {
         }
         for file in files {
             report.replayed += 1
-            if let violation = Self.replay(file, mutant: mutant) {
+            if let violation = Self.replay(file, mutant: mutant, world: world) {
                 report.failures.append(.init(path: file, violation: violation))
             }
         }
@@ -79,17 +82,22 @@ package struct RegressionFolder: Hashable, Sendable {
 
     /// Replays one regression file; nil when it passes.
     @MainActor
-    package static func replay(_ path: String, mutant: Mutant?) -> InvariantViolation? {
+    package static func replay(_ path: String, mutant: Mutant?, world given: World? = nil) -> InvariantViolation? {
         let file: ReplayFile
+        let world: World
         do {
             guard let data = FileManager.default.contents(atPath: path) else {
                 return InvariantViolation(invariant: "regression-file", detail: "cannot read \(path)", eventIndex: -1)
             }
-            file = try ReplayFile.parse(String(decoding: data, as: UTF8.self))
+            let text = String(decoding: data, as: UTF8.self)
+            let named = try ReplayFile.parse(text, world: nil, checked: false).world
+            let usable = given.flatMap { $0.name == named ? $0 : nil }
+            file = try ReplayFile.parse(text, world: usable)
+            world = try ReplayFile.resolveWorld(named: file.world, given: usable)
         } catch {
             return InvariantViolation(invariant: "regression-file", detail: "\(path): \(error.message)", eventIndex: -1)
         }
-        let options = Simulation.Options(events: file.events.count, mutant: mutant ?? file.mutant)
+        let options = Simulation.Options(events: file.events.count, mutant: mutant ?? file.mutant, world: world)
         return Simulation.replay(file.events, seed: file.seed, options: options).failure
     }
 }

@@ -13,6 +13,19 @@ extension ModelResponse {
             walk.response.hasData = true
             _ = try walk.object(data, fixedKey: OracleKeys.root(of: operation.kind), parent: nil, slot: nil, index: [])
         }
+        // Errors land after the data, on the field's final cell (as a response's `errors` are
+        // read after its `data`): a record met twice keeps the later value beside the error.
+        // Several errors on one field: the last in the response's `errors` wins.
+        var position: [ProvenanceError: Int] = [:]
+        for (index, error) in execution.errors.enumerated() { position[error] = index }
+        let ordered = walk.errors.enumerated().sorted {
+            (position[$0.element.source] ?? $0.offset, $0.offset) < (position[$1.element.source] ?? $1.offset, $1.offset)
+        }.map(\.element)
+        for placed in ordered {
+            var cell = walk.response.records[placed.key]?.cells[placed.slot] ?? OracleCell(.null)
+            cell.error = placed.error
+            walk.response.records[placed.key]?.cells[placed.slot] = cell
+        }
         return walk.response
     }
 }
@@ -21,6 +34,8 @@ extension ModelResponse {
 struct ProvenanceWalk {
     let schema: Schema
     var response = ModelResponse()
+    /// Field errors in the order met, placed once the data is written.
+    var errors: [(key: OracleText, slot: OracleText, error: OracleFieldError, source: ProvenanceError)] = []
 
     init(schema: Schema) {
         self.schema = schema
@@ -49,7 +64,8 @@ struct ProvenanceWalk {
             } else {
                 value = try OracleLeaf.value(try Self.tree(field.value), kind: kind, depth: definition.type.listDepth)
             }
-            response.write(key, typename: typename, slot: slot, cell: OracleCell(value, error: field.error.map(Self.fieldError)))
+            response.write(key, typename: typename, slot: slot, cell: OracleCell(value))
+            if let error = field.error { errors.append((key, slot, Self.fieldError(error), error)) }
             if let directive = OracleDeleteDirective(field.directives) {
                 response.delete(value, directive)
             }

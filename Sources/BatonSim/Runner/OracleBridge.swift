@@ -58,15 +58,27 @@ enum OracleBridge {
 }
 
 extension ModelResponse {
-    /// Where this response's description first departs from `other`'s, with a little of each.
+    /// How this response (read from the server's provenance) differs from `other` (read from the
+    /// text): records, cells, deletions, pages and unplaced errors, a few lines of each.
     func difference(from other: ModelResponse) -> String {
-        let a = Array(description.utf8), b = Array(other.description.utf8)
-        var start = 0
-        while start < a.count, start < b.count, a[start] == b[start] { start += 1 }
-        func excerpt(_ bytes: [UInt8]) -> String {
-            let from = max(0, start - 60)
-            return String(decoding: bytes[from..<min(bytes.count, start + 120)], as: UTF8.self)
+        var lines: [String] = []
+        if hasData != other.hasData { lines.append("data: provenance \(hasData) ≠ text \(other.hasData)") }
+        for key in Set(records.keys).union(other.records.keys).sorted() {
+            let a = records[key], b = other.records[key]
+            if a == b { continue }
+            if a?.typename != b?.typename {
+                lines.append("\(key).__typename: provenance \(a?.typename ?? "no record") ≠ text \(b?.typename ?? "no record")")
+            }
+            let cellsA = a?.cells ?? [:], cellsB = b?.cells ?? [:]
+            for slot in Set(cellsA.keys).union(cellsB.keys).sorted() where cellsA[slot] != cellsB[slot] {
+                lines.append("\(key).\(slot): provenance \(OracleDifference.render(cellsA[slot])) ≠ text \(OracleDifference.render(cellsB[slot]))")
+            }
         }
-        return "provenance …\(excerpt(a))… ≠ text …\(excerpt(b))…"
+        if deletions != other.deletions { lines.append("deletions: provenance \(deletions) ≠ text \(other.deletions)") }
+        if pages != other.pages { lines.append("pages: provenance \(pages) ≠ text \(other.pages)") }
+        if unplacedErrors != other.unplacedErrors {
+            lines.append("unplaced errors: provenance \(unplacedErrors.count) ≠ text \(other.unplacedErrors.count)")
+        }
+        return lines.prefix(8).joined(separator: "; ") + (lines.count > 8 ? "; and \(lines.count - 8) more" : "")
     }
 }

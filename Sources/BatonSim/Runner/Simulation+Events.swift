@@ -159,7 +159,7 @@ extension Simulation {
         guard let plan = plans.plan(operation) else { return nil }
         let resolved = try resolve(plan, operation, variables, index: index)
         do {
-            return try Ingest.normalize(plan: plan, variables: resolved, response: body.bytes)
+            return try Ingest.normalize(plan: plan, variables: resolved, response: body.bytes, mutant: options.mutant)
         } catch {
             throw violation("ingest-accepts-server-response", "\(operation): \(error)", at: index)
         }

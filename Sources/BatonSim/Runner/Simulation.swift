@@ -149,7 +149,7 @@ package final class Simulation {
 
     /// A simulation over the options' world, or nil when the store cannot build its plans.
     private static func make(seed: UInt64?, diskSeed: UInt64, options: Options) -> Simulation? {
-        guard let plans = try? WorldPlans(world: options.world) else { return nil }
+        guard let plans = try? WorldPlans(world: options.world, mutant: options.mutant) else { return nil }
         return Simulation(seed: seed, diskSeed: diskSeed, options: options, plans: plans)
     }
 

@@ -9,11 +9,12 @@ package struct WorldPlans: Sendable {
     ///
     /// - Throws: ``WorldError`` naming the operation's file when the store cannot build a plan the
     ///   world's own validation accepted (a difference between the store and the world to report).
-    package init(world: World) throws {
+    package init(world: World, mutant: Mutant? = nil) throws {
         var plans: [String: Plan] = [:]
         for operation in world.operations {
             do {
-                plans[operation.name] = try Plan.build(document: operation.documentText, schema: world.schema, operationName: operation.name)
+                plans[operation.name] = try Plan.build(
+                    document: operation.documentText, schema: world.schema, operationName: operation.name, mutant: mutant)
             } catch let error as GraphQLError {
                 throw WorldError(error, source: operation.source)
             } catch {

@@ -19,11 +19,15 @@ package struct Execution: Sendable {
     /// Errors whose path names no field of the response (`data` null, or a path through a null
     /// parent after non-null propagation), in the order the response lists them.
     package var unplacedErrors: [ProvenanceError]
+    /// Every error of the response's `errors`, placed or not, in the order written: when several
+    /// name one field, the last written is the one a reader keeps.
+    package var errors: [ProvenanceError]
 
-    package init(responseText: [UInt8], data: ProvenanceObject?, unplacedErrors: [ProvenanceError] = []) {
+    package init(responseText: [UInt8], data: ProvenanceObject?, unplacedErrors: [ProvenanceError] = [], errors: [ProvenanceError]? = nil) {
         self.responseText = responseText
         self.data = data
         self.unplacedErrors = unplacedErrors
+        self.errors = errors ?? unplacedErrors
     }
 }
 

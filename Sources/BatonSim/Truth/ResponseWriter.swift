@@ -12,8 +12,11 @@ struct ResponseWriter {
         self.random = random
     }
 
-    /// `{"data": …, "errors": […]}`, errors left out when there are none.
-    mutating func response(_ result: ExecutionResult) -> [UInt8] {
+    /// `{"data": …, "errors": […]}`, errors left out when there are none; beside the bytes, the
+    /// data's provenance with every object's fields in the order they were written (a shuffled
+    /// style writes members out of execution order, and a reader meets them in this order).
+    mutating func response(_ result: ExecutionResult) -> (bytes: [UInt8], data: ProvenanceObject?) {
+        var written: ProvenanceObject?
         bytes = []
         bytes.reserveCapacity(512)
         var members = ["data"]
@@ -26,7 +29,7 @@ struct ResponseWriter {
             if position > 0 { token(UInt8(ascii: ",")) }
             key(member)
             if member == "data" {
-                if let data = result.data { object(data) } else { literal("null") }
+                if let data = result.data { written = object(data) } else { literal("null") }
             } else {
                 token(UInt8(ascii: "["))
                 for (index, error) in result.errors.enumerated() {
@@ -38,39 +41,48 @@ struct ResponseWriter {
         }
         token(UInt8(ascii: "}"))
         whitespace()
-        return bytes
+        return (bytes, written)
     }
 
-    private mutating func object(_ object: ProvenanceObject) {
+    /// Writes `object`'s members (shuffled when the style says so) and returns it with its fields
+    /// in the order written.
+    private mutating func object(_ object: ProvenanceObject) -> ProvenanceObject {
         token(UInt8(ascii: "{"))
-        if style.shufflesMembers {
-            for (position, index) in order(object.fields.count).enumerated() {
-                if position > 0 { token(UInt8(ascii: ",")) }
-                key(object.fields[index].responseKey)
-                value(object.fields[index].value)
-            }
-        } else {
-            for (position, field) in object.fields.enumerated() {
-                if position > 0 { token(UInt8(ascii: ",")) }
-                key(field.responseKey)
-                value(field.value)
-            }
+        var written = object
+        written.fields = []
+        written.fields.reserveCapacity(object.fields.count)
+        for (position, index) in order(object.fields.count).enumerated() {
+            if position > 0 { token(UInt8(ascii: ",")) }
+            var field = object.fields[index]
+            key(field.responseKey)
+            field.value = value(field.value)
+            written.fields.append(field)
         }
         token(UInt8(ascii: "}"))
+        return written
     }
 
-    private mutating func value(_ value: ProvenanceValue) {
+    /// Writes `value` and returns it as written (objects' fields in written order).
+    private mutating func value(_ value: ProvenanceValue) -> ProvenanceValue {
         switch value {
-        case .null: literal("null")
-        case .scalar(let scalar): json(scalar)
-        case .object(let object): self.object(object)
+        case .null:
+            literal("null")
+            return value
+        case .scalar(let scalar):
+            json(scalar)
+            return value
+        case .object(let object):
+            return .object(self.object(object))
         case .list(let items):
             token(UInt8(ascii: "["))
+            var written: [ProvenanceValue] = []
+            written.reserveCapacity(items.count)
             for (index, item) in items.enumerated() {
                 if index > 0 { token(UInt8(ascii: ",")) }
-                self.value(item)
+                written.append(self.value(item))
             }
             token(UInt8(ascii: "]"))
+            return .list(written)
         }
     }
 

@@ -95,10 +95,10 @@ package struct Server: Sendable {
     /// The bytes of `result`, spelled in this seed's JSON style.
     private mutating func finish(_ result: ExecutionResult) -> Execution {
         var writer = ResponseWriter(style: configuration.json, random: jsonRandom)
-        let text = writer.response(result)
+        let (text, written) = writer.response(result)
         jsonRandom = writer.random
         let unplaced = result.errors.filter { !$0.placed }.map(\.error)
-        return Execution(responseText: text, data: result.data, unplacedErrors: unplaced)
+        return Execution(responseText: text, data: written, unplacedErrors: unplaced, errors: result.errors.map(\.error))
     }
 
     /// Moves the state out (leaving an empty one), so that the executor owns it uniquely and its

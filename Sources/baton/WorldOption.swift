@@ -1,0 +1,65 @@
+import BatonSim
+import Foundation
+
+/// The world a simulator command runs in: `--world NAME|DIR` (a built-in world by name, or a
+/// folder: schema, operations, optional world.json), or `--schema FILE --operations FILE[,FILE…]`
+/// for a quick start; the built-in Rick and Morty world when none is named.
+struct WorldOption {
+    let world: World
+    /// The words that name the same world to a child process (`--jobs`).
+    let words: [String]
+
+    /// The default world.
+    static let standard = WorldOption(world: .standard, words: [])
+
+    /// Reads the world options from `arguments`; a world that cannot be served is an input error
+    /// naming the file, line and column, before any seed runs.
+    static func parse(_ arguments: inout Arguments) throws -> WorldOption {
+        let name = arguments.option("world")
+        let schema = arguments.option("schema")
+        let operations = arguments.option("operations")
+        switch (name, schema, operations) {
+        case (nil, nil, nil):
+            return .standard
+        case (let name?, nil, nil):
+            if let world = World.builtIn(name) { return WorldOption(world: world, words: ["--world", name]) }
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: name, isDirectory: &isFolder), isFolder.boolValue else {
+                throw CLIError.usage("--world takes a built-in world (\(World.builtInNames.joined(separator: ", "))) or a folder, and \(name) is neither")
+            }
+            let world = try load { try World.load(directory: name) }
+            return WorldOption(world: world, words: ["--world", name])
+        case (nil, let schema?, let operations?):
+            let files = operations.split(separator: ",").map(String.init)
+            guard !files.isEmpty else { throw CLIError.usage("--operations takes one or more files, separated by commas") }
+            let schemaText = try readSource(schema)
+            let texts = try files.map { (source: $0, text: try readSource($0)) }
+            let world = try load {
+                try World.make(name: ((schema as NSString).deletingLastPathComponent as NSString).lastPathComponent.nonEmpty ?? "app",
+                               schema: schemaText, operations: texts, schemaSource: schema)
+            }
+            return WorldOption(world: world, words: ["--schema", schema, "--operations", operations])
+        case (nil, _?, nil):
+            throw CLIError.usage("--schema needs --operations FILE[,FILE…] (the app's operations)")
+        case (nil, nil, _?):
+            throw CLIError.usage("--operations needs --schema FILE (the app's schema)")
+        default:
+            throw CLIError.usage("name the world either with --world or with --schema and --operations, not both")
+        }
+    }
+
+    /// A world, checked as far as the store's own plan builder too.
+    private static func load(_ body: () throws -> World) throws -> World {
+        do {
+            let world = try body()
+            _ = try WorldPlans(world: world)
+            return world
+        } catch let error as WorldError {
+            throw CLIError.input("\(error)")
+        }
+    }
+}
+
+private extension String {
+    var nonEmpty: String? { isEmpty ? nil : self }
+}
