@@ -55,7 +55,7 @@ extension Simulation {
             process.layers[layer] = process.store.commitOptimistic(changeSet)
             self.process = process
             oracle.optimistic(layer: layer, response, operation: operation, variables: variables)
-            return "layer over \(changeSet.records.count) records"
+            return "layer over \(Self.count(changeSet.records.count, "record"))" + Self.keyList(changeSet.records.map { OracleText($0.key.rawValue) }.sorted())
         case .fail(let layer):
             guard var process, let id = process.layers.removeValue(forKey: layer) else { return "skipped: no such layer" }
             process.store.revert(id)
