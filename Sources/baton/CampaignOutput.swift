@@ -18,7 +18,8 @@ enum CampaignOutput {
             } else {
                 lines.append("regressions: \(regressions.replayed) files in \(regressions.folder) replayed, \(regressions.failures.count) FAILED")
                 for failure in regressions.failures {
-                    lines.append("  \(failure.path): \(failure.violation)")
+                    lines.append("  \(failure.path): \(failure.violation.summary)")
+                    lines += details(failure.violation)
                     lines.append("    replay: swift run baton sim replay \(failure.path)")
                 }
             }
@@ -33,10 +34,12 @@ enum CampaignOutput {
         let failures = summary.failuresBySeed
         lines.append("failures: \(failures.count)")
         for failure in failures.prefix(listed) {
-            lines.append("  seed \(failure.seed): \(failure.violation)")
+            lines.append("  seed \(failure.seed): \(failure.violation.summary)")
+            lines += details(failure.violation)
             if let path = failure.replayPath {
                 lines.append("    shrunk to \(failure.shrunkLength ?? 0) events: swift run baton sim replay \(path)")
             }
+            if let path = failure.timelinePath { lines.append("    timeline: \(path)") }
             if let path = failure.regressionPath { lines.append("    saved as a regression: \(path)") }
             if let error = failure.writeError { lines.append("    \(error)") }
             lines.append("    rerun: " + CampaignReport.reproduceCommand(seed: failure.seed, events: settings.events, mutant: settings.mutant))
@@ -46,5 +49,16 @@ enum CampaignOutput {
             lines.append("  … and \(rest) more failure\(rest == 1 ? "" : "s")" + (settings.jsonPath.map { ", all listed in \($0)" } ?? " (--json FILE lists them all)"))
         }
         Swift.print(lines.joined(separator: "\n"))
+    }
+
+    /// How many differing cells the summary lists per failure (the JSON and the replay list all).
+    static let differencesListed = 8
+
+    /// A failure's event and its first differences, indented under its summary line.
+    static func details(_ violation: InvariantViolation) -> [String] {
+        var lines: [String] = []
+        if let event = violation.event { lines.append("    at " + event) }
+        lines += FailureReport.differences(violation, indent: "    ", limit: differencesListed)
+        return lines
     }
 }

@@ -5,9 +5,11 @@ import BatonSim
 @MainActor
 enum SimReplayCommand {
     static func run(_ words: [String]) throws -> Int32 {
-        var arguments = try Arguments(words, flagNames: ["trace"])
+        var arguments = try Arguments(words, flagNames: ["trace", "keep-going"])
         let trace = arguments.flag("trace")
-        let html = arguments.option("html")
+        let keepGoing = arguments.flag("keep-going")
+        let mutantOption = try SimCommand.mutant(&arguments)
+        let requests = try TimelineRequests(&arguments)
         guard let path = arguments.takePositional() else { throw CLIError.usage("baton sim replay needs a replay FILE") }
         let given = try WorldOption.parse(&arguments)
         try arguments.finish()
@@ -28,25 +30,31 @@ enum SimReplayCommand {
         } catch {
             throw CLIError.input("\(path): \(error.message)")
         }
-        let options = Simulation.Options(events: file.events.count, mutant: file.mutant, echo: trace, recordsTimeline: html != nil, world: world)
-        let outcome = Simulation.replay(file.events, seed: file.seed, options: options)
+        let mutant = mutantOption ?? file.mutant
+        var options = Simulation.Options(events: file.events.count, mutant: mutant, echo: trace, recordsTimeline: requests.wanted, world: world)
+        options.keepGoing = keepGoing
+        var outcome = Simulation.replay(file.events, seed: file.seed, options: options)
+        outcome.timeline?.title = path + (mutant.map { " under mutant \($0.rawValue)" } ?? "")
         print("replayed \(outcome.eventsRun) events, \(outcome.statesChecked) states checked, trace \(outcome.traceHash)")
-        if let html, let timeline = outcome.timeline {
-            do {
-                try TimelinePage.render(timeline).write(toFile: html, atomically: true, encoding: .utf8)
-            } catch {
-                throw CLIError.failed("cannot write the timeline to \(html): \(error.localizedDescription)")
-            }
-            print("timeline: \(html)")
-        }
         guard let failure = outcome.failure else {
             print("passed")
+            try requests.show(outcome)
             return 0
         }
-        print("FAILED: \(failure)")
-        if !trace {
-            for line in outcome.trace.filter({ $0.hasPrefix("#") }).suffix(6) { print("  " + line) }
+        // Under --keep-going: every expectation that failed, then the invariant that stopped the
+        // run, if one did.
+        var failures = outcome.expectationFailures
+        if !failures.contains(failure) { failures.append(failure) }
+        if failures.count > 1 { print("\(failures.count) failures:") }
+        for shown in failures {
+            print("FAILED: " + FailureReport.lines(shown).joined(separator: "\n"))
+            if failures.count > 1, let event = shown.event { print("  at " + event) }
         }
+        if !trace {
+            print("events up to the failing one:")
+            for line in FailureReport.eventsAround(failures.last!, trace: outcome.trace) { print("  " + line) }
+        }
+        try requests.show(outcome)
         return 1
     }
 }

@@ -14,32 +14,33 @@ enum SimRunCommand {
         let trace = arguments.flag("trace")
         let mutant = try SimCommand.mutant(&arguments)
         let replayDirectory = arguments.option("replays") ?? "replays"
+        let requests = try TimelineRequests(&arguments)
         let world = try WorldOption.parse(&arguments)
         try arguments.finish()
         if let problem = FileWriting.problem(writing: replayDirectory, isDirectory: true) {
             throw CLIError.usage("--replays: \(problem)")
         }
-        let options = Simulation.Options(events: events, mutant: mutant, echo: trace, world: world.world)
-        let outcome = Simulation.run(seed: seed, options: options)
+        let options = Simulation.Options(events: events, mutant: mutant, echo: trace, recordsTimeline: requests.wanted, world: world.world)
+        var outcome = Simulation.run(seed: seed, options: options)
+        if let mutant { outcome.timeline?.title += ", mutant \(mutant.rawValue)" }
         print("seed \(seed): \(outcome.eventsRun) events, \(outcome.statesChecked) states checked, crashes \(outcome.crashes.total), trace \(outcome.traceHash)")
         guard let failure = outcome.failure else {
             print("passed")
+            try requests.show(outcome)
             return 0
         }
-        report(failure, outcome: outcome, options: options, replayDirectory: replayDirectory)
+        print("FAILED: " + FailureReport.lines(failure).joined(separator: "\n"))
+        print("swarm: \(Campaign.swarm(for: seed, world: options.world))")
+        print("events up to the failing one:")
+        for line in FailureReport.eventsAround(failure, trace: outcome.trace) { print("  " + line) }
+        try requests.show(outcome)
+        shrink(failure, outcome: outcome, options: options, replayDirectory: replayDirectory)
         return 1
     }
 
-    private static func report(_ failure: InvariantViolation, outcome: SimOutcome, options: Simulation.Options, replayDirectory: String) {
+    /// Shrinks the failing schedule and writes its replay file, with its timeline beside it.
+    private static func shrink(_ failure: InvariantViolation, outcome: SimOutcome, options: Simulation.Options, replayDirectory: String) {
         let seed = outcome.seed ?? 0
-        print("FAILED: \(failure)")
-        print("swarm: \(Campaign.swarm(for: seed, world: options.world))")
-        print("events around it:")
-        let lines = outcome.trace.filter { $0.hasPrefix("#") }
-        if !lines.isEmpty {
-            let at = lines.firstIndex { $0.hasPrefix("#\(failure.eventIndex) ") } ?? lines.count - 1
-            for line in lines[max(0, at - 5)...at] { print("  " + line) }
-        }
         print("shrinking…")
         let shrunk = Campaign.shrink(outcome, options: options, budget: 400)
         let rerun = CampaignReport.reproduceCommand(seed: seed, events: options.events, mutant: options.mutant)
@@ -57,6 +58,13 @@ enum SimRunCommand {
         do {
             let path = try file.write(into: replayDirectory, name: name)
             print("replay file: \(path)")
+            let page = TimelineFile.path(besideReplay: path)
+            do {
+                try TimelineFile.write(replaying: shrunk.events, seed: seed, options: options, to: page)
+                print("timeline:    \(page)")
+            } catch {
+                printError("baton: no timeline: \(error)")
+            }
             print("reproduce:   swift run baton sim replay \(path)")
         } catch {
             printError("baton: no replay file: \(error)")

@@ -57,11 +57,46 @@ struct TimelinePageTests {
         }
         #expect(dom.contains("class=\"mark kind-drain failing"))
         #expect(dom.contains("FAILED \(failure.invariant)"))
-        // The record the failure names is chosen, and its history table is drawn.
+        // The failure's cell diff, in the banner and in the failing event's details (selected at
+        // load), one item per differing cell.
+        let diff = #"<li class="diff-line">Character:1.species: expected "Human" ≠ actual nothing</li>"#
+        #expect(failure.differences.contains(#"Character:1.species: expected "Human" ≠ actual nothing"#))
+        #expect(dom.components(separatedBy: diff).count - 1 == 2)
+        let details = try #require(dom.range(of: "<div id=\"details\" data-event=\"\(failure.eventIndex)\">"))
+        #expect(dom[details.upperBound...].prefix(4000).contains(diff))
+        #expect(dom[details.upperBound...].prefix(4000).contains("<pre class=\"trace\">#4 drain → FAILED image-equals-model"))
+        // The disk lane has a track per file.
+        #expect(dom.contains("data-file=\"/app.image\"") && dom.contains("data-file=\"/app.image-wal\""))
+        // The record the failure names is chosen, and its history table is drawn, the failing
+        // row marked and its image cell flagged as differing from the model's image.
         let key = try #require(timeline.failure?.key)
-        #expect(failure.detail.contains(key))
+        #expect(key == "Character:1")
         #expect(dom.contains("<option value=\"\(key)\""))
+        #expect(dom.contains("<table data-key=\"\(key)\">"))
         #expect(dom.contains("<th>writer queue</th>"))
+        let rows = dom.components(separatedBy: "<td class=\"event\">#").count - 1
+        #expect(rows == timeline.histories[OracleText(key)]?.count)
+        #expect(dom.contains("<tr class=\"failing\"><td class=\"event\">#\(failure.eventIndex)</td>"))
+        #expect(dom.contains("<td class=\"differs\" title=\"the model expects: used 2 Character {"))
+    }
+
+    @Test("the disk lane marks syncs and a power loss's dropped or torn writes; every event has its details")
+    func diskLane() throws {
+        let (_, file) = try #require(try SimulationProperties.scenarios().first { $0.0 == "image-expectations-every-kind.json" })
+        let outcome = Simulation.replay(file.events, seed: file.seed, options: .init(events: file.events.count, recordsTimeline: true))
+        #expect(outcome.failure == nil)
+        let timeline = try #require(outcome.timeline)
+        let loss = try #require(timeline.events.first { $0.kind == "powerLoss" })
+        #expect(loss.disk.dropped + loss.disk.torn > 0)
+        #expect(loss.details.contains { $0.hasPrefix("disk: ") && $0.contains("power loss: ") })
+        #expect(timeline.events.contains { $0.disk.syncs > 0 })
+        #expect(timeline.events.allSatisfy { event in event.details.contains { $0.hasPrefix("#\(event.index) ") } })
+        let dom = try Self.renderedDOM(of: TimelinePage.render(timeline))
+        #expect(dom.contains("data-rendered=\"ok\""))
+        #expect(!dom.contains("data-errors=\""))
+        #expect(dom.contains("class=\"tick sync\""))
+        #expect(dom.contains("class=\"tick tear\""))
+        #expect(dom.contains("<div id=\"failure\" hidden=\"\"></div>"))
     }
 
     @Test("text that looks like markup stays text")

@@ -113,7 +113,11 @@ package struct Campaign {
             world: world.name == World.defaultName ? nil : world.name, events: shrunk.events)
         let name = "seed-\(seed)" + (mutant.map { "-" + $0.rawValue } ?? "") + ".json"
         do {
-            failure.replayPath = try file.write(into: directory, name: name)
+            let path = try file.write(into: directory, name: name)
+            failure.replayPath = path
+            let page = TimelineFile.path(besideReplay: path)
+            try TimelineFile.write(replaying: shrunk.events, seed: seed, options: plan.options, to: page)
+            failure.timelinePath = page
         } catch {
             failure.writeError = "\(error)"
         }
@@ -150,6 +154,7 @@ package struct Campaign {
         guard let failure = outcome.failure else { return ShrunkSchedule(events: outcome.schedule, replays: 0, reproduces: false) }
         var quiet = options
         quiet.echo = false
+        quiet.recordsTimeline = false
         var shrinker = Shrinker<ScheduledEvent>(budget: budget)
         let world = options.world
         shrinker.normalize = { ScheduleCheck.withoutNoOps($0, world: world) }

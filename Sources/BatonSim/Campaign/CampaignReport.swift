@@ -48,7 +48,9 @@ package enum CampaignReport {
                 object["replay"] = .string(path)
                 object["replayCommand"] = .string("swift run baton sim replay \(path)")
             }
+            if let path = failure.timelinePath { object["timeline"] = .string(path) }
             if let path = failure.regressionPath { object["regression"] = .string(path) }
+            Self.describe(failure.violation, into: &object)
             if let error = failure.writeError { object["writeError"] = .string(error) }
             return .object(object)
         }
@@ -98,7 +100,7 @@ package enum CampaignReport {
                         "invariant": .string(failure.violation.invariant),
                         "detail": .string(failure.violation.detail),
                         "event": .int(failure.violation.eventIndex),
-                    ])
+                    ].merging(Self.described(failure.violation)) { old, _ in old })
                 }),
             ])
         }
@@ -131,10 +133,11 @@ package enum CampaignReport {
                 guard case .object(let f) = item, let seed = seed(f["seed"]) else { return nil }
                 let violation = InvariantViolation(invariant: string(f["invariant"]) ?? "", detail: string(f["detail"]) ?? "",
                                                    eventIndex: int(f["event"]))
-                var failure = Campaign.Failure(seed: seed, violation: violation)
+                var failure = Campaign.Failure(seed: seed, violation: Self.readDescription(f, into: violation))
                 failure.swarm = f["swarm"]
                 if f["shrunkLength"] != nil { failure.shrunkLength = int(f["shrunkLength"]) }
                 failure.replayPath = string(f["replay"])
+                failure.timelinePath = string(f["timeline"])
                 failure.regressionPath = string(f["regression"])
                 failure.writeError = string(f["writeError"])
                 failure.replays = int(f["shrinkReplays"])
@@ -142,6 +145,29 @@ package enum CampaignReport {
             }
         }
         return summary
+    }
+
+    /// A violation's parts beyond its one-line `detail`: the `headline` without the differences,
+    /// each `differences` line, and the `failingEvent`'s trace line.
+    static func described(_ violation: InvariantViolation) -> [String: JSONValue] {
+        var object: [String: JSONValue] = [:]
+        Self.describe(violation, into: &object)
+        return object
+    }
+
+    private static func describe(_ violation: InvariantViolation, into object: inout [String: JSONValue]) {
+        if let headline = violation.headline { object["headline"] = .string(headline) }
+        if !violation.differences.isEmpty { object["differences"] = .array(violation.differences.map { .string($0) }) }
+        if let event = violation.event { object["failingEvent"] = .string(event) }
+    }
+
+    /// Reads back what ``describe(_:into:)`` wrote.
+    private static func readDescription(_ object: [String: JSONValue], into violation: InvariantViolation) -> InvariantViolation {
+        var violation = violation
+        violation.headline = string(object["headline"])
+        if case .array(let lines)? = object["differences"] { violation.differences = lines.compactMap(string) }
+        violation.event = string(object["failingEvent"])
+        return violation
     }
 
     /// The command that reruns one seed.

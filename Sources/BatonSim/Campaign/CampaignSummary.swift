@@ -37,6 +37,8 @@ extension Campaign {
         package var swarm: JSONValue?
         package var shrunkLength: Int?
         package var replayPath: String?
+        /// The shrunk schedule's timeline page, beside its replay file.
+        package var timelinePath: String?
         /// Where the failure was saved as a regression, if it was.
         package var regressionPath: String?
         /// Why no replay file (or regression) was written, when one should have been.

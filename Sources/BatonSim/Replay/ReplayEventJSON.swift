@@ -21,7 +21,7 @@ enum ReplayEventJSON {
     ]
 
     /// The keys an `expect` object may hold.
-    static let expectKeys = ["availability", "source", "data", "image"]
+    static let expectKeys = ExpectationJSON.keys
 
     static func json(_ scheduled: ScheduledEvent) -> JSONValue {
         var object: [String: JSONValue] = ["event": .string(scheduled.event.kind)]
@@ -60,12 +60,7 @@ enum ReplayEventJSON {
             break
         }
         if let expect = scheduled.expect {
-            var e: [String: JSONValue] = [:]
-            if let availability = expect.availability { e["availability"] = .string(availability) }
-            if let source = expect.source { e["source"] = .string(source) }
-            if let data = expect.data { e["data"] = data }
-            if let image = expect.image { e["image"] = .object(image) }
-            object["expect"] = .object(e)
+            object["expect"] = ExpectationJSON.json(expect)
         }
         return .object(object)
     }
@@ -127,40 +122,7 @@ enum ReplayEventJSON {
             }
             event = .fault(on: on, code: code)
         }
-        return ScheduledEvent(event, expect: try expectation(o["expect"]))
-    }
-
-    private static func expectation(_ value: JSONValue?) throws(ReplayError) -> Expectation? {
-        guard let value else { return nil }
-        guard case .object(let e) = value else { throw ReplayError("\"expect\" is an object of \(expectKeys.joined(separator: ", "))") }
-        if let extra = e.keys.sorted().first(where: { !expectKeys.contains($0) }) {
-            throw ReplayError("unknown expect key \"\(extra)\"; expect holds \(expectKeys.joined(separator: ", "))")
-        }
-        var expect = Expectation()
-        switch e["availability"] {
-        case nil: break
-        case .string(let a)? where ["available", "missing", "fresh", "stale"].contains(a): expect.availability = a
-        default: throw ReplayError("expect.availability is available, missing, fresh or stale")
-        }
-        switch e["source"] {
-        case nil: break
-        case .string(let s)? where ["memory", "image"].contains(s): expect.source = s
-        default: throw ReplayError("expect.source is memory or image")
-        }
-        expect.data = e["data"]
-        switch e["image"] {
-        case nil: break
-        case .object(let rows)?:
-            for key in rows.keys.sorted() {
-                switch rows[key]! {
-                case .object, .null: continue
-                default: throw ReplayError("expect.image[\"\(key)\"] is an object of cells, or null for no row")
-                }
-            }
-            expect.image = rows
-        default: throw ReplayError("expect.image is an object: record key → cells, or null for no row")
-        }
-        return expect
+        return ScheduledEvent(event, expect: try ExpectationJSON.parse(o["expect"]))
     }
 }
 

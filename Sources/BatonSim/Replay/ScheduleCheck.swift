@@ -151,8 +151,11 @@ private struct ScheduleState {
         if expect.data != nil, !isCheck {
             return ScheduleCheck.Problem(index: index, message: "expect.data goes on a check event, not on \(scheduled.event.kind)", isNoOp: false)
         }
-        if expect.image != nil, scheduled.event.endsProcess {
-            return ScheduleCheck.Problem(index: index, message: "expect.image needs a running process, and \(scheduled.event.kind) ends it", isNoOp: false)
+        if expect.readsImage, scheduled.event.endsProcess {
+            let key = expect.image.map { $0.records != nil ? "image" : $0.root != nil ? "root" : "fetches" } ?? "oneOf"
+            return ScheduleCheck.Problem(
+                index: index, message: "expect.\(key) needs a running process, and \(scheduled.event.kind) ends it (put it on the relaunch that follows)",
+                isNoOp: false)
         }
         return nil
     }

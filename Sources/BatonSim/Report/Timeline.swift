@@ -19,14 +19,19 @@ package struct Timeline: Sendable {
         package var kind: String
         /// One line: the event and what it did.
         package var summary: String
-        /// More lines, shown when the event is selected.
+        /// More lines, shown when the event is selected: the event's trace lines (the server's
+        /// edits before it, a launch it needed, the event itself) and what the disk did.
         package var details: [String]
-        /// The records the event touched (written, read, swept, checked).
+        /// The records the event touched: their memory, queued write, row or model state changed,
+        /// or a check read their row.
         package var keys: [String]
         /// The disk after the event.
         package var files: [FileState]
+        /// What the disk did during the event.
+        package var disk: DiskActivity
 
-        package init(index: Int, lane: Lane, kind: String, summary: String, details: [String] = [], keys: [String] = [], files: [FileState] = []) {
+        package init(index: Int, lane: Lane, kind: String, summary: String, details: [String] = [], keys: [String] = [],
+                     files: [FileState] = [], disk: DiskActivity = DiskActivity()) {
             self.index = index
             self.lane = lane
             self.kind = kind
@@ -34,6 +39,40 @@ package struct Timeline: Sendable {
             self.details = details
             self.keys = keys
             self.files = files
+            self.disk = disk
+        }
+    }
+
+    /// What the simulated disk did during one event, from its counters.
+    package struct DiskActivity: Sendable, Hashable {
+        package var writes = 0
+        package var bytesWritten = 0
+        package var syncs = 0
+        /// Faults the disk injected (an armed write, sync or read failed).
+        package var faults = 0
+        /// At a power loss: pending writes kept whole, lost whole, or torn.
+        package var kept = 0
+        package var dropped = 0
+        package var torn = 0
+
+        package init(writes: Int = 0, bytesWritten: Int = 0, syncs: Int = 0, faults: Int = 0, kept: Int = 0, dropped: Int = 0, torn: Int = 0) {
+            self.writes = writes
+            self.bytesWritten = bytesWritten
+            self.syncs = syncs
+            self.faults = faults
+            self.kept = kept
+            self.dropped = dropped
+            self.torn = torn
+        }
+
+        /// One line for the event's details, or nil when the disk did nothing.
+        package var line: String? {
+            var parts: [String] = []
+            if writes > 0 { parts.append("\(writes) writes (\(bytesWritten) bytes)") }
+            if syncs > 0 { parts.append("\(syncs) syncs") }
+            if faults > 0 { parts.append("\(faults) faults injected") }
+            if kept + dropped + torn > 0 { parts.append("power loss: \(kept) pending writes kept, \(dropped) dropped, \(torn) torn") }
+            return parts.isEmpty ? nil : "disk: " + parts.joined(separator: ", ")
         }
     }
 
@@ -49,21 +88,34 @@ package struct Timeline: Sendable {
     }
 
     /// One record after an event that touched it.
-    package struct KeyState: Sendable {
+    package struct KeyState: Sendable, Hashable {
         package var eventIndex: Int
-        /// The record in memory (store), in the writer's queue, in the image, and in the model;
-        /// `nil` where there is none.
+        /// The record in memory (store), in the writer's queue, in the image, and in the model's
+        /// memory; `nil` where there is none.
         package var memory: String?
         package var queue: String?
         package var image: String?
         package var model: String?
+        /// The row the model expects in the image (`nil`: no row).
+        package var modelImage: String?
+        /// Each cell where memory differs from the model's memory, or the image from the model's
+        /// image, one per line.
+        package var differences: [String]
 
-        package init(eventIndex: Int, memory: String? = nil, queue: String? = nil, image: String? = nil, model: String? = nil) {
+        package init(eventIndex: Int, memory: String? = nil, queue: String? = nil, image: String? = nil, model: String? = nil,
+                     modelImage: String? = nil, differences: [String] = []) {
             self.eventIndex = eventIndex
             self.memory = memory
             self.queue = queue
             self.image = image
             self.model = model
+            self.modelImage = modelImage
+            self.differences = differences
+        }
+
+        /// The same states, whatever the event.
+        func sameState(as other: KeyState) -> Bool {
+            memory == other.memory && queue == other.queue && image == other.image && model == other.model && modelImage == other.modelImage
         }
     }
 
@@ -71,16 +123,27 @@ package struct Timeline: Sendable {
     package struct Failure: Sendable {
         package var eventIndex: Int
         package var invariant: String
-        package var detail: String
+        /// What broke, without the differences.
+        package var headline: String
+        /// Each differing cell, one per line (see ``InvariantViolation/differences``).
+        package var differences: [String]
         /// The record the failure names, when it names one.
         package var key: String?
+
+        package init(eventIndex: Int, invariant: String, headline: String, differences: [String] = [], key: String? = nil) {
+            self.eventIndex = eventIndex
+            self.invariant = invariant
+            self.headline = headline
+            self.differences = differences
+            self.key = key
+        }
     }
 
     package var title: String
     package var events: [Event] = []
     package var failure: Failure?
-    /// Each record's history, by key.
-    package var histories: [String: [KeyState]] = [:]
+    /// Each record's history, by key (compared by its bytes: two spellings are two records).
+    package var histories: [OracleText: [KeyState]] = [:]
 
     package init(title: String) {
         self.title = title

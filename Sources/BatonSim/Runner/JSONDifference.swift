@@ -1,8 +1,9 @@
 import Baton
 
-/// The first place two JSON values differ (strings by their bytes), as a path and the two values
+/// The places two JSON values differ (strings by their bytes), as paths and the two values
 /// there: short failure messages about large documents.
 package enum JSONDifference {
+    /// The first difference: `path: a ≠ b`.
     package static func first(_ a: JSONValue, _ b: JSONValue, path: String = "$") -> String? {
         switch (a, b) {
         case (.object(let x), .object(let y)):
@@ -20,6 +21,39 @@ package enum JSONDifference {
         default:
             return JSONComparison.equal(a, b) ? nil : "\(path): \(short(a)) ≠ \(short(b))"
         }
+    }
+
+    /// Every difference, one line each (`path: expected … ≠ actual …`), at most `limit`.
+    package static func all(_ expected: JSONValue, _ actual: JSONValue, limit: Int = 100) -> [String] {
+        var lines: [String] = []
+        collect(expected, actual, path: "$", limit: limit, into: &lines)
+        return lines
+    }
+
+    private static func collect(_ a: JSONValue, _ b: JSONValue, path: String, limit: Int, into lines: inout [String]) {
+        guard lines.count < limit else { return }
+        switch (a, b) {
+        case (.object(let x), .object(let y)):
+            for key in Set(x.keys).union(y.keys).sorted(by: CanonicalJSON.utf8Less) {
+                switch (x[key], y[key]) {
+                case (let left?, let right?): collect(left, right, path: path + "." + key, limit: limit, into: &lines)
+                case (let left?, nil): add("\(path).\(key): expected \(short(left)) ≠ actual absent", limit, &lines)
+                case (nil, let right?): add("\(path).\(key): expected absent ≠ actual \(short(right))", limit, &lines)
+                case (nil, nil): break
+                }
+            }
+        case (.array(let x), .array(let y)):
+            for (index, (left, right)) in zip(x, y).enumerated() {
+                collect(left, right, path: "\(path)[\(index)]", limit: limit, into: &lines)
+            }
+            if x.count != y.count { add("\(path): expected \(x.count) elements ≠ actual \(y.count)", limit, &lines) }
+        default:
+            if !JSONComparison.equal(a, b) { add("\(path): expected \(short(a)) ≠ actual \(short(b))", limit, &lines) }
+        }
+    }
+
+    private static func add(_ line: String, _ limit: Int, _ lines: inout [String]) {
+        if lines.count < limit { lines.append(line) }
     }
 
     private static func short(_ value: JSONValue) -> String {

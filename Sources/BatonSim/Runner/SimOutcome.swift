@@ -4,11 +4,22 @@ import Baton
 package struct InvariantViolation: Error, Hashable, Sendable, CustomStringConvertible {
     /// The invariant's name (stable: shrinking keeps only candidates that break the same one).
     package var invariant: String
+    /// What was seen, on one line (differences included): what JSON reports and files keep.
     package var detail: String
     /// The index of the event after which it broke.
     package var eventIndex: Int
+    /// What was seen without the differences, when ``differences`` lists them (else ``detail``).
+    package var headline: String?
+    /// One line per differing cell, row or value, `Key.cell: expected … ≠ actual …`, for the
+    /// invariants that compare records, rows or data; empty for the others.
+    package var differences: [String] = []
+    /// The failing event's trace line (`#N summary → outcome`), when the run noted one.
+    package var event: String?
 
     package var description: String { "\(invariant) after event #\(eventIndex): \(detail)" }
+
+    /// The violation's first line as people read it: the invariant, the event and the headline.
+    package var summary: String { "\(invariant) after event #\(eventIndex): \(headline ?? detail)" }
 }
 
 /// Crash points a run went through, by kind.
@@ -44,4 +55,6 @@ package struct SimOutcome: Sendable {
     /// The paths the store's rules took in this run (the reference model's counters and the
     /// disk's torn writes).
     package var coverage: Coverage
+    /// Every expectation that failed, when the run kept going past them (``Simulation/Options/keepGoing``).
+    package var expectationFailures: [InvariantViolation] = []
 }

@@ -13,15 +13,8 @@ extension Simulation {
             statesChecked += 1
             let actual = store.baseData(of: recordKey).map(OracleBridge.record)
             let expected = oracle.memory[key]
-            if actual != expected {
-                let lines = OracleDifference.records(key: key, expected: expected, actual: actual)
-                throw violation("memory-agrees-with-model", "model vs memory: " + lines.joined(separator: "; "), at: index)
-            }
-            if store.isHydrated(recordKey) != oracle.isHydrated(key) {
-                throw violation(
-                    "memory-agrees-with-model",
-                    "\(key) is \(store.isHydrated(recordKey) ? "" : "not ")hydrated in memory; the model says it is \(oracle.isHydrated(key) ? "" : "not ")",
-                    at: index)
+            if actual != expected || store.isHydrated(recordKey) != oracle.isHydrated(key) {
+                throw violation("memory-agrees-with-model", "model vs memory", differences: memoryDifferences(store), at: index)
             }
         }
         guard oracle.layerCount > 0 || store.layerCount > 0 else { return }
@@ -31,8 +24,7 @@ extension Simulation {
             let actual = store.data(of: RecordKey(key.string)).map(OracleBridge.record)
             let expected = oracle.visible(key)
             if actual != expected {
-                let lines = OracleDifference.records(key: key, expected: expected, actual: actual)
-                throw violation("visible-agrees-with-model", "model vs what the UI sees: " + lines.joined(separator: "; "), at: index)
+                throw violation("visible-agrees-with-model", "model vs what the UI sees", differences: visibleDifferences(store), at: index)
             }
         }
     }
@@ -59,8 +51,7 @@ extension Simulation {
         let lines = OracleDifference.images(expected: oracle.image, actual: observed)
         if !lines.isEmpty {
             let what = expectUnchanged ? "after a failed drain the image changed" : "the image differs from the model"
-            let shown = lines.prefix(12).joined(separator: "; ") + (lines.count > 12 ? "; and \(lines.count - 12) more" : "")
-            throw violation("image-equals-model", "\(what): model vs image: \(shown)", at: index)
+            throw violation("image-equals-model", "\(what): model vs image", differences: lines, at: index)
         }
     }
 
@@ -85,27 +76,34 @@ extension Simulation {
             unreadableRecords: unreadable)
         statesChecked += 1
         let reads = lookups.map(OracleBridge.read)
+        markRead(reads)
         if reads != expected.reads {
             throw violation(
-                "check-reads-rows",
-                "the check read [\(reads.map(\.description).joined(separator: ", "))]; the model's walk reads [\(expected.reads.map(\.description).joined(separator: ", "))]",
-                at: index)
+                "check-reads-rows", "the check read \(reads.count) rows; the model's walk reads \(expected.reads.count)",
+                differences: Self.readDifferences(expected: expected.reads, actual: reads), at: index)
         }
         switch result {
         case .missing:
             if expected.available {
-                throw violation("check-missing-only-when-model-lacks", "the check said missing; the model has it all (\(expected.source?.rawValue ?? "?"))", at: index)
+                throw violation(
+                    "check-missing-only-when-model-lacks", "the check said missing; the model has it all (\(expected.source?.rawValue ?? "?"))",
+                    differences: checkDifferences(process.store, model: nil, read: nil), at: index)
             }
-            return "missing" + (unreadable.isEmpty ? "" : " (\(unreadable.count) rows unreadable)")
+            return "missing" + (unreadable.isEmpty ? "" : " (\(unreadable.count) rows unreadable)") + Self.readsLine(reads)
         case .available(let freshness, let fetchTime, let source):
             guard expected.available else {
-                throw violation("check-reads-model-data", "the check said available; the model lacks data the operation selects", at: index)
+                throw violation(
+                    "check-reads-model-data", "the check said available; the model lacks data the operation selects",
+                    differences: checkDifferences(process.store, model: nil, read: nil), at: index)
             }
             if expected.source?.rawValue != "\(source)" {
                 throw violation("check-source", "the check answered from \(source); the model from \(expected.source?.rawValue ?? "nowhere")", at: index)
             }
             if fetchTime?.bitPattern != expected.fetchTime?.bitPattern {
-                throw violation("check-fetch-time", "fetch time \(fetchTime.map { "\($0)" } ?? "unknown") ≠ model \(expected.fetchTime.map { "\($0)" } ?? "unknown")", at: index)
+                throw violation(
+                    "check-fetch-time", "fetch time \(fetchTime.map { "\($0)" } ?? "unknown") ≠ model \(expected.fetchTime.map { "\($0)" } ?? "unknown")",
+                    differences: ["fetch time of \(oracle.identity(operation, variables)): expected \(expected.fetchTime.map { "\($0)" } ?? "unknown") ≠ actual \(fetchTime.map { "\($0)" } ?? "unknown")"],
+                    at: index)
             }
             if expected.freshness?.rawValue != "\(freshness)" {
                 throw violation("check-freshness", "\(freshness) ≠ model \(expected.freshness?.rawValue ?? "?")", at: index)
@@ -113,64 +111,16 @@ extension Simulation {
             let read = process.store.read(plan, variables: resolved)
             let model = oracle.expectedRead(operation: operation, variables: variables)
             if !read.isComplete || !model.isComplete {
-                throw violation("check-reads-model-data", "available, but reading back is incomplete (store: \(read.isComplete), model: \(model.isComplete))", at: index)
+                throw violation(
+                    "check-reads-model-data", "available, but reading back is incomplete (store: \(read.isComplete), model: \(model.isComplete))",
+                    differences: checkDifferences(process.store, model: model.data, read: read.data), at: index)
             }
-            if let difference = JSONDifference.first(model.data, read.data) {
-                throw violation("check-reads-model-data", "model vs read back: \(difference)", at: index)
+            if JSONDifference.first(model.data, read.data) != nil {
+                throw violation(
+                    "check-reads-model-data", "model vs read back", differences: checkDifferences(process.store, model: model.data, read: read.data),
+                    at: index)
             }
-            return "available \(freshness) from \(source)" + (fetchTime.map { " fetched \($0)" } ?? "")
-        }
-    }
-
-    /// A hand-written scenario's expectations after an event.
-    func checkExpectation(_ expect: Expectation, index: Int) throws {
-        if let availability = expect.availability {
-            let actual: String
-            switch lastCheck {
-            case .missing?: actual = "missing"
-            case .available(let freshness, _, _)?: actual = availability == "available" ? "available" : (freshness == .fresh ? "fresh" : "stale")
-            case nil: actual = "no check yet"
-            }
-            guard actual == availability else {
-                throw violation("expectation", "expected \(availability), the check said \(actual)", at: index)
-            }
-        }
-        if let source = expect.source {
-            guard case .available(_, _, let actual)? = lastCheck, "\(actual)" == source else {
-                throw violation("expectation", "expected the data from \(source), the check said \(String(describing: lastCheck))", at: index)
-            }
-        }
-        if let data = expect.data {
-            guard let process, case .check(let operation, let variables, _) = schedule[index].event, let plan = plans.plan(operation) else {
-                throw violation("expectation", "\"data\" expectations go on check events", at: index)
-            }
-            let read = process.store.read(plan, variables: try resolve(plan, operation, variables, index: index))
-            guard JSONComparison.equal(read.data, data) else {
-                throw violation("expectation", "expected data \(CanonicalJSON.render(data)), read back \(CanonicalJSON.render(read.data))", at: index)
-            }
-        }
-        if let rows = expect.image {
-            guard let process else {
-                throw violation("expectation", "image expectations need a running process", at: index)
-            }
-            let observed = try observe(process.image, index: index)
-            for key in rows.keys.sorted() {
-                let row = observed.records[OracleText(key)]
-                switch rows[key]! {
-                case .null:
-                    if let row { throw violation("expectation", "expected no row \(key), found \(row)", at: index) }
-                case .object(let cells):
-                    guard let row else { throw violation("expectation", "expected a row \(key), found none", at: index) }
-                    for name in cells.keys.sorted() {
-                        let actual = row.cells[OracleText(name)].map { Self.recordSourceJSON($0.value) }
-                        guard let actual, JSONComparison.equal(actual, cells[name]!) else {
-                            throw violation("expectation", "row \(key).\(name): expected \(CanonicalJSON.render(cells[name]!)), found \(actual.map(CanonicalJSON.render) ?? "nothing")", at: index)
-                        }
-                    }
-                default:
-                    throw violation("expectation", "image expectations are objects of cells or null", at: index)
-                }
-            }
+            return "available \(freshness) from \(source)" + (fetchTime.map { " fetched \($0)" } ?? "") + Self.readsLine(reads)
         }
     }
 
@@ -181,21 +131,6 @@ extension Simulation {
             return try plan.variables(variables)
         } catch {
             throw violation("variables-accepted", "\(operation): the store refuses the variables \(CanonicalJSON.render(.object(variables))): \(error)", at: index)
-        }
-    }
-
-    /// A model value in record-source form, as replay files write image cells (`{"__ref": …}`).
-    static func recordSourceJSON(_ value: OracleValue) -> JSONValue {
-        switch value {
-        case .null: .null
-        case .bool(let b): .bool(b)
-        case .int(let i): .int(i)
-        case .double(let d): .double(d)
-        case .string(let s): .string(s.string)
-        case .object(let text): (try? JSONValue.parse(Array(text.string.utf8))) ?? .string(text.string)
-        case .link(let key): .object(["__ref": .string(key.string)])
-        case .links(let keys): .object(["__refs": .array(keys.map { $0.map { .string($0.string) } ?? .null })])
-        case .list(let items): .array(items.map(recordSourceJSON))
         }
     }
 }

@@ -8,8 +8,9 @@ extension Simulation {
     /// (a replay has the response's text only, which the model reads on its own).
     func execute(_ scheduled: ScheduledEvent, index: Int, execution: Execution?) throws {
         let event = scheduled.event
+        var launched = ""
         if process == nil, !event.endsProcess, event != .relaunch {
-            try launch(index: index)
+            launched = try launch(before: event, index: index)
         }
         let storeBefore = process?.store
         if let store = storeBefore { observers.watch(store) }
@@ -17,14 +18,15 @@ extension Simulation {
         let outcome: String
         do {
             outcome = try perform(event, index: index, execution: execution)
-        } catch let failure as InvariantViolation {
+        } catch {
             // The failing event is on the trace and the timeline too, with the state it left.
+            let failure = error as? InvariantViolation ?? violation("unexpected-error", "\(error)", at: index)
             note("#\(index) \(event.summary) → FAILED \(failure.invariant)")
             recordTimeline(event, index: index, outcome: "FAILED \(failure.invariant)")
             throw failure
         }
-        note("#\(index) \(event.summary) → \(outcome)")
-        recordTimeline(event, index: index, outcome: outcome)
+        note("#\(index) \(event.summary) → \(launched)\(outcome)")
+        recordTimeline(event, index: index, outcome: launched + outcome)
         if let process {
             try checkMemory(process, index: index)
             if process.store === storeBefore, let visibleBefore {
@@ -53,7 +55,7 @@ extension Simulation {
             process.layers[layer] = process.store.commitOptimistic(changeSet)
             self.process = process
             oracle.optimistic(layer: layer, response, operation: operation, variables: variables)
-            return "layer over \(changeSet.records.count) records"
+            return "layer over \(Self.count(changeSet.records.count, "record"))" + Self.keyList(changeSet.records.map { OracleText($0.key.rawValue) }.sorted())
         case .fail(let layer):
             guard var process, let id = process.layers.removeValue(forKey: layer) else { return "skipped: no such layer" }
             process.store.revert(id)
@@ -116,8 +118,8 @@ extension Simulation {
             return "power lost"
         case .relaunch:
             if process != nil { _ = try quit(index: index) }
-            try launch(index: index)
-            return "launched generation \(process?.image.generation ?? -1)"
+            let found = try launch(index: index)
+            return "launched generation \(process?.image.generation ?? -1), \(found)"
         case .corruptFile(let seed):
             if let process {
                 disk.kill()
@@ -200,27 +202,28 @@ extension Simulation {
         let id = layer.flatMap { process.layers.removeValue(forKey: $0) }
         process.store.commit(changeSet, answering: id)
         self.process = process
-        oracle.serverCommit(response, operation: operation, variables: variables, now: clock.now(), answering: id == nil ? nil : layer)
-        return "\(changeSet.records.count) records, \(changeSet.deletions.count) deletions, \(changeSet.connectionPages.count) pages"
+        let effect = oracle.serverCommit(response, operation: operation, variables: variables, now: clock.now(), answering: id == nil ? nil : layer)
+        return Self.commitLine(changeSet, changed: effect.changed)
     }
 
     // MARK: - Collection
 
     private func collect(index: Int) throws -> String {
         guard let process else { return "skipped" }
+        let before = SweptKeys(process.store)
         let result = process.store.collect()
+        let swept = before.swept(process.store)
         let expected = oracle.collect()
         statesChecked += 1
-        guard result.swept == expected.swept.count, result.sweptRootFields == expected.sweptRootFields.count else {
-            let names = expected.swept.prefix(12).map(\.description).joined(separator: ", ")
+        guard result.swept == expected.swept.count, result.sweptRootFields == expected.sweptRootFields.count,
+              swept.records == expected.swept, swept.rootFields == expected.sweptRootFields else {
             throw violation(
                 "collection-sweeps-model",
-                "the store swept \(result.swept) records and \(result.sweptRootFields) root fields; the model sweeps \(expected.swept.count) (\(names)) and \(expected.sweptRootFields.count) root fields",
-                at: index)
+                "the store swept \(result.swept) records and \(result.sweptRootFields) root fields; the model sweeps \(expected.swept.count) and \(expected.sweptRootFields.count)",
+                differences: swept.differences(expected: expected), at: index)
         }
-        let swept = expected.swept.prefix(8).map(\.description).joined(separator: ", ")
-        return "kept \(result.kept), swept \(result.swept) records" + (swept.isEmpty ? "" : " (\(swept)\(expected.swept.count > 8 ? ", …" : ""))")
-            + " and \(result.sweptRootFields) root fields"
+        return "kept \(result.kept), swept \(Self.count(result.swept, "record"))" + Self.keyList(swept.records)
+            + " and \(Self.count(result.sweptRootFields, "root field"))" + Self.keyList(swept.rootFields)
     }
 
     // MARK: - The writer
@@ -228,6 +231,7 @@ extension Simulation {
     private func drain(index: Int) throws -> String {
         guard let process else { return "skipped" }
         let queued = oracle.queue.flatMap { $0.snapshots.map(\.key) }
+        let (queue, touches, imageBefore, evicts) = (oracle.queue, oracle.touches, oracle.image, !oracle.evictionDone)
         let result = process.image.writer.drain()
         switch result {
         case .nothingToDo:
@@ -241,8 +245,7 @@ extension Simulation {
             }
             oracle.drainCommitted(synced: !disk.hasPendingWrites)
             try checkImage(process.image, index: index)
-            let rows = queued.prefix(8).map(\.description).joined(separator: ", ")
-            return "committed" + (queued.isEmpty ? "" : " \(queued.count) rows (\(rows)\(queued.count > 8 ? ", …" : ""))")
+            return drainLine(queue: queue, touches: touches, before: imageBefore, evicts: evicts)
         default:
             oracle.drainFailed()
             try checkImage(process.image, index: index, expectUnchanged: true)

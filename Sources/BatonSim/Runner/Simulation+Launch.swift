@@ -3,8 +3,9 @@ import Baton
 extension Simulation {
     /// A new process: opens the image over the simulated disk, checks its integrity and that it
     /// is one of the states the model allows after the way the last process ended, and makes a
-    /// new store over it.
-    func launch(index: Int) throws {
+    /// new store over it. Returns what it found, for the trace.
+    @discardableResult
+    func launch(index: Int) throws -> String {
         // SQLite's own generator (WAL salts) is process-wide: seed it so a run repeats in any
         // process, from the disk's seed and the launch's number (not from anything a trace line
         // or a timeline could change).
@@ -33,26 +34,29 @@ extension Simulation {
             throw violation("integrity-check", integrity, at: index)
         }
         let observed = try observe(image, index: index)
+        var foundLine = ""
         if launched {
             let end = lastEnd ?? .quit
             let allowed = oracle.allowedStates(after: end)
             guard let found = allowed.firstIndex(where: { $0.generation + 1 == observed.generation && $0.sameRows(as: observed) }) else {
-                let closest = allowed.last.map { state in
+                let closest: [String] = allowed.last.map { state in
                     let lines = OracleDifference.images(expected: state, actual: observed)
-                    return lines.isEmpty ? "same rows, generation \(state.generation) + 1 ≠ \(observed.generation)" : lines.prefix(8).joined(separator: "; ")
-                } ?? "none"
+                    return lines.isEmpty ? ["generation: expected \(state.generation + 1) ≠ actual \(observed.generation)"] : lines
+                } ?? []
                 let described = allowed.map { "generation \($0.generation) with \($0.records.count) rows" }.joined(separator: "; ")
                 throw violation(
                     "relaunch-allowed-state",
-                    "after \(end.rawValue) the image (generation \(observed.generation) after the open, \(observed.records.count) rows) is none of the allowed states [\(described)]; against the newest: \(closest)",
-                    at: index)
+                    "after \(end.rawValue) the image (generation \(observed.generation) after the open, \(observed.records.count) rows) is none of the allowed states [\(described)]; against the newest",
+                    differences: closest, at: index)
             }
             oracle.relaunched(found: found, generation: observed.generation, after: end)
+            foundLine = Self.launchLine(observed, found: found, of: allowed.count)
         } else {
             guard observed.records.isEmpty && observed.root.isEmpty && observed.fetches.isEmpty else {
                 throw violation("relaunch-allowed-state", "the first launch found rows", at: index)
             }
             oracle.firstLaunch(generation: observed.generation)
+            foundLine = Self.launchLine(observed, found: nil, of: 1)
         }
         if !disk.hasPendingWrites { oracle.noteSynced() }
         let recorder = RecordingImage(image)
@@ -60,5 +64,6 @@ extension Simulation {
         process = Process(store: store, image: image, recorder: recorder)
         lastEnd = nil
         launched = true
+        return foundLine
     }
 }

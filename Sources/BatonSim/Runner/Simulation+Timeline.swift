@@ -1,36 +1,62 @@
 import Baton
 
+/// Where the timeline's recording stands between two events: the trace lines already given to an
+/// event, the disk's counters after the last event, and the rows the current event read.
+struct TimelineMarks {
+    var traceLines = 0
+    var counters: SimulatedDisk.Counters?
+    var read: Set<OracleText> = []
+}
+
 extension Simulation {
-    /// Adds the event just run to the timeline: its lane, what it did, the disk after it, and the
-    /// history of every record whose memory, queued write, row or model state it changed.
+    /// Adds the event just run to the timeline: its lane, its trace lines, what the disk did and
+    /// holds after it, and the history of every record whose memory, queued write, row or model
+    /// state it changed or whose row it read.
     func recordTimeline(_ event: SimEvent, index: Int, outcome: String) {
         guard var timeline else { return }
-        let states = keyStates()
         var touched: [String] = []
-        for key in Set(states.keys).union(lastKeyStates.keys).sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
-            let state = states[key] ?? Timeline.KeyState(eventIndex: index)
-            let old = lastKeyStates[key]
-            if old?.memory != state.memory || old?.queue != state.queue || old?.image != state.image || old?.model != state.model {
-                var entry = state
-                entry.eventIndex = index
-                timeline.histories[key, default: []].append(entry)
-                touched.append(key)
+        // With no process running nothing is read, so no record's history moves: the next
+        // launch's first event shows what it found.
+        let states = process == nil ? lastKeyStates : keyStates()
+        let keys = Set(states.keys).union(lastKeyStates.keys).union(timelineMarks.read)
+        for key in keys.sorted() {
+            var state = states[key] ?? Timeline.KeyState(eventIndex: index)
+            state.eventIndex = index
+            let changed = lastKeyStates[key].map { !$0.sameState(as: state) } ?? (states[key] != nil)
+            if process != nil, changed || timelineMarks.read.contains(key) {
+                timeline.histories[key, default: []].append(state)
+                touched.append(key.string)
             }
         }
         lastKeyStates = states
+        let counters = disk.counters
+        let activity = Self.activity(from: timelineMarks.counters, to: counters)
+        var details = Array(trace[min(timelineMarks.traceLines, trace.count)...])
+        if let line = activity.line { details.append(line) }
+        timelineMarks = TimelineMarks(traceLines: trace.count, counters: counters)
         timeline.events.append(Timeline.Event(
             index: index, lane: Self.lane(of: event), kind: event.kind, summary: "\(event.summary) → \(outcome)",
-            details: [], keys: touched, files: fileStates()))
+            details: details, keys: touched, files: fileStates(), disk: activity))
         self.timeline = timeline
     }
 
-    /// Notes the failure the run ended with, naming the record its detail names first.
+    /// Notes rows a check read, so the event lists them among the records it touched.
+    func markRead(_ reads: [OracleRead]) {
+        guard timeline != nil else { return }
+        for case .record(let key, _) in reads { timelineMarks.read.insert(key) }
+    }
+
+    /// Notes the failure the run ended with, naming the record its first difference (or its
+    /// detail) names.
     func recordTimelineFailure(_ failure: InvariantViolation) {
         guard var timeline else { return }
-        let key = timeline.histories.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) })
-            .filter { failure.detail.contains($0) }
+        let text = failure.differences.first ?? failure.detail
+        let key = timeline.histories.keys.sorted().map(\.string)
+            .filter { text.utf8.contains($0.utf8) }
             .max { $0.utf8.count < $1.utf8.count }
-        timeline.failure = Timeline.Failure(eventIndex: failure.eventIndex, invariant: failure.invariant, detail: failure.detail, key: key)
+        timeline.failure = Timeline.Failure(
+            eventIndex: failure.eventIndex, invariant: failure.invariant, headline: failure.headline ?? failure.detail,
+            differences: failure.differences, key: key)
         self.timeline = timeline
     }
 
@@ -43,11 +69,23 @@ extension Simulation {
         }
     }
 
+    /// What the disk did between two readings of its counters.
+    static func activity(from before: SimulatedDisk.Counters?, to after: SimulatedDisk.Counters) -> Timeline.DiskActivity {
+        guard let before else { return Timeline.DiskActivity() }
+        func delta(_ path: KeyPath<SimulatedDisk.Counters, UInt64>) -> Int { Int(after[keyPath: path] &- before[keyPath: path]) }
+        return Timeline.DiskActivity(
+            writes: delta(\.writes), bytesWritten: delta(\.bytesWritten), syncs: delta(\.syncs), faults: delta(\.injectedFaults),
+            kept: delta(\.writesKept), dropped: delta(\.writesDropped), torn: delta(\.writesTorn))
+    }
+
     /// Every record's state now: the store's memory, the image's row, and the model's view of
-    /// the record in memory, in the writer's queue and in the image.
-    private func keyStates() -> [String: Timeline.KeyState] {
-        var states: [String: Timeline.KeyState] = [:]
-        func update(_ key: String, _ body: (inout Timeline.KeyState) -> Void) {
+    /// the record in memory, in the writer's queue and in the image; with the cells where the
+    /// store or the image differs from the model.
+    private func keyStates() -> [OracleText: Timeline.KeyState] {
+        var states: [OracleText: Timeline.KeyState] = [:]
+        var memory: [OracleText: OracleRecord] = [:]
+        var rows: [OracleText: OracleRow] = [:]
+        func update(_ key: OracleText, _ body: (inout Timeline.KeyState) -> Void) {
             var state = states[key] ?? Timeline.KeyState(eventIndex: 0)
             body(&state)
             states[key] = state
@@ -55,26 +93,52 @@ extension Simulation {
         if let process {
             for key in process.store.baseKeys {
                 guard let data = process.store.baseData(of: key) else { continue }
-                let text = OracleDifference.render(OracleBridge.record(data))
-                update(key.rawValue) { $0.memory = text }
+                let record = OracleBridge.record(data)
+                let text = OracleText(key.rawValue)
+                memory[text] = record
+                update(text) { $0.memory = OracleDifference.render(record) }
             }
             if let tables = try? process.image.rawTables(), case .success(let image) = Oracle.decode(OracleBridge.raw(tables)) {
                 for (key, row) in image.records {
-                    let text = "used \(row.used) " + OracleDifference.render(row.record)
-                    update(key.string) { $0.image = text }
+                    rows[key] = row
+                    update(key) { $0.image = Self.render(row) }
                 }
             }
         }
+        // With no process running, memory and the writer's queue are gone (the model forgets
+        // them at the next launch), and nothing reads the image.
+        guard process != nil else { return states }
         for batch in oracle.queue {
             for snapshot in batch.snapshots {
                 let text = (snapshot.hydrated || snapshot.record.deleted ? "replaces " : "merges ") + OracleDifference.render(snapshot.record)
-                update(snapshot.key.string) { $0.queue = text }
+                update(snapshot.key) { $0.queue = text }
             }
         }
         for (key, record) in oracle.memory {
-            update(key.string) { $0.model = OracleDifference.render(record) }
+            update(key) { $0.model = OracleDifference.render(record) }
+        }
+        for (key, row) in oracle.image.records {
+            update(key) { $0.modelImage = Self.render(row) }
+        }
+        for key in states.keys {
+            let state = states[key]!
+            var lines: [String] = []
+            if state.memory != state.model {
+                lines += OracleDifference.records(key: key, expected: oracle.memory[key], actual: memory[key])
+                    .map { "memory " + $0 }
+            }
+            if state.image != state.modelImage {
+                lines += OracleDifference.rows(key: key, expected: oracle.image.records[key], actual: rows[key])
+                    .map { "image " + $0 }
+            }
+            states[key]!.differences = lines
         }
         return states
+    }
+
+    /// A row as the timeline shows it: its `used` stamp, then the record.
+    private static func render(_ row: OracleRow) -> String {
+        "used \(row.used) " + OracleDifference.render(row.record)
     }
 
     /// The simulated disk's files now.

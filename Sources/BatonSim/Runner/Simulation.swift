@@ -17,6 +17,9 @@ package final class Simulation {
         package var recordsTimeline: Bool
         /// The world the run happens in.
         package var world: World
+        /// Check every expectation of a replay: a failed one is kept and the run goes on
+        /// (``SimOutcome/expectationFailures``); only an invariant stops it.
+        package var keepGoing = false
 
         package init(events: Int = 200, mutant: Mutant? = nil, echo: Bool = false, recordsTimeline: Bool = false, world: World = .standard) {
             self.events = events
@@ -67,7 +70,11 @@ package final class Simulation {
     /// The run's timeline, when the options ask for one.
     var timeline: Timeline?
     /// Each record's state after the last recorded event.
-    var lastKeyStates: [String: Timeline.KeyState] = [:]
+    var lastKeyStates: [OracleText: Timeline.KeyState] = [:]
+    /// Where the timeline's recording stands between two events.
+    var timelineMarks = TimelineMarks()
+    /// Expectations that failed under `keepGoing`, in order.
+    var expectationFailures: [InvariantViolation] = []
 
     init(seed: UInt64?, diskSeed: UInt64, options: Options, plans: WorldPlans) {
         self.seed = seed
@@ -99,7 +106,7 @@ package final class Simulation {
         simulation.note("seed \(seed) world \(options.world.name) swarm \(swarm)")
         var failure: InvariantViolation?
         do {
-            try simulation.launch(index: -1)
+            try simulation.firstLaunch()
             for index in 0..<options.events {
                 let generated = generator.next(simulation.generationContext())
                 for line in generated.drift { simulation.note("  server: \(line)") }
@@ -129,7 +136,7 @@ package final class Simulation {
         simulation.note("replay of \(events.count) events in world \(options.world.name)")
         var failure: InvariantViolation?
         do {
-            try simulation.launch(index: -1)
+            try simulation.firstLaunch()
             for (index, scheduled) in events.enumerated() {
                 simulation.schedule.append(scheduled)
                 try simulation.execute(scheduled, index: index, execution: nil)
@@ -163,18 +170,23 @@ package final class Simulation {
             statesChecked: 0, eventsRun: 0, timeline: nil, coverage: Coverage())
     }
 
-    private func finish(_ failure: InvariantViolation?) -> SimOutcome {
-        if let failure {
-            note("FAILED \(failure)")
-            recordTimelineFailure(failure)
+    private func finish(_ found: InvariantViolation?) -> SimOutcome {
+        var failure = found
+        if let found {
+            note("FAILED \(found)")
+            failure?.event = FailureReport.eventLine(found.eventIndex, in: trace)
         }
+        // Under keepGoing a run whose expectations failed fails, with the first of them.
+        failure = failure ?? expectationFailures.first
+        if let failure { recordTimelineFailure(failure) }
         process?.image.abandon()
         process = nil
         hasher.combine("disk \(disk.contentHash)")
         return SimOutcome(
             seed: seed, schedule: schedule, failure: failure, trace: trace, traceHash: hasher.hex,
             crashes: crashes, statesChecked: statesChecked, eventsRun: schedule.count, timeline: timeline,
-            coverage: Coverage(model: oracle.coverage, tornWrites: Int(disk.counters.writesTorn)))
+            coverage: Coverage(model: oracle.coverage, tornWrites: Int(disk.counters.writesTorn)),
+            expectationFailures: expectationFailures)
     }
 
     func generationContext() -> GenerationContext {

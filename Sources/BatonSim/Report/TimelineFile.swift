@@ -1,0 +1,29 @@
+/// Timeline pages written to files: beside a replay file a campaign or `sim run` writes
+/// (`seed-N.json` → `seed-N.html`), or where `--html` says.
+@MainActor
+package enum TimelineFile {
+    /// The page's path beside a replay file: its name with `.html` for `.json`.
+    package static func path(besideReplay path: String) -> String {
+        (path.hasSuffix(".json") ? String(path.dropLast(5)) : path) + ".html"
+    }
+
+    /// Writes `timeline`'s page to `path`.
+    package static func write(_ timeline: Timeline, to path: String) throws(WriteError) {
+        try FileWriting.write(Array(TimelinePage.render(timeline).utf8), to: path)
+    }
+
+    /// Replays `events` (with the disk of `seed`'s run) recording a timeline, and writes its page
+    /// to `path`, titled by the seed, the mutant and the replay file.
+    package static func write(replaying events: [ScheduledEvent], seed: UInt64?, options: Simulation.Options, to path: String) throws(WriteError) {
+        var recording = options
+        recording.echo = false
+        recording.recordsTimeline = true
+        recording.events = events.count
+        guard var timeline = Simulation.replay(events, seed: seed, options: recording).timeline else {
+            throw WriteError(message: "no timeline for \(path): the world's plans do not build")
+        }
+        timeline.title = (seed.map { "seed \($0), " } ?? "") + "shrunk to \(events.count) events"
+            + (options.mutant.map { ", mutant \($0.rawValue)" } ?? "") + ", world \(options.world.name)"
+        try write(timeline, to: path)
+    }
+}
