@@ -88,6 +88,12 @@ package struct EventGenerator: Sendable {
         func plain(_ event: SimEvent) -> GeneratedEvent { GeneratedEvent(event: event, execution: nil, drift: []) }
         switch kind {
         case .response:
+            // A scroll in progress goes on now and then between other responses (an app loading
+            // more while the user reads).
+            if let scroll, random.chance(0.5) {
+                if let next = continueScroll(scroll) { return next }
+                self.scroll = nil
+            }
             return answer(pickQuery())
         case .page:
             if let scroll, let next = continueScroll(scroll) { return next }

@@ -13,6 +13,17 @@ mutation CloseIssue($id: ID!) {
 }
 
 """#),
+            ("DeleteIssue.graphql", #"""
+# Deleting an issue through an input object: lists that held it (an issue list's `nodes`) must
+# read null where it was.
+mutation DeleteIssue($id: ID!) {
+  deleteIssue(input: {id: $id}) {
+    deletedIssueId @deleteRecord(typename: "Issue")
+    repository { id }
+  }
+}
+
+"""#),
             ("DeleteIssueComment.graphql", #"""
 mutation DeleteIssueComment($id: ID!) {
   deleteIssueComment(id: $id) {
@@ -50,6 +61,7 @@ query IssueDetail($id: ID!, $first: Int, $after: String, $withBody: Boolean!, $c
         }
         pageInfo { endCursor hasNextPage }
       }
+      latestComments: comments(last: 2) { nodes { id body } }
       timelineItems(first: 5) {
         edges { node { ...TimelineItem } }
       }
@@ -341,6 +353,7 @@ type IssueEdge {
 
 type IssueCommentConnection {
   edges: [IssueCommentEdge]
+  nodes: [IssueComment]
   pageInfo: PageInfo!
   totalCount: Int!
 }
@@ -378,6 +391,19 @@ type Mutation {
   updateIssue(input: UpdateIssueInput!): UpdateIssuePayload
   closeIssue(input: CloseIssueInput!): CloseIssuePayload
   deleteIssueComment(id: ID!): DeleteIssueCommentPayload
+  deleteIssue(input: DeleteIssueInput!): DeleteIssuePayload
+}
+
+input DeleteIssueInput {
+  id: ID!
+  clientMutationId: String
+}
+
+"GitHub's own payload names the repository; this world's also names the issue it deleted."
+type DeleteIssuePayload {
+  clientMutationId: String
+  deletedIssueId: ID
+  repository: Repository
 }
 
 input UpdateIssueInput {
