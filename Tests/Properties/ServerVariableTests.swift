@@ -27,7 +27,9 @@ struct ServerVariableTests {
                 {
                     if server.entityIDs(of: types).living.contains(where: { $0.utf8.elementsEqual(id.utf8) }) { living += 1 } else { other += 1 }
                 }
-                _ = server.execute(operation, variables: variables)
+                // Deletions would leave few living entities to draw (the GitHub world deletes
+                // issues and comments): the proportion is about drawing, not about deleting.
+                if !operation.name.hasPrefix("Delete") { _ = server.execute(operation, variables: variables) }
             }
             if round % 3 == 2 { _ = server.drift() }
         }
