@@ -35,9 +35,31 @@ struct TimelineRequests {
         guard let key else { return }
         guard let lines = KeyHistory.lines(of: key, in: timeline) else {
             let keys = KeyHistory.keys(in: timeline)
+            // Keys compare by bytes: a key typed in another Unicode normalization names another
+            // record. Say so, with the touched key's spelling made visible.
+            let twins = keys.filter { $0 == key }
+            if !twins.isEmpty {
+                let spelled = twins.map(Self.visible).joined(separator: ", ")
+                throw CLIError.input(
+                    "--key \(Self.visible(key)): no record has that key byte for byte; the run touched \(spelled), the same text in another Unicode normalization (keys compare by bytes)")
+            }
             let shown = keys.prefix(12).joined(separator: ", ") + (keys.count > 12 ? ", and \(keys.count - 12) more" : "")
             throw CLIError.input("--key \(key): no event of this run touched that record (records it touched: \(keys.isEmpty ? "none" : shown))")
         }
         print(lines.joined(separator: "\n"))
+    }
+
+    /// `text` with every scalar outside printable ASCII written as `\u{…}`, so two spellings of
+    /// one text that look alike read differently.
+    static func visible(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            if scalar.value >= 0x20 && scalar.value < 0x7F {
+                result.unicodeScalars.append(scalar)
+            } else {
+                result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            }
+        }
+        return result
     }
 }

@@ -35,6 +35,25 @@ struct FailureOutputTests {
         }
     }
 
+    @Test("a --key typed in another Unicode normalization than the run's key is named as such, its spelling made visible")
+    func keyInAnotherNormalization() throws {
+        try TemporaryFolder.with { folder in
+            // The run's ids spell "café" decomposed (e and a combining acute accent).
+            let file = try Self.scenario("header-before-screen-writer-first.json", into: folder) { text in
+                text.replacingOccurrences(of: #""id":"1""#, with: #""id":"cafe\u0301""#)
+                    .replacingOccurrences(of: #""Character:1""#, with: #""Character:cafe\u0301""#)
+            }
+            let decomposed = try BatonProcess.run(["sim", "replay", file, "--key", "Character:cafe\u{301}"], in: folder)
+            #expect(decomposed.status == 0)
+            #expect(decomposed.stdout.contains("touched it"))
+            let composed = try BatonProcess.run(["sim", "replay", file, "--key", "Character:caf\u{E9}"], in: folder)
+            #expect(composed.status == 65)
+            #expect(composed.errorLines == [
+                #"baton: --key Character:caf\u{E9}: no record has that key byte for byte; the run touched Character:cafe\u{301}, the same text in another Unicode normalization (keys compare by bytes)"#,
+            ])
+        }
+    }
+
     @Test("sim replay --keep-going reports every failed expectation, each difference on its own line, and exits 1")
     func keepGoing() throws {
         try TemporaryFolder.with { folder in
