@@ -153,4 +153,37 @@ struct WorldLoadingTests {
         #expect(world.operation(named: "C")?.source == "A.graphql")
         #expect(world.settings == WorldSettings())
     }
+
+    @MainActor @Test("custom scalar ids key entities, and __typename reached through a fragment on the abstract type counts")
+    func customScalarIDs() throws {
+        let schema = """
+            scalar ItemID
+            scalar Cursor
+            type Query { item(id: ItemID!): Item, feed(first: Int, after: Cursor): FeedConnection, owner(id: ItemID!): Owner }
+            interface Owner { id: ItemID! }
+            type Person implements Owner { id: ItemID! name: String }
+            type Team implements Owner { id: ItemID! size: Int }
+            type Item { id: ItemID! title: String owner: Owner }
+            type FeedConnection { edges: [FeedEdge] pageInfo: PageInfo! }
+            type FeedEdge { cursor: Cursor! node: Item }
+            type PageInfo { startCursor: Cursor endCursor: Cursor hasNextPage: Boolean! hasPreviousPage: Boolean! }
+            type Mutation { retitle(id: ItemID!, title: String): Item }
+            """
+        let world = try World.make(name: "scalars", schema: schema, operations: [(source: "Ops.graphql", text: """
+            query Item($id: ItemID!) { item(id: $id) { id title owner { ...OwnerKind } } }
+            query Owner($id: ItemID!) { owner(id: $id) { ... on Owner { __typename id } ... on Person { name } } }
+            query Feed($first: Int, $after: Cursor) { feed(first: $first, after: $after) @connection(key: "Feed") { edges { cursor node { id title } } pageInfo { endCursor hasNextPage startCursor hasPreviousPage } } }
+            mutation Retitle($id: ItemID!, $title: String) { retitle(id: $id, title: $title) { id title } }
+            fragment OwnerKind on Owner { __typename id }
+            """)])
+        #expect(world.operations.map(\.name) == ["Feed", "Item", "Owner", "Retitle"])
+        var covered = OracleCoverage()
+        for seed: UInt64 in 0..<6 {
+            let outcome = Simulation.run(seed: seed, options: .init(events: 120, world: world))
+            #expect(outcome.failure == nil, "seed \(seed): \(outcome.failure.map(String.init(describing:)) ?? "")")
+            covered = covered + outcome.coverage.model
+        }
+        #expect(covered.recordHydrations > 0)
+        #expect(covered.connectionFirstPages > 0)
+    }
 }

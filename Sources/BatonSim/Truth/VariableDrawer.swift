@@ -119,7 +119,7 @@ package struct VariableDrawer: Sendable {
             case .inputObject:
                 var members: [String: JSONValue] = [:]
                 for field in named.inputFields {
-                    if field.name == "id", !inputIDTypes.isEmpty, WorldTypes.isIDLike(field.type) {
+                    if field.name == "id", !inputIDTypes.isEmpty, WorldTypes.isIDLike(field.type, in: server.world.schema) {
                         members[field.name] = .string(entityID(of: inputIDTypes, server: server))
                     } else if field.type.isNonNull && field.defaultValue == nil {
                         members[field.name] = draw(field.type, server: server, inputIDTypes: [], depth: depth + 1)

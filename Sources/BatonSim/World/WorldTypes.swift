@@ -11,24 +11,28 @@ package enum WorldTypes {
         case optional
     }
 
-    /// The id kind of `typeName`, when it is an object type whose `id` field is an `ID` or a
-    /// `String` (not a list); `nil` for any other type.
+    /// The id kind of `typeName`, when it is an object type whose `id` field is an `ID`, a `String`
+    /// or a custom scalar (not a list); `nil` for any other type.
     package static func idKind(of typeName: String, in schema: Schema) -> IDKind? {
         guard let type = schema.type(named: typeName), type.kind == .object, let id = type.field(named: "id") else { return nil }
-        guard isIDLike(id.type) else { return nil }
+        guard isIDLike(id.type, in: schema) else { return nil }
         return id.type.isNonNull ? .required : .optional
     }
 
     /// Why the server cannot key `typeName`'s objects, when it has an `id` field of another type.
     static func unservableID(of typeName: String, in schema: Schema) -> String? {
         guard let type = schema.type(named: typeName), type.kind == .object, let id = type.field(named: "id") else { return nil }
-        if isIDLike(id.type) { return nil }
-        return "\"\(typeName).id\" is \"\(id.type)\": the server keys objects by an id of type ID or String"
+        if isIDLike(id.type, in: schema) { return nil }
+        return "\"\(typeName).id\" is \"\(id.type)\": the server keys objects by an id of type ID, String or a custom scalar"
     }
 
-    /// `ID`, `ID!`, `String` or `String!`.
-    static func isIDLike(_ reference: GraphQLTypeReference) -> Bool {
-        reference.listDepth == 0 && (reference.namedType == "ID" || reference.namedType == "String")
+    /// `ID`, `String` or a custom scalar (ids such as `ItemId!` are custom scalars served as
+    /// strings), nullable or not, never a list.
+    static func isIDLike(_ reference: GraphQLTypeReference, in schema: Schema) -> Bool {
+        guard reference.listDepth == 0 else { return false }
+        let name = reference.namedType
+        if name == "ID" || name == "String" { return true }
+        return schema.type(named: name)?.kind == .scalar && !Schema.builtInScalars.contains(name)
     }
 
     /// The reference without its outermost `!`.
@@ -63,14 +67,14 @@ package struct ConnectionShape: Sendable, Hashable {
         guard let type = schema.type(named: typeName), type.kind == .object,
             let edges = type.field(named: "edges"), edges.type.listDepth == 1,
             let edge = schema.type(named: edges.type.namedType), edge.kind == .object,
-            let cursor = edge.field(named: "cursor"), WorldTypes.isIDLike(cursor.type),
+            let cursor = edge.field(named: "cursor"), WorldTypes.isIDLike(cursor.type, in: schema),
             let node = edge.field(named: "node"), node.type.listDepth == 0,
             schema.type(named: node.type.namedType)?.isComposite == true,
             let pageInfo = type.field(named: "pageInfo"), pageInfo.type.listDepth == 0,
             let info = schema.type(named: pageInfo.type.namedType), info.kind == .object
         else { return nil }
         for name in ["startCursor", "endCursor"] {
-            guard let field = info.field(named: name), WorldTypes.isIDLike(field.type) else { return nil }
+            guard let field = info.field(named: name), WorldTypes.isIDLike(field.type, in: schema) else { return nil }
         }
         for name in ["hasNextPage", "hasPreviousPage"] {
             guard let field = info.field(named: name), field.type.listDepth == 0, field.type.namedType == "Boolean" else { return nil }
