@@ -186,4 +186,16 @@ struct WorldLoadingTests {
         #expect(covered.recordHydrations > 0)
         #expect(covered.connectionFirstPages > 0)
     }
+
+    @MainActor @Test("a mutation the server cannot interpret is refused, unless the settings leave it unanswered")
+    func unansweredMutation() throws {
+        let schema = "type Query { note(id: ID!): Note } type Note { id: ID! text: String } type Mutation { removeNote(id: ID!): RemovePayload } type RemovePayload { removedNoteId: ID }"
+        let operations = [(source: "Ops.graphql", text: "query Note($id: ID!) { note(id: $id) { id text } } mutation Remove($id: ID!) { removeNote(id: $id) { removedNoteId } }")]
+        #expect(throws: WorldError.self) { try World.make(name: "notes", schema: schema, operations: operations) }
+        var settings = WorldSettings()
+        settings.unansweredOperations = ["Remove"]
+        let world = try World.make(name: "notes", schema: schema, operations: operations, settings: settings)
+        #expect(world.operations.map(\.name) == ["Note", "Remove"])
+        #expect(Simulation.run(seed: 1, options: .init(events: 60, world: world)).failure == nil)
+    }
 }

@@ -110,12 +110,16 @@ extension World {
                 try validator.validate()
                 let operation = WorldOperation(
                     name: operationName, kind: syntax.kind, syntax: syntax, fragments: fragments, documentText: text, source: source)
-                _ = try MutationEdit.interpret(operation, schema: schema)
                 names[operationName] = operation
                 operations.append(operation)
             }
         }
         let settings = try settings(schema, operations.map(\.name))
+        // A mutation the server cannot interpret is refused unless the settings keep it out of
+        // the schedule.
+        for operation in operations where !settings.unansweredOperations.contains(operation.name) {
+            _ = try MutationEdit.interpret(operation, schema: schema)
+        }
         return World(name: name, schema: schema, operations: operations, settings: settings)
     }
 }
