@@ -61,6 +61,7 @@ package enum StressChild {
             store.commit(changeSet)
             progress.returned(index)
             reporter.line("committed \(index)")
+            if step.pauseMicroseconds > 0 { usleep(UInt32(step.pauseMicroseconds)) }
         }
         progress.finished(workload.steps.count - 1)
         while true { sleep(60) }

@@ -102,14 +102,19 @@ package enum StressRun {
     struct KillMoment: CustomStringConvertible {
         /// The report line to wait for (`nil`: none, kill `delay` after the start: during the open).
         var after: String?
+        /// For `committed I`: wait for `opened` too (commits made while the image opens are
+        /// buffered, so without it most kills would come before the open returned).
+        var afterOpen = false
         var delayMicroseconds: Int
 
         static func draw(_ random: inout SimRandom, steps: Int) -> KillMoment {
             switch random.int(0...19) {
-            case 0, 1: KillMoment(after: nil, delayMicroseconds: random.int(0...60_000))
-            case 2: KillMoment(after: "opened", delayMicroseconds: random.int(0...2_000))
-            case 3, 4: KillMoment(after: "idle", delayMicroseconds: random.int(0...2_000))
-            default: KillMoment(after: "committed \(random.int(0...(steps - 1)))", delayMicroseconds: random.int(0...3_000))
+            case 0, 1: return KillMoment(after: nil, delayMicroseconds: random.int(0...60_000))
+            case 2: return KillMoment(after: "opened", delayMicroseconds: random.int(0...2_000))
+            case 3, 4: return KillMoment(after: "idle", delayMicroseconds: random.int(0...2_000))
+            default:
+                let step = random.int(0...(steps - 1))
+                return KillMoment(after: "committed \(step)", afterOpen: random.chance(0.7), delayMicroseconds: random.int(0...3_000))
             }
         }
 
@@ -119,11 +124,11 @@ package enum StressRun {
             if after == "opened" { return report.opened != nil }
             if after == "idle" { return report.idle }
             let step = Int(after.dropFirst("committed ".count)) ?? 0
-            return report.committed >= step || report.idle
+            return (report.committed >= step && (!afterOpen || report.opened != nil)) || report.idle
         }
 
         var description: String {
-            "killed \(delayMicroseconds) µs after " + (after.map { "`\($0)`" } ?? "the start")
+            "killed \(delayMicroseconds) µs after " + (after.map { "`\($0)`" + (afterOpen ? " and `opened`" : "") } ?? "the start")
         }
     }
 

@@ -16,12 +16,16 @@ package struct StressWorkload: Sendable, Equatable {
         package var response: [UInt8]
         /// What the child's clock reads during the commit (the fetch time it stamps).
         package var now: Double
+        /// How long the child waits after the commit, as an app between responses (so drains
+        /// land between commits as well as behind a burst of them).
+        package var pauseMicroseconds: Int
 
-        package init(operation: String, variables: [String: JSONValue], response: [UInt8], now: Double) {
+        package init(operation: String, variables: [String: JSONValue], response: [UInt8], now: Double, pauseMicroseconds: Int = 0) {
             self.operation = operation
             self.variables = variables
             self.response = response
             self.now = now
+            self.pauseMicroseconds = pauseMicroseconds
         }
     }
 
@@ -33,7 +37,7 @@ package struct StressWorkload: Sendable, Equatable {
 
     // MARK: The file the child reads
 
-    /// The workload as a file: per step a header line `step OPERATION NOW VARIABLES-BYTES
+    /// The workload as a file: per step a header line `step OPERATION NOW PAUSE VARIABLES-BYTES
     /// RESPONSE-BYTES`, then the variables (canonical JSON) and the response, byte for byte, then a
     /// line break. Lengths rather than escaping, so a response is handed over exactly as the
     /// server wrote it.
@@ -41,7 +45,7 @@ package struct StressWorkload: Sendable, Equatable {
         var out: [UInt8] = []
         for step in steps {
             let variables = Array(CanonicalJSON.render(.object(step.variables)).utf8)
-            out += Array("step \(step.operation) \(step.now) \(variables.count) \(step.response.count)\n".utf8)
+            out += Array("step \(step.operation) \(step.now) \(step.pauseMicroseconds) \(variables.count) \(step.response.count)\n".utf8)
             out += variables
             out += step.response
             out.append(0x0A)
@@ -56,8 +60,8 @@ package struct StressWorkload: Sendable, Equatable {
         while index < bytes.count {
             guard let end = bytes[index...].firstIndex(of: 0x0A) else { throw StressError("workload: a header without its line break") }
             let header = String(decoding: bytes[index..<end], as: UTF8.self).split(separator: " ").map(String.init)
-            guard header.count == 5, header[0] == "step", let now = Double(header[2]),
-                  let variableBytes = Int(header[3]), let responseBytes = Int(header[4]),
+            guard header.count == 6, header[0] == "step", let now = Double(header[2]), let pause = Int(header[3]), pause >= 0,
+                  let variableBytes = Int(header[4]), let responseBytes = Int(header[5]),
                   variableBytes >= 0, responseBytes >= 0, end + 1 + variableBytes + responseBytes < bytes.count
             else { throw StressError("workload: step \(steps.count) has a bad header") }
             let variablesStart = end + 1
@@ -70,7 +74,9 @@ package struct StressWorkload: Sendable, Equatable {
             }
             guard case .object(let object) = variables else { throw StressError("workload: step \(steps.count)'s variables are not an object") }
             let responseEnd = responseStart + responseBytes
-            steps.append(Step(operation: header[1], variables: object, response: Array(bytes[responseStart..<responseEnd]), now: now))
+            steps.append(Step(
+                operation: header[1], variables: object, response: Array(bytes[responseStart..<responseEnd]), now: now,
+                pauseMicroseconds: pause))
             index = responseEnd + 1
         }
         self.steps = steps
@@ -97,7 +103,7 @@ package struct StressWorkloadDrawer: Sendable {
     }
 
     /// The next child's workload: `count` responses, fetch times a second apart and later than
-    /// every earlier workload's.
+    /// every earlier workload's, half of them followed by a pause of up to 3 ms.
     package mutating func next(count: Int) -> StressWorkload {
         var steps: [StressWorkload.Step] = []
         for _ in 0..<count {
@@ -107,7 +113,7 @@ package struct StressWorkloadDrawer: Sendable {
             drawn += 1
             steps.append(StressWorkload.Step(
                 operation: operation.name, variables: variables, response: execution.responseText,
-                now: 1_800_000_000 + Double(drawn)))
+                now: 1_800_000_000 + Double(drawn), pauseMicroseconds: random.chance(0.5) ? 0 : random.int(1...3_000)))
         }
         return StressWorkload(steps: steps)
     }
