@@ -18,9 +18,9 @@ nonisolated(unsafe) var unguarded = 0
 let racesForReal = CommandLine.arguments.contains("unguarded")
 let box = Box()
 let group = DispatchGroup()
-for thread in 0..<2 {
+for thread in 0..<4 {
     DispatchQueue.global().async(group: group) {
-        for index in 0..<2_000 {
+        for index in 0..<20_000 {
             box.values.withLock { $0.append(index + thread) }
             box.values.withLock { if $0.count > 10 { $0 = [] } }
             if racesForReal { unguarded += 1 }
