@@ -161,7 +161,9 @@ package enum StressRun {
             if !reached, process.isRunning {
                 _ = kill(process.processIdentifier, SIGKILL)
                 process.waitUntilExit()
-                throw StressError("kill \(index): the child did not report `\(target)` within \(Int(childTimeoutSeconds)) s: a hang")
+                throw StressError(
+                    "kill \(index): the child did not report `\(target)` within \(Int(childTimeoutSeconds)) s: a hang; its stderr: "
+                        + lastLines(errorsPath))
             }
         }
         if moment.delayMicroseconds > 0 { usleep(UInt32(moment.delayMicroseconds)) }
@@ -169,10 +171,17 @@ package enum StressRun {
         while let line = reader.next(until: deadline) { report.take(line) }
         process.waitUntilExit()
         if report.failure == nil, process.terminationReason == .exit {
-            let errors = (try? String(contentsOfFile: errorsPath, encoding: .utf8)) ?? ""
-            report.failure = "exited with status \(process.terminationStatus) before the kill: " + errors.split(separator: "\n").suffix(3).joined(separator: " / ")
+            report.failure = "exited with status \(process.terminationStatus) before the kill: " + lastLines(errorsPath)
         }
         return report
+    }
+
+    /// The last lines a child wrote on standard error, on one line (a sanitizer's summary, a trap).
+    private static func lastLines(_ path: String) -> String {
+        let errors = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        let lines = errors.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+        let summary = lines.filter { $0.hasPrefix("SUMMARY:") }
+        return (summary.isEmpty ? lines.suffix(3) : summary.prefix(3)).joined(separator: " / ")
     }
 }
 
