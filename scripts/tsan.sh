@@ -17,7 +17,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 suites='ImageExecutorTests|OpeningImageTests|StorePersistenceTests|ImageConcurrencyTests|ImageProcessTests|ForeignDatabaseTests|StressTests'
-# One suppression, for Synchronization.Mutex's lock that TSan cannot see (the file says why).
+# Suppressions for Synchronization.Mutex's lock, which TSan cannot see (the file says why).
 export TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1 suppressions=$PWD/scripts/tsan-suppressions.txt${TSAN_OPTIONS:+ $TSAN_OPTIONS}"
 kills=${1:-200}
 nice -n 10 swift test --sanitize=thread --scratch-path .build-tsan --filter "$suites"
