@@ -19,6 +19,7 @@ func runCommand(_ words: [String]) throws -> Int32 {
     case "read": return try NormalizeCommand.run(rest, readBack: true)
     case "image": return try ImageCommand.run(rest)
     case "sim": return try SimCommand.run(rest)
+    case "stress": return try StressCommand.run(rest)
     default:
         throw CLIError.usage("unknown command \(command)")
     }

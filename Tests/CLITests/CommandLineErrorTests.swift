@@ -46,6 +46,14 @@ struct CommandLineErrorTests {
         Case(arguments: ["sim", "replay", "a.json", "b.json"], says: "unexpected word \"b.json\""),
         Case(arguments: ["sim", "bogus"], says: "unknown sim command bogus"),
         Case(arguments: ["sim"], says: "baton sim needs a command"),
+        Case(arguments: ["stress"], says: "missing --kills"),
+        Case(arguments: ["stress", "--kills", "0"], says: "--kills takes a whole number of at least 1, not 0"),
+        Case(arguments: ["stress", "--kills", "many"], says: "--kills takes a whole number of at least 1, not many"),
+        Case(arguments: ["stress", "--kills", "3", "--seed", "-1"], says: "--seed takes a whole number from 0 to 18446744073709551615, not -1"),
+        Case(arguments: ["stress", "--kills", "3", "--mutant", "nope"], says: "unknown mutant nope"),
+        Case(arguments: ["stress", "--kills", "3", "--bogus"], says: "unknown option --bogus"),
+        Case(arguments: ["stress", "--kills", "3", "--dir"], says: "--dir needs a value"),
+        Case(arguments: ["stress", "--child", "--workload", "w"], says: "missing --image"),
         Case(arguments: ["bogus"], says: "unknown command bogus"),
     ]
 

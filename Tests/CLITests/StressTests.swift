@@ -1,0 +1,89 @@
+import Baton
+import BatonSim
+import Foundation
+import Testing
+
+/// Issue 9, "real processes, real threads": `baton stress` kills children that run the real store
+/// with the production background writer, and checks the file after every kill. The quick slice
+/// runs here; `scripts/stress.sh` runs the long one.
+@Suite("Real processes killed with SIGKILL, the image checked after each kill")
+struct StressTests {
+    @Test("a quick slice: 30 kills on one image, every state allowed")
+    func quickSlice() throws {
+        try TemporaryFolder.with { folder in
+            let result = try BatonProcess.run(["stress", "--kills", "30", "--seed", "11", "--dir", folder.path], in: folder)
+            #expect(result.status == 0, "\(result.stdout) \(result.stderr)")
+            let summary = try #require(result.stdout.split(separator: "\n").last.map(String.init))
+            #expect(summary.hasPrefix("kills 30, violations 0, commits checked "), "\(summary)")
+            #expect(summary.contains("(seed 11)"), "\(summary)")
+            #expect(result.stdout.hasPrefix("seed 11; image "))
+            // The kills reached commits and drains, not only opens.
+            let words = summary.split(separator: " ")
+            #expect(words.count > 6 && (Int(words[6]) ?? 0) > 100, "\(summary)")
+        }
+    }
+
+    @Test("children that never age rows out (the evictNever mutant) are caught, with the seed and the kill")
+    func catchesAMutant() throws {
+        try #require(Mutants.available, "mutants are compiled into debug builds")
+        try TemporaryFolder.with { folder in
+            let result = try BatonProcess.run(
+                ["stress", "--kills", "60", "--seed", "3", "--dir", folder.path, "--mutant", "evictNever"], in: folder)
+            #expect(result.status == 1, "\(result.stdout) \(result.stderr)")
+            let violation = try #require(result.stdout.split(separator: "\n").first { $0.hasPrefix("VIOLATION kill ") })
+            #expect(violation.contains("(seed 3, killed "), "\(violation)")
+            #expect(violation.contains("none of the"), "\(violation)")
+            #expect(result.stdout.contains("violations 1"))
+            #expect(result.errorLines.last?.contains("is not an allowed state; it is kept at") == true, "\(result.stderr)")
+        }
+    }
+
+    @Test("the workload file reads back exactly, responses byte for byte")
+    func workloadRoundTrip() throws {
+        var drawer = StressWorkloadDrawer(world: World.standard, seed: 5)
+        let workload = drawer.next(count: 20)
+        #expect(workload.steps.count == 20)
+        #expect(try StressWorkload(decoding: workload.encoded()) == workload)
+        var again = StressWorkloadDrawer(world: World.standard, seed: 5)
+        #expect(again.next(count: 20) == workload, "the workload is the seed's alone")
+        #expect(throws: StressError.self) { try StressWorkload(decoding: Array("step x 1 2\n{}".utf8)) }
+    }
+}
+
+/// The check itself, in-process: it fails when the file and the report disagree.
+@Suite("The stress check's allowed states")
+struct StressCheckTests {
+    /// An image the model decoded: generation `generation`, no rows.
+    private func empty(_ generation: Int) -> StressObservedImage { .image(.empty(generation: generation)) }
+
+    @Test("a drain the child reported must be in the file")
+    func reportedDrainMissing() throws {
+        var drawer = StressWorkloadDrawer(world: World.standard, seed: 9)
+        let workload = drawer.next(count: 6)
+        var check = StressCheck(world: World.standard)
+        var report = StressChildReport()
+        report.take("opened 1 created")
+        for step in 0..<6 { report.take("committed \(step)") }
+        report.take("drained 5")
+        let verdict = try check.check(empty(1), workload: workload, report: report)
+        #expect(verdict.violation?.contains("none of the 1 allowed states") == true, "\(String(describing: verdict.violation))")
+        // Nothing drained yet: the empty opened image is allowed.
+        var early = StressChildReport()
+        early.take("opened 1 created")
+        early.take("committed 0")
+        #expect(try check.check(empty(1), workload: workload, report: early).violation == nil)
+    }
+
+    @Test("the generation must be the previous one (no open committed) or the next")
+    func generations() throws {
+        var drawer = StressWorkloadDrawer(world: World.standard, seed: 9)
+        let workload = drawer.next(count: 3)
+        var check = StressCheck(world: World.standard)
+        #expect(try check.check(empty(3), workload: workload, report: StressChildReport()).violation?.contains("generation 3") == true)
+        var opened = StressChildReport()
+        opened.take("opened 1 created")
+        #expect(try check.check(empty(0), workload: workload, report: opened).violation?.contains("the open returned") == true)
+        #expect(try check.check(.missing, workload: workload, report: opened).violation != nil)
+        #expect(try check.check(.missing, workload: workload, report: StressChildReport()).violation == nil)
+    }
+}
