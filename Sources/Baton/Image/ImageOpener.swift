@@ -279,6 +279,10 @@ enum ImageOpener {
         try inTransaction(connection) { () throws(SQLiteError) in
             try connection.execute("UPDATE meta SET value = value + 1 WHERE key = '\(ImageSchema.generationKey)'")
             generation = try metaInt(connection, ImageSchema.generationKey) ?? 0
+            // An older row format's rows read as they are: the file is the current format from now on.
+            if try connection.scalarInt("PRAGMA user_version") != ImageSchema.rowFormatVersion {
+                try connection.execute("PRAGMA user_version = \(ImageSchema.rowFormatVersion)")
+            }
         }
         return generation
     }
