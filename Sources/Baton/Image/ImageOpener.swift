@@ -88,6 +88,8 @@ enum ImageOpener {
                 case .discard(let reason):
                     throw Discard(reason: reason)
                 case .empty:
+                    // The page size holds only while the file is empty: before WAL writes page 1.
+                    try connection.execute("PRAGMA page_size = \(ImageSchema.pageSize)")
                     try enableWAL(connection)
                     try initialize(connection, appVersion: appVersion)
                     opening = discarded.map { .recreated($0) } ?? .created

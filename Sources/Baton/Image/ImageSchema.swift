@@ -12,6 +12,11 @@ package enum ImageSchema {
     /// The row formats an image is opened with: a format 2 row reads the same in format 3, so a
     /// format 2 file keeps its rows and is marked 3 when opened (in the generation's transaction).
     package static let readableRowFormats = 2...3
+    /// `PRAGMA page_size` of a new image. Half SQLite's default: an image's small tables (names,
+    /// meta, root, fetches and their indexes) take a page each, and its rows are small, so
+    /// smaller pages leave less of the file empty (the Rick and Morty page's image: 152 KB in
+    /// 4 KiB pages, 137 KB in 2 KiB). An existing file keeps the page size it was made with.
+    package static let pageSize = 2048
     /// How long SQLite waits on a lock held by another process before answering `SQLITE_BUSY`.
     package static let defaultBusyTimeoutMilliseconds = 500
     /// How long opening waits for another process to close the image before running without one.
