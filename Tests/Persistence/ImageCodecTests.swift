@@ -66,14 +66,14 @@ struct CodecFuzz {
 func encodeRow(_ snapshot: Snapshot, names: inout TestNames) -> [UInt8] {
     let typeID = names.id(snapshot.typename)
     let cellIDs = snapshot.cells.map { names.id($0.storageKey) }
-    var linkIDs: [RecordKey: Int] = [:]
-    for (key, type) in snapshot.linkTypes { linkIDs[key] = names.id(type) }
+    var linkIDs: [RecordKey: RowEncoder.LinkType] = [:]
+    for (key, type) in snapshot.linkTypes { linkIDs[key] = RowEncoder.LinkType(id: names.id(type), name: type) }
     var encoder = RowEncoder()
     encoder.beginRow(
         deleted: snapshot.deleted, entity: RowFormat.isEntity(key: snapshot.key.rawValue, typename: snapshot.typename),
         typeID: typeID, cellCount: snapshot.cells.count)
     for (cell, id) in zip(snapshot.cells, cellIDs) {
-        encoder.cell(nameID: id, cell.cell) { linkIDs[$0] ?? 0 }
+        encoder.cell(nameID: id, cell.cell) { linkIDs[$0] ?? .unknown }
     }
     return encoder.finish(key: snapshot.key.rawValue)
 }
@@ -210,7 +210,11 @@ struct ImageCodecTests {
         #expect(decodeRow(good, key: RecordKey(key), names: names)?.cells == [NamedCell(storageKey: "name", cell: Cell(.string("A")))])
         let cases: [(String, [UInt8])] = [
             ("trailing byte", row([UInt8(nameID), 5, 1, UInt8(ascii: "A"), 0])),
-            ("bad tag", row([UInt8(nameID), 10])),
+            ("bad tag", row([UInt8(nameID), 12])),
+            ("entity link without a type", row([UInt8(nameID), 10, 0, 1, UInt8(ascii: "1")])),
+            ("entity link of an unknown type", row([UInt8(nameID), 10, 55, 1, UInt8(ascii: "1")])),
+            ("entity list item without a type", row([UInt8(nameID), 11, 1, 2, 1, UInt8(ascii: "1")])),
+            ("entity list item of an unknown type", row([UInt8(nameID), 11, 1, 112, 1, UInt8(ascii: "1")])),
             ("tag with unused bits", row([UInt8(nameID), 0x10])),
             ("unknown name id", row([99, 0])),
             ("unknown type id", sealed([0x02, 77, 0], key: key)),
@@ -233,6 +237,34 @@ struct ImageCodecTests {
         #expect(decodeRow(row(deep), key: RecordKey(key), names: names) == nil)
     }
 
+    @Test("Format 2's links read as they did; format 3 keeps a Type:id link as its id alone")
+    func linkFormats() throws {
+        var names = TestNames()
+        let typeID = names.id("User")
+        let nameID = names.id("friends")
+        let key = "User:1"
+        func row(_ cells: [UInt8]) -> [UInt8] { sealed([0x02, UInt8(typeID), 1] + cells, key: key) }
+        // Format 2: tag 7, markers are the type id + 1, keys in full.
+        let format2 = row([UInt8(nameID), 7, 3, UInt8(typeID + 1), 6] + Array("User:2".utf8) + [0, 1, 1, UInt8(ascii: "x")])
+        #expect(decodeRow(format2, key: RecordKey(key), names: names)?.cells.first?.cell.value == .links([RecordKey("User:2"), nil, RecordKey("x")]))
+        // Format 3, as the encoder writes it: User:2 and User:3 by id, a key of another shape in full.
+        let links: [RecordKey?] = [RecordKey("User:2"), nil, RecordKey("Users:3"), RecordKey("User:3")]
+        var encoder = RowEncoder()
+        encoder.beginRow(deleted: false, entity: true, typeID: typeID, cellCount: 1)
+        encoder.cell(nameID: nameID, Cell(.links(links))) { _ in RowEncoder.LinkType(id: typeID, name: "User") }
+        let format3 = encoder.finish(key: key)
+        let user = UInt8(2 * typeID + 2)  // entity bit set
+        let full = UInt8(2 * typeID + 1)
+        #expect(Array(format3.dropLast(4)) == [0x02, UInt8(typeID), 1, UInt8(nameID), 11, 4, user, 1, UInt8(ascii: "2"), 0]
+            + [full, 7] + Array("Users:3".utf8) + [user, 1, UInt8(ascii: "3")])
+        #expect(decodeRow(format3, key: RecordKey(key), names: names)?.cells.first?.cell.value == .links(links))
+        encoder.beginRow(deleted: false, entity: true, typeID: typeID, cellCount: 1)
+        encoder.cell(nameID: nameID, Cell(.link(RecordKey("User:9")))) { _ in RowEncoder.LinkType(id: typeID, name: "User") }
+        let single = encoder.finish(key: key)
+        #expect(Array(single.dropLast(4)) == [0x02, UInt8(typeID), 1, UInt8(nameID), 10, UInt8(typeID), 1, UInt8(ascii: "9")])
+        #expect(decodeRow(single, key: RecordKey(key), names: names)?.cells.first?.cell.value == .link(RecordKey("User:9")))
+    }
+
     @Test("Root cells round-trip and are checked against their field")
     func rootCells() throws {
         var fuzz = CodecFuzz(seed: 11)
@@ -242,7 +274,7 @@ struct ImageCodecTests {
             let cell = fuzz.cell()
             var encoder = RowEncoder()
             let field = "field\(index)"
-            let bytes = encoder.rootCell(field: field, cell) { _ in typeID }
+            let bytes = encoder.rootCell(field: field, cell) { _ in RowEncoder.LinkType(id: typeID, name: "Character") }
             var sink = RowDecodeSink()
             let decoded = bytes.withUnsafeBytes { RowDecoder.decodeRootCell($0, field: field, names: names, sink: &sink) }
             #expect(decoded == cell)

@@ -53,7 +53,7 @@ struct ImageStructureCheckTests {
         }
         #expect(leaves.count >= 3)
         var bytes = try #require(fileBytes(path))
-        let pageSize = 4096
+        let pageSize = Int(bytes[16]) << 8 | Int(bytes[17])  // the header's page size (the image's is 2,048)
         let (a, b) = ((leaves[0] - 1) * pageSize, (leaves[leaves.count - 1] - 1) * pageSize)
         let first = bytes[a..<a + pageSize]
         bytes.replaceSubrange(a..<a + pageSize, with: bytes[b..<b + pageSize])

@@ -150,6 +150,24 @@ struct OracleRowReaderTests {
         #expect(image.generation == 3)
     }
 
+    @Test("format 3's entity links read as the type's name, a colon and the id; full keys beside them")
+    func entityLinks() throws {
+        let cells: [(UInt64, [UInt8])] = [
+            (4, W.value { w in  // friends: Character:2 as its id, null, a full key of an unknown type, a full key of a known type
+                w.tag(11); w.varint(4); w.varint(2 * 1 + 1 + 1); w.string("2"); w.varint(0); w.varint(1); w.string("client:root:x")
+                w.varint(2 * 1 + 0 + 1); w.string("Character:3")
+            }),
+            (3, W.value { w in w.tag(10); w.varint(1); w.string("é1") }),  // name: a link to Character:é1
+            (5, W.value { w in w.tag(8); w.varint(1); w.tag(10); w.varint(1); w.string("") }),  // grid: [Character:]
+        ]
+        let row = W.row(key: "Character:1", flags: 0x02, type: 1, cells: cells.sorted { OracleText(Self.nameText($0.0)) < OracleText(Self.nameText($1.0)) })
+        let image = try Self.decoded(Self.image(records: [RawImage.Record(key: "Character:1", used: 2, row: row)]))
+        let decoded = try #require(image.records["Character:1"])
+        #expect(decoded.cells["friends"]?.value == .links(["Character:2", nil, "client:root:x", "Character:3"]))
+        #expect(decoded.cells["name"]?.value == .link("Character:é1"))
+        #expect(decoded.cells["grid"]?.value == .list([.link("Character:")]))
+    }
+
     @Test("deleted rows, root cells and fetch times decode")
     func otherTables() throws {
         let deleted = W.row(key: "Character:9", flags: 0x03, type: 1, cells: [])
@@ -207,7 +225,9 @@ struct OracleRowReaderTests {
     @Test("rows that do not parse are refused, even with a good checksum", arguments: [
         ("cells out of order", "Character:1", W.row(key: "Character:1", flags: 2, type: 1, cells: [(3, W.value { $0.text("b") }), (2, W.value { $0.text("a") })])),
         ("a repeated cell", "Character:1", W.row(key: "Character:1", flags: 2, type: 1, cells: [(2, W.value { $0.text("b") }), (2, W.value { $0.text("a") })])),
-        ("an unknown tag", "Character:1", W.row(key: "Character:1", flags: 2, type: 1, cells: [(2, [0x0A])])),
+        ("an unknown tag", "Character:1", W.row(key: "Character:1", flags: 2, type: 1, cells: [(2, [0x0C])])),
+        ("an entity link without a type", "Character:1", W.row(key: "Character:1", flags: 2, type: 1, cells: [(2, [0x0A, 0x00, 0x01, 0x31])])),
+        ("an entity list item without a type", "Character:1", W.row(key: "Character:1", flags: 2, type: 1, cells: [(2, [0x0B, 0x01, 0x02, 0x01, 0x31])])),
         ("reserved tag bits", "Character:1", W.row(key: "Character:1", flags: 2, type: 1, cells: [(2, [0x10])])),
         ("an unknown flag", "Character:1", W.row(key: "Character:1", flags: 0x06, type: 1, cells: [])),
         ("a wrong entity flag", "Character:1", W.row(key: "Character:1", flags: 0, type: 1, cells: [])),

@@ -29,7 +29,7 @@ enum ImageFileClass: Equatable {
         guard page.hasMagic else { return .discard(.notADatabase) }
         if page.applicationID == ImageSchema.applicationID {
             if page.refusal(strict: true) != nil { return .discard(.corrupt) }
-            if page.userVersion != ImageSchema.rowFormatVersion { return .discard(.otherRowFormat(page.userVersion)) }
+            if !ImageSchema.readableRowFormats.contains(page.userVersion) { return .discard(.otherRowFormat(page.userVersion)) }
             // Page 1 usually holds the whole schema; SQLite checks it again when it does not.
             if page.tables != nil, !page.hasImageTables { return .discard(.corrupt) }
             return .ours
@@ -68,14 +68,14 @@ enum ImageFileClass: Equatable {
     /// Classifies a file from what SQLite reads of it (the check behind the byte-level one).
     ///
     /// Another application id: foreign. No application id: empty when the schema is empty, else
-    /// foreign (someone's database). Ours with another `user_version`: discard. Ours with tables
+    /// foreign (someone's database). Ours with a `user_version` outside the readable formats: discard. Ours with tables
     /// that differ from ``ImageSchema/tables`` (by name or text): discard as corrupt.
     static func classify(_ facts: Facts) -> ImageFileClass {
         if isForeign(applicationID: facts.applicationID) { return .foreign }
         if facts.applicationID == 0 {
             return facts.schema.isEmpty ? .empty : .foreign
         }
-        guard facts.userVersion == ImageSchema.rowFormatVersion else {
+        guard ImageSchema.readableRowFormats.contains(facts.userVersion) else {
             return .discard(.otherRowFormat(facts.userVersion))
         }
         let tables = facts.schema.filter { $0.type == "table" }

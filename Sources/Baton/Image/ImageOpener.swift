@@ -88,6 +88,8 @@ enum ImageOpener {
                 case .discard(let reason):
                     throw Discard(reason: reason)
                 case .empty:
+                    // The page size holds only while the file is empty: before WAL writes page 1.
+                    try connection.execute("PRAGMA page_size = \(ImageSchema.pageSize)")
                     try enableWAL(connection)
                     try initialize(connection, appVersion: appVersion)
                     opening = discarded.map { .recreated($0) } ?? .created
@@ -279,6 +281,10 @@ enum ImageOpener {
         try inTransaction(connection) { () throws(SQLiteError) in
             try connection.execute("UPDATE meta SET value = value + 1 WHERE key = '\(ImageSchema.generationKey)'")
             generation = try metaInt(connection, ImageSchema.generationKey) ?? 0
+            // An older row format's rows read as they are: the file is the current format from now on.
+            if try connection.scalarInt("PRAGMA user_version") != ImageSchema.rowFormatVersion {
+                try connection.execute("PRAGMA user_version = \(ImageSchema.rowFormatVersion)")
+            }
         }
         return generation
     }

@@ -129,6 +129,26 @@ public final class Store {
         base.liveKeys.sorted()
     }
 
+    /// Calls `body` with every record of the server data and whether it is hydrated, in id order
+    /// (no meaning beyond this process): for a checker that compares all of memory after every
+    /// event without hashing each key again.
+    package func forEachBaseRecord(_ body: (RecordKey, RecordData, _ hydrated: Bool) throws -> Void) rethrows {
+        let memory = base
+        for id in 0..<memory.idCount {
+            guard memory.has(.present, id), let data = memory.data[id] else { continue }
+            try body(memory.keys[id], data, memory.has(.hydrated, id))
+        }
+    }
+
+    /// How many records the server data holds.
+    package var baseCount: Int { base.count }
+
+    /// Every visible record key, in no particular order (``keys`` sorts them).
+    package var unorderedKeys: [RecordKey] {
+        if overlay.isEmpty { return base.liveKeys }
+        return Array(Set(base.liveKeys).union(overlay.keys))
+    }
+
     /// True when the check has read `key`'s row this launch and memory has not dropped it since.
     package func isHydrated(_ key: RecordKey) -> Bool {
         base.has(.hydrated, key)

@@ -271,6 +271,30 @@ struct OracleRowReader {
             return .list(items)
         case 9:
             return .object(try string())
+        case 10:
+            // Format 3: a link to `Type:id` holds the type and the id; the key is both, a colon between.
+            let type = try id()
+            guard type != 0 else { throw Failure(reason: "an entity link without a type") }
+            return .link(OracleText(try name(type) + ":" + (try string()).string))
+        case 11:
+            // Format 3's list: 0 null, else (marker − 1) / 2 the type and its low bit "the id alone".
+            var keys: [OracleText?] = []
+            for _ in 0..<(try count()) {
+                let marker = try id()
+                if marker == 0 {
+                    keys.append(nil)
+                    continue
+                }
+                let type = (marker - 1) / 2
+                if (marker - 1) % 2 == 1 {
+                    guard type != 0 else { throw Failure(reason: "an entity link without a type") }
+                    keys.append(OracleText(try name(type) + ":" + (try string()).string))
+                } else {
+                    if type != 0 { _ = try name(type) }
+                    keys.append(try string())
+                }
+            }
+            return .links(keys)
         default:
             throw Failure(reason: "unknown tag \(tag & 0x0F)")
         }

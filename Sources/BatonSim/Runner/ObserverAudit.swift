@@ -38,24 +38,18 @@ final class ObserverAudit {
     private var watches: [RecordKey: Watch] = [:]
     private var slotsByType: [String: Set<SlotID>] = [:]
 
-    /// The store's visible records, before an event.
-    func snapshot(_ store: Store) -> [RecordKey: RecordData] {
+    /// Watches every visible record of `store` (new records, new slots, renewed watches) and
+    /// returns the visible records as they are now (``snapshot(_:)``). The order records are
+    /// watched in decides nothing: what fired is compared as a set.
+    func watch(_ store: Store) -> [RecordKey: RecordData] {
         var records: [RecordKey: RecordData] = [:]
-        for key in store.keys {
-            if let data = store.data(of: key) { records[key] = data }
-        }
-        return records
-    }
-
-    /// Watches every visible record of `store` (new records, new slots, renewed watches).
-    func watch(_ store: Store) {
-        let keys = store.keys
-        for key in keys {
+        for key in store.unorderedKeys {
             guard let data = store.data(of: key) else { continue }
+            records[key] = data
             slotsByType[data.typename, default: []].formUnion(data.cells.keys)
         }
-        for key in keys {
-            guard let data = store.data(of: key), let record = store.record(key) else { continue }
+        for (key, data) in records {
+            guard let record = store.record(key) else { continue }
             var watch = watches[key].flatMap { $0.record === record ? $0 : nil } ?? Watch(record: record)
             if !watch.recordWatched {
                 let notice = Notice(key: key, slot: nil)
@@ -66,7 +60,13 @@ final class ObserverAudit {
                 }
                 watch.recordWatched = true
             }
-            let wanted = slotsByType[data.typename, default: []].union(data.cells.keys)
+            let typeSlots = slotsByType[data.typename, default: []]
+            // Usually every slot is watched already: check that without building sets.
+            if typeSlots.count <= watch.slots.count, typeSlots.isSubset(of: watch.slots) {
+                watches[key] = watch
+                continue
+            }
+            let wanted = typeSlots.union(data.cells.keys)
             for slot in wanted.subtracting(watch.slots).sorted(by: { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }) {
                 let notice = Notice(key: key, slot: ExactText(slot.name))
                 withObservationTracking {
@@ -78,6 +78,7 @@ final class ObserverAudit {
             }
             watches[key] = watch
         }
+        return records
     }
 
     /// Compares the notifications since `before` with what changed; `nil` when they agree, else
@@ -92,6 +93,8 @@ final class ObserverAudit {
         for (key, watch) in watches {
             let old = before[key]
             let new = store.data(of: key)
+            // An unchanged record (most of them: equal storage compares at once) expects nothing.
+            if let old, let new, old == new { continue }
             if old?.typename != new?.typename || old?.deleted != new?.deleted || (old == nil) != (new == nil) {
                 if watch.recordWatched { expected.insert(Notice(key: key, slot: nil)) }
             }
@@ -117,9 +120,8 @@ final class ObserverAudit {
             watches[notice.key] = watch
         }
         // A record that left the store is a new object when it comes back.
-        for key in watches.keys.sorted() where store.data(of: key) == nil {
-            watches[key] = nil
-        }
+        let left = watches.keys.filter { store.data(of: $0) == nil }
+        for key in left { watches[key] = nil }
         return problems.isEmpty ? nil : problems.joined(separator: "; ")
     }
 

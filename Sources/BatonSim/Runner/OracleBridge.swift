@@ -29,6 +29,64 @@ enum OracleBridge {
         return OracleRecord(typename: data.typename, cells: cells, deleted: data.deleted)
     }
 
+    /// True when the store's `data` is the model's `record`: the same as comparing
+    /// ``record(_:)`` with it, without building the model's form (the runner compares all of
+    /// memory after every event). `slotText` names a slot as the model does.
+    static func matches(_ data: RecordData, _ record: OracleRecord, slotText: (SlotID) -> OracleText) -> Bool {
+        guard data.deleted == record.deleted, data.typename == record.typename, data.cells.count == record.cells.count else {
+            return false
+        }
+        for (slot, cell) in data.cells {
+            guard let expected = record.cells[slotText(slot)], matches(cell, expected) else { return false }
+        }
+        return true
+    }
+
+    /// True when `cell(cell) == expected`, without building the model's cell.
+    static func matches(_ cell: Cell, _ expected: OracleCell) -> Bool {
+        guard matches(cell.value, expected.value) else { return false }
+        switch (cell.error, expected.error) {
+        case (nil, nil): return true
+        case (let error?, let other?):
+            return same(error.message, other.message) && same(error.path, other.path)
+                && (error.extensions == nil) == (other.extensions == nil)
+                && same(error.extensions ?? "", other.extensions ?? "")
+        default: return false
+        }
+    }
+
+    /// True when `value(value) == expected` (strings and keys by their bytes, doubles by their bits).
+    static func matches(_ value: Value, _ expected: OracleValue) -> Bool {
+        switch (value, expected) {
+        case (.null, .null): return true
+        case (.bool(let a), .bool(let b)): return a == b
+        case (.int(let a), .int(let b)): return a == b
+        case (.double(let a), .double(let b)): return a.bitPattern == b.bitPattern
+        case (.string(let a), .string(let b)): return same(a, b)
+        case (.link(let a), .link(let b)): return same(a.rawValue, b)
+        case (.links(let a), .links(let b)):
+            guard a.count == b.count else { return false }
+            for (x, y) in zip(a, b) {
+                switch (x, y) {
+                case (nil, nil): continue
+                case (let x?, let y?) where same(x.rawValue, y): continue
+                default: return false
+                }
+            }
+            return true
+        case (.list(let a), .list(let b)):
+            guard a.count == b.count else { return false }
+            for (x, y) in zip(a, b) where !matches(x, y) { return false }
+            return true
+        case (.object(let a), .object(let b)): return same(a, b)
+        default: return false
+        }
+    }
+
+    private static func same(_ text: String, _ model: OracleText) -> Bool {
+        text.utf8.elementsEqual(model.string.utf8)
+    }
+
     /// A lookup of the store's check as the model names it.
     static func read(_ lookup: ImageLookupRecord) -> OracleRead {
         switch lookup {

@@ -13,8 +13,7 @@ extension Simulation {
             launched = try launch(before: event, index: index)
         }
         let storeBefore = process?.store
-        if let store = storeBefore { observers.watch(store) }
-        let visibleBefore = storeBefore.map { observers.snapshot($0) }
+        let visibleBefore = storeBefore.map { observers.watch($0) }
         let outcome: String
         do {
             outcome = try perform(event, index: index, execution: execution)

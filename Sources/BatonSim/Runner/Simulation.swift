@@ -73,6 +73,8 @@ package final class Simulation {
     var lastKeyStates: [OracleText: Timeline.KeyState] = [:]
     /// Where the timeline's recording stands between two events.
     var timelineMarks = TimelineMarks()
+    /// Slot names as the model spells them, by slot number (the runner compares memory often).
+    var slotTexts = SlotTexts()
     /// Expectations that failed under `keepGoing`, in order.
     var expectationFailures: [InvariantViolation] = []
 

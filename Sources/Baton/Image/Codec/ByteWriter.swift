@@ -59,6 +59,14 @@ package struct ByteWriter {
         bytes.append(contentsOf: value.utf8)
     }
 
+    /// A string from `value`'s UTF-8 bytes after the first `dropping`: the rest's length as a
+    /// varint, then those bytes.
+    package mutating func string(_ value: String, dropping prefixCount: Int) {
+        let utf8 = value.utf8
+        varint(utf8.count - prefixCount)
+        bytes.append(contentsOf: utf8.dropFirst(prefixCount))
+    }
+
     /// Raw bytes as they are.
     package mutating func raw(_ buffer: UnsafeRawBufferPointer) {
         bytes.append(contentsOf: buffer)

@@ -171,7 +171,13 @@ package enum RowDecoder {
             guard let typeID = reader.count(), let key = reader.string() else { return nil }
             guard note(linkType: typeID, key: key, names: names, sink: &sink) else { return nil }
             return .link(RecordKey(key))
-        case .links:
+        case .entityLink:
+            guard let typeID = reader.count(), typeID != 0, let key = entityKey(typeID, &reader, names: names),
+                  note(linkType: typeID, key: key, names: names, sink: &sink)
+            else { return nil }
+            return .link(RecordKey(key))
+        case .links, .entityLinks:
+            let entities = kind == .entityLinks
             guard let count = reader.count(), count <= reader.remaining else { return nil }
             var keys: [RecordKey?] = []
             keys.reserveCapacity(count)
@@ -181,9 +187,15 @@ package enum RowDecoder {
                     keys.append(nil)
                     continue
                 }
-                guard let key = reader.string(), note(linkType: marker - 1, key: key, names: names, sink: &sink) else {
-                    return nil
+                // Format 3's lists: marker − 1 is twice the type id, plus one for an id alone.
+                let typeID = entities ? (marker - 1) >> 1 : marker - 1
+                let key: String?
+                if entities && (marker - 1) & 1 == 1 {
+                    key = typeID == 0 ? nil : entityKey(typeID, &reader, names: names)
+                } else {
+                    key = reader.string()
                 }
+                guard let key, note(linkType: typeID, key: key, names: names, sink: &sink) else { return nil }
                 keys.append(RecordKey(key))
             }
             return .links(keys)
@@ -201,6 +213,12 @@ package enum RowDecoder {
             }
             return .list(items)
         }
+    }
+
+    /// An entity link's key: the name of `typeID`, a colon, then the string the reader holds.
+    private static func entityKey<N: RowNames>(_ typeID: Int, _ reader: inout ByteReader, names: N) -> String? {
+        guard let typename = names.name(ofID: typeID), let id = reader.string() else { return nil }
+        return typename + ":" + id
     }
 
     /// Checks a link's type id (0: unknown) and notes it in the sink.

@@ -3,6 +3,20 @@
 /// One encoder is reused for every row of a drain: its buffer keeps its storage between rows.
 /// Name ids are the caller's business: the encoder writes the ids it is given.
 package struct RowEncoder {
+    /// The type recorded with a link: its name id (0 when unknown) and, when known, its name, so
+    /// a key that reads `Type:id` for it is written as the id alone (row format 3).
+    package struct LinkType {
+        package var id: Int
+        package var name: String?
+
+        package init(id: Int, name: String?) {
+            self.id = id
+            self.name = id == 0 ? nil : name
+        }
+
+        package static let unknown = LinkType(id: 0, name: nil)
+    }
+
     private var writer = ByteWriter(capacity: 1024)
 
     package init() {}
@@ -22,10 +36,10 @@ package struct RowEncoder {
 
     /// Appends a cell: its storage key's name id, then its value.
     ///
-    /// `linkTypeID` gives the name id of a link target's type (0 when unknown).
-    package mutating func cell(nameID: Int, _ cell: Cell, linkTypeID: (RecordKey) -> Int) {
+    /// `linkType` gives the type of a link's target (``LinkType/unknown`` when unknown).
+    package mutating func cell(nameID: Int, _ cell: Cell, linkType: (RecordKey) -> LinkType) {
         writer.varint(nameID)
-        cellValue(cell, linkTypeID: linkTypeID)
+        cellValue(cell, linkType: linkType)
     }
 
     /// Appends a cell already encoded (name id and value), as a merge keeps it from an old row.
@@ -45,17 +59,17 @@ package struct RowEncoder {
     // MARK: Root cells
 
     /// Encodes a query-root field's row: the cell value and the checksum of `field` and the value.
-    package mutating func rootCell(field: String, _ cell: Cell, linkTypeID: (RecordKey) -> Int) -> [UInt8] {
+    package mutating func rootCell(field: String, _ cell: Cell, linkType: (RecordKey) -> LinkType) -> [UInt8] {
         writer.removeAll()
-        cellValue(cell, linkTypeID: linkTypeID)
+        cellValue(cell, linkType: linkType)
         return finish(key: field)
     }
 
     // MARK: Values
 
-    private mutating func cellValue(_ cell: Cell, linkTypeID: (RecordKey) -> Int) {
+    private mutating func cellValue(_ cell: Cell, linkType: (RecordKey) -> LinkType) {
         let errorBit: UInt8 = cell.error == nil ? 0 : RowFormat.errorBit
-        value(cell.value, errorBit: errorBit, linkTypeID: linkTypeID)
+        value(cell.value, errorBit: errorBit, linkType: linkType)
         if let error = cell.error {
             writer.string(error.message)
             writer.string(error.path)
@@ -68,7 +82,7 @@ package struct RowEncoder {
         }
     }
 
-    private mutating func value(_ value: Value, errorBit: UInt8, linkTypeID: (RecordKey) -> Int) {
+    private mutating func value(_ value: Value, errorBit: UInt8, linkType: (RecordKey) -> LinkType) {
         switch value {
         case .null:
             writer.byte(RowFormat.Tag.null.rawValue | errorBit)
@@ -84,16 +98,20 @@ package struct RowEncoder {
             writer.byte(RowFormat.Tag.string.rawValue | errorBit)
             writer.string(text)
         case .link(let key):
-            writer.byte(RowFormat.Tag.link.rawValue | errorBit)
-            writer.varint(linkTypeID(key))
-            writer.string(key.rawValue)
+            let type = linkType(key)
+            let prefix = RowFormat.entityPrefixCount(key: key.rawValue, typename: type.name)
+            writer.byte((prefix > 0 ? RowFormat.Tag.entityLink : RowFormat.Tag.link).rawValue | errorBit)
+            writer.varint(type.id)
+            writer.string(key.rawValue, dropping: prefix)
         case .links(let keys):
-            writer.byte(RowFormat.Tag.links.rawValue | errorBit)
+            writer.byte(RowFormat.Tag.entityLinks.rawValue | errorBit)
             writer.varint(keys.count)
             for key in keys {
                 if let key {
-                    writer.varint(linkTypeID(key) + 1)
-                    writer.string(key.rawValue)
+                    let type = linkType(key)
+                    let prefix = RowFormat.entityPrefixCount(key: key.rawValue, typename: type.name)
+                    writer.varint(2 * type.id + (prefix > 0 ? 1 : 0) + 1)
+                    writer.string(key.rawValue, dropping: prefix)
                 } else {
                     writer.varint(0)
                 }
@@ -102,7 +120,7 @@ package struct RowEncoder {
             writer.byte(RowFormat.Tag.list.rawValue | errorBit)
             writer.varint(items.count)
             for item in items {
-                self.value(item, errorBit: 0, linkTypeID: linkTypeID)
+                self.value(item, errorBit: 0, linkType: linkType)
             }
         case .object(let json):
             writer.byte(RowFormat.Tag.object.rawValue | errorBit)

@@ -20,7 +20,13 @@
 /// the key as a string), 7 links (a count, then per element a varint that is 0 for null or the
 /// type's name id + 1, followed for non-null elements by the key as a string), 8 list (a count,
 /// then nested values: tag byte without the error bit, then payload), 9 object (canonical JSON
-/// text as a string). A string is its UTF-8 length as a varint, then its UTF-8.
+/// text as a string), 10 entity link (the target type's name id, never 0, then the key's bytes
+/// after `Type:` as a string: the key is the type's name, a colon and those bytes), 11 entity
+/// links (a count, then per element a varint `m`: 0 for null, else `m − 1 = 2 × t + e` with `t`
+/// the type's name id (0 unknown) and `e` 1 when the string that follows is the key's bytes after
+/// `Type:` (then `t` is never 0), 0 when it is the whole key). A string is its UTF-8 length as a
+/// varint, then its UTF-8. Tags 10 and 11 are format 3's: format 2 spelled every link's key in
+/// full, and its rows read the same in format 3.
 ///
 /// The checksum is the CRC-32C of the row's key (UTF-8) followed by every byte of the row
 /// before the checksum, so a row that lands under another key is as much a miss as a damaged one.
@@ -57,6 +63,22 @@ package enum RowFormat {
         case links = 7
         case list = 8
         case object = 9
+        /// A link whose key is `Type:id` for the type it names: the type id, then the id alone.
+        case entityLink = 10
+        /// A list of links, each spelled in full or as an entity link's id alone (format 3).
+        case entityLinks = 11
+    }
+
+    /// How many of `key`'s UTF-8 bytes a link can leave out for a target of type `typename`: the
+    /// name and its colon when the key starts with them (`Character:1` for `Character`), else 0.
+    static func entityPrefixCount(key: String, typename: String?) -> Int {
+        guard let typename, !typename.isEmpty else { return 0 }
+        let keyBytes = key.utf8
+        let prefix = typename.utf8
+        guard keyBytes.count > prefix.count, keyBytes.starts(with: prefix),
+              keyBytes[keyBytes.index(keyBytes.startIndex, offsetBy: prefix.count)] == UInt8(ascii: ":")
+        else { return 0 }
+        return prefix.count + 1
     }
 
     /// True when `key` names an entity of type `typename` (`Type:id`).

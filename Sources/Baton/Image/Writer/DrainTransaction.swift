@@ -160,15 +160,15 @@ final class DrainTransaction {
         names.noteStamped(pending)
     }
 
-    /// The id of the type recorded with a link to `key` (0 when unknown); stamps it.
-    private func linkTypeID(_ type: String?) -> Int {
-        guard let type else { return 0 }
-        if let lastLinkType, lastLinkType == type { return lastLinkTypeID }
-        guard let id = names.id(of: type) else { return 0 }
+    /// The type recorded with a link to `key` (unknown when the image has no id for it); stamps it.
+    private func linkType(_ type: String?) -> RowEncoder.LinkType {
+        guard let type else { return .unknown }
+        if let lastLinkType, lastLinkType == type { return RowEncoder.LinkType(id: lastLinkTypeID, name: type) }
+        guard let id = names.id(of: type) else { return .unknown }
         stamps.insert(id)
         lastLinkType = type
         lastLinkTypeID = id
-        return id
+        return RowEncoder.LinkType(id: id, name: type)
     }
 
     // MARK: Records
@@ -254,7 +254,7 @@ final class DrainTransaction {
         var k = 0
         while f < fresh.count || k < kept.count {
             if k == kept.count || (f < fresh.count && utf8Precedes(fresh[f].storageKey, kept[k].name)) {
-                encoder.cell(nameID: freshIDs[f], fresh[f].cell) { self.linkTypeID(linkTypes[$0]) }
+                encoder.cell(nameID: freshIDs[f], fresh[f].cell) { self.linkType(linkTypes[$0]) }
                 f += 1
             } else {
                 let range = kept[k].span.range
@@ -281,7 +281,7 @@ final class DrainTransaction {
         for type in missing.sorted(by: utf8Precedes) where names.id(of: type) == nil {
             _ = try intern(type)
         }
-        let blob = encoder.rootCell(field: field.storageKey, field.cell) { self.linkTypeID(known[$0]) }
+        let blob = encoder.rootCell(field: field.storageKey, field.cell) { self.linkType(known[$0]) }
         try upsert(ImageSchema.SQL.upsertRoot, key: field.storageKey, blob: blob)
         summary.rootFields += 1
     }
