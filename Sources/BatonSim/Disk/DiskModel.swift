@@ -8,16 +8,24 @@ import Baton
 package struct DiskModel: Sendable, Hashable, CustomStringConvertible {
     package var device: SimulatedDisk.Device
     package var syncFailure: SimulatedDisk.SyncFailure
+    /// Chance that, while the app is closed, the power goes before the next launch (0: never).
+    /// The last close left directory changes pending (SQLite deletes the WAL without syncing its
+    /// directory), so only such a power loss can lose them.
+    package var powerLossWhileClosed: Double
 
-    package init(device: SimulatedDisk.Device = .careful, syncFailure: SimulatedDisk.SyncFailure = .keeps) {
+    package init(
+        device: SimulatedDisk.Device = .careful, syncFailure: SimulatedDisk.SyncFailure = .keeps, powerLossWhileClosed: Double = 0
+    ) {
         self.device = device
         self.syncFailure = syncFailure
+        self.powerLossWhileClosed = powerLossWhileClosed
     }
 
     /// Draws both choices from `random` (the swarm's `disk-model` stream).
     package init(random: inout SimRandom) {
         device = random.chance(0.5) ? .linux : .careful
         syncFailure = random.chance(0.5) ? .drops : .keeps
+        powerLossWhileClosed = random.chance(0.5) ? 0.3 : 0
     }
 
     /// Sets `disk` up this way; before anything is opened on it.
@@ -28,6 +36,7 @@ package struct DiskModel: Sendable, Hashable, CustomStringConvertible {
 
     package var description: String {
         "\(device), failed syncs \(syncFailure.rawValue)"
+            + (powerLossWhileClosed > 0 ? ", power lost while closed \(powerLossWhileClosed)" : "")
     }
 
     package var json: JSONValue {
@@ -35,6 +44,7 @@ package struct DiskModel: Sendable, Hashable, CustomStringConvertible {
             "sectorSize": .int(Int(device.sectorSize)),
             "characteristics": .int(Int(device.characteristics)),
             "syncFailure": .string(syncFailure.rawValue),
+            "powerLossWhileClosed": .double(powerLossWhileClosed),
         ])
     }
 }
