@@ -77,8 +77,9 @@ struct DiskDurabilityTests {
     /// Commits transactions (killing and relaunching on the way for some
     /// seeds), cuts the power, checks that the database recovered to a
     /// prefix, then goes on from there and cuts the power again.
-    static func powerLossRun(seed: UInt64) -> [Recovery] {
+    static func powerLossRun(seed: UInt64, device: SimulatedDisk.Device = .careful) -> [Recovery] {
         let disk = SimulatedDisk(seed: seed)
+        disk.setDevice(device)
         // From a checkpoint every commit or two to none in the whole run.
         let autocheckpoint = [4, 16, 64, 256][Int(seed % 4)] + Int(seed % 7)
         let salt = Int(seed % 1000)

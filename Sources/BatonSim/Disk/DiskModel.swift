@@ -25,7 +25,7 @@ package struct DiskModel: Sendable, Hashable, CustomStringConvertible {
     package init(random: inout SimRandom) {
         device = random.chance(0.5) ? .linux : .careful
         syncFailure = random.chance(0.5) ? .drops : .keeps
-        powerLossWhileClosed = random.chance(0.5) ? 0.3 : 0
+        powerLossWhileClosed = random.chance(0.5) ? 0.6 : 0
     }
 
     /// Sets `disk` up this way; before anything is opened on it.

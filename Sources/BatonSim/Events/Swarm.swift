@@ -72,6 +72,8 @@ package struct Swarm: Sendable, CustomStringConvertible {
         server = ServerConfiguration(world: world, random: &serverRandom)
         var diskRandom = random.split("disk-model")
         disk = DiskModel(random: &diskRandom)
+        // Seeds that cut the power while the app is closed quit more often, so it is closed often.
+        if disk.powerLossWhileClosed > 0 { self.weights[.quit] = 3 * self.weights[.quit, default: 0] }
     }
 
     package var description: String {
