@@ -48,3 +48,26 @@ package struct DiskModel: Sendable, Hashable, CustomStringConvertible {
         ])
     }
 }
+
+extension DiskModel {
+    /// Reads back ``json`` (a replay file's `"disk"` header); nil when there is none.
+    package init?(replayHeader json: JSONValue?) throws(ReplayError) {
+        guard let json, json != .null else { return nil }
+        guard case .object(let members) = json,
+              case .int(let sector)? = members["sectorSize"], sector >= 512, sector <= 65536,
+              case .int(let characteristics)? = members["characteristics"], characteristics >= 0, characteristics <= Int(Int32.max),
+              case .string(let failure)? = members["syncFailure"], let syncFailure = SimulatedDisk.SyncFailure(rawValue: failure)
+        else {
+            throw ReplayError("\"disk\" is an object with \"sectorSize\" (512 to 65536), \"characteristics\" (SQLITE_IOCAP_* bits) and \"syncFailure\" (keeps or drops)")
+        }
+        var closed = 0.0
+        switch members["powerLossWhileClosed"] {
+        case .double(let value)?: closed = value
+        case .int(let value)?: closed = Double(value)
+        default: break
+        }
+        self.init(
+            device: SimulatedDisk.Device(sectorSize: UInt32(sector), characteristics: Int32(characteristics)),
+            syncFailure: syncFailure, powerLossWhileClosed: closed)
+    }
+}

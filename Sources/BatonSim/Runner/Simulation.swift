@@ -129,13 +129,15 @@ package final class Simulation {
         return random.next()
     }
 
-    /// Runs a recorded or hand-written schedule (with the disk of `seed`'s run, when given: its
-    /// seed, device and sync-failure behaviour; else the careful default disk).
-    package static func replay(_ events: [ScheduledEvent], seed: UInt64? = nil, options: Options) -> SimOutcome {
+    /// Runs a recorded or hand-written schedule on the disk of `seed`'s run when given (its
+    /// seed, which drives SQLite's randomness), set up as `disk` says (nil: the careful default
+    /// disk, 512-byte sectors and failed syncs that keep their writes). Replaying a generated
+    /// run's schedule passes that run's ``Swarm/disk``; a replay file passes its `disk` header.
+    package static func replay(_ events: [ScheduledEvent], seed: UInt64? = nil, disk: DiskModel? = nil, options: Options) -> SimOutcome {
         guard let simulation = make(seed: seed, diskSeed: seed.map(diskSeed(for:)) ?? 0, options: options) else {
             return worldFailure(seed: seed, options: options)
         }
-        if let seed { swarm(for: seed, world: options.world).disk.apply(to: simulation.disk) }
+        (disk ?? DiskModel()).apply(to: simulation.disk)
         simulation.note("replay of \(events.count) events in world \(options.world.name)")
         var failure: InvariantViolation?
         do {
