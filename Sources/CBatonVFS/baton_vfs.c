@@ -31,7 +31,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define BDISK_SECTOR 512
+/* The sector size and device characteristics a new disk reports. */
+#define BDISK_DEFAULT_SECTOR 512
 #define BDISK_MAX_PATH 512
 /* Largest file the model accepts; beyond it a write answers SQLITE_FULL. */
 #define BDISK_MAX_FILE ((size_t)1 << 36)
@@ -204,6 +205,17 @@ typedef struct bnode {
     uint64_t writer_id;
     int writer_level;
 
+    /* The directory entry: whether the directory as it is on the platter
+     * names this file (`linked` is the directory as the OS shows it), and
+     * how many pending directory changes refer to it. A file is kept while
+     * either holds it, so a lost unlink can bring it back. */
+    int durable_linked;
+    int64_t dir_refs;
+    /* A failed sync dropped pending writes (the "drops" sync-failure
+     * mode): the current bytes hold data the durable bytes never got and
+     * no later sync will write. Cleared when both agree again. */
+    int diverged;
+
     /* Shared memory (the WAL index) and its lock slots. */
     void **shm;
     int nshm;
@@ -230,6 +242,13 @@ typedef struct bfault {
 
 #define BDISK_FAULT_KINDS 4
 
+/* One pending directory change: a file's entry created or removed. */
+enum { BDIR_CREATE = 0, BDIR_REMOVE = 1 };
+typedef struct bdirop {
+    int kind;
+    struct bnode *node;
+} bdirop;
+
 struct baton_disk {
     sqlite3_vfs vfs;
     char vfs_name[32];
@@ -244,6 +263,13 @@ struct baton_disk {
     bnode *unlinked;
     bfault faults[BDISK_FAULT_KINDS];
     baton_disk_counters counters;
+    /* Directory changes not yet synced, oldest first (all directories). */
+    bdirop *dirops;
+    size_t ndirops;
+    size_t capdirops;
+    int sync_failure;   /* BATON_DISK_SYNC_FAILURE_*                    */
+    size_t sector;      /* xSectorSize, and the unit a torn write is cut in */
+    int device;         /* xDeviceCharacteristics                        */
 };
 
 typedef struct bfile {
@@ -254,6 +280,9 @@ typedef struct bfile {
     int readonly;
     int lock_level;
     int shm_mapped;
+    /* Opened with SQLITE_OPEN_CREATE as a WAL or journal: the first sync
+     * that succeeds also syncs the directory (UNIXFILE_DIRSYNC). */
+    int dirsync;
     unsigned shm_shared_mask;
     unsigned shm_excl_mask;
 } bfile;
@@ -378,6 +407,19 @@ static int bnode_truncate(bnode *n, size_t size) {
     return 0;
 }
 
+/* A file whose failed sync dropped writes stops being diverged once its
+ * durable bytes hold what reads see (later writes and a sync covered the
+ * lost ones, or a truncation cut them off). */
+static void bnode_check_diverged(bnode *n) {
+    if (!n->diverged || n->nops > 0) {
+        return;
+    }
+    if (n->durable.size == n->current.size &&
+        (n->current.size == 0 || memcmp(n->durable.data, n->current.data, n->current.size) == 0)) {
+        n->diverged = 0;
+    }
+}
+
 /* Makes the pending operations durable, in order. On running out of memory
  * part way, the applied ones are removed, so durable bytes plus pending
  * operations still give the current bytes. */
@@ -396,6 +438,7 @@ static int bnode_sync(bnode *n) {
         memmove(n->ops, n->ops + done, (n->nops - done) * sizeof *n->ops);
     }
     n->nops -= done;
+    bnode_check_diverged(n);
     return rc;
 }
 
@@ -482,8 +525,102 @@ static void bdisk_unlinked_remove(baton_disk *d, bnode *n) {
     }
 }
 
-/* Removes a file from the directory: freed at once when nobody has it
- * open, else kept on the unlinked list until its last handle closes. */
+/* A file is kept while a handle has it open, the durable directory names
+ * it, or a pending directory change refers to it. */
+static int bnode_held(const bnode *n) {
+    return n->open_handles > 0 || n->durable_linked || n->dir_refs > 0;
+}
+
+/* Frees every unlinked file nothing holds any more. */
+static void bdisk_sweep_unlinked(baton_disk *d) {
+    bnode **link = &d->unlinked;
+    while (*link != NULL) {
+        bnode *n = *link;
+        if (!bnode_held(n)) {
+            *link = n->next_unlinked;
+            bnode_free(n);
+        } else {
+            link = &n->next_unlinked;
+        }
+    }
+}
+
+/* Records a directory change as pending until its directory is synced. */
+static void bdisk_dirop_push(baton_disk *d, int kind, bnode *n) {
+    if (d->ndirops == d->capdirops) {
+        size_t cap = d->capdirops ? d->capdirops * 2 : 8;
+        bdirop *ops = realloc(d->dirops, cap * sizeof *ops);
+        if (ops == NULL) {
+            bdisk_out_of_memory();
+        }
+        d->dirops = ops;
+        d->capdirops = cap;
+    }
+    d->dirops[d->ndirops].kind = kind;
+    d->dirops[d->ndirops].node = n;
+    d->ndirops++;
+    n->dir_refs++;
+}
+
+/* The durable directory names `n`: any other file it named so before
+ * loses its entry (a name has one entry). */
+static void bdisk_durable_link(baton_disk *d, bnode *n) {
+    for (size_t i = 0; i < d->nfiles; i++) {
+        bnode *other = d->files[i];
+        if (other != n && other->durable_linked && strcmp(other->name, n->name) == 0) {
+            other->durable_linked = 0;
+        }
+    }
+    for (bnode *other = d->unlinked; other != NULL; other = other->next_unlinked) {
+        if (other != n && other->name != NULL && other->durable_linked && strcmp(other->name, n->name) == 0) {
+            other->durable_linked = 0;
+        }
+    }
+    n->durable_linked = 1;
+}
+
+/* A directory change reaches the platter. */
+static void bdirop_apply(baton_disk *d, const bdirop *op) {
+    if (op->kind == BDIR_CREATE) {
+        bdisk_durable_link(d, op->node);
+    } else {
+        op->node->durable_linked = 0;
+    }
+}
+
+/* Length of the directory part of an absolute path (up to its last '/'). */
+static size_t bdisk_dir_len(const char *path) {
+    const char *slash = strrchr(path, '/');
+    return (slash != NULL) ? (size_t)(slash - path) : 0;
+}
+
+static int bdisk_same_dir(const char *a, const char *b) {
+    size_t n = bdisk_dir_len(a);
+    return n == bdisk_dir_len(b) && memcmp(a, b, n) == 0;
+}
+
+/* fsync on the directory holding `path`: every pending change of that
+ * directory becomes durable, in order; changes of other directories stay
+ * pending. */
+static void bdisk_sync_directory(baton_disk *d, const char *path) {
+    size_t kept = 0;
+    for (size_t i = 0; i < d->ndirops; i++) {
+        bdirop op = d->dirops[i];
+        if (bdisk_same_dir(op.node->name, path)) {
+            bdirop_apply(d, &op);
+            op.node->dir_refs--;
+        } else {
+            d->dirops[kept++] = op;
+        }
+    }
+    d->ndirops = kept;
+    d->counters.directory_syncs++;
+    bdisk_sweep_unlinked(d);
+}
+
+/* Removes a file from the directory as the OS shows it. The removal is
+ * pending until the directory is synced; the file stays on the unlinked
+ * list (open handles keep using it, a lost removal brings it back). */
 static int bdir_remove(baton_disk *d, const char *path) {
     int found = 0;
     size_t at = bdir_search(d, path, &found);
@@ -493,12 +630,10 @@ static int bdir_remove(baton_disk *d, const char *path) {
     bnode *n = d->files[at];
     memmove(d->files + at, d->files + at + 1, (d->nfiles - at - 1) * sizeof *d->files);
     d->nfiles--;
-    if (n->open_handles > 0) {
-        bdisk_unlinked_push(d, n);
-    } else {
-        bnode_free(n);
-    }
+    bdisk_dirop_push(d, BDIR_REMOVE, n);
+    bdisk_unlinked_push(d, n);
     d->counters.deletes++;
+    bdisk_sweep_unlinked(d);
     return 0;
 }
 
@@ -568,7 +703,8 @@ static void bnode_forget_process(bnode *n, bepoch *dying) {
 
 /* Ends the current epoch: every handle becomes dead. Files keep their
  * bytes and pending operations; unlinked files (temporary ones included)
- * are freed since only dead handles knew them. */
+ * are freed since only dead handles knew them, unless a pending or durable
+ * directory entry still names them. */
 static void bdisk_end_epoch(baton_disk *d, int start_new) {
     bepoch *dying = d->epoch;
     bepoch *fresh = NULL;
@@ -583,12 +719,10 @@ static void bdisk_end_epoch(baton_disk *d, int start_new) {
     for (size_t i = 0; i < d->nfiles; i++) {
         bnode_forget_process(d->files[i], dying);
     }
-    while (d->unlinked != NULL) {
-        bnode *n = d->unlinked;
-        d->unlinked = n->next_unlinked;
+    for (bnode *n = d->unlinked; n != NULL; n = n->next_unlinked) {
         bnode_forget_process(n, dying);
-        bnode_free(n);
     }
+    bdisk_sweep_unlinked(d);
     bepoch_release(dying);
     d->epoch = fresh;
 }
@@ -689,7 +823,7 @@ static int bio_close(sqlite3_file *f) {
         bfile_shm_detach(h, n);
         bfile_release_file_lock(h, n);
         n->open_handles--;
-        if (!n->linked && n->open_handles == 0) {
+        if (!n->linked && !bnode_held(n)) {
             bdisk_unlinked_remove(d, n);
             bnode_free(n);
         }
@@ -791,8 +925,24 @@ static int bio_truncate(sqlite3_file *f, sqlite3_int64 size) {
     return SQLITE_OK;
 }
 
+/* A failed fsync as Linux may do it: the kernel marks the dirty pages
+ * clean, so the writes stay visible but never reach the platter, and the
+ * next fsync has nothing to report. */
+static void bnode_drop_pending(baton_disk *d, bnode *n) {
+    if (n->name == NULL || n->nops == 0) {
+        return;
+    }
+    d->counters.failed_syncs_dropping++;
+    d->counters.writes_lost_to_failed_sync += n->nops;
+    bop_clear_all(n);
+    n->diverged = 1;
+    bnode_check_diverged(n);
+}
+
 static int bio_sync(sqlite3_file *f, int flags) {
-    (void)flags; /* data and size are always synced together */
+    /* Data and size are always synced together (fdatasync on Linux writes
+     * the size when it changed); SQLITE_SYNC_DATAONLY changes nothing. */
+    (void)flags;
     bfile *h = (bfile *)f;
     bnode *n = bfile_live(h);
     if (n == NULL) {
@@ -801,12 +951,21 @@ static int bio_sync(sqlite3_file *f, int flags) {
     baton_disk *d = bfile_disk(h);
     int rc = bdisk_take_fault(d, BATON_DISK_FAULT_SYNC);
     if (rc != SQLITE_OK) {
+        /* The unix VFS returns before its one-time directory sync. */
+        if (d->sync_failure == BATON_DISK_SYNC_FAILURE_DROPS) {
+            bnode_drop_pending(d, n);
+        }
         return rc;
     }
     if (bnode_sync(n) != 0) {
         return SQLITE_IOERR_NOMEM;
     }
     d->counters.syncs++;
+    if (h->dirsync && n->name != NULL) {
+        /* UNIXFILE_DIRSYNC: once per handle, after the file's own sync. */
+        h->dirsync = 0;
+        bdisk_sync_directory(d, n->name);
+    }
     return SQLITE_OK;
 }
 
@@ -933,13 +1092,19 @@ static int bio_file_control(sqlite3_file *f, int op, void *arg) {
 }
 
 static int bio_sector_size(sqlite3_file *f) {
-    (void)f;
-    return BDISK_SECTOR;
+    bfile *h = (bfile *)f;
+    if (bfile_live(h) == NULL) {
+        return BDISK_DEFAULT_SECTOR;
+    }
+    return (int)bfile_disk(h)->sector;
 }
 
 static int bio_device_characteristics(sqlite3_file *f) {
-    (void)f;
-    return 0;
+    bfile *h = (bfile *)f;
+    if (bfile_live(h) == NULL) {
+        return 0;
+    }
+    return bfile_disk(h)->device;
 }
 
 static int bio_shm_map(sqlite3_file *f, int region, int region_size, int extend,
@@ -1124,6 +1289,7 @@ static int bvfs_open(sqlite3_vfs *vfs, sqlite3_filename name, sqlite3_file *f,
             if (n == NULL) {
                 return SQLITE_NOMEM;
             }
+            bdisk_dirop_push(d, BDIR_CREATE, n);
         }
     }
     h->epoch = d->epoch;
@@ -1132,6 +1298,11 @@ static int bvfs_open(sqlite3_vfs *vfs, sqlite3_filename name, sqlite3_file *f,
     h->id = ++d->next_handle_id;
     h->readonly = (flags & SQLITE_OPEN_READONLY) != 0;
     h->lock_level = SQLITE_LOCK_NONE;
+    /* os_unix.c: a WAL or journal opened with SQLITE_OPEN_CREATE syncs its
+     * directory at its first successful sync, whether or not the open
+     * created the file. The main database file never does. */
+    const int dirsync_types = SQLITE_OPEN_WAL | SQLITE_OPEN_MAIN_JOURNAL | SQLITE_OPEN_SUPER_JOURNAL;
+    h->dirsync = n->name != NULL && (flags & SQLITE_OPEN_CREATE) && (flags & dirsync_types);
     n->open_handles++;
     h->base.pMethods = &bdisk_io_methods;
     if (out_flags != NULL) {
@@ -1142,7 +1313,6 @@ static int bvfs_open(sqlite3_vfs *vfs, sqlite3_filename name, sqlite3_file *f,
 }
 
 static int bvfs_delete(sqlite3_vfs *vfs, const char *name, int sync_dir) {
-    (void)sync_dir; /* directory operations are durable at once */
     baton_disk *d = bvfs_disk(vfs);
     char path[BDISK_MAX_PATH + 1];
     if (bdisk_full_path(name, path, sizeof path) != 0) {
@@ -1150,6 +1320,10 @@ static int bvfs_delete(sqlite3_vfs *vfs, const char *name, int sync_dir) {
     }
     if (bdir_remove(d, path) != 0) {
         return SQLITE_IOERR_DELETE_NOENT;
+    }
+    if (sync_dir & 1) {
+        /* unixDelete: fsync the directory after the unlink. */
+        bdisk_sync_directory(d, path);
     }
     return SQLITE_OK;
 }
@@ -1252,6 +1426,7 @@ baton_disk *baton_disk_create(uint64_t seed) {
         return NULL;
     }
     d->random_state = seed;
+    d->sector = BDISK_DEFAULT_SECTOR;
     d->vfs.iVersion = 2;
     d->vfs.szOsFile = (int)sizeof(bfile);
     d->vfs.mxPathname = BDISK_MAX_PATH;
@@ -1300,6 +1475,12 @@ void baton_disk_destroy(baton_disk *d) {
     for (size_t i = 0; i < d->nfiles; i++) {
         bnode_free(d->files[i]);
     }
+    while (d->unlinked != NULL) {
+        bnode *n = d->unlinked;
+        d->unlinked = n->next_unlinked;
+        bnode_free(n);
+    }
+    free(d->dirops);
     free(d->files);
     free(d);
 }
@@ -1339,11 +1520,11 @@ typedef struct bpower_style {
 
 /* Applies one torn write to the durable bytes, a sector piece at a time:
  * each piece is written, left as it was, or filled with garbage. */
-static void bdisk_tear_write(bbuf *durable, const bop *op, uint64_t *rng) {
+static void bdisk_tear_write(bbuf *durable, const bop *op, size_t sector, uint64_t *rng) {
     size_t end = op->off + op->len;
     size_t at = op->off;
     while (at < end) {
-        size_t piece_end = (at / BDISK_SECTOR + 1) * BDISK_SECTOR;
+        size_t piece_end = (at / sector + 1) * sector;
         if (piece_end > end) {
             piece_end = end;
         }
@@ -1381,7 +1562,7 @@ static void bdisk_apply_fate(baton_disk *d, bnode *n, const bop *op, int fate, u
         d->counters.writes_kept++;
         break;
     case BFATE_TEAR:
-        bdisk_tear_write(&n->durable, op, rng);
+        bdisk_tear_write(&n->durable, op, d->sector, rng);
         d->counters.writes_torn++;
         break;
     default:
@@ -1418,10 +1599,78 @@ static void bdisk_power_loss_file(baton_disk *d, bnode *n, bpower_style style, u
     if (bbuf_assign(&n->current, n->durable.data, n->durable.size) != 0) {
         bdisk_out_of_memory();
     }
+    n->diverged = 0;
+}
+
+/* Decides every pending directory change (in order: a cut point, as a
+ * journaling file system commits metadata in order; independent: each on
+ * its own), then makes the directory what the platter says: files whose
+ * entry was never durable vanish, files whose removal was lost come back
+ * with what their own pending writes left. Draws from `rng`, a stream of
+ * its own, so a power loss without directory changes pending decides the
+ * files' writes exactly as before directories were modelled. */
+static void bdisk_power_loss_directory(baton_disk *d, bpower_style style, uint64_t *rng) {
+    size_t cut = style.in_order ? (size_t)bdisk_below(rng, (uint64_t)d->ndirops + 1) : 0;
+    for (size_t i = 0; i < d->ndirops; i++) {
+        int keep = style.in_order ? i < cut : bdisk_below(rng, 100) < style.keep_percent;
+        if (keep) {
+            bdirop_apply(d, &d->dirops[i]);
+            d->counters.entries_kept++;
+        } else {
+            d->counters.entries_lost++;
+        }
+        d->dirops[i].node->dir_refs--;
+    }
+    d->ndirops = 0;
+    /* Linked files the platter does not name vanish. */
+    size_t kept = 0;
+    for (size_t i = 0; i < d->nfiles; i++) {
+        bnode *n = d->files[i];
+        if (n->durable_linked) {
+            d->files[kept++] = n;
+        } else {
+            bdisk_unlinked_push(d, n);
+        }
+    }
+    d->nfiles = kept;
+    /* Unlinked files the platter still names come back. */
+    bnode **link = &d->unlinked;
+    while (*link != NULL) {
+        bnode *n = *link;
+        int found = 0;
+        if (!n->durable_linked || n->name == NULL) {
+            link = &n->next_unlinked;
+            continue;
+        }
+        size_t at = bdir_search(d, n->name, &found);
+        if (found) {
+            /* Cannot happen: a name has one durable entry. */
+            n->durable_linked = 0;
+            link = &n->next_unlinked;
+            continue;
+        }
+        *link = n->next_unlinked;
+        n->next_unlinked = NULL;
+        bdisk_power_loss_file(d, n, style, rng);
+        if (d->nfiles == d->capfiles) {
+            size_t cap = d->capfiles ? d->capfiles * 2 : 8;
+            bnode **files = realloc(d->files, cap * sizeof *files);
+            if (files == NULL) {
+                bdisk_out_of_memory();
+            }
+            d->files = files;
+            d->capfiles = cap;
+        }
+        memmove(d->files + at + 1, d->files + at, (d->nfiles - at) * sizeof *d->files);
+        d->files[at] = n;
+        d->nfiles++;
+        n->linked = 1;
+    }
 }
 
 void baton_disk_power_loss(baton_disk *d, uint64_t seed) {
     uint64_t rng = seed ^ UINT64_C(0x5DEECE66D2545F49);
+    uint64_t directory_rng = seed ^ UINT64_C(0xD1B54A32D192ED03);
     bpower_style style;
     style.in_order = bdisk_below(&rng, 2) == 0;
     style.tear_percent = bdisk_below(&rng, 41);
@@ -1429,6 +1678,7 @@ void baton_disk_power_loss(baton_disk *d, uint64_t seed) {
     for (size_t i = 0; i < d->nfiles; i++) {
         bdisk_power_loss_file(d, d->files[i], style, &rng);
     }
+    bdisk_power_loss_directory(d, style, &directory_rng);
     d->counters.power_losses++;
     bdisk_end_epoch(d, 1);
 }
@@ -1439,6 +1689,26 @@ void baton_disk_flush_all(baton_disk *d) {
             bdisk_out_of_memory();
         }
     }
+    for (bnode *n = d->unlinked; n != NULL; n = n->next_unlinked) {
+        if (n->name != NULL && bnode_sync(n) != 0) {
+            bdisk_out_of_memory();
+        }
+    }
+    for (size_t i = 0; i < d->ndirops; i++) {
+        bdirop_apply(d, &d->dirops[i]);
+        d->dirops[i].node->dir_refs--;
+    }
+    d->ndirops = 0;
+    bdisk_sweep_unlinked(d);
+}
+
+void baton_disk_set_sync_failure(baton_disk *d, int mode) {
+    d->sync_failure = mode;
+}
+
+void baton_disk_set_device(baton_disk *d, uint32_t sector_size, int characteristics) {
+    d->sector = (sector_size >= 512) ? sector_size : BDISK_DEFAULT_SECTOR;
+    d->device = characteristics;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1524,12 +1794,29 @@ int64_t baton_disk_pending_count(const baton_disk *d, const char *name) {
 }
 
 int baton_disk_has_pending(const baton_disk *d) {
+    if (d->ndirops > 0) {
+        return 1;
+    }
     for (size_t i = 0; i < d->nfiles; i++) {
-        if (d->files[i]->nops > 0) {
+        if (d->files[i]->nops > 0 || d->files[i]->diverged) {
             return 1;
         }
     }
     return 0;
+}
+
+int64_t baton_disk_pending_entries(const baton_disk *d) {
+    return (int64_t)d->ndirops;
+}
+
+int baton_disk_entry_durable(const baton_disk *d, const char *name) {
+    const bnode *n = bdir_find_name(d, name);
+    return (n != NULL) ? n->durable_linked : -1;
+}
+
+int baton_disk_file_diverged(const baton_disk *d, const char *name) {
+    const bnode *n = bdir_find_name(d, name);
+    return (n != NULL) ? n->diverged : -1;
 }
 
 int64_t baton_disk_live_handles(const baton_disk *d) {
@@ -1551,6 +1838,9 @@ int baton_disk_overwrite(baton_disk *d, const char *name, const void *bytes, siz
     bop_clear_all(n);
     bbuf_assign(&n->durable, bytes, len);
     bbuf_assign(&n->current, bytes, len);
+    n->diverged = 0;
+    bdisk_durable_link(d, n);
+    bdisk_sweep_unlinked(d);
     return 0;
 }
 

@@ -53,7 +53,8 @@ enum SimRunCommand {
         print("shrunk \(outcome.schedule.count) events to \(shrunk.events.count) in \(shrunk.replays) replays")
         let file = ReplayFile(
             seed: seed, mutant: options.mutant, invariant: failure.invariant, detail: failure.detail,
-            world: options.world.name == World.defaultName ? nil : options.world.name, events: shrunk.events)
+            world: options.world.name == World.defaultName ? nil : options.world.name,
+            disk: Simulation.swarm(for: seed, world: options.world).disk, events: shrunk.events)
         let name = "seed-\(seed)" + (options.mutant.map { "-" + $0.rawValue } ?? "") + ".json"
         do {
             let path = try file.write(into: replayDirectory, name: name)

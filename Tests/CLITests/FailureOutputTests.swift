@@ -137,7 +137,8 @@ struct FailureOutputTests {
             #expect(lines.contains("FAILED: image-equals-model after event #\(failure.eventIndex): \(headline)"))
             #expect(lines.contains("  " + failure.differences[0]))
             let around = try #require(lines.firstIndex(of: "events up to the failing one:"))
-            let failingLine = "  #\(failure.eventIndex) drain → FAILED image-equals-model"
+            // The failing event drains: a drain, or a quit (which drains first).
+            let failingLine = "  " + (failure.event ?? "#\(failure.eventIndex) drain → FAILED image-equals-model")
             #expect(lines[around...].contains(failingLine))
             #expect(lines.contains("timeline:    replays/seed-\(seed)-partialSnapshotReplaces.html"))
             #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("replays/seed-\(seed)-partialSnapshotReplaces.html").path))
@@ -156,7 +157,8 @@ struct FailureOutputTests {
             #expect(result.status == 1)
             let lines = result.stdout.split(separator: "\n").map(String.init)
             #expect(lines.contains("  seed \(seed): image-equals-model after event #\(failure.eventIndex): \(headline)"))
-            #expect(lines.contains("    at #\(failure.eventIndex) drain → FAILED image-equals-model"))
+            let failingEvent = failure.event ?? "#\(failure.eventIndex) drain → FAILED image-equals-model"
+            #expect(lines.contains("    at " + failingEvent))
             #expect(lines.contains("    " + failure.differences[0]))
             #expect(lines.contains("    timeline: replays/seed-\(seed)-partialSnapshotReplaces.html"))
             #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("replays/seed-\(seed)-partialSnapshotReplaces.html").path))
@@ -165,7 +167,7 @@ struct FailureOutputTests {
                 Issue.record("the report lists the failure")
                 return
             }
-            #expect(reported["failingEvent"] == .string("#\(failure.eventIndex) drain → FAILED image-equals-model"))
+            #expect(reported["failingEvent"] == .string(failingEvent))
             #expect(reported["headline"] == .string(headline))
             #expect(reported["timeline"] == .string("replays/seed-\(seed)-partialSnapshotReplaces.html"))
             guard case .array(let differences)? = reported["differences"], case .string(let detail)? = reported["detail"] else {

@@ -43,7 +43,8 @@ struct ReplayFileTests {
         (file(retain, retain), "event 1: retain of token 1 does nothing: event 0 already retains token 1"),
         (file(#"{"event":"fail","layer":1}"#), "event 0: fail of layer 1 does nothing: no live optimistic event holds layer 1"),
         (file(#"{"event":"kill"}"#, #"{"event":"kill"}"#), "event 1: kill does nothing: no process is running (the kill at event 0 ended it)"),
-        (file(#"{"event":"quit"}"#, #"{"event":"powerLoss","seed":3}"#), "event 1: powerLoss does nothing: no process is running"),
+        (file(#"{"event":"quit"}"#, #"{"event":"drainPartway","steps":1}"#), "event 1: drainPartway does nothing: no process is running"),
+        ("{\"baton-replay\":1,\"disk\":{\"sectorSize\":100},\"events\":[]}", "\"disk\" is an object with \"sectorSize\" (512 to 65536)"),
     ]
 
     @Test("what is refused, and the message", arguments: refused)

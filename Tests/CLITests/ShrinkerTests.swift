@@ -68,9 +68,12 @@ struct ShrinkerTests {
         let shrunk = Campaign.shrink(outcome, options: options, budget: budget)
         #expect(shrunk.reproduces)
         #expect(ScheduleCheck.problems(shrunk.events).isEmpty, "\(ScheduleCheck.problems(shrunk.events).first.map(String.init(describing:)) ?? "")")
-        let file = ReplayFile(seed: seed, mutant: mutant, invariant: failure.invariant, events: shrunk.events)
+        let file = ReplayFile(
+            seed: seed, mutant: mutant, invariant: failure.invariant, disk: Simulation.swarm(for: seed, world: .standard).disk,
+            events: shrunk.events)
         let read = try ReplayFile.parse(file.render())
-        #expect(Simulation.replay(read.events, seed: seed, options: options).failure?.invariant == failure.invariant)
+        #expect(read.disk == file.disk)
+        #expect(Simulation.replay(read.events, seed: seed, disk: read.disk, options: options).failure?.invariant == failure.invariant)
     }
     #endif
 }

@@ -26,6 +26,9 @@ struct CoverageFloorTests {
         "deduplicatedEdges": 1,  // 2
         "powerLossesOntoOlderCommit": 20,  // 91
         "tornWrites": 20,  // 101
+        "directoryEntriesLost": 3,  // 11
+        "failedSyncsDroppingWrites": 2,  // 8
+        "seedsWith4096Sectors": 5,  // 11
     ]
 
     @Test("seeds 0..<24 of the default world reach every counted rule at least as often as the floor")

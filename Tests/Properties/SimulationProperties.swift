@@ -93,10 +93,10 @@ struct SimulationProperties {
     @Test("a replay file round-trips and replays to the same trace")
     func replayFile() throws {
         let outcome = Simulation.run(seed: 5, options: .init(events: 60))
-        let file = ReplayFile(seed: 5, events: outcome.schedule)
+        let file = ReplayFile(seed: 5, disk: Simulation.swarm(for: 5, world: .standard).disk, events: outcome.schedule)
         let parsed = try ReplayFile.parse(file.render())
         #expect(parsed == file)
-        let replayed = Simulation.replay(parsed.events, seed: 5, options: .init(events: 60))
+        let replayed = Simulation.replay(parsed.events, seed: 5, disk: parsed.disk, options: .init(events: 60))
         #expect(replayed.failure == nil)
         // The generated run's trace also names the server's edits; the events' lines must match.
         #expect(replayed.trace.filter { $0.hasPrefix("#") } == outcome.trace.filter { $0.hasPrefix("#") })
@@ -153,9 +153,10 @@ struct MutantProperties {
         }
         let shrunk = Campaign.shrink(caught, options: options, budget: 200)
         #expect(shrunk.events.count <= caught.schedule.count)
-        let replayed = Simulation.replay(shrunk.events, seed: caught.seed, options: options)
+        let disk = caught.seed.map { Simulation.swarm(for: $0, world: .standard).disk }
+        let replayed = Simulation.replay(shrunk.events, seed: caught.seed, disk: disk, options: options)
         #expect(replayed.failure?.invariant == failure.invariant, "shrunk schedule of \(mutant.rawValue) no longer fails the same way")
-        let clean = Simulation.replay(shrunk.events, seed: caught.seed, options: .init(events: options.events))
+        let clean = Simulation.replay(shrunk.events, seed: caught.seed, disk: disk, options: .init(events: options.events))
         #expect(clean.failure == nil, "the shrunk schedule of \(mutant.rawValue) also fails without the mutant: \(clean.failure.map(String.init(describing:)) ?? "")")
     }
 

@@ -110,7 +110,8 @@ package struct Campaign {
         let world = plan.options.world
         let file = ReplayFile(
             seed: seed, mutant: mutant, invariant: violation.invariant, detail: violation.detail,
-            world: world.name == World.defaultName ? nil : world.name, events: shrunk.events)
+            world: world.name == World.defaultName ? nil : world.name, disk: Self.swarm(for: seed, world: world).disk,
+            events: shrunk.events)
         let name = "seed-\(seed)" + (mutant.map { "-" + $0.rawValue } ?? "") + ".json"
         do {
             let path = try file.write(into: directory, name: name)
@@ -157,10 +158,11 @@ package struct Campaign {
         quiet.recordsTimeline = false
         var shrinker = Shrinker<ScheduledEvent>(budget: budget)
         let world = options.world
+        let disk = outcome.seed.map { Self.swarm(for: $0, world: world).disk }
         shrinker.normalize = { ScheduleCheck.withoutNoOps($0, world: world) }
         shrinker.shouldStop = shouldStop
         let result = shrinker.shrink(outcome.schedule, failingAt: failure.eventIndex) { candidate in
-            Simulation.replay(candidate, seed: outcome.seed, options: quiet).failure?.invariant == failure.invariant
+            Simulation.replay(candidate, seed: outcome.seed, disk: disk, options: quiet).failure?.invariant == failure.invariant
         }
         return ShrunkSchedule(events: result.schedule, replays: result.replays, reproduces: result.reproduces)
     }

@@ -2,13 +2,20 @@ import Baton
 
 /// The paths a run's rules took: the reference model's counters (merges, deletions, revivals,
 /// hydrations, rows aged out, checks from the image, collections that swept hydrated records,
-/// connection pages by kind, power losses that landed on an older commit) and the disk's torn
-/// writes. A campaign adds its seeds' coverage, reports it, and a test floors it over a fixed
+/// connection pages by kind, power losses that landed on an older commit) and the disk's paths
+/// (torn writes, directory entries lost, failed syncs that dropped writes, 4096-byte devices). A campaign adds its seeds' coverage, reports it, and a test floors it over a fixed
 /// range of seeds, so a change that stops reaching a path fails.
 package struct Coverage: Hashable, Sendable {
     package var model = OracleCoverage()
     /// Pending writes a power loss tore (WAL frames and pages cut at a sector).
     package var tornWrites = 0
+    /// Pending directory entries (a file created or removed, its directory never synced) a power
+    /// loss lost.
+    package var directoryEntriesLost = 0
+    /// Failed syncs that dropped a file's pending writes (the Linux behaviour).
+    package var failedSyncsDroppingWrites = 0
+    /// Runs whose disk has 4096-byte sectors and power-safe overwrite.
+    package var seedsWith4096Sectors = 0
 
     package init(model: OracleCoverage = OracleCoverage(), tornWrites: Int = 0) {
         self.model = model
@@ -18,10 +25,17 @@ package struct Coverage: Hashable, Sendable {
     /// Every counter by name, in a fixed order.
     package var counters: [(name: String, value: Int)] {
         model.counters + [("tornWrites", tornWrites)]
+            + [("directoryEntriesLost", directoryEntriesLost)]
+            + [("failedSyncsDroppingWrites", failedSyncsDroppingWrites)]
+            + [("seedsWith4096Sectors", seedsWith4096Sectors)]
     }
 
     package static func + (lhs: Coverage, rhs: Coverage) -> Coverage {
-        Coverage(model: lhs.model + rhs.model, tornWrites: lhs.tornWrites + rhs.tornWrites)
+        var sum = Coverage(model: lhs.model + rhs.model, tornWrites: lhs.tornWrites + rhs.tornWrites)
+        sum.directoryEntriesLost = lhs.directoryEntriesLost + rhs.directoryEntriesLost
+        sum.failedSyncsDroppingWrites = lhs.failedSyncsDroppingWrites + rhs.failedSyncsDroppingWrites
+        sum.seedsWith4096Sectors = lhs.seedsWith4096Sectors + rhs.seedsWith4096Sectors
+        return sum
     }
 
     /// The counters as a JSON object.
@@ -55,5 +69,8 @@ package struct Coverage: Hashable, Sendable {
         model.deduplicatedEdges = int("deduplicatedEdges")
         model.powerLossesOntoOlderCommit = int("powerLossesOntoOlderCommit")
         tornWrites = int("tornWrites")
+        directoryEntriesLost = int("directoryEntriesLost")
+        failedSyncsDroppingWrites = int("failedSyncsDroppingWrites")
+        seedsWith4096Sectors = int("seedsWith4096Sectors")
     }
 }

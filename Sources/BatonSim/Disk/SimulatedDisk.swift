@@ -4,7 +4,9 @@ import CBatonVFS
 ///
 /// Every file has durable bytes and an ordered list of pending writes (and
 /// truncations); reads see the durable bytes with the pending ones applied.
-/// `xSync` makes a file's pending operations durable. A ``kill()`` keeps
+/// `xSync` makes a file's pending operations durable. Directory entries
+/// (a file created, a file removed) are pending too, until their directory
+/// is synced as SQLite's unix VFS does it. A ``kill()`` keeps
 /// everything (pending stays pending: the OS still has it); a
 /// ``powerLoss(seed:)`` keeps, drops or tears each pending write at sector
 /// granularity, deterministically from its seed. Both drop shared memory
@@ -65,6 +67,53 @@ public final class SimulatedDisk: @unchecked Sendable {
         public var writesKept: UInt64
         public var writesDropped: UInt64
         public var writesTorn: UInt64
+        /// Directories synced (`xDelete` with `syncDir`, a WAL's or journal's first sync).
+        public var directorySyncs: UInt64 = 0
+        /// Pending directory entry changes (a creation, a removal) a power loss kept or lost.
+        public var entriesKept: UInt64 = 0
+        public var entriesLost: UInt64 = 0
+        /// Failed syncs that dropped the file's pending writes (``SyncFailure/drops``), and how
+        /// many writes they dropped.
+        public var failedSyncsDropping: UInt64 = 0
+        public var writesLostToFailedSync: UInt64 = 0
+    }
+
+    /// What a failed `xSync` does to the file's pending writes.
+    public enum SyncFailure: String, Sendable, Hashable, CaseIterable {
+        /// Nothing changes: the writes stay pending and a later sync persists them.
+        case keeps
+        /// Linux after a writeback error: the dirty pages are marked clean, so the writes stay
+        /// visible but never reach the platter, and the next sync succeeds.
+        case drops
+
+        var raw: Int32 {
+            switch self {
+            case .keeps: return Int32(BATON_DISK_SYNC_FAILURE_KEEPS)
+            case .drops: return Int32(BATON_DISK_SYNC_FAILURE_DROPS)
+            }
+        }
+    }
+
+    /// The device a disk reports to SQLite and tears at.
+    public struct Device: Sendable, Hashable, CustomStringConvertible {
+        /// `xSectorSize`, and the unit a power loss cuts torn writes in.
+        public var sectorSize: UInt32
+        /// `xDeviceCharacteristics` (`SQLITE_IOCAP_*` bits).
+        public var characteristics: Int32
+
+        public init(sectorSize: UInt32, characteristics: Int32) {
+            self.sectorSize = sectorSize
+            self.characteristics = characteristics
+        }
+
+        /// 512-byte sectors and no characteristics: SQLite's most careful path (the default).
+        public static let careful = Device(sectorSize: 512, characteristics: 0)
+        /// What SQLite's unix VFS answers on Linux: 4096-byte sectors and power-safe overwrite.
+        public static let linux = Device(sectorSize: 4096, characteristics: 0x0000_1000)
+
+        public var description: String {
+            characteristics == 0 ? "\(sectorSize)-byte sectors" : "\(sectorSize)-byte sectors, iocap 0x\(String(characteristics, radix: 16))"
+        }
     }
 
     /// A count for ``fail(_:code:skipping:times:)`` meaning "until cleared".
@@ -88,6 +137,25 @@ public final class SimulatedDisk: @unchecked Sendable {
 
     deinit {
         baton_disk_destroy(handle)
+    }
+
+    // MARK: Device and failure modes
+
+    /// What a failed sync does (``SyncFailure/keeps`` unless set).
+    public private(set) var syncFailure: SyncFailure = .keeps
+    /// The device SQLite sees (``Device/careful`` unless set).
+    public private(set) var device: Device = .careful
+
+    /// What a failed sync does from now on.
+    public func setSyncFailure(_ mode: SyncFailure) {
+        syncFailure = mode
+        baton_disk_set_sync_failure(handle, mode.raw)
+    }
+
+    /// The sector size and device characteristics SQLite sees; set before opening anything.
+    public func setDevice(_ device: Device) {
+        self.device = device
+        baton_disk_set_device(handle, device.sectorSize, device.characteristics)
     }
 
     // MARK: Time
@@ -167,13 +235,35 @@ public final class SimulatedDisk: @unchecked Sendable {
             syncs: raw.syncs, truncates: raw.truncates, opens: raw.opens,
             deletes: raw.deletes, kills: raw.kills, powerLosses: raw.power_losses,
             injectedFaults: raw.injected_faults, writesKept: raw.writes_kept,
-            writesDropped: raw.writes_dropped, writesTorn: raw.writes_torn)
+            writesDropped: raw.writes_dropped, writesTorn: raw.writes_torn,
+            directorySyncs: raw.directory_syncs, entriesKept: raw.entries_kept, entriesLost: raw.entries_lost,
+            failedSyncsDropping: raw.failed_syncs_dropping, writesLostToFailedSync: raw.writes_lost_to_failed_sync)
     }
 
-    /// True when some file has writes or truncations not yet synced. Right
-    /// after a commit, false means everything committed so far is durable.
+    /// True when something is not durable yet: a file has writes or truncations not yet synced
+    /// (or writes a failed sync dropped), or a directory entry change waits for a directory
+    /// sync. Right after a commit, false means everything committed so far is durable.
     public var hasPendingWrites: Bool {
         baton_disk_has_pending(handle) != 0
+    }
+
+    /// Directory entry changes (creations, removals) not yet synced.
+    public var pendingDirectoryEntries: Int {
+        Int(baton_disk_pending_entries(handle))
+    }
+
+    /// Whether the platter's directory names the file (false: its creation is still pending),
+    /// or nil when there is no such file.
+    public func entryIsDurable(_ name: String) -> Bool? {
+        let answer = baton_disk_entry_durable(handle, name)
+        return answer < 0 ? nil : answer == 1
+    }
+
+    /// Whether a failed sync dropped writes of the file that reads still see, or nil when there
+    /// is no such file.
+    public func isDiverged(_ name: String) -> Bool? {
+        let answer = baton_disk_file_diverged(handle, name)
+        return answer < 0 ? nil : answer == 1
     }
 
     /// Pending operations of one file, or nil when there is no such file.
@@ -239,7 +329,8 @@ public final class SimulatedDisk: @unchecked Sendable {
         precondition(rc == 0, "SimulatedDisk: cannot overwrite \(name)")
     }
 
-    /// Removes a file; false when there was none.
+    /// Removes a file (the removal is pending until the directory is synced, as an `xDelete`
+    /// without `syncDir`); false when there was none.
     @discardableResult
     public func delete(_ name: String) -> Bool {
         baton_disk_delete_file(handle, name) == 0

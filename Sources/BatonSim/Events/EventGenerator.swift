@@ -67,7 +67,13 @@ package struct EventGenerator: Sendable {
 
     /// The next event.
     package mutating func next(_ context: GenerationContext) -> GeneratedEvent {
-        guard context.processUp else { return GeneratedEvent(event: .relaunch, execution: nil, drift: []) }
+        guard context.processUp else {
+            // The disk model's option: now and then the power goes while the app is closed.
+            if swarm.disk.powerLossWhileClosed > 0, random.chance(swarm.disk.powerLossWhileClosed) {
+                return GeneratedEvent(event: .powerLoss(seed: random.next()), execution: nil, drift: [])
+            }
+            return GeneratedEvent(event: .relaunch, execution: nil, drift: [])
+        }
         var drift: [String] = []
         if random.chance(swarm.driftRate) { drift = server.drift() }
         var weights = kinds.map { swarm.weights[$0, default: 0] }

@@ -29,6 +29,8 @@ package struct Swarm: Sendable, CustomStringConvertible {
     package var aftershockBoost: Int
     /// The server's configuration, drawn from the world's settings.
     package var server: ServerConfiguration
+    /// The disk's device and what a failed sync does on it (see ``DiskModel``).
+    package var disk: DiskModel
 
     /// Draws a swarm for `world` from `random` (the run's `swarm` stream).
     package init(world: World, random: inout SimRandom) {
@@ -68,6 +70,10 @@ package struct Swarm: Sendable, CustomStringConvertible {
         aftershockBoost = random.int(2...8)
         var serverRandom = random.split("server")
         server = ServerConfiguration(world: world, random: &serverRandom)
+        var diskRandom = random.split("disk-model")
+        disk = DiskModel(random: &diskRandom)
+        // Seeds that cut the power while the app is closed quit more often, so it is closed often.
+        if disk.powerLossWhileClosed > 0 { self.weights[.quit] = 3 * self.weights[.quit, default: 0] }
     }
 
     package var description: String {
@@ -76,6 +82,7 @@ package struct Swarm: Sendable, CustomStringConvertible {
         parts.append("drift \(driftRate), expirations \(expirationRate)")
         if aftershockLength > 0 { parts.append("aftershocks \(aftershockLength)×\(aftershockBoost)") }
         parts.append("server: \(server)")
+        parts.append("disk: \(disk)")
         return parts.joined(separator: "; ")
     }
 
@@ -92,6 +99,7 @@ package struct Swarm: Sendable, CustomStringConvertible {
             "aftershockLength": .int(aftershockLength),
             "aftershockBoost": .int(aftershockBoost),
             "server": .string(server.description),
+            "disk": disk.json,
         ])
     }
 }

@@ -36,7 +36,8 @@ public enum Simulator {
             throw SimulationReplayError(description: error.message)
         }
         let options = Simulation.Options(events: file.events.count, mutant: file.mutant, world: resolved)
-        return SimulationResult(Simulation.replay(file.events, seed: file.seed, options: options), options: options, shrinks: false)
+        return SimulationResult(
+            Simulation.replay(file.events, seed: file.seed, disk: file.disk ?? DiskModel(), options: options), options: options, shrinks: false)
     }
 }
 
@@ -76,7 +77,7 @@ public struct SimulationResult: Sendable {
         let world = options.world.name == World.defaultName ? nil : options.world.name
         let file = ReplayFile(
             seed: outcome.seed, mutant: options.mutant, invariant: violation.invariant, detail: violation.detail,
-            world: world, events: events)
+            world: world, disk: outcome.seed.map { Simulation.swarm(for: $0, world: options.world).disk }, events: events)
         failure = SimulationFailure(
             invariant: violation.invariant, eventIndex: violation.eventIndex, detail: violation.detail, replayFile: file.render())
     }

@@ -33,11 +33,14 @@ package struct ReplayFile: Hashable, Sendable {
     package var note: String?
     /// The world the schedule runs in, by name (`nil`: the default world).
     package var world: String?
+    /// The disk the schedule runs on (`nil`: the careful default disk, whatever the seed).
+    package var disk: DiskModel?
     package var events: [ScheduledEvent]
 
     package init(seed: UInt64? = nil, mutant: Mutant? = nil, invariant: String? = nil, detail: String? = nil,
-                 guards: Mutant? = nil, note: String? = nil, world: String? = nil, events: [ScheduledEvent]) {
+                 guards: Mutant? = nil, note: String? = nil, world: String? = nil, disk: DiskModel? = nil, events: [ScheduledEvent]) {
         self.world = world
+        self.disk = disk
         self.seed = seed
         self.mutant = mutant
         self.invariant = invariant
@@ -48,7 +51,7 @@ package struct ReplayFile: Hashable, Sendable {
     }
 
     /// The header keys a file may hold besides `events`.
-    static let headerKeys = ["baton-replay", "seed", "mutant", "guards", "invariant", "detail", "note", "world"]
+    static let headerKeys = ["baton-replay", "seed", "mutant", "guards", "invariant", "detail", "note", "world", "disk"]
 
     /// The file's text.
     package func render() -> String {
@@ -60,6 +63,7 @@ package struct ReplayFile: Hashable, Sendable {
         if let guards { header["guards"] = .string(guards.rawValue) }
         if let note { header["note"] = .string(note) }
         if let world { header["world"] = .string(world) }
+        if let disk { header["disk"] = disk.json }
         var text = CanonicalJSON.render(.object(header))
         text.removeLast()
         text += ",\"events\":[\n"
@@ -108,6 +112,7 @@ package struct ReplayFile: Hashable, Sendable {
         file.detail = try headerText(members["detail"], key: "detail")
         file.note = try headerText(members["note"], key: "note")
         file.world = try headerText(members["world"], key: "world")
+        file.disk = try DiskModel(replayHeader: members["disk"])
         for (index, item) in items.enumerated() {
             do {
                 file.events.append(try ReplayEventJSON.event(item))

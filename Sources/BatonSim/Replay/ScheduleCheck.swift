@@ -110,6 +110,9 @@ private struct ScheduleState {
         case .corruptFile:
             if processUp { end(at: index, kind: event.kind) }
             return nil
+        case .powerLoss where !processUp:
+            // The power goes while the app is closed: what the OS still held may be lost.
+            return nil
         case .quit, .kill, .powerLoss, .drainPartway:
             guard processUp else {
                 let since = lastEnd.map { " (the \($0.kind) at event \($0.index) ended it)" } ?? ""

@@ -12,14 +12,15 @@ package enum TimelineFile {
         try FileWriting.write(Array(TimelinePage.render(timeline).utf8), to: path)
     }
 
-    /// Replays `events` (with the disk of `seed`'s run) recording a timeline, and writes its page
+    /// Replays `events` (on the disk of `seed`'s run, set up as that run's swarm says) recording a timeline, and writes its page
     /// to `path`, titled by the seed, the mutant and the replay file.
     package static func write(replaying events: [ScheduledEvent], seed: UInt64?, options: Simulation.Options, to path: String) throws(WriteError) {
         var recording = options
         recording.echo = false
         recording.recordsTimeline = true
         recording.events = events.count
-        guard var timeline = Simulation.replay(events, seed: seed, options: recording).timeline else {
+        let disk = seed.map { Simulation.swarm(for: $0, world: options.world).disk }
+        guard var timeline = Simulation.replay(events, seed: seed, disk: disk, options: recording).timeline else {
             throw WriteError(message: "no timeline for \(path): the world's plans do not build")
         }
         timeline.title = (seed.map { "seed \($0), " } ?? "") + "shrunk to \(events.count) events"

@@ -108,7 +108,7 @@ extension Simulation {
             crashes.kill += 1
             return "killed"
         case .powerLoss(let seed):
-            guard let process else { return "skipped: no process" }
+            guard let process else { return powerLossWhileClosed(seed: seed) }
             disk.powerLoss(seed: seed)
             process.image.abandon()
             self.process = nil
@@ -265,5 +265,20 @@ extension Simulation {
         lastEnd = .quit
         crashes.quit += 1
         return "quit (\(outcome))"
+    }
+}
+
+extension Simulation {
+    /// The power goes while no process runs: what the OS still held (the directory changes of the
+    /// last close, writes of a killed process) may be lost. After garbage was written (durable at
+    /// once) the image stays garbage; otherwise the next launch may find any state from the last
+    /// one known durable on.
+    func powerLossWhileClosed(seed: UInt64) -> String {
+        let lostBefore = disk.counters.entriesLost
+        disk.powerLoss(seed: seed)
+        if lastEnd != .corruption { lastEnd = .powerLoss }
+        crashes.powerLoss += 1
+        let lost = disk.counters.entriesLost - lostBefore
+        return "power lost while closed" + (lost > 0 ? " (\(lost) directory \(lost == 1 ? "entry" : "entries") lost)" : "")
     }
 }

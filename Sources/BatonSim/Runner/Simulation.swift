@@ -105,6 +105,7 @@ package final class Simulation {
         guard let simulation = make(seed: seed, diskSeed: diskSeed(for: seed), options: options) else {
             return worldFailure(seed: seed, options: options)
         }
+        swarm.disk.apply(to: simulation.disk)
         simulation.note("seed \(seed) world \(options.world.name) swarm \(swarm)")
         var failure: InvariantViolation?
         do {
@@ -130,11 +131,15 @@ package final class Simulation {
         return random.next()
     }
 
-    /// Runs a recorded or hand-written schedule (with the disk of `seed`'s run, when given).
-    package static func replay(_ events: [ScheduledEvent], seed: UInt64? = nil, options: Options) -> SimOutcome {
+    /// Runs a recorded or hand-written schedule on the disk of `seed`'s run when given (its
+    /// seed, which drives SQLite's randomness), set up as `disk` says (nil: the careful default
+    /// disk, 512-byte sectors and failed syncs that keep their writes). Replaying a generated
+    /// run's schedule passes that run's ``Swarm/disk``; a replay file passes its `disk` header.
+    package static func replay(_ events: [ScheduledEvent], seed: UInt64? = nil, disk: DiskModel? = nil, options: Options) -> SimOutcome {
         guard let simulation = make(seed: seed, diskSeed: seed.map(diskSeed(for:)) ?? 0, options: options) else {
             return worldFailure(seed: seed, options: options)
         }
+        (disk ?? DiskModel()).apply(to: simulation.disk)
         simulation.note("replay of \(events.count) events in world \(options.world.name)")
         var failure: InvariantViolation?
         do {
@@ -184,10 +189,14 @@ package final class Simulation {
         process?.image.abandon()
         process = nil
         hasher.combine("disk \(disk.contentHash)")
+        var coverage = Coverage(model: oracle.coverage, tornWrites: Int(disk.counters.writesTorn))
+        coverage.directoryEntriesLost = Int(disk.counters.entriesLost)
+        coverage.failedSyncsDroppingWrites = Int(disk.counters.failedSyncsDropping)
+        coverage.seedsWith4096Sectors = disk.device.sectorSize == 4096 ? 1 : 0
         return SimOutcome(
             seed: seed, schedule: schedule, failure: failure, trace: trace, traceHash: hasher.hex,
             crashes: crashes, statesChecked: statesChecked, eventsRun: schedule.count, timeline: timeline,
-            coverage: Coverage(model: oracle.coverage, tornWrites: Int(disk.counters.writesTorn)),
+            coverage: coverage,
             expectationFailures: expectationFailures)
     }
 

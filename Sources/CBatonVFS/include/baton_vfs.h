@@ -13,10 +13,48 @@
  *
  * Choices this model makes (read these before relying on it):
  *   - Truncation is a pending operation like a write: it changes the current
- *     bytes at once and becomes durable at the next sync; a power loss keeps
- *     or drops it as a whole (it is never torn).
- *   - Directory operations (creating a file by opening it, deleting a file)
- *     are durable at once. There is no directory sync to model.
+ *     bytes at once and becomes durable at the next sync of the file (the
+ *     size is the inode's, which fdatasync writes when it changed); a power
+ *     loss keeps or drops it as a whole (it is never torn).
+ *   - Directory entries are pending until their directory is synced, as
+ *     POSIX says and os_unix.c assumes. Creating a file (xOpen with
+ *     SQLITE_OPEN_CREATE of a missing name) and removing one (xDelete, or
+ *     baton_disk_delete_file) change the directory the OS shows at once;
+ *     the platter's directory changes only when the directory is synced:
+ *       - xDelete with bit 0 of syncDir set syncs it after the unlink;
+ *       - a WAL, main journal or super-journal opened with
+ *         SQLITE_OPEN_CREATE syncs it once, at its first xSync that
+ *         succeeds (UNIXFILE_DIRSYNC), whether or not the open created it;
+ *         the main database file never does;
+ *       - baton_disk_flush_all writes everything back, directories too.
+ *     A directory sync covers every pending change in that directory
+ *     (the directory of a name is everything before its last '/').
+ *     SQLITE_SYNC_DATAONLY makes no difference: the unix VFS syncs the
+ *     directory after the file's fdatasync whatever the flags.
+ *     A power loss decides each pending directory change (in order: a
+ *     cut point, as a journaling file system commits metadata in order;
+ *     independent: each on its own, with the write's keep chance): a file
+ *     whose creation is lost vanishes whatever was synced into it; a file
+ *     whose removal is lost comes back with its durable bytes and what
+ *     the power loss leaves of its pending writes. The directory changes
+ *     draw from a stream of their own, so a power loss with none pending
+ *     decides the files' writes as it did before directories were
+ *     modelled.
+ *   - A failed xSync (an injected fault) has one of two behaviours, set
+ *     per disk (baton_disk_set_sync_failure):
+ *       keeps: nothing changes; the writes stay pending and a later sync
+ *              persists them (what a careful OS or a retried fsync does);
+ *       drops: what Linux may do after a writeback error: the dirty pages
+ *              are marked clean, so the pending writes of that file stay
+ *              visible to reads but never reach the platter (a power loss
+ *              loses them; baton_disk_flush_all does not write them), and
+ *              the next xSync succeeds having nothing to write. The file
+ *              is "diverged" until its durable bytes hold what reads see
+ *              again (later writes over the same bytes and a sync, or a
+ *              truncation); it counts as pending meanwhile.
+ *     Pages that a failed sync drops and the kernel then evicts (reads go
+ *     back to the old bytes while the process runs) are not modelled: no
+ *     program that trusts its reads survives that, SQLite included.
  *   - A power loss first draws a style from its seed, then decides each
  *     pending write of each file (files in name order, writes in order):
  *       in order:    per file, a cut point; writes before it are kept, the
@@ -27,7 +65,8 @@
  *                    back in any order); the style also draws how likely
  *                    keeping and tearing are, so some power losses lose
  *                    almost nothing and others almost everything.
- *     A torn write is cut at 512-byte sector boundaries; each piece is
+ *     A torn write is cut at sector boundaries (512 bytes unless
+ *     baton_disk_set_device says otherwise); each piece is
  *     written, left as it was, or filled with garbage from the seed.
  *     Garbage stays inside the range the write covered: a write never
  *     damages bytes it did not cover (stricter than real hardware without
@@ -43,8 +82,15 @@
  *   - Locks are tracked per file and per handle with the usual SQLite
  *     levels and shm lock slots; a conflict answers SQLITE_BUSY. The model
  *     targets one live connection per file, where nothing ever conflicts.
- *   - xDeviceCharacteristics is 0 and the sector size 512: SQLite takes its
- *     most careful path.
+ *   - xDeviceCharacteristics is 0 and the sector size 512 by default:
+ *     SQLite takes its most careful path (it pads WAL frames it syncs to
+ *     the sector, for instance). baton_disk_set_device sets both; what the
+ *     unix VFS of SQLite 3.40 answers on Linux is 4096 and
+ *     SQLITE_IOCAP_POWERSAFE_OVERWRITE (nothing else on ext4 or f2fs
+ *     without batch atomic writes). In both, garbage stays inside the range
+ *     a torn write covered (see above), which is what power-safe overwrite
+ *     promises; a real device without it may also damage the rest of the
+ *     sector.
  *   - Every crash starts a new generation. A file handle opened before it is
  *     dead: every later call on it fails with SQLITE_IOERR (xClose and
  *     xShmUnmap succeed and do nothing) and never touches the disk. An
@@ -101,6 +147,11 @@ typedef struct baton_disk_counters {
     uint64_t writes_kept;     /* power loss: pending writes kept whole    */
     uint64_t writes_dropped;  /* power loss: pending writes lost whole    */
     uint64_t writes_torn;     /* power loss: pending writes torn          */
+    uint64_t directory_syncs; /* directories synced (xDelete, DIRSYNC)    */
+    uint64_t entries_kept;    /* power loss: pending entry changes kept   */
+    uint64_t entries_lost;    /* power loss: pending entry changes lost   */
+    uint64_t failed_syncs_dropping;      /* failed syncs that dropped writes */
+    uint64_t writes_lost_to_failed_sync; /* the pending writes they dropped  */
 } baton_disk_counters;
 
 /* Operations a fault can be injected into. */
@@ -109,6 +160,12 @@ enum {
     BATON_DISK_FAULT_SYNC = 1,
     BATON_DISK_FAULT_READ = 2,
     BATON_DISK_FAULT_TRUNCATE = 3
+};
+
+/* What a failed xSync does to the file's pending writes. */
+enum {
+    BATON_DISK_SYNC_FAILURE_KEEPS = 0, /* they stay pending (the default) */
+    BATON_DISK_SYNC_FAILURE_DROPS = 1  /* Linux: lost, next sync succeeds */
 };
 
 /* A count for baton_disk_fail_range meaning "until cleared". */
@@ -148,8 +205,18 @@ void baton_disk_kill(baton_disk *disk);
 void baton_disk_power_loss(baton_disk *disk, uint64_t seed);
 
 /* The OS writes back its cache: every pending operation of every file
- * becomes durable, as if each file had been synced. Handles stay valid. */
+ * becomes durable, as if each file had been synced, and every pending
+ * directory change too. Writes a failed sync dropped stay lost. Handles
+ * stay valid. */
 void baton_disk_flush_all(baton_disk *disk);
+
+/* What a failed xSync does from now on (BATON_DISK_SYNC_FAILURE_*). */
+void baton_disk_set_sync_failure(baton_disk *disk, int mode);
+
+/* The sector size (xSectorSize, and where a power loss cuts torn writes;
+ * below 512 means 512) and what xDeviceCharacteristics answers
+ * (SQLITE_IOCAP_* bits). Set before opening anything. */
+void baton_disk_set_device(baton_disk *disk, uint32_t sector_size, int characteristics);
 
 /* Fault injection, on any file (temporary files included). `kind` is one
  * of BATON_DISK_FAULT_*; `code` is the SQLite result code the operation
@@ -189,19 +256,29 @@ int64_t baton_disk_copy_durable(const baton_disk *disk, const char *name,
 
 /* Pending operations of one file; -1 when there is no such file. */
 int64_t baton_disk_pending_count(const baton_disk *disk, const char *name);
-/* 1 when any file has a pending operation, else 0. */
+/* 1 when anything is not durable yet: a file has a pending operation or
+ * is diverged, or a directory change is pending; else 0. */
 int baton_disk_has_pending(const baton_disk *disk);
+/* Directory changes not yet synced. */
+int64_t baton_disk_pending_entries(const baton_disk *disk);
+/* 1 when the platter's directory names this file, 0 when its entry is
+ * still pending; -1 when there is no such file. */
+int baton_disk_entry_durable(const baton_disk *disk, const char *name);
+/* 1 when a failed sync dropped writes reads still see; -1: no such file. */
+int baton_disk_file_diverged(const baton_disk *disk, const char *name);
 /* Handles open in the current generation (dead handles not counted). */
 int64_t baton_disk_live_handles(const baton_disk *disk);
 
-/* Replaces a file's bytes, durable at once, dropping its pending
- * operations; creates the file when missing. For tests that corrupt
- * files. Returns 0, or -1 when out of memory or the name is too long. */
+/* Replaces a file's bytes, durable at once (its directory entry too),
+ * dropping its pending operations; creates the file when missing. For
+ * tests that corrupt files. Returns 0, or -1 when out of memory or the
+ * name is too long. */
 int baton_disk_overwrite(baton_disk *disk, const char *name,
                          const void *bytes, size_t len);
 
 /* Removes a file from the directory (open handles keep reading and writing
- * the unlinked file, as on POSIX). Returns 0, or -1 when there is none. */
+ * the unlinked file, as on POSIX). The removal is pending like xDelete's
+ * without syncDir. Returns 0, or -1 when there is none. */
 int baton_disk_delete_file(baton_disk *disk, const char *name);
 
 /* FNV-1a 64 over every listed file in name order: its name, its size and
