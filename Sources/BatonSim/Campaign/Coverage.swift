@@ -54,6 +54,12 @@ package struct Coverage: Hashable, Sendable {
         model.connectionIgnoredPages = int("connectionIgnoredPages")
         model.deduplicatedEdges = int("deduplicatedEdges")
         model.powerLossesOntoOlderCommit = int("powerLossesOntoOlderCommit")
+        model.readFaultMisses = int("readFaultMisses")
+        model.readFaultOtherMisses = int("readFaultOtherMisses")
+        model.fullDiskFailedDrains = int("fullDiskFailedDrains")
+        model.writerOverflows = int("writerOverflows")
+        model.inDoubtDrainsRecovered = int("inDoubtDrainsRecovered")
+        model.rottedRowsMissed = int("rottedRowsMissed")
         tornWrites = int("tornWrites")
     }
 }

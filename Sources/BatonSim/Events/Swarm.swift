@@ -10,6 +10,12 @@ package struct Swarm: Sendable, CustomStringConvertible {
     package enum Kind: String, CaseIterable, Sendable {
         case response, page, mutation, retain, release, check, collect
         case drain, drainPartway, advanceClock, invalidate, quit, kill, powerLoss, fault, corruptFile
+        /// The harsher disk's faults (drawn from a stream of their own, so the kinds above draw as
+        /// they did before these existed).
+        case readFault, diskFull, bitRot
+
+        /// The kinds the harsher disk added.
+        static let diskKinds: [Kind] = [.readFault, .diskFull, .bitRot]
     }
 
     /// The kinds that end the process: their weights are raised for a while after a crash.
@@ -29,6 +35,9 @@ package struct Swarm: Sendable, CustomStringConvertible {
     package var aftershockBoost: Int
     /// The server's configuration, drawn from the world's settings.
     package var server: ServerConfiguration
+    /// The writer's bound on queued items (``WriterLimits``) for this run: `nil` is production's.
+    /// A small bound lets a full disk's stretch fill the queue until it overflows.
+    package var writerBound: Int?
 
     /// Draws a swarm for `world` from `random` (the run's `swarm` stream).
     package init(world: World, random: inout SimRandom) {
@@ -38,7 +47,7 @@ package struct Swarm: Sendable, CustomStringConvertible {
         ]
         let alwaysOn: Set<Kind> = [.response, .check, .drain]
         var weights: [Kind: Int] = [:]
-        for kind in Kind.allCases {
+        for kind in Kind.allCases where !Kind.diskKinds.contains(kind) {
             let weight = base[kind]!
             if alwaysOn.contains(kind) {
                 weights[kind] = weight
@@ -68,6 +77,11 @@ package struct Swarm: Sendable, CustomStringConvertible {
         aftershockBoost = random.int(2...8)
         var serverRandom = random.split("server")
         server = ServerConfiguration(world: world, random: &serverRandom)
+        var disk = random.split("harsher disk")
+        self.weights[.readFault] = disk.chance(0.25) ? 0 : disk.int(2...6)
+        self.weights[.diskFull] = disk.chance(0.5) ? 0 : disk.int(1...2)
+        self.weights[.bitRot] = disk.chance(0.7) ? 0 : 1
+        writerBound = disk.chance(0.3) ? disk.pick([12, 25, 50, 100]) : nil
     }
 
     package var description: String {
@@ -75,6 +89,7 @@ package struct Swarm: Sendable, CustomStringConvertible {
         var parts = ["screens " + screens.joined(separator: ","), "kinds: " + on.joined(separator: " ")]
         parts.append("drift \(driftRate), expirations \(expirationRate)")
         if aftershockLength > 0 { parts.append("aftershocks \(aftershockLength)×\(aftershockBoost)") }
+        if let writerBound { parts.append("writer bound \(writerBound) items") }
         parts.append("server: \(server)")
         return parts.joined(separator: "; ")
     }
@@ -91,6 +106,7 @@ package struct Swarm: Sendable, CustomStringConvertible {
             "expirationRate": .double(expirationRate),
             "aftershockLength": .int(aftershockLength),
             "aftershockBoost": .int(aftershockBoost),
+            "writerBound": writerBound.map { .int($0) } ?? .null,
             "server": .string(server.description),
         ])
     }

@@ -20,6 +20,8 @@ package final class Simulation {
         /// Check every expectation of a replay: a failed one is kept and the run goes on
         /// (``SimOutcome/expectationFailures``); only an invariant stops it.
         package var keepGoing = false
+        /// The writer's bound on queued items; `nil`: the swarm's for a seed, else production's.
+        package var writerBound: Int?
 
         package init(events: Int = 200, mutant: Mutant? = nil, echo: Bool = false, recordsTimeline: Bool = false, world: World = .standard) {
             self.events = events
@@ -63,8 +65,12 @@ package final class Simulation {
     var crashes = CrashCounts()
     var statesChecked = 0
     var lastCheck: Availability?
-    /// A read fault armed by a `fault` event for the next check's reads (its result code).
-    var readFaultForNextCheck: Int32?
+    /// A read fault armed for the next check that reads the disk far enough.
+    var readFault: ArmedReadFault?
+    /// Events left in a full disk's stretch (0: the disk has space).
+    var fullDiskEventsLeft = 0
+    /// The writer's bound on queued items in this run.
+    let writerBound: Int
     /// Watches the observable records of the running process.
     var observers = ObserverAudit()
     /// The run's timeline, when the options ask for one.
@@ -82,6 +88,8 @@ package final class Simulation {
         self.world = options.world
         self.plans = plans
         oracle = Oracle(world: options.world)
+        writerBound = options.writerBound ?? seed.flatMap { Self.swarm(for: $0, world: options.world).writerBound } ?? WriterLimits().maxQueuedItems
+        oracle.writerBound = writerBound
         disk = SimulatedDisk(seed: diskSeed)
         disk.setTime(milliseconds: Int64(clock.now() * 1000))
         if options.recordsTimeline { timeline = Timeline(title: seed.map { "seed \($0), world \(options.world.name)" } ?? "replay, world \(options.world.name)") }
