@@ -9,19 +9,22 @@ package struct Coverage: Hashable, Sendable {
     package var model = OracleCoverage()
     /// Pending writes a power loss tore (WAL frames and pages cut at a sector).
     package var tornWrites = 0
+    /// Disk operations an injected fault failed (reads, writes, syncs, truncations).
+    package var faultsInjected = 0
 
-    package init(model: OracleCoverage = OracleCoverage(), tornWrites: Int = 0) {
+    package init(model: OracleCoverage = OracleCoverage(), tornWrites: Int = 0, faultsInjected: Int = 0) {
         self.model = model
         self.tornWrites = tornWrites
+        self.faultsInjected = faultsInjected
     }
 
     /// Every counter by name, in a fixed order.
     package var counters: [(name: String, value: Int)] {
-        model.counters + [("tornWrites", tornWrites)]
+        model.counters + [("tornWrites", tornWrites), ("faultsInjected", faultsInjected)]
     }
 
     package static func + (lhs: Coverage, rhs: Coverage) -> Coverage {
-        Coverage(model: lhs.model + rhs.model, tornWrites: lhs.tornWrites + rhs.tornWrites)
+        Coverage(model: lhs.model + rhs.model, tornWrites: lhs.tornWrites + rhs.tornWrites, faultsInjected: lhs.faultsInjected + rhs.faultsInjected)
     }
 
     /// The counters as a JSON object.
@@ -61,5 +64,6 @@ package struct Coverage: Hashable, Sendable {
         model.inDoubtDrainsRecovered = int("inDoubtDrainsRecovered")
         model.rottedRowsMissed = int("rottedRowsMissed")
         tornWrites = int("tornWrites")
+        faultsInjected = int("faultsInjected")
     }
 }

@@ -100,6 +100,15 @@ package enum SimEvent: Hashable, Sendable {
         }
     }
 
+    /// True for events that only arm the disk (faults, a full disk): they need no process, so
+    /// they do not launch one (a sweep puts a fault right before a relaunch).
+    package var armsDisk: Bool {
+        switch self {
+        case .fault, .readFault, .diskFull: true
+        default: false
+        }
+    }
+
     /// A one-line description for traces.
     package var summary: String {
         func op(_ name: String, _ variables: [String: JSONValue]) -> String {

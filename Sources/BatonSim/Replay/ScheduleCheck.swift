@@ -64,7 +64,7 @@ private struct ScheduleState {
 
     mutating func step(_ scheduled: ScheduledEvent, index: Int) -> ScheduleCheck.Problem? {
         let event = scheduled.event
-        if !processUp, !event.endsProcess, event != .relaunch {
+        if !processUp, !event.endsProcess, event != .relaunch, !event.armsDisk {
             processUp = true
         }
         if let problem = unknownOperation(event, index: index) { return problem }

@@ -9,7 +9,7 @@ extension Simulation {
     func execute(_ scheduled: ScheduledEvent, index: Int, execution: Execution?) throws {
         let event = scheduled.event
         var launched = ""
-        if process == nil, !event.endsProcess, event != .relaunch {
+        if process == nil, !event.endsProcess, event != .relaunch, !event.armsDisk {
             launched = try launch(before: event, index: index)
         }
         let storeBefore = process?.store

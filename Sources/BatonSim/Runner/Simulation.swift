@@ -22,6 +22,8 @@ package final class Simulation {
         package var keepGoing = false
         /// The writer's bound on queued items; `nil`: the swarm's for a seed, else production's.
         package var writerBound: Int?
+        /// Count the disk's operations before each event (``SimOutcome/operations``).
+        package var countsOperations = false
 
         package init(events: Int = 200, mutant: Mutant? = nil, echo: Bool = false, recordsTimeline: Bool = false, world: World = .standard) {
             self.events = events
@@ -81,6 +83,8 @@ package final class Simulation {
     var timelineMarks = TimelineMarks()
     /// Expectations that failed under `keepGoing`, in order.
     var expectationFailures: [InvariantViolation] = []
+    /// The disk's operations before each event, when the options count them.
+    var operations: [DiskOperationCount] = []
 
     init(seed: UInt64?, diskSeed: UInt64, options: Options, plans: WorldPlans) {
         self.seed = seed
@@ -146,6 +150,7 @@ package final class Simulation {
         do {
             try simulation.firstLaunch()
             for (index, scheduled) in events.enumerated() {
+                if options.countsOperations { simulation.operations.append(DiskOperationCount(simulation.disk.counters)) }
                 simulation.schedule.append(scheduled)
                 try simulation.execute(scheduled, index: index, execution: nil)
             }
@@ -189,12 +194,13 @@ package final class Simulation {
         if let failure { recordTimelineFailure(failure) }
         process?.image.abandon()
         process = nil
+        if options.countsOperations { operations.append(DiskOperationCount(disk.counters)) }
         hasher.combine("disk \(disk.contentHash)")
         return SimOutcome(
             seed: seed, schedule: schedule, failure: failure, trace: trace, traceHash: hasher.hex,
             crashes: crashes, statesChecked: statesChecked, eventsRun: schedule.count, timeline: timeline,
-            coverage: Coverage(model: oracle.coverage, tornWrites: Int(disk.counters.writesTorn)),
-            expectationFailures: expectationFailures)
+            coverage: Coverage(model: oracle.coverage, tornWrites: Int(disk.counters.writesTorn), faultsInjected: Int(disk.counters.injectedFaults)),
+            expectationFailures: expectationFailures, operations: operations)
     }
 
     func generationContext() -> GenerationContext {
