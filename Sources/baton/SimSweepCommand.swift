@@ -19,12 +19,13 @@ enum SimSweepCommand {
             throw CLIError.usage("--mode takes fail or crash, not \(modeText)")
         }
         let replayDirectory = arguments.option("replays") ?? "replays"
+        let mutant = try SimCommand.mutant(&arguments)
         let world = try WorldOption.parse(&arguments)
         try arguments.finish()
         if let problem = FileWriting.problem(writing: replayDirectory, isDirectory: true) {
             throw CLIError.usage("--replays: \(problem)")
         }
-        let options = Simulation.Options(events: events, world: world.world)
+        let options = Simulation.Options(events: events, mutant: mutant, world: world.world)
         let worldName = options.world.name == World.defaultName ? nil : options.world.name
         let result = Sweep.run(seed: seed, mode: mode, options: options) { run, point, failure in
             guard let failure else { return }
@@ -37,9 +38,9 @@ enum SimSweepCommand {
         }
         for (number, failure) in result.failures.enumerated() {
             let file = ReplayFile(
-                seed: seed, invariant: failure.failure.invariant, detail: failure.failure.detail, world: worldName,
+                seed: seed, mutant: mutant, invariant: failure.failure.invariant, detail: failure.failure.detail, world: worldName,
                 events: failure.events)
-            let name = "sweep-seed-\(seed)-\(mode.rawValue)-\(failure.point.kind)-\(failure.point.nth)"
+            let name = "sweep-seed-\(seed)-\(mode.rawValue)-" + (mutant.map { $0.rawValue + "-" } ?? "") + "\(failure.point.kind)-\(failure.point.nth)"
                 + (failure.point.crash.map { "-" + $0 } ?? "") + ".json"
             do {
                 let path = try file.write(into: replayDirectory, name: name)
