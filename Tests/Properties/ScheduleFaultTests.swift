@@ -135,9 +135,12 @@ struct ScheduleFaultTests {
         #expect(result.baselineFailure == nil)
         #expect(!result.failures.isEmpty)
         if let first = result.failures.first {
-            let replayed = Simulation.replay(first.events, seed: 2, options: .init(events: first.events.count, mutant: .drainInTwoTransactions))
+            var options = Simulation.Options(events: first.events.count, mutant: .drainInTwoTransactions)
+            options.writerBound = result.writerBound
+            let replayed = Simulation.replay(first.events, seed: 2, options: options)
             #expect(replayed.failure?.invariant == first.failure.invariant)
-            let clean = Simulation.replay(first.events, seed: 2, options: .init(events: first.events.count))
+            options.mutant = nil
+            let clean = Simulation.replay(first.events, seed: 2, options: options)
             #expect(clean.failure == nil)
         }
     }

@@ -93,10 +93,12 @@ struct SimulationProperties {
     @Test("a replay file round-trips and replays to the same trace")
     func replayFile() throws {
         let outcome = Simulation.run(seed: 5, options: .init(events: 60))
-        let file = ReplayFile(seed: 5, events: outcome.schedule)
+        let file = ReplayFile(seed: 5, writerBound: outcome.writerBound, events: outcome.schedule)
         let parsed = try ReplayFile.parse(file.render())
         #expect(parsed == file)
-        let replayed = Simulation.replay(parsed.events, seed: 5, options: .init(events: 60))
+        var options = Simulation.Options(events: 60)
+        options.writerBound = parsed.writerBound
+        let replayed = Simulation.replay(parsed.events, seed: 5, options: options)
         #expect(replayed.failure == nil)
         // The generated run's trace also names the server's edits; the events' lines must match.
         #expect(replayed.trace.filter { $0.hasPrefix("#") } == outcome.trace.filter { $0.hasPrefix("#") })
@@ -152,9 +154,13 @@ struct MutantProperties {
         }
         let shrunk = Campaign.shrink(caught, options: options, budget: 200)
         #expect(shrunk.events.count <= caught.schedule.count)
-        let replayed = Simulation.replay(shrunk.events, seed: caught.seed, options: options)
+        var bounded = options
+        bounded.writerBound = caught.writerBound
+        let replayed = Simulation.replay(shrunk.events, seed: caught.seed, options: bounded)
         #expect(replayed.failure?.invariant == failure.invariant, "shrunk schedule of \(mutant.rawValue) no longer fails the same way")
-        let clean = Simulation.replay(shrunk.events, seed: caught.seed, options: .init(events: options.events))
+        var cleanOptions = Simulation.Options(events: options.events)
+        cleanOptions.writerBound = caught.writerBound
+        let clean = Simulation.replay(shrunk.events, seed: caught.seed, options: cleanOptions)
         #expect(clean.failure == nil, "the shrunk schedule of \(mutant.rawValue) also fails without the mutant: \(clean.failure.map(String.init(describing:)) ?? "")")
     }
 

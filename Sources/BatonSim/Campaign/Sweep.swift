@@ -49,6 +49,8 @@ package enum Sweep {
         package var failures: [Failure] = []
         /// The seed's own schedule failed before any fault: nothing was swept.
         package var baselineFailure: InvariantViolation?
+        /// The writer's bound the seed's swarm drew (`nil`: production's): every run uses it.
+        package var writerBound: Int?
     }
 
     /// The seed's schedule, and the disk's operations before each of its events.
@@ -58,6 +60,7 @@ package enum Sweep {
         var counting = options
         counting.countsOperations = true
         counting.echo = false
+        counting.writerBound = options.writerBound ?? generated.writerBound
         return (generated.schedule, Simulation.replay(generated.schedule, seed: seed, options: counting))
     }
 
@@ -114,12 +117,14 @@ package enum Sweep {
         var result = Result(operations: kinds.map { kind in
             (kind, Int((last?[kind] ?? 0) - (first?[kind] ?? 0)))
         })
+        result.writerBound = outcome.writerBound
         if let failure = outcome.failure {
             result.baselineFailure = failure
             return result
         }
         var quiet = options
         quiet.echo = false
+        quiet.writerBound = outcome.writerBound
         for point in points(outcome, mode: mode) {
             guard let events = Self.schedule(schedule, baseline: outcome, point: point) else { continue }
             result.runs += 1

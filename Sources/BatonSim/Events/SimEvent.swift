@@ -48,10 +48,11 @@ package enum SimEvent: Hashable, Sendable {
     case powerLoss(seed: UInt64)
     /// A new process opens the image and makes a new store.
     case relaunch
-    /// A write, sync or read of the disk fails with `code` (`ioerr` or `full`): the next one, or
-    /// the one after `skip` more of that kind succeed (the sweep places its faults this way). A
-    /// read fault targets the next check's reads, as ``readFault(code:skip:)`` does.
-    case fault(on: String, code: String, skip: Int = 0)
+    /// A write, sync or read of the disk fails with `code` (`ioerr` or `full`): the next one, or,
+    /// with a `skip`, the one after `skip` more of that kind succeed (the sweep places its faults
+    /// this way, and a placed fault launches no process). A read fault targets the next check's
+    /// reads, as ``readFault(code:skip:)`` does.
+    case fault(on: String, code: String, skip: Int? = nil)
     /// The next check that reads the disk far enough has one read fail with `code` (`ioerr`, or
     /// `busy`: "not now"), after `skip` of its reads succeed: the row being read is a miss for
     /// that walk, never wrong data, and its record does not become hydrated.
@@ -100,11 +101,13 @@ package enum SimEvent: Hashable, Sendable {
         }
     }
 
-    /// True for events that only arm the disk (faults, a full disk): they need no process, so
-    /// they do not launch one (a sweep puts a fault right before a relaunch).
+    /// True for events that only arm the disk (read faults, a full disk, a fault placed by its
+    /// `skip`): they need no process, so they do not launch one (a sweep puts a fault right
+    /// before a relaunch). A plain `fault` launches one, as it always did.
     package var armsDisk: Bool {
         switch self {
-        case .fault, .readFault, .diskFull: true
+        case .readFault, .diskFull: true
+        case .fault(_, _, let skip): skip != nil
         default: false
         }
     }
@@ -131,7 +134,7 @@ package enum SimEvent: Hashable, Sendable {
         case .kill: return "kill"
         case .powerLoss(let s): return "power loss seed \(s)"
         case .relaunch: return "relaunch"
-        case .fault(let on, let code, let skip): return "fault \(code) on next \(on)" + (skip > 0 ? " after \(skip) more" : "")
+        case .fault(let on, let code, let skip): return "fault \(code) on next \(on)" + (skip.map { " after \($0) more" } ?? "")
         case .readFault(let code, let skip): return "read fault \(code) in the next check's reads after \(skip)"
         case .diskFull(let events): return "disk full for \(events) events"
         case .bitRot(let seed): return "bits rot in the image at rest, seed \(seed)"

@@ -100,8 +100,10 @@ extension Oracle {
     /// `inDoubt`: the disk failed one of the drain's writes or syncs, so its commit record may
     /// already be in the WAL: this process reads the image as unchanged, but a crash before the
     /// next drain commits may recover the drain's image (SQLite's recovery reads every frame up to
-    /// the last valid commit). That image joins the states a relaunch may find.
-    package mutating func drainFailed(inDoubt: Bool = false) {
+    /// the last valid commit). That image joins the states a relaunch may find. `diskFull`: the
+    /// failure was a full disk's (counted).
+    package mutating func drainFailed(inDoubt: Bool = false, diskFull: Bool = false) {
+        if diskFull { coverage.fullDiskFailedDrains += 1 }
         guard inDoubt else { return }
         self.inDoubt.append(nextImage(counting: false))
     }

@@ -35,7 +35,8 @@ public enum Simulator {
         } catch {
             throw SimulationReplayError(description: error.message)
         }
-        let options = Simulation.Options(events: file.events.count, mutant: file.mutant, world: resolved)
+        var options = Simulation.Options(events: file.events.count, mutant: file.mutant, world: resolved)
+        options.writerBound = file.writerBound
         return SimulationResult(Simulation.replay(file.events, seed: file.seed, options: options), options: options, shrinks: false)
     }
 }
@@ -76,7 +77,7 @@ public struct SimulationResult: Sendable {
         let world = options.world.name == World.defaultName ? nil : options.world.name
         let file = ReplayFile(
             seed: outcome.seed, mutant: options.mutant, invariant: violation.invariant, detail: violation.detail,
-            world: world, events: events)
+            world: world, writerBound: outcome.writerBound, events: events)
         failure = SimulationFailure(
             invariant: violation.invariant, eventIndex: violation.eventIndex, detail: violation.detail, replayFile: file.render())
     }

@@ -59,7 +59,7 @@ enum ReplayEventJSON {
         case .fault(let on, let code, let skip):
             object["on"] = .string(on)
             object["code"] = .string(code)
-            if skip > 0 { object["skip"] = .int(skip) }
+            if let skip { object["skip"] = .int(skip) }
         case .readFault(let code, let skip):
             object["code"] = .string(code)
             object["skip"] = .int(skip)
@@ -135,7 +135,7 @@ enum ReplayEventJSON {
             guard ["write", "sync", "read", "truncate"].contains(on), ["ioerr", "full"].contains(code) else {
                 throw ReplayError("fault takes \"on\": write|sync|read|truncate and \"code\": ioerr|full")
             }
-            event = .fault(on: on, code: code, skip: o["skip"] == nil ? 0 : try fields.count("skip"))
+            event = .fault(on: on, code: code, skip: o["skip"] == nil ? nil : try fields.count("skip"))
         }
         return ScheduledEvent(event, expect: try ExpectationJSON.parse(o["expect"]))
     }

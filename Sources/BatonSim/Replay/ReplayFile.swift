@@ -33,11 +33,15 @@ package struct ReplayFile: Hashable, Sendable {
     package var note: String?
     /// The world the schedule runs in, by name (`nil`: the default world).
     package var world: String?
+    /// The writer's bound on queued items the run had (`nil`: production's); a seed's swarm
+    /// draws one (see docs/simulator.md, "Faults the schedule injects").
+    package var writerBound: Int?
     package var events: [ScheduledEvent]
 
     package init(seed: UInt64? = nil, mutant: Mutant? = nil, invariant: String? = nil, detail: String? = nil,
-                 guards: Mutant? = nil, note: String? = nil, world: String? = nil, events: [ScheduledEvent]) {
+                 guards: Mutant? = nil, note: String? = nil, world: String? = nil, writerBound: Int? = nil, events: [ScheduledEvent]) {
         self.world = world
+        self.writerBound = writerBound
         self.seed = seed
         self.mutant = mutant
         self.invariant = invariant
@@ -48,7 +52,7 @@ package struct ReplayFile: Hashable, Sendable {
     }
 
     /// The header keys a file may hold besides `events`.
-    static let headerKeys = ["baton-replay", "seed", "mutant", "guards", "invariant", "detail", "note", "world"]
+    static let headerKeys = ["baton-replay", "seed", "mutant", "guards", "invariant", "detail", "note", "world", "writerBound"]
 
     /// The file's text.
     package func render() -> String {
@@ -60,6 +64,7 @@ package struct ReplayFile: Hashable, Sendable {
         if let guards { header["guards"] = .string(guards.rawValue) }
         if let note { header["note"] = .string(note) }
         if let world { header["world"] = .string(world) }
+        if let writerBound { header["writerBound"] = .int(writerBound) }
         var text = CanonicalJSON.render(.object(header))
         text.removeLast()
         text += ",\"events\":[\n"
@@ -108,6 +113,11 @@ package struct ReplayFile: Hashable, Sendable {
         file.detail = try headerText(members["detail"], key: "detail")
         file.note = try headerText(members["note"], key: "note")
         file.world = try headerText(members["world"], key: "world")
+        switch members["writerBound"] {
+        case nil, .null?: break
+        case .int(let bound)? where bound >= 1: file.writerBound = bound
+        default: throw ReplayError("\"writerBound\" is a whole number of at least 1 (items the writer may queue)")
+        }
         for (index, item) in items.enumerated() {
             do {
                 file.events.append(try ReplayEventJSON.event(item))

@@ -61,6 +61,8 @@ package struct SimOutcome: Sendable {
     /// options asked for them (``Simulation/Options/countsOperations``): the sweep places its
     /// faults by them.
     package var operations: [DiskOperationCount] = []
+    /// The writer's bound on queued items the run had, when not production's.
+    package var writerBound: Int?
 }
 
 /// How many writes, syncs and truncations the disk did so far (failed ones not counted).

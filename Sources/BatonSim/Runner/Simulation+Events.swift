@@ -140,7 +140,7 @@ extension Simulation {
             return "\(size) bytes of garbage"
         case .fault(let on, let code, let skip):
             crashes.faults += 1
-            return armFault(on: on, code: code, skip: skip)
+            return armFault(on: on, code: code, skip: skip ?? 0)
         case .readFault(let code, let skip):
             crashes.faults += 1
             return armReadFault(code: code, skip: skip)
@@ -248,8 +248,7 @@ extension Simulation {
             try checkImage(process.image, index: index)
             return drainLine(queue: queue, touches: touches, before: imageBefore, evicts: evicts)
         default:
-            oracle.drainFailed(inDoubt: faulted)
-            if fullDiskEventsLeft > 0 { oracle.coverage.fullDiskFailedDrains += 1 }
+            oracle.drainFailed(inDoubt: faulted, diskFull: fullDiskEventsLeft > 0)
             try checkImage(process.image, index: index, expectUnchanged: true)
             return "\(result)" + (faulted ? " (in doubt: a crash before the next commit may find it)" : "")
         }

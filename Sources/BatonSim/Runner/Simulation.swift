@@ -20,7 +20,8 @@ package final class Simulation {
         /// Check every expectation of a replay: a failed one is kept and the run goes on
         /// (``SimOutcome/expectationFailures``); only an invariant stops it.
         package var keepGoing = false
-        /// The writer's bound on queued items; `nil`: the swarm's for a seed, else production's.
+        /// The writer's bound on queued items; `nil`: production's (a generated run takes its
+        /// swarm's, and a replay file's header may name one).
         package var writerBound: Int?
         /// Count the disk's operations before each event (``SimOutcome/operations``).
         package var countsOperations = false
@@ -92,7 +93,7 @@ package final class Simulation {
         self.world = options.world
         self.plans = plans
         oracle = Oracle(world: options.world)
-        writerBound = options.writerBound ?? seed.flatMap { Self.swarm(for: $0, world: options.world).writerBound } ?? WriterLimits().maxQueuedItems
+        writerBound = options.writerBound ?? WriterLimits().maxQueuedItems
         oracle.writerBound = writerBound
         disk = SimulatedDisk(seed: diskSeed)
         disk.setTime(milliseconds: Int64(clock.now() * 1000))
@@ -108,9 +109,11 @@ package final class Simulation {
     }
 
     /// Runs the seed's generated schedule.
-    package static func run(seed: UInt64, options: Options) -> SimOutcome {
+    package static func run(seed: UInt64, options given: Options) -> SimOutcome {
         let random = SimRandom(seed: seed)
-        let swarm = swarm(for: seed, world: options.world)
+        let swarm = swarm(for: seed, world: given.world)
+        var options = given
+        if options.writerBound == nil { options.writerBound = swarm.writerBound }
         var generator = EventGenerator(world: options.world, swarm: swarm, random: random)
         guard let simulation = make(seed: seed, diskSeed: diskSeed(for: seed), options: options) else {
             return worldFailure(seed: seed, options: options)
@@ -200,7 +203,8 @@ package final class Simulation {
             seed: seed, schedule: schedule, failure: failure, trace: trace, traceHash: hasher.hex,
             crashes: crashes, statesChecked: statesChecked, eventsRun: schedule.count, timeline: timeline,
             coverage: Coverage(model: oracle.coverage, tornWrites: Int(disk.counters.writesTorn), faultsInjected: Int(disk.counters.injectedFaults)),
-            expectationFailures: expectationFailures, operations: operations)
+            expectationFailures: expectationFailures, operations: operations,
+            writerBound: writerBound == WriterLimits().maxQueuedItems ? nil : writerBound)
     }
 
     func generationContext() -> GenerationContext {
