@@ -42,7 +42,10 @@ extension Simulation {
             let allowed = oracle.allowedStates(after: end).map { $0.removingRecords(damaged) }
             try checkRotServedNothing(observed, allowed: allowed, index: index)
             guard let found = allowed.firstIndex(where: { $0.generation + 1 == observed.generation && $0.sameRows(as: observed) }) else {
-                let closest: [String] = allowed.last.map { state in
+                // Against the newest committed state (drains that failed in doubt come after it).
+                let newest = allowed.indices.contains(allowed.count - 1 - oracle.inDoubt.count)
+                    ? allowed[allowed.count - 1 - oracle.inDoubt.count] : allowed.last
+                let closest: [String] = newest.map { state in
                     let lines = OracleDifference.images(expected: state, actual: observed)
                     return lines.isEmpty ? ["generation: expected \(state.generation + 1) ≠ actual \(observed.generation)"] : lines
                 } ?? []
