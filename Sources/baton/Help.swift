@@ -93,7 +93,7 @@ enum Help {
                         ("--mutant NAME", "switch a known bug back on in every child (debug builds), to watch the check fail"),
                     ]),
         CommandHelp(path: ["sim"],
-                    synopsis: "baton sim run|campaign|replay|mutants …",
+                    synopsis: "baton sim run|campaign|replay|mutants|sweep …",
                     summary: "BatonSim: seeded runs of the real store and image over a simulated disk, checked against a reference model.",
                     options: []),
         CommandHelp(path: ["sim", "run"],
@@ -144,6 +144,16 @@ enum Help {
                         ("--seeds A..B", "the seeds --check tries (default 0..199)"),
                         ("--mutant NAME", "check this mutant only"),
                         ("--events K", "events per seed (default 200)"),
+                    ] + worldOptions),
+        CommandHelp(path: ["sim", "sweep"],
+                    synopsis: "baton sim sweep --seed N [--events K] [--mode fail|crash] [--world NAME|DIR] [--replays DIR] [--mutant NAME]",
+                    summary: "Runs one seed's schedule again for each write, sync and truncation the disk does after the first launch, with that operation failing (fail), or failing and the process dying right after it, once by a kill and once by a power loss (crash); every invariant is checked. Prints a line per failing run with its replay file, and a total (exit 1 when a run failed).",
+                    options: [
+                        ("--seed N", "the seed whose schedule is swept"),
+                        ("--events K", "events of the schedule (default 60; at most 100000)"),
+                        ("--mode fail|crash", "fail the operation (default), or fail it and crash right after"),
+                        ("--replays DIR", "where failing runs' replay files go (default replays)"),
+                        ("--mutant NAME", "switch a known bug back on (debug builds): the sweep should find it"),
                     ] + worldOptions),
     ]
 

@@ -1,19 +1,20 @@
 import Baton
 import BatonSim
 
-/// `baton sim run | campaign | replay | mutants`.
+/// `baton sim run | campaign | replay | mutants | sweep`.
 @MainActor
 enum SimCommand {
     static func run(_ words: [String]) throws -> Int32 {
-        guard let verb = words.first else { throw CLIError.usage("baton sim needs a command: run, campaign, replay or mutants") }
+        guard let verb = words.first else { throw CLIError.usage("baton sim needs a command: run, campaign, replay, mutants or sweep") }
         let rest = Array(words.dropFirst())
         switch verb {
         case "run": return try SimRunCommand.run(rest)
         case "campaign": return try CampaignCommand.run(rest)
         case "replay": return try SimReplayCommand.run(rest)
         case "mutants": return try SimMutantsCommand.run(rest)
+        case "sweep": return try SimSweepCommand.run(rest)
         default:
-            throw CLIError.usage("unknown sim command \(verb); the commands are run, campaign, replay and mutants")
+            throw CLIError.usage("unknown sim command \(verb); the commands are run, campaign, replay, mutants and sweep")
         }
     }
 

@@ -33,6 +33,7 @@ enum SimReplayCommand {
         let mutant = mutantOption ?? file.mutant
         var options = Simulation.Options(events: file.events.count, mutant: mutant, echo: trace, recordsTimeline: requests.wanted, world: world)
         options.keepGoing = keepGoing
+        options.writerBound = file.writerBound
         var outcome = Simulation.replay(file.events, seed: file.seed, disk: file.disk ?? DiskModel(), options: options)
         outcome.timeline?.title = path + (mutant.map { " under mutant \($0.rawValue)" } ?? "")
         print("replayed \(outcome.eventsRun) events, \(outcome.statesChecked) states checked, trace \(outcome.traceHash)")

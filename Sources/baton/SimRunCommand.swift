@@ -54,14 +54,16 @@ enum SimRunCommand {
         let file = ReplayFile(
             seed: seed, mutant: options.mutant, invariant: failure.invariant, detail: failure.detail,
             world: options.world.name == World.defaultName ? nil : options.world.name,
-            disk: Simulation.swarm(for: seed, world: options.world).disk, events: shrunk.events)
+            disk: Simulation.swarm(for: seed, world: options.world).disk, writerBound: outcome.writerBound, events: shrunk.events)
         let name = "seed-\(seed)" + (options.mutant.map { "-" + $0.rawValue } ?? "") + ".json"
         do {
             let path = try file.write(into: replayDirectory, name: name)
             print("replay file: \(path)")
             let page = TimelineFile.path(besideReplay: path)
             do {
-                try TimelineFile.write(replaying: shrunk.events, seed: seed, options: options, to: page)
+                var timelineOptions = options
+                timelineOptions.writerBound = outcome.writerBound
+                try TimelineFile.write(replaying: shrunk.events, seed: seed, options: timelineOptions, to: page)
                 print("timeline:    \(page)")
             } catch {
                 printError("baton: no timeline: \(error)")

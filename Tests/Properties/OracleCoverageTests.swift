@@ -36,6 +36,23 @@ struct OracleCoverageTests {
         oracle.relaunched(found: 0, generation: 3, after: .quit)
         oracle.drainCommitted(synced: true)  // rows unread in launch 2 age out
 
+        // The harsher disk (issue 9).
+        try oracle.commit(F.screen("1", name: "Rick", status: "Alive", location: "Earth", episodes: [("10", "Pilot")]), "Screen", one)
+        oracle.drainCommitted(synced: true)
+        oracle.relaunched(found: 0, generation: 4, after: .quit)
+        // The root field reads; the disk fails Character:1's row (a miss), and the rest of the read.
+        _ = oracle.check(
+            operation: "Screen", variables: one, expiration: nil, now: 0, hasImage: true,
+            readFaults: OracleReadFaults(failedLookups: [1]))
+        try oracle.commit(F.header("2", name: "Morty", status: "Dead"), "Header", ["id": .string("2")])
+        oracle.drainFailed(inDoubt: true, diskFull: true)  // its commit frame may be in the WAL
+        oracle.relaunched(found: 1, generation: 5, after: .kill)  // and a crash finds it
+        oracle.noteRot([OracleText("Character:2")])
+        oracle.relaunched(found: 0, generation: 6, after: .kill)
+        oracle.forgetDamaged([OracleText("Character:2")])
+        oracle.writerBound = 1
+        try oracle.commit(F.header("2", name: "Morty", status: "Alive"), "Header", ["id": .string("2")])  // over the bound
+
         for (name, value) in oracle.coverage.counters {
             #expect(value > 0, "\(name) was never reached")
         }

@@ -111,13 +111,15 @@ package struct Campaign {
         let file = ReplayFile(
             seed: seed, mutant: mutant, invariant: violation.invariant, detail: violation.detail,
             world: world.name == World.defaultName ? nil : world.name, disk: Self.swarm(for: seed, world: world).disk,
-            events: shrunk.events)
+            writerBound: outcome.writerBound, events: shrunk.events)
         let name = "seed-\(seed)" + (mutant.map { "-" + $0.rawValue } ?? "") + ".json"
         do {
             let path = try file.write(into: directory, name: name)
             failure.replayPath = path
             let page = TimelineFile.path(besideReplay: path)
-            try TimelineFile.write(replaying: shrunk.events, seed: seed, options: plan.options, to: page)
+            var timelineOptions = plan.options
+            timelineOptions.writerBound = timelineOptions.writerBound ?? outcome.writerBound
+            try TimelineFile.write(replaying: shrunk.events, seed: seed, options: timelineOptions, to: page)
             failure.timelinePath = page
         } catch {
             failure.writeError = "\(error)"
@@ -125,7 +127,8 @@ package struct Campaign {
         if let folder = plan.saveRegressions {
             do {
                 failure.regressionPath = try folder.save(seed: seed, violation: violation, mutant: mutant,
-                                                         eventsPerSeed: plan.options.events, events: shrunk.events, world: world)
+                                                         eventsPerSeed: plan.options.events, events: shrunk.events, world: world,
+                                                         writerBound: outcome.writerBound)
             } catch {
                 failure.writeError = "\(error)"
             }
@@ -156,6 +159,7 @@ package struct Campaign {
         var quiet = options
         quiet.echo = false
         quiet.recordsTimeline = false
+        quiet.writerBound = quiet.writerBound ?? outcome.writerBound
         var shrinker = Shrinker<ScheduledEvent>(budget: budget)
         let world = options.world
         let disk = outcome.seed.map { Self.swarm(for: $0, world: world).disk }

@@ -16,22 +16,25 @@ package struct Coverage: Hashable, Sendable {
     package var failedSyncsDroppingWrites = 0
     /// Runs whose disk has 4096-byte sectors and power-safe overwrite.
     package var seedsWith4096Sectors = 0
+    /// Disk operations an injected fault failed (reads, writes, syncs, truncations).
+    package var faultsInjected = 0
 
-    package init(model: OracleCoverage = OracleCoverage(), tornWrites: Int = 0) {
+    package init(model: OracleCoverage = OracleCoverage(), tornWrites: Int = 0, faultsInjected: Int = 0) {
         self.model = model
         self.tornWrites = tornWrites
+        self.faultsInjected = faultsInjected
     }
 
     /// Every counter by name, in a fixed order.
     package var counters: [(name: String, value: Int)] {
-        model.counters + [("tornWrites", tornWrites)]
+        model.counters + [("tornWrites", tornWrites), ("faultsInjected", faultsInjected)]
             + [("directoryEntriesLost", directoryEntriesLost)]
             + [("failedSyncsDroppingWrites", failedSyncsDroppingWrites)]
             + [("seedsWith4096Sectors", seedsWith4096Sectors)]
     }
 
     package static func + (lhs: Coverage, rhs: Coverage) -> Coverage {
-        var sum = Coverage(model: lhs.model + rhs.model, tornWrites: lhs.tornWrites + rhs.tornWrites)
+        var sum = Coverage(model: lhs.model + rhs.model, tornWrites: lhs.tornWrites + rhs.tornWrites, faultsInjected: lhs.faultsInjected + rhs.faultsInjected)
         sum.directoryEntriesLost = lhs.directoryEntriesLost + rhs.directoryEntriesLost
         sum.failedSyncsDroppingWrites = lhs.failedSyncsDroppingWrites + rhs.failedSyncsDroppingWrites
         sum.seedsWith4096Sectors = lhs.seedsWith4096Sectors + rhs.seedsWith4096Sectors
@@ -68,9 +71,16 @@ package struct Coverage: Hashable, Sendable {
         model.connectionIgnoredPages = int("connectionIgnoredPages")
         model.deduplicatedEdges = int("deduplicatedEdges")
         model.powerLossesOntoOlderCommit = int("powerLossesOntoOlderCommit")
+        model.readFaultMisses = int("readFaultMisses")
+        model.readFaultOtherMisses = int("readFaultOtherMisses")
+        model.fullDiskFailedDrains = int("fullDiskFailedDrains")
+        model.writerOverflows = int("writerOverflows")
+        model.inDoubtDrainsRecovered = int("inDoubtDrainsRecovered")
+        model.rottedRowsMissed = int("rottedRowsMissed")
         tornWrites = int("tornWrites")
         directoryEntriesLost = int("directoryEntriesLost")
         failedSyncsDroppingWrites = int("failedSyncsDroppingWrites")
         seedsWith4096Sectors = int("seedsWith4096Sectors")
+        faultsInjected = int("faultsInjected")
     }
 }

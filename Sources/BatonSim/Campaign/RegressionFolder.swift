@@ -40,10 +40,11 @@ package struct RegressionFolder: Hashable, Sendable {
     /// must pass without it (else the failure is not the mutant's alone and is not saved).
     @MainActor
     package func save(seed: UInt64, violation: InvariantViolation, mutant: Mutant?, eventsPerSeed: Int,
-                      events: [ScheduledEvent], world: World = .standard) throws(WriteError) -> String {
+                      events: [ScheduledEvent], world: World = .standard, writerBound: Int? = nil) throws(WriteError) -> String {
         if let mutant {
-            let clean = Simulation.replay(
-                events, seed: seed, disk: Simulation.swarm(for: seed, world: world).disk, options: .init(events: events.count, world: world))
+            var cleanOptions = Simulation.Options(events: events.count, world: world)
+            cleanOptions.writerBound = writerBound
+            let clean = Simulation.replay(events, seed: seed, disk: Simulation.swarm(for: seed, world: world).disk, options: cleanOptions)
             if let other = clean.failure {
                 throw WriteError(message: "not saved as a regression: its schedule fails without \(mutant.rawValue) too (\(other.invariant)); replay it to see the bug")
             }
@@ -55,7 +56,7 @@ package struct RegressionFolder: Hashable, Sendable {
             ? "Found by a campaign: fails until the bug is fixed, then guards the fix. The whole run: \(rerun)."
             : "Found by a campaign under \(mutant!.rawValue): passes, and fails under that mutant. The whole run: \(rerun)."
         let file = ReplayFile(seed: seed, invariant: violation.invariant, detail: violation.detail, guards: mutant,
-                              note: note, world: named, disk: Simulation.swarm(for: seed, world: world).disk, events: events)
+                              note: note, world: named, disk: Simulation.swarm(for: seed, world: world).disk, writerBound: writerBound, events: events)
         return try file.write(into: path, name: Self.fileName(seed: seed, invariant: violation.invariant, mutant: mutant))
     }
 
@@ -98,7 +99,8 @@ package struct RegressionFolder: Hashable, Sendable {
         } catch {
             return InvariantViolation(invariant: "regression-file", detail: "\(path): \(error.message)", eventIndex: -1)
         }
-        let options = Simulation.Options(events: file.events.count, mutant: mutant ?? file.mutant, world: world)
+        var options = Simulation.Options(events: file.events.count, mutant: mutant ?? file.mutant, world: world)
+        options.writerBound = file.writerBound
         return Simulation.replay(file.events, seed: file.seed, disk: file.disk ?? DiskModel(), options: options).failure
     }
 }

@@ -146,6 +146,12 @@ package struct EventGenerator: Sendable {
             return plain(.fault(on: on, code: on == "read" ? "ioerr" : random.pick(["ioerr", "full"])))
         case .corruptFile:
             return plain(.corruptFile(seed: random.next()))
+        case .readFault:
+            return plain(.readFault(code: random.pick(["ioerr", "ioerr", "busy"]), skip: random.int(0...3)))
+        case .diskFull:
+            return plain(.diskFull(events: random.int(2...16)))
+        case .bitRot:
+            return plain(.bitRot(seed: random.next()))
         }
     }
 

@@ -48,8 +48,21 @@ package enum SimEvent: Hashable, Sendable {
     case powerLoss(seed: UInt64)
     /// A new process opens the image and makes a new store.
     case relaunch
-    /// The next write (or sync) of the disk fails with `code` (`ioerr` or `full`).
-    case fault(on: String, code: String)
+    /// A write, sync or read of the disk fails with `code` (`ioerr` or `full`): the next one, or,
+    /// with a `skip`, the one after `skip` more of that kind succeed (the sweep places its faults
+    /// this way, and a placed fault launches no process). A read fault targets the next check's
+    /// reads, as ``readFault(code:skip:)`` does.
+    case fault(on: String, code: String, skip: Int? = nil)
+    /// The next check that reads the disk far enough has one read fail with `code` (`ioerr`, or
+    /// `busy`: "not now"), after `skip` of its reads succeed: the row being read is a miss for
+    /// that walk, never wrong data, and its record does not become hydrated.
+    case readFault(code: String, skip: Int)
+    /// The disk is full for the next `events` events of this process (or until it ends): writes,
+    /// syncs and truncations fail with `SQLITE_FULL`, then space returns.
+    case diskFull(events: Int)
+    /// Bits flip in the image at rest: the process is killed, the OS writes its cache back, and
+    /// `seed` picks rows whose bytes in the main file get one flipped bit each.
+    case bitRot(seed: UInt64)
     /// The process dies and the image is replaced by garbage (from `seed`), its WAL gone.
     case corruptFile(seed: UInt64)
 
@@ -74,13 +87,27 @@ package enum SimEvent: Hashable, Sendable {
         case .relaunch: "relaunch"
         case .fault: "fault"
         case .corruptFile: "corruptFile"
+        case .readFault: "readFault"
+        case .diskFull: "diskFull"
+        case .bitRot: "bitRot"
         }
     }
 
     /// True for events that end the process.
     package var endsProcess: Bool {
         switch self {
-        case .quit, .kill, .powerLoss, .drainPartway, .corruptFile: true
+        case .quit, .kill, .powerLoss, .drainPartway, .corruptFile, .bitRot: true
+        default: false
+        }
+    }
+
+    /// True for events that only arm the disk (read faults, a full disk, a fault placed by its
+    /// `skip`): they need no process, so they do not launch one (a sweep puts a fault right
+    /// before a relaunch). A plain `fault` launches one, as it always did.
+    package var armsDisk: Bool {
+        switch self {
+        case .readFault, .diskFull: true
+        case .fault(_, _, let skip): skip != nil
         default: false
         }
     }
@@ -107,7 +134,10 @@ package enum SimEvent: Hashable, Sendable {
         case .kill: return "kill"
         case .powerLoss(let s): return "power loss seed \(s)"
         case .relaunch: return "relaunch"
-        case .fault(let on, let code): return "fault \(code) on next \(on)"
+        case .fault(let on, let code, let skip): return "fault \(code) on next \(on)" + (skip.map { " after \($0) more" } ?? "")
+        case .readFault(let code, let skip): return "read fault \(code) in the next check's reads after \(skip)"
+        case .diskFull(let events): return "disk full for \(events) events"
+        case .bitRot(let seed): return "bits rot in the image at rest, seed \(seed)"
         case .corruptFile(let seed): return "image file overwritten with garbage, seed \(seed)"
         }
     }

@@ -10,6 +10,12 @@ package struct Swarm: Sendable, CustomStringConvertible {
     package enum Kind: String, CaseIterable, Sendable {
         case response, page, mutation, retain, release, check, collect
         case drain, drainPartway, advanceClock, invalidate, quit, kill, powerLoss, fault, corruptFile
+        /// The harsher disk's faults (drawn from a stream of their own, so the kinds above draw as
+        /// they did before these existed).
+        case readFault, diskFull, bitRot
+
+        /// The kinds the harsher disk added.
+        static let diskKinds: [Kind] = [.readFault, .diskFull, .bitRot]
     }
 
     /// The kinds that end the process: their weights are raised for a while after a crash.
@@ -31,6 +37,9 @@ package struct Swarm: Sendable, CustomStringConvertible {
     package var server: ServerConfiguration
     /// The disk's device and what a failed sync does on it (see ``DiskModel``).
     package var disk: DiskModel
+    /// The writer's bound on queued items (``WriterLimits``) for this run: `nil` is production's.
+    /// A small bound lets a full disk's stretch fill the queue until it overflows.
+    package var writerBound: Int?
 
     /// Draws a swarm for `world` from `random` (the run's `swarm` stream).
     package init(world: World, random: inout SimRandom) {
@@ -40,7 +49,7 @@ package struct Swarm: Sendable, CustomStringConvertible {
         ]
         let alwaysOn: Set<Kind> = [.response, .check, .drain]
         var weights: [Kind: Int] = [:]
-        for kind in Kind.allCases {
+        for kind in Kind.allCases where !Kind.diskKinds.contains(kind) {
             let weight = base[kind]!
             if alwaysOn.contains(kind) {
                 weights[kind] = weight
@@ -74,6 +83,11 @@ package struct Swarm: Sendable, CustomStringConvertible {
         disk = DiskModel(random: &diskRandom)
         // Seeds that cut the power while the app is closed quit more often, so it is closed often.
         if disk.powerLossWhileClosed > 0 { self.weights[.quit] = 3 * self.weights[.quit, default: 0] }
+        var harsher = random.split("harsher disk")
+        self.weights[.readFault] = harsher.chance(0.25) ? 0 : harsher.int(2...6)
+        self.weights[.diskFull] = harsher.chance(0.5) ? 0 : harsher.int(1...2)
+        self.weights[.bitRot] = harsher.chance(0.7) ? 0 : 1
+        writerBound = harsher.chance(0.3) ? harsher.pick([12, 25, 50, 100]) : nil
     }
 
     package var description: String {
@@ -81,6 +95,7 @@ package struct Swarm: Sendable, CustomStringConvertible {
         var parts = ["screens " + screens.joined(separator: ","), "kinds: " + on.joined(separator: " ")]
         parts.append("drift \(driftRate), expirations \(expirationRate)")
         if aftershockLength > 0 { parts.append("aftershocks \(aftershockLength)×\(aftershockBoost)") }
+        if let writerBound { parts.append("writer bound \(writerBound) items") }
         parts.append("server: \(server)")
         parts.append("disk: \(disk)")
         return parts.joined(separator: "; ")
@@ -98,6 +113,7 @@ package struct Swarm: Sendable, CustomStringConvertible {
             "expirationRate": .double(expirationRate),
             "aftershockLength": .int(aftershockLength),
             "aftershockBoost": .int(aftershockBoost),
+            "writerBound": writerBound.map { .int($0) } ?? .null,
             "server": .string(server.description),
             "disk": disk.json,
         ])

@@ -62,14 +62,36 @@ package enum OracleRead: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
+/// Where the disk failed reads during one check: the model is told where, never what the store
+/// made of it, and works out the rest by the rule the decision records give: a failed read is a
+/// miss; unless it only says "not now" (busy), every later read of that transaction misses too.
+package struct OracleReadFaults: Hashable, Sendable {
+    /// Positions (from 0, in the order the check looks rows up) of the lookups during which the
+    /// disk failed a read.
+    package var failedLookups: Set<Int>
+    /// True when the failures said "not now" (busy): the transaction's other reads go on.
+    package var transient: Bool
+
+    package init(failedLookups: Set<Int> = [], transient: Bool = false) {
+        self.failedLookups = failedLookups
+        self.transient = transient
+    }
+
+    package static let none = OracleReadFaults()
+}
+
 /// The state of one walk of the check.
 struct CheckWalk {
     /// False for the first walk (memory only), true for the walk that reads rows.
     let readsImage: Bool
     let rootTypename: String
     let variables: [String: JSONValue]
-    /// Records whose row read fails in this check (the disk said so).
-    var unreadable: Set<OracleText> = []
+    /// Where the disk failed reads in this check.
+    var faults = OracleReadFaults.none
+    /// Lookups made so far in this read transaction.
+    var lookups = 0
+    /// True once a failed read ended the transaction's reads.
+    var closed = false
     var reads: [OracleRead] = []
     /// Records already found complete under a selection set in this walk.
     var known = Set<Visit>()
@@ -80,6 +102,17 @@ struct CheckWalk {
         self.readsImage = readsImage
         self.rootTypename = rootTypename
         self.variables = variables
+    }
+
+    /// Counts one lookup; true when it fails (the disk failed it, or an earlier failure closed
+    /// the transaction's reads).
+    mutating func lookupFails() -> Bool {
+        let position = lookups
+        lookups += 1
+        if closed { return true }
+        guard faults.failedLookups.contains(position) else { return false }
+        if !faults.transient { closed = true }
+        return true
     }
 
     /// The slot `field` reads, memoized for the walk.
@@ -103,12 +136,13 @@ extension Oracle {
     /// reading rows for what memory lacks (hydration); then the fetch time comes from memory, or
     /// from the image's `fetches` row.
     ///
-    /// `unreadableRecords` are records whose row read fails in this check (a disk fault the runner
-    /// injected): such a read is a miss for the walk and never makes the record hydrated.
+    /// `readFaults` says where the disk failed reads in this check (a fault the runner injected):
+    /// a failed read is a miss for the walk and never makes the record hydrated.
     package mutating func check(
         operation name: String, variables provided: [String: JSONValue], expiration: Double?, now: Double, hasImage: Bool,
-        unreadableRecords: Set<OracleText> = []
+        readFaults: OracleReadFaults = .none
     ) -> ExpectedCheck {
+        let hasImage = hasImage && !writerMustWipe
         guard let operation = operations[name] else {
             return ExpectedCheck(available: false, source: nil, fetchTime: nil, freshness: nil, reads: [])
         }
@@ -120,7 +154,7 @@ extension Oracle {
         var reads: [OracleRead] = []
         if !available, hasImage {
             var second = CheckWalk(readsImage: true, rootTypename: operation.rootTypename, variables: variables)
-            second.unreadable = unreadableRecords
+            second.faults = readFaults
             let found = self.available(operation.selections, at: operation.rootKey, &second)
             if fetches[identity] == nil { readFetch(identity, &second) }
             reads = second.reads
@@ -131,6 +165,7 @@ extension Oracle {
             }
         } else if available, hasImage, fetches[identity] == nil {
             var fetchWalk = CheckWalk(readsImage: true, rootTypename: operation.rootTypename, variables: variables)
+            fetchWalk.faults = readFaults
             readFetch(identity, &fetchWalk)
             reads = fetchWalk.reads
         }
@@ -223,8 +258,9 @@ extension Oracle {
     @discardableResult
     mutating func hydrate(_ key: OracleText, _ walk: inout CheckWalk) -> Bool {
         guard key != OracleKeys.queryRoot, !hydrated.contains(key) else { return false }
-        if walk.unreadable.contains(key) {
+        if walk.lookupFails() {
             walk.reads.append(.record(key, .unreadable))
+            coverage.readFaultMisses += 1
             return false
         }
         let row = image.records[key].flatMap { isVisible(used: $0.used) ? $0 : nil }
@@ -256,6 +292,11 @@ extension Oracle {
     /// Fills one query-root field from its row, when memory lacks it. True when memory changed.
     private mutating func hydrateRootField(_ slot: OracleText, _ walk: inout CheckWalk) -> Bool {
         if base[OracleKeys.queryRoot]?.cells[slot] != nil { return false }
+        if walk.lookupFails() {
+            walk.reads.append(.rootField(slot, false))
+            coverage.readFaultOtherMisses += 1
+            return false
+        }
         let row = image.root[slot].flatMap { isVisible(used: $0.used) ? $0 : nil }
         walk.reads.append(.rootField(slot, row != nil))
         guard let row else { return false }
@@ -270,6 +311,11 @@ extension Oracle {
 
     /// Reads an operation's fetch time from the image into memory, when the row is there.
     private mutating func readFetch(_ operation: OracleText, _ walk: inout CheckWalk) {
+        if walk.lookupFails() {
+            walk.reads.append(.fetch(operation, false))
+            coverage.readFaultOtherMisses += 1
+            return
+        }
         let row = image.fetches[operation].flatMap { isVisible(used: $0.used) ? $0 : nil }
         walk.reads.append(.fetch(operation, row != nil))
         guard let row else { return }

@@ -65,7 +65,7 @@ extension Oracle {
             }
             effect.batch.snapshots.append(OracleSnapshot(key: key, record: record, hydrated: hydrated.contains(key)))
         }
-        if hasImage, !effect.batch.isEmpty { queue.append(effect.batch) }
+        if hasImage, !effect.batch.isEmpty { enqueue(effect.batch) }
         return effect
     }
 

@@ -2,7 +2,27 @@ extension Oracle {
     /// True when the next drain has something to commit: queued batches, stamps of rows the check
     /// read, or the launch's eviction (the first drain of a launch always commits).
     package var hasWriterWork: Bool {
-        !queue.isEmpty || !touches.isEmpty || !evictionDone
+        !queue.isEmpty || !touches.isEmpty || !evictionDone || writerMustWipe
+    }
+
+    /// Items waiting for the writer, counted as the writer's bound counts them: snapshots, root
+    /// fields and fetch times.
+    package var queuedItems: Int {
+        queue.reduce(0) { $0 + $1.itemCount }
+    }
+
+    /// Hands a server commit's batch to the writer. Over the bound (``writerBound``) the whole
+    /// queue is dropped and the image must empty itself at the next drain that commits (until
+    /// then every read misses); the batch itself is queued unless it alone is over the bound.
+    mutating func enqueue(_ batch: OracleBatch) {
+        let items = batch.itemCount
+        if queuedItems + items > writerBound {
+            queue = []
+            writerMustWipe = true
+            coverage.writerOverflows += 1
+            if items > writerBound { return }
+        }
+        queue.append(batch)
     }
 
     /// A drain committed: the image after it, appended to the states a power loss may return to.
@@ -15,15 +35,35 @@ extension Oracle {
     /// `synced`: the commit is known durable.
     @discardableResult
     package mutating func drainCommitted(synced: Bool) -> OracleImage {
+        let next = nextImage(counting: true)
+        evictionDone = true
+        writerMustWipe = false
+        queue = []
+        touches = OracleTouches()
+        image = next
+        states.append(next)
+        inDoubt = []
+        if synced { durable = states.count - 1 }
+        return next
+    }
+
+    /// The image the next drain commits: the eviction (first drain of a launch), the wipe after
+    /// an overflow, the check's stamps, then every queued batch in order.
+    private mutating func nextImage(counting: Bool) -> OracleImage {
         var next = image
         let generation = image.generation
+        let coverageBefore = coverage
         if !evictionDone {
             let before = next.rowCount
             next.records = next.records.filter { $0.value.used >= generation - 1 }
             next.root = next.root.filter { $0.value.used >= generation - 1 }
             next.fetches = next.fetches.filter { $0.value.used >= generation - 1 }
             coverage.rowsAgedOut += before - next.rowCount
-            evictionDone = true
+        }
+        if writerMustWipe {
+            next.records = [:]
+            next.root = [:]
+            next.fetches = [:]
         }
         for key in touches.records { next.records[key]?.used = generation }
         for field in touches.rootFields { next.root[field]?.used = generation }
@@ -39,11 +79,7 @@ extension Oracle {
                 next.fetches[fetch.operation] = OracleFetchRow(used: generation, time: fetch.time)
             }
         }
-        queue = []
-        touches = OracleTouches()
-        image = next
-        states.append(next)
-        if synced { durable = states.count - 1 }
+        if !counting { coverage = coverageBefore }
         return next
     }
 
@@ -60,7 +96,17 @@ extension Oracle {
     }
 
     /// A drain failed: the image is unchanged and the work waits for the next drain.
-    package mutating func drainFailed() {}
+    ///
+    /// `inDoubt`: the disk failed one of the drain's writes or syncs, so its commit record may
+    /// already be in the WAL: this process reads the image as unchanged, but a crash before the
+    /// next drain commits may recover the drain's image (SQLite's recovery reads every frame up to
+    /// the last valid commit). That image joins the states a relaunch may find. `diskFull`: the
+    /// failure was a full disk's (counted).
+    package mutating func drainFailed(inDoubt: Bool = false, diskFull: Bool = false) {
+        if diskFull { coverage.fullDiskFailedDrains += 1 }
+        guard inDoubt else { return }
+        self.inDoubt.append(nextImage(counting: false))
+    }
 
     /// The last committed state became durable (a sync, a checkpoint, a clean close).
     package mutating func noteSynced() {
@@ -81,10 +127,12 @@ extension Oracle {
     /// The image states a relaunch may find after the process ended as `end`, oldest first:
     /// after a quit or a kill the last drain that returned; after a power loss any state from the
     /// last one known durable to the last that returned; after garbage, an empty image.
+    ///
+    /// Images of drains that failed in doubt (``drainFailed(inDoubt:)``) come last.
     package func allowedStates(after end: ProcessEnd) -> [OracleImage] {
         switch end {
-        case .quit, .kill: [image]
-        case .powerLoss: Array(states[durable...])
+        case .quit, .kill: [image] + inDoubt
+        case .powerLoss: Array(states[durable...]) + inDoubt
         case .corruption: [.empty(generation: 0)]
         }
     }
@@ -93,13 +141,18 @@ extension Oracle {
     /// memory, layers, retention, the writer's queue and the check's stamps start empty.
     package mutating func relaunched(found: Int, generation: Int, after end: ProcessEnd) {
         let allowed = allowedStates(after: end)
-        let landed = allowed[min(max(found, 0), allowed.count - 1)]
+        let index = min(max(found, 0), allowed.count - 1)
+        let landed = allowed[index]
+        let landedInDoubt = index >= allowed.count - inDoubt.count && end != .corruption
+        if landedInDoubt { coverage.inDoubtDrainsRecovered += 1 }
         switch end {
         case .powerLoss, .corruption:
-            if end == .powerLoss, landed != allowed.last { coverage.powerLossesOntoOlderCommit += 1 }
+            if end == .powerLoss, !landedInDoubt, landed != allowed[allowed.count - 1 - inDoubt.count] {
+                coverage.powerLossesOntoOlderCommit += 1
+            }
             states = [landed]
         case .quit, .kill:
-            states = Array(states[durable...])
+            states = Array(states[durable...]) + (landedInDoubt ? [landed] : [])
         }
         durable = 0
         var opened = landed
@@ -123,5 +176,7 @@ extension Oracle {
         queue = []
         touches = OracleTouches()
         evictionDone = false
+        writerMustWipe = false
+        inDoubt = []
     }
 }

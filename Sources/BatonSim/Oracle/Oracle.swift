@@ -57,6 +57,16 @@ package struct Oracle: Sendable {
     /// Committed image states from the last one known durable to `image`.
     var states: [OracleImage] = [.empty(generation: 0)]
     var durable = 0
+    /// Images of drains that failed in doubt since the last drain that committed (see
+    /// ``drainFailed(inDoubt:)``): a crash may recover any of them.
+    var inDoubt: [OracleImage] = []
+    /// Record rows the runner flipped bits in (see Oracle+Rot.swift): they may read as misses.
+    package internal(set) var rotted: Set<OracleText> = []
+    /// The writer's bound on queued items (production's ``WriterLimits`` unless a run says).
+    package var writerBound = Int.max
+    /// True after the queue went over its bound, until the drain that empties the image commits:
+    /// every read misses meanwhile.
+    package internal(set) var writerMustWipe = false
 
     package internal(set) var coverage = OracleCoverage()
 

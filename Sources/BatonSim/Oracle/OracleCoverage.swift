@@ -31,6 +31,18 @@ package struct OracleCoverage: Hashable, Sendable, Codable {
     package var deduplicatedEdges = 0
     /// Relaunches after a power loss that found an older image than the last drain that returned.
     package var powerLossesOntoOlderCommit = 0
+    /// Record rows whose read the disk failed during a check: a miss, the record left unhydrated.
+    package var readFaultMisses = 0
+    /// Root fields and fetch times whose read the disk failed (or that a failed read closed).
+    package var readFaultOtherMisses = 0
+    /// Drains that failed because the disk was full.
+    package var fullDiskFailedDrains = 0
+    /// Times the writer's queue went over its bound and the model dropped the queue.
+    package var writerOverflows = 0
+    /// Relaunches that found the image of a drain that had failed in doubt.
+    package var inDoubtDrainsRecovered = 0
+    /// Rows bit rot damaged that a relaunch found damaged (a miss, never served).
+    package var rottedRowsMissed = 0
 
     package init() {}
 
@@ -45,6 +57,9 @@ package struct OracleCoverage: Hashable, Sendable, Codable {
             ("connectionPrepends", connectionPrepends), ("connectionRefreshes", connectionRefreshes),
             ("connectionIgnoredPages", connectionIgnoredPages), ("deduplicatedEdges", deduplicatedEdges),
             ("powerLossesOntoOlderCommit", powerLossesOntoOlderCommit),
+            ("readFaultMisses", readFaultMisses), ("readFaultOtherMisses", readFaultOtherMisses),
+            ("fullDiskFailedDrains", fullDiskFailedDrains), ("writerOverflows", writerOverflows),
+            ("inDoubtDrainsRecovered", inDoubtDrainsRecovered), ("rottedRowsMissed", rottedRowsMissed),
         ]
     }
 
@@ -66,6 +81,12 @@ package struct OracleCoverage: Hashable, Sendable, Codable {
         sum.connectionIgnoredPages += rhs.connectionIgnoredPages
         sum.deduplicatedEdges += rhs.deduplicatedEdges
         sum.powerLossesOntoOlderCommit += rhs.powerLossesOntoOlderCommit
+        sum.readFaultMisses += rhs.readFaultMisses
+        sum.readFaultOtherMisses += rhs.readFaultOtherMisses
+        sum.fullDiskFailedDrains += rhs.fullDiskFailedDrains
+        sum.writerOverflows += rhs.writerOverflows
+        sum.inDoubtDrainsRecovered += rhs.inDoubtDrainsRecovered
+        sum.rottedRowsMissed += rhs.rottedRowsMissed
         return sum
     }
 }

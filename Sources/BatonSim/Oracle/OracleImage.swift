@@ -99,6 +99,9 @@ package struct OracleBatch: Hashable, Sendable {
 
     package var isEmpty: Bool { snapshots.isEmpty && rootFields.isEmpty && fetch == nil }
 
+    /// Items as the writer's bound counts them: snapshots, root fields and the fetch time.
+    package var itemCount: Int { snapshots.count + rootFields.count + (fetch == nil ? 0 : 1) }
+
     package static func == (lhs: OracleBatch, rhs: OracleBatch) -> Bool {
         lhs.snapshots == rhs.snapshots && lhs.rootFields == rhs.rootFields
             && lhs.fetch?.operation == rhs.fetch?.operation && lhs.fetch?.time.bitPattern == rhs.fetch?.time.bitPattern

@@ -94,6 +94,12 @@ extension Oracle {
     /// rows, byte by byte"). Any row that fails its checksum, names an id the verified names do
     /// not have, or does not parse makes the whole answer a problem listing every such row.
     package static func decode(_ raw: RawImage) -> Result<OracleImage, ImageDecodeProblem> {
+        let (image, problems) = decodeKeepingDamage(raw)
+        return problems.isEmpty ? .success(image) : .failure(ImageDecodeProblem(entries: problems))
+    }
+
+    /// Decodes every row that verifies, and lists every row that does not (left out of the image).
+    package static func decodeKeepingDamage(_ raw: RawImage) -> (image: OracleImage, damaged: [ImageDecodeProblem.Entry]) {
         var problems: [ImageDecodeProblem.Entry] = []
         var names: [Int: String] = [:]
         var badNames = Set<Int>()
@@ -134,7 +140,7 @@ extension Oracle {
             }
             image.fetches[OracleText(fetch.operation)] = OracleFetchRow(used: fetch.used, time: fetch.time)
         }
-        return problems.isEmpty ? .success(image) : .failure(ImageDecodeProblem(entries: problems))
+        return (image, problems)
     }
 }
 

@@ -17,7 +17,10 @@ enum ReplayEventJSON {
         "advanceClock": ["seconds"],
         "powerLoss": ["seed"],
         "corruptFile": ["seed"],
-        "fault": ["on", "code"],
+        "fault": ["on", "code", "skip"],
+        "readFault": ["code", "skip"],
+        "diskFull": ["events"],
+        "bitRot": ["seed"],
     ]
 
     /// The keys an `expect` object may hold.
@@ -51,11 +54,17 @@ enum ReplayEventJSON {
             object["steps"] = .int(steps)
         case .advanceClock(let seconds):
             object["seconds"] = .double(seconds)
-        case .powerLoss(let seed), .corruptFile(let seed):
+        case .powerLoss(let seed), .corruptFile(let seed), .bitRot(let seed):
             object["seed"] = .int(Int(bitPattern: UInt(seed)))
-        case .fault(let on, let code):
+        case .fault(let on, let code, let skip):
             object["on"] = .string(on)
             object["code"] = .string(code)
+            if let skip { object["skip"] = .int(skip) }
+        case .readFault(let code, let skip):
+            object["code"] = .string(code)
+            object["skip"] = .int(skip)
+        case .diskFull(let events):
+            object["events"] = .int(events)
         case .collect, .drain, .invalidate, .quit, .kill, .relaunch:
             break
         }
@@ -115,12 +124,18 @@ enum ReplayEventJSON {
         case "powerLoss": event = .powerLoss(seed: try fields.seed("seed"))
         case "relaunch": event = .relaunch
         case "corruptFile": event = .corruptFile(seed: try fields.seed("seed"))
+        case "bitRot": event = .bitRot(seed: try fields.seed("seed"))
+        case "diskFull": event = .diskFull(events: try fields.count("events"))
+        case "readFault":
+            let code = try fields.string("code")
+            guard ["ioerr", "busy"].contains(code) else { throw ReplayError("readFault takes \"code\": ioerr|busy") }
+            event = .readFault(code: code, skip: try fields.count("skip"))
         default:
             let on = try fields.string("on"), code = try fields.string("code")
-            guard ["write", "sync", "read"].contains(on), ["ioerr", "full"].contains(code) else {
-                throw ReplayError("fault takes \"on\": write|sync|read and \"code\": ioerr|full")
+            guard ["write", "sync", "read", "truncate"].contains(on), ["ioerr", "full"].contains(code) else {
+                throw ReplayError("fault takes \"on\": write|sync|read|truncate and \"code\": ioerr|full")
             }
-            event = .fault(on: on, code: code)
+            event = .fault(on: on, code: code, skip: o["skip"] == nil ? nil : try fields.count("skip"))
         }
         return ScheduledEvent(event, expect: try ExpectationJSON.parse(o["expect"]))
     }

@@ -35,12 +35,17 @@ package struct ReplayFile: Hashable, Sendable {
     package var world: String?
     /// The disk the schedule runs on (`nil`: the careful default disk, whatever the seed).
     package var disk: DiskModel?
+    /// The writer's bound on queued items the run had (`nil`: production's); a seed's swarm
+    /// draws one (see docs/simulator.md, "Faults the schedule injects").
+    package var writerBound: Int?
     package var events: [ScheduledEvent]
 
     package init(seed: UInt64? = nil, mutant: Mutant? = nil, invariant: String? = nil, detail: String? = nil,
-                 guards: Mutant? = nil, note: String? = nil, world: String? = nil, disk: DiskModel? = nil, events: [ScheduledEvent]) {
+                 guards: Mutant? = nil, note: String? = nil, world: String? = nil, disk: DiskModel? = nil,
+                 writerBound: Int? = nil, events: [ScheduledEvent]) {
         self.world = world
         self.disk = disk
+        self.writerBound = writerBound
         self.seed = seed
         self.mutant = mutant
         self.invariant = invariant
@@ -51,7 +56,7 @@ package struct ReplayFile: Hashable, Sendable {
     }
 
     /// The header keys a file may hold besides `events`.
-    static let headerKeys = ["baton-replay", "seed", "mutant", "guards", "invariant", "detail", "note", "world", "disk"]
+    static let headerKeys = ["baton-replay", "seed", "mutant", "guards", "invariant", "detail", "note", "world", "disk", "writerBound"]
 
     /// The file's text.
     package func render() -> String {
@@ -64,6 +69,7 @@ package struct ReplayFile: Hashable, Sendable {
         if let note { header["note"] = .string(note) }
         if let world { header["world"] = .string(world) }
         if let disk { header["disk"] = disk.json }
+        if let writerBound { header["writerBound"] = .int(writerBound) }
         var text = CanonicalJSON.render(.object(header))
         text.removeLast()
         text += ",\"events\":[\n"
@@ -113,6 +119,11 @@ package struct ReplayFile: Hashable, Sendable {
         file.note = try headerText(members["note"], key: "note")
         file.world = try headerText(members["world"], key: "world")
         file.disk = try DiskModel(replayHeader: members["disk"])
+        switch members["writerBound"] {
+        case nil, .null?: break
+        case .int(let bound)? where bound >= 1: file.writerBound = bound
+        default: throw ReplayError("\"writerBound\" is a whole number of at least 1 (items the writer may queue)")
+        }
         for (index, item) in items.enumerated() {
             do {
                 file.events.append(try ReplayEventJSON.event(item))

@@ -64,7 +64,7 @@ private struct ScheduleState {
 
     mutating func step(_ scheduled: ScheduledEvent, index: Int) -> ScheduleCheck.Problem? {
         let event = scheduled.event
-        if !processUp, !event.endsProcess, event != .relaunch {
+        if !processUp, !event.endsProcess, event != .relaunch, !event.armsDisk {
             processUp = true
         }
         if let problem = unknownOperation(event, index: index) { return problem }
@@ -73,7 +73,7 @@ private struct ScheduleState {
             ScheduleCheck.Problem(index: index, message: message, isNoOp: true)
         }
         switch event {
-        case .response, .check, .collect, .drain, .invalidate, .advanceClock, .fault:
+        case .response, .check, .collect, .drain, .invalidate, .advanceClock, .fault, .readFault, .diskFull:
             return nil
         case .answer(let layer, _, _, _):
             layers[layer] = nil
@@ -107,7 +107,7 @@ private struct ScheduleState {
             if processUp { end(at: index, kind: "relaunch") }
             processUp = true
             return nil
-        case .corruptFile:
+        case .corruptFile, .bitRot:
             if processUp { end(at: index, kind: event.kind) }
             return nil
         case .powerLoss where !processUp:

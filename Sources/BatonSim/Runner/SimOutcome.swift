@@ -57,4 +57,32 @@ package struct SimOutcome: Sendable {
     package var coverage: Coverage
     /// Every expectation that failed, when the run kept going past them (``Simulation/Options/keepGoing``).
     package var expectationFailures: [InvariantViolation] = []
+    /// The disk's writes, syncs and truncations before each event and after the last, when the
+    /// options asked for them (``Simulation/Options/countsOperations``): the sweep places its
+    /// faults by them.
+    package var operations: [DiskOperationCount] = []
+    /// The writer's bound on queued items the run had, when not production's.
+    package var writerBound: Int?
+}
+
+/// How many writes, syncs and truncations the disk did so far (failed ones not counted).
+package struct DiskOperationCount: Sendable, Hashable {
+    package var writes: UInt64
+    package var syncs: UInt64
+    package var truncates: UInt64
+
+    init(_ counters: SimulatedDisk.Counters) {
+        writes = counters.writes
+        syncs = counters.syncs
+        truncates = counters.truncates
+    }
+
+    /// The count of one kind of operation (`write`, `sync` or `truncate`).
+    package subscript(kind: String) -> UInt64 {
+        switch kind {
+        case "sync": syncs
+        case "truncate": truncates
+        default: writes
+        }
+    }
 }

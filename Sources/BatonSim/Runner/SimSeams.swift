@@ -43,12 +43,25 @@ package enum ImageLookupRecord: Hashable, Sendable, CustomStringConvertible {
 
 /// The store's image as the simulator hands it over: the real image, logging every lookup the
 /// check makes (the reference model predicts them), and nothing else.
+///
+/// With a disk at hand it also notes, from the disk's own count of injected faults, during which
+/// lookups the disk failed a read: the model learns where the disk failed, never what the store
+/// made of it.
 package final class RecordingImage: StoreImage {
     package let image: Image
     private let log = Mutex<[ImageLookupRecord]>([])
+    /// Positions in `log` of the lookups during which the disk failed a read.
+    private let faulted = Mutex<Set<Int>>([])
+    /// Faults the disk injected during a read transaction but outside any lookup.
+    private let faultsOutsideLookups = Mutex(0)
+    /// The disk's count of injected faults (`nil`: not watched).
+    private let faultCount: (@Sendable () -> UInt64)?
+    /// Runs once, right before the next lookup of a record's row (a read fault arms itself there).
+    private let beforeRecordLookup = Mutex<(@Sendable () -> Void)?>(nil)
 
-    package init(_ image: Image) {
+    package init(_ image: Image, faultCount: (@Sendable () -> UInt64)? = nil) {
         self.image = image
+        self.faultCount = faultCount
     }
 
     package func enqueue(_ batch: WriteBatch) {
@@ -60,9 +73,18 @@ package final class RecordingImage: StoreImage {
     }
 
     package func read<T>(_ body: (any ImageReadTransaction) -> T) -> T? {
-        image.read { transaction in
-            body(RecordingTransaction(inner: transaction, owner: self))
+        let before = faultCount?()
+        var inLookups: UInt64 = 0
+        let result = image.read { transaction in
+            let recording = RecordingTransaction(inner: transaction, owner: self)
+            let answer = body(recording)
+            inLookups = recording.faults.count
+            return answer
         }
+        if let before, let after = faultCount?(), after - before > inLookups {
+            faultsOutsideLookups.withLock { $0 += Int(after - before - inLookups) }
+        }
+        return result
     }
 
     /// Every lookup since the last call, in order.
@@ -73,31 +95,89 @@ package final class RecordingImage: StoreImage {
         }
     }
 
-    fileprivate func note(_ lookup: ImageLookupRecord) {
-        log.withLock { $0.append(lookup) }
+    /// Runs `action` once, right before the next lookup of a record's row; `nil` takes it back.
+    package func beforeNextRecordLookup(_ action: (@Sendable () -> Void)?) {
+        beforeRecordLookup.withLock { $0 = action }
+    }
+
+    fileprivate func recordLookupStarts() {
+        let action = beforeRecordLookup.withLock { hook in
+            defer { hook = nil }
+            return hook
+        }
+        action?()
+    }
+
+    /// Every lookup since the last ``takeLookups()``, in order, left in place.
+    package func peekLookups() -> [ImageLookupRecord] {
+        log.withLock { $0 }
+    }
+
+    /// The positions, among the lookups ``takeLookups()`` returns next, of those during which the
+    /// disk failed a read, and how many faults fired in a read transaction outside any lookup;
+    /// both start again.
+    package func takeFaults() -> (lookups: Set<Int>, outside: Int) {
+        let lookups = faulted.withLock { set in
+            defer { set = [] }
+            return set
+        }
+        let outside = faultsOutsideLookups.withLock { count in
+            defer { count = 0 }
+            return count
+        }
+        return (lookups, outside)
+    }
+
+    fileprivate func note(_ lookup: ImageLookupRecord, faultsBefore: UInt64?) {
+        let position = log.withLock { log in
+            log.append(lookup)
+            return log.count - 1
+        }
+        if let faultsBefore, let now = faultCount?(), now > faultsBefore {
+            faulted.withLock { _ = $0.insert(position) }
+        }
+    }
+
+    fileprivate func faults() -> UInt64? {
+        faultCount?()
     }
 }
 
-/// A read transaction that notes every lookup and its answer.
+/// Faults a recording transaction saw fire inside its lookups.
+private final class FaultTally: @unchecked Sendable {
+    var count: UInt64 = 0
+}
+
+/// A read transaction that notes every lookup, its answer, and whether the disk failed a read
+/// during it.
 private struct RecordingTransaction: ImageReadTransaction {
     let inner: any ImageReadTransaction
     let owner: RecordingImage
+    let faults = FaultTally()
+
+    init(inner: any ImageReadTransaction, owner: RecordingImage) {
+        self.inner = inner
+        self.owner = owner
+    }
+
+    private func noting<T>(_ lookup: () -> T, as record: (T) -> ImageLookupRecord) -> T {
+        let before = owner.faults()
+        let answer = lookup()
+        if let before, let after = owner.faults() { faults.count += after - before }
+        owner.note(record(answer), faultsBefore: before)
+        return answer
+    }
 
     func record(_ key: RecordKey) -> ImageRowLookup {
-        let answer = inner.record(key)
-        owner.note(.record(key, answer))
-        return answer
+        owner.recordLookupStarts()
+        return noting({ inner.record(key) }, as: { .record(key, $0) })
     }
 
     func rootField(_ storageKey: String) -> Cell? {
-        let answer = inner.rootField(storageKey)
-        owner.note(.rootField(storageKey, found: answer != nil))
-        return answer
+        noting({ inner.rootField(storageKey) }, as: { .rootField(storageKey, found: $0 != nil) })
     }
 
     func fetchTime(_ operation: OperationIdentity) -> Double? {
-        let answer = inner.fetchTime(operation)
-        owner.note(.fetch(operation, found: answer != nil))
-        return answer
+        noting({ inner.fetchTime(operation) }, as: { .fetch(operation, found: $0 != nil) })
     }
 }

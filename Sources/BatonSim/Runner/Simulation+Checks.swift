@@ -39,18 +39,25 @@ extension Simulation {
         }
     }
 
-    /// The image read through SQL, decoded by the model's own reader.
+    /// The image read through SQL, decoded by the model's own reader. Rows that fail to verify
+    /// are a violation, except record rows the runner rotted (left out, and listed in `damaged`).
     func observe(_ image: Image, index: Int) throws -> OracleImage {
+        try observeKeepingDamage(image, index: index).image
+    }
+
+    func observeKeepingDamage(_ image: Image, index: Int) throws -> (image: OracleImage, damaged: Set<OracleText>) {
         let tables: ImageRawTables
         do {
             tables = try image.rawTables()
         } catch {
             throw violation("image-readable", "the image's tables cannot be read: \(error)", at: index)
         }
-        switch Oracle.decode(OracleBridge.raw(tables)) {
-        case .success(let decoded): return decoded
-        case .failure(let problem): throw violation("image-rows-decode", "\(problem)", at: index)
+        let (decoded, problems) = Oracle.decodeKeepingDamage(OracleBridge.raw(tables))
+        let unexplained = problems.filter { !($0.table == "records" && oracle.rotted.contains(OracleText($0.key))) }
+        if !unexplained.isEmpty {
+            throw violation("image-rows-decode", "\(ImageDecodeProblem(entries: unexplained))", at: index)
         }
+        return (decoded, Set(problems.map { OracleText($0.key) }))
     }
 
     /// After a drain (and after a failed one: unchanged), the image is exactly the model's image,
@@ -71,19 +78,24 @@ extension Simulation {
         guard let process, let plan = plans.plan(operation) else { return "skipped" }
         let resolved = try resolve(plan, operation, variables, index: index)
         _ = process.recorder.takeLookups()
-        if let code = readFaultForNextCheck { disk.fail(.read, code: code) }
-        let result = process.store.check(plan, variables: resolved, expiration: expiration)
-        if readFaultForNextCheck != nil {
-            disk.fail(.read, code: 0, times: 0)
-            readFaultForNextCheck = nil
+        _ = process.recorder.takeFaults()
+        let (result, faults, outside) = checkUnderReadFault(process) {
+            process.store.check(plan, variables: resolved, expiration: expiration)
         }
         lastCheck = result
         let lookups = process.recorder.takeLookups()
         var unreadable = Set<OracleText>()
         for case .record(let key, .unreadable) in lookups { unreadable.insert(OracleText(key.rawValue)) }
+        if !unreadable.isEmpty, faults.failedLookups.isEmpty {
+            throw violation(
+                "read-fails-only-under-fault",
+                "\(Self.count(unreadable.count, "row")) could not be read while the disk failed no read" + Self.keyList(unreadable.sorted()),
+                at: index)
+        }
         let expected = oracle.check(
             operation: operation, variables: variables, expiration: expiration, now: clock.now(), hasImage: true,
-            unreadableRecords: unreadable)
+            readFaults: faults)
+        if outside > 0 { note("  \(outside) read fault(s) fired outside the check's lookups") }
         statesChecked += 1
         let reads = lookups.map(OracleBridge.read)
         markRead(reads)
@@ -99,7 +111,7 @@ extension Simulation {
                     "check-missing-only-when-model-lacks", "the check said missing; the model has it all (\(expected.source?.rawValue ?? "?"))",
                     differences: checkDifferences(process.store, model: nil, read: nil), at: index)
             }
-            return "missing" + (unreadable.isEmpty ? "" : " (\(unreadable.count) rows unreadable)") + Self.readsLine(reads)
+            return "missing" + (unreadable.isEmpty ? "" : " (\(unreadable.count) rows unreadable)") + Self.readsLine(reads) + Self.faultLine(faults)
         case .available(let freshness, let fetchTime, let source):
             guard expected.available else {
                 throw violation(
@@ -131,7 +143,15 @@ extension Simulation {
                     at: index)
             }
             return "available \(freshness) from \(source)" + (fetchTime.map { " fetched \($0)" } ?? "") + Self.readsLine(reads)
+                + Self.faultLine(faults)
         }
+    }
+
+    /// Where the disk failed the check's reads, for the trace.
+    static func faultLine(_ faults: OracleReadFaults) -> String {
+        guard !faults.failedLookups.isEmpty else { return "" }
+        let positions = faults.failedLookups.sorted().map { "\($0 + 1)" }.joined(separator: ", ")
+        return "; the disk failed a read in lookup \(positions)" + (faults.transient ? " (busy)" : "")
     }
 
     /// The store's variables for a plan; variables the store refuses are a violation (the server's

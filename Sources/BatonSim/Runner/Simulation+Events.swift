@@ -9,7 +9,7 @@ extension Simulation {
     func execute(_ scheduled: ScheduledEvent, index: Int, execution: Execution?) throws {
         let event = scheduled.event
         var launched = ""
-        if process == nil, !event.endsProcess, event != .relaunch {
+        if process == nil, !event.endsProcess, event != .relaunch, !event.armsDisk {
             launched = try launch(before: event, index: index)
         }
         let storeBefore = process?.store
@@ -24,8 +24,9 @@ extension Simulation {
             recordTimeline(event, index: index, outcome: "FAILED \(failure.invariant)")
             throw failure
         }
-        note("#\(index) \(event.summary) → \(launched)\(outcome)")
-        recordTimeline(event, index: index, outcome: launched + outcome)
+        let ending = endOfEvent(event)
+        note("#\(index) \(event.summary) → \(launched)\(outcome)\(ending)")
+        recordTimeline(event, index: index, outcome: launched + outcome + ending)
         if let process {
             try checkMemory(process, index: index)
             if process.store === storeBefore, let visibleBefore {
@@ -136,19 +137,16 @@ extension Simulation {
             lastEnd = .corruption
             crashes.corruptions += 1
             return "\(size) bytes of garbage"
-        case .fault(let on, let code):
+        case .fault(let on, let code, let skip):
             crashes.faults += 1
-            // SQLITE_IOERR_READ, _WRITE and _FSYNC are macros Swift cannot import:
-            // IOERR | (1 << 8), IOERR | (3 << 8), IOERR | (4 << 8).
-            switch on {
-            case "read":
-                // A read fault targets the next check's reads (hydration), not the oracle's own
-                // look at the file: it is armed when that check starts.
-                readFaultForNextCheck = code == "full" ? SQLITE_FULL : SQLITE_IOERR | (1 << 8)
-            case "sync": disk.failNextSync(code: code == "full" ? SQLITE_FULL : SQLITE_IOERR | (4 << 8))
-            default: disk.failNextWrite(code: code == "full" ? SQLITE_FULL : SQLITE_IOERR | (3 << 8))
-            }
-            return "armed"
+            return armFault(on: on, code: code, skip: skip ?? 0)
+        case .readFault(let code, let skip):
+            crashes.faults += 1
+            return armReadFault(code: code, skip: skip)
+        case .diskFull(let events):
+            return startFullDisk(events: events)
+        case .bitRot(let seed):
+            return try rot(seed: seed, index: index)
         }
     }
 
@@ -202,6 +200,7 @@ extension Simulation {
         process.store.commit(changeSet, answering: id)
         self.process = process
         let effect = oracle.serverCommit(response, operation: operation, variables: variables, now: clock.now(), answering: id == nil ? nil : layer)
+        try checkWriterQueue(process, index: index)
         return Self.commitLine(changeSet, changed: effect.changed)
     }
 
@@ -231,7 +230,9 @@ extension Simulation {
         guard let process else { return "skipped" }
         let queued = oracle.queue.flatMap { $0.snapshots.map(\.key) }
         let (queue, touches, imageBefore, evicts) = (oracle.queue, oracle.touches, oracle.image, !oracle.evictionDone)
+        let faultsBefore = disk.counters.injectedFaults
         let result = process.image.writer.drain()
+        let faulted = disk.counters.injectedFaults > faultsBefore
         switch result {
         case .nothingToDo:
             if oracle.hasWriterWork {
@@ -246,9 +247,9 @@ extension Simulation {
             try checkImage(process.image, index: index)
             return drainLine(queue: queue, touches: touches, before: imageBefore, evicts: evicts)
         default:
-            oracle.drainFailed()
+            oracle.drainFailed(inDoubt: faulted, diskFull: fullDiskEventsLeft > 0)
             try checkImage(process.image, index: index, expectUnchanged: true)
-            return "\(result)"
+            return "\(result)" + (faulted ? " (in doubt: a crash before the next commit may find it)" : "")
         }
     }
 

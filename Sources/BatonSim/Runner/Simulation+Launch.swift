@@ -10,12 +10,14 @@ extension Simulation {
         // process, from the disk's seed and the launch's number (not from anything a trace line
         // or a timeline could change).
         launches += 1
+        // A full disk's stretch ends with the process that saw it (a relaunch that quits first).
+        if fullDiskEventsLeft > 0 { endFullDisk() }
         SimulatedDisk.seedSQLiteRandomness(UInt32(truncatingIfNeeded: disk.seed &+ UInt64(launches)))
         var image: Image?
         var lastError = ""
         for _ in 0..<3 {
             do {
-                var configuration = ImageConfiguration(executor: ManualWriterExecutor())
+                var configuration = ImageConfiguration(executor: ManualWriterExecutor(), limits: WriterLimits(maxQueuedItems: writerBound))
                 #if BATON_MUTANTS
                 configuration.mutant = options.mutant.flatMap(ImageMutant.init(mutant:))
                 #endif
@@ -33,13 +35,17 @@ extension Simulation {
         guard integrity == "ok" else {
             throw violation("integrity-check", integrity, at: index)
         }
-        let observed = try observe(image, index: index)
+        let (observed, damaged) = try observeKeepingDamage(image, index: index)
         var foundLine = ""
         if launched {
             let end = lastEnd ?? .quit
-            let allowed = oracle.allowedStates(after: end)
+            let allowed = oracle.allowedStates(after: end).map { $0.removingRecords(damaged) }
+            try checkRotServedNothing(observed, allowed: allowed, index: index)
             guard let found = allowed.firstIndex(where: { $0.generation + 1 == observed.generation && $0.sameRows(as: observed) }) else {
-                let closest: [String] = allowed.last.map { state in
+                // Against the newest committed state (drains that failed in doubt come after it).
+                let newest = allowed.indices.contains(allowed.count - 1 - oracle.inDoubt.count)
+                    ? allowed[allowed.count - 1 - oracle.inDoubt.count] : allowed.last
+                let closest: [String] = newest.map { state in
                     let lines = OracleDifference.images(expected: state, actual: observed)
                     return lines.isEmpty ? ["generation: expected \(state.generation + 1) ≠ actual \(observed.generation)"] : lines
                 } ?? []
@@ -50,6 +56,7 @@ extension Simulation {
                     differences: closest, at: index)
             }
             oracle.relaunched(found: found, generation: observed.generation, after: end)
+            if !oracle.rotted.isEmpty || !damaged.isEmpty { oracle.forgetDamaged(damaged) }
             foundLine = Self.launchLine(observed, found: found, of: allowed.count)
         } else {
             guard observed.records.isEmpty && observed.root.isEmpty && observed.fetches.isEmpty else {
@@ -59,7 +66,7 @@ extension Simulation {
             foundLine = Self.launchLine(observed, found: nil, of: 1)
         }
         if !disk.hasPendingWrites { oracle.noteSynced() }
-        let recorder = RecordingImage(image)
+        let recorder = RecordingImage(image, faultCount: { [disk] in disk.counters.injectedFaults })
         let store = Store(image: recorder, clock: clock, configuration: .init(collectsAutomatically: false, mutant: options.mutant))
         process = Process(store: store, image: image, recorder: recorder)
         lastEnd = nil

@@ -62,9 +62,9 @@ extension Simulation {
 
     static func lane(of event: SimEvent) -> Timeline.Lane {
         switch event {
-        case .quit, .kill, .powerLoss, .relaunch, .corruptFile: .process
+        case .quit, .kill, .powerLoss, .relaunch, .corruptFile, .bitRot: .process
         case .drain, .drainPartway: .writer
-        case .fault: .disk
+        case .fault, .readFault, .diskFull: .disk
         default: .main
         }
     }

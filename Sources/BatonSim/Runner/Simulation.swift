@@ -20,6 +20,11 @@ package final class Simulation {
         /// Check every expectation of a replay: a failed one is kept and the run goes on
         /// (``SimOutcome/expectationFailures``); only an invariant stops it.
         package var keepGoing = false
+        /// The writer's bound on queued items; `nil`: production's (a generated run takes its
+        /// swarm's, and a replay file's header may name one).
+        package var writerBound: Int?
+        /// Count the disk's operations before each event (``SimOutcome/operations``).
+        package var countsOperations = false
 
         package init(events: Int = 200, mutant: Mutant? = nil, echo: Bool = false, recordsTimeline: Bool = false, world: World = .standard) {
             self.events = events
@@ -63,8 +68,12 @@ package final class Simulation {
     var crashes = CrashCounts()
     var statesChecked = 0
     var lastCheck: Availability?
-    /// A read fault armed by a `fault` event for the next check's reads (its result code).
-    var readFaultForNextCheck: Int32?
+    /// A read fault armed for the next check that reads the disk far enough.
+    var readFault: ArmedReadFault?
+    /// Events left in a full disk's stretch (0: the disk has space).
+    var fullDiskEventsLeft = 0
+    /// The writer's bound on queued items in this run.
+    let writerBound: Int
     /// Watches the observable records of the running process.
     var observers = ObserverAudit()
     /// The run's timeline, when the options ask for one.
@@ -77,6 +86,8 @@ package final class Simulation {
     var slotTexts = SlotTexts()
     /// Expectations that failed under `keepGoing`, in order.
     var expectationFailures: [InvariantViolation] = []
+    /// The disk's operations before each event, when the options count them.
+    var operations: [DiskOperationCount] = []
 
     init(seed: UInt64?, diskSeed: UInt64, options: Options, plans: WorldPlans) {
         self.seed = seed
@@ -84,6 +95,8 @@ package final class Simulation {
         self.world = options.world
         self.plans = plans
         oracle = Oracle(world: options.world)
+        writerBound = options.writerBound ?? WriterLimits().maxQueuedItems
+        oracle.writerBound = writerBound
         disk = SimulatedDisk(seed: diskSeed)
         disk.setTime(milliseconds: Int64(clock.now() * 1000))
         if options.recordsTimeline { timeline = Timeline(title: seed.map { "seed \($0), world \(options.world.name)" } ?? "replay, world \(options.world.name)") }
@@ -98,9 +111,11 @@ package final class Simulation {
     }
 
     /// Runs the seed's generated schedule.
-    package static func run(seed: UInt64, options: Options) -> SimOutcome {
+    package static func run(seed: UInt64, options given: Options) -> SimOutcome {
         let random = SimRandom(seed: seed)
-        let swarm = swarm(for: seed, world: options.world)
+        let swarm = swarm(for: seed, world: given.world)
+        var options = given
+        if options.writerBound == nil { options.writerBound = swarm.writerBound }
         var generator = EventGenerator(world: options.world, swarm: swarm, random: random)
         guard let simulation = make(seed: seed, diskSeed: diskSeed(for: seed), options: options) else {
             return worldFailure(seed: seed, options: options)
@@ -145,6 +160,7 @@ package final class Simulation {
         do {
             try simulation.firstLaunch()
             for (index, scheduled) in events.enumerated() {
+                if options.countsOperations { simulation.operations.append(DiskOperationCount(simulation.disk.counters)) }
                 simulation.schedule.append(scheduled)
                 try simulation.execute(scheduled, index: index, execution: nil)
             }
@@ -188,8 +204,9 @@ package final class Simulation {
         if let failure { recordTimelineFailure(failure) }
         process?.image.abandon()
         process = nil
+        if options.countsOperations { operations.append(DiskOperationCount(disk.counters)) }
         hasher.combine("disk \(disk.contentHash)")
-        var coverage = Coverage(model: oracle.coverage, tornWrites: Int(disk.counters.writesTorn))
+        var coverage = Coverage(model: oracle.coverage, tornWrites: Int(disk.counters.writesTorn), faultsInjected: Int(disk.counters.injectedFaults))
         coverage.directoryEntriesLost = Int(disk.counters.entriesLost)
         coverage.failedSyncsDroppingWrites = Int(disk.counters.failedSyncsDropping)
         coverage.seedsWith4096Sectors = disk.device.sectorSize == 4096 ? 1 : 0
@@ -197,7 +214,8 @@ package final class Simulation {
             seed: seed, schedule: schedule, failure: failure, trace: trace, traceHash: hasher.hex,
             crashes: crashes, statesChecked: statesChecked, eventsRun: schedule.count, timeline: timeline,
             coverage: coverage,
-            expectationFailures: expectationFailures)
+            expectationFailures: expectationFailures, operations: operations,
+            writerBound: writerBound == WriterLimits().maxQueuedItems ? nil : writerBound)
     }
 
     func generationContext() -> GenerationContext {

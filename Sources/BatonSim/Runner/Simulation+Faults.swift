@@ -1,0 +1,194 @@
+import Baton
+import CSQLite
+
+/// A read fault waiting for the next check that reads records' rows from the disk far enough.
+struct ArmedReadFault: Sendable {
+    /// The result code the disk answers the failed read with.
+    var code: Int32
+    /// Reads of the check that succeed before the one that fails.
+    var skip: UInt32
+    /// True for "not now" codes (busy): the check's other reads go on.
+    var transient: Bool
+}
+
+extension Simulation {
+    // MARK: - One-off faults
+
+    /// Arms a `fault` event: the (skip+1)-th next write, sync or truncation of the disk fails, or
+    /// a read of the next check that reads the disk.
+    func armFault(on: String, code: String, skip: Int) -> String {
+        let full = code == "full"
+        let skipping = UInt32(clamping: skip)
+        switch on {
+        case "read":
+            readFault = ArmedReadFault(code: full ? SQLITE_FULL : SimulatedDisk.Code.ioErrRead, skip: skipping, transient: false)
+        case "sync": disk.fail(.sync, code: full ? SQLITE_FULL : SimulatedDisk.Code.ioErrFsync, skipping: skipping)
+        case "truncate": disk.fail(.truncate, code: full ? SQLITE_FULL : SimulatedDisk.Code.ioErrTruncate, skipping: skipping)
+        default: disk.fail(.write, code: full ? SQLITE_FULL : SimulatedDisk.Code.ioErrWrite, skipping: skipping)
+        }
+        return "armed"
+    }
+
+    /// Arms a `readFault` event for the next check that reads the disk more than `skip` times.
+    func armReadFault(code: String, skip: Int) -> String {
+        let busy = code == "busy"
+        readFault = ArmedReadFault(
+            code: busy ? SQLITE_BUSY : SimulatedDisk.Code.ioErrRead, skip: UInt32(clamping: skip), transient: busy)
+        return "armed"
+    }
+
+    /// Runs the store's check with the armed read fault (if any) on the disk for exactly its
+    /// duration; returns the check's answer and where the disk failed reads.
+    ///
+    /// An I/O error fails the lookup it happens in. "Busy" is "not now": SQLite's busy handler
+    /// may wait and read again, so a lookup during which the disk answered busy either failed (the
+    /// store saw the error: a record unreadable, a root field or fetch time not found) or read
+    /// normally; the model is told which, and checks the normal answers as ever.
+    func checkUnderReadFault(_ process: Process, _ run: () -> Availability) -> (Availability, OracleReadFaults, outside: Int) {
+        let armed = readFault
+        let before = disk.counters.injectedFaults
+        if let armed {
+            // A memory warning first: the check then reads the file, not SQLite's cached pages.
+            // The fault targets row reads: it arms itself when the check first looks a record up.
+            process.image.releaseCachedPages()
+            process.recorder.beforeNextRecordLookup { [disk] in
+                disk.fail(.read, code: armed.code, skipping: armed.skip)
+            }
+        }
+        let result = run()
+        if armed != nil {
+            process.recorder.beforeNextRecordLookup(nil)
+            disk.fail(.read, code: 0, times: 0)
+        }
+        if disk.counters.injectedFaults > before { readFault = nil }
+        let fired = process.recorder.takeFaults()
+        guard let armed, armed.transient else {
+            return (result, OracleReadFaults(failedLookups: fired.lookups), fired.outside)
+        }
+        let lookups = process.recorder.peekLookups()
+        let failed = fired.lookups.filter { position in
+            guard position < lookups.count else { return false }
+            switch lookups[position] {
+            case .record(_, .unreadable), .rootField(_, found: false), .fetch(_, found: false): return true
+            default: return false
+            }
+        }
+        return (result, OracleReadFaults(failedLookups: failed, transient: true), fired.outside)
+    }
+
+    // MARK: - A full disk
+
+    /// The disk fills up: writes, syncs and truncations fail with `SQLITE_FULL` for `events`
+    /// events of this process (or until it ends).
+    func startFullDisk(events: Int) -> String {
+        guard events > 0 else { return "skipped: no events" }
+        for kind in [SimulatedDisk.FaultKind.write, .sync, .truncate] {
+            disk.fail(kind, code: SQLITE_FULL, times: SimulatedDisk.forever)
+        }
+        fullDiskEventsLeft = events
+        return "full"
+    }
+
+    /// Space returns: the full disk's faults are cleared.
+    func endFullDisk() {
+        fullDiskEventsLeft = 0
+        for kind in [SimulatedDisk.FaultKind.write, .sync, .truncate] {
+            disk.fail(kind, code: 0, times: 0)
+        }
+    }
+
+    /// After each event: a full disk's stretch counts down, and ends with the process.
+    func endOfEvent(_ event: SimEvent) -> String {
+        guard fullDiskEventsLeft > 0 else { return "" }
+        if case .diskFull = event, process != nil { return "" }
+        fullDiskEventsLeft -= 1
+        guard process == nil || fullDiskEventsLeft == 0 else { return "" }
+        endFullDisk()
+        return "; space returns"
+    }
+
+    /// The writer holds exactly the items the model queued (the bound counts the same items):
+    /// checked in runs with a bound of their own, where the count decides when the queue drops.
+    func checkWriterQueue(_ process: Process, index: Int) throws {
+        guard writerBound != WriterLimits().maxQueuedItems else { return }
+        let held = process.image.writer.status.pendingItems
+        guard held == oracle.queuedItems else {
+            throw violation(
+                "writer-queue-bound",
+                "the writer holds \(held) items; the model queued \(oracle.queuedItems) (bound \(writerBound))", at: index)
+        }
+    }
+
+    // MARK: - Bit rot
+
+    /// Kills the process, lets the OS write its cache back, then flips one bit in each of up to
+    /// three record rows whose bytes lie whole in the image's main file (rows still only in the
+    /// WAL, or spilled over pages, are left alone). The model learns which keys rotted: their
+    /// rows may read as misses from now on, never as other data.
+    func rot(seed: UInt64, index: Int) throws -> String {
+        guard let process else { return "skipped: no process" }
+        let tables: ImageRawTables
+        do {
+            tables = try process.image.rawTables()
+        } catch {
+            throw violation("image-readable", "the image's tables cannot be read: \(error)", at: index)
+        }
+        disk.kill()
+        process.image.abandon()
+        self.process = nil
+        lastEnd = .kill
+        crashes.kill += 1
+        disk.flushAll()
+        guard var file = disk.bytes(of: Self.imagePath) else { return "killed; no file to rot" }
+        var random = SimRandom(seed: seed)
+        var candidates = tables.records.filter { $0.row.count >= 8 }.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+        var rotted: [String] = []
+        while rotted.count < 3, !candidates.isEmpty {
+            let record = candidates.remove(at: random.int(0...(candidates.count - 1)))
+            guard let offset = Self.onlyOccurrence(of: record.row, in: file) else { continue }
+            let byte = offset + random.int(0...(record.row.count - 1))
+            file[byte] ^= UInt8(1) << UInt8(random.int(0...7))
+            rotted.append(record.key)
+            if random.chance(0.4) { break }
+        }
+        guard !rotted.isEmpty else { return "killed; no row lies whole in the main file" }
+        disk.overwrite(Self.imagePath, bytes: file)
+        oracle.noteRot(rotted.map { OracleText($0) })
+        return "killed; one bit flipped in \(Self.count(rotted.count, "row"))" + Self.keyList(rotted.map { OracleText($0) }.sorted())
+    }
+
+    /// Where `needle` starts in `haystack`, when it occurs exactly once.
+    static func onlyOccurrence(of needle: [UInt8], in haystack: [UInt8]) -> Int? {
+        guard !needle.isEmpty, needle.count <= haystack.count else { return nil }
+        var found: Int?
+        let first = needle[0]
+        var start = 0
+        let last = haystack.count - needle.count
+        while start <= last {
+            if haystack[start] == first, haystack[start..<(start + needle.count)].elementsEqual(needle) {
+                if found != nil { return nil }
+                found = start
+            }
+            start += 1
+        }
+        return found
+    }
+}
+
+extension Simulation {
+    /// `damage-never-served`: a rotted row that still verifies after a relaunch holds exactly
+    /// what one of the allowed states holds for it (a flip the checksum missed would show here).
+    func checkRotServedNothing(_ observed: OracleImage, allowed: [OracleImage], index: Int) throws {
+        for key in oracle.rotted.sorted() {
+            guard let row = observed.records[key] else { continue }
+            if allowed.contains(where: { $0.records[key] == row }) { continue }
+            let expected = allowed.last?.records[key]
+            throw violation(
+                "damage-never-served", "\(key) rotted at rest and reads as a row the model never had",
+                differences: OracleDifference.images(
+                    expected: OracleImage(generation: observed.generation, records: expected.map { [key: $0] } ?? [:]),
+                    actual: OracleImage(generation: observed.generation, records: [key: row])),
+                at: index)
+        }
+    }
+}
