@@ -130,7 +130,7 @@ struct SimulationProperties {
 @MainActor
 @Suite("Mutants: the simulator has teeth")
 struct MutantProperties {
-    static let bound: UInt64 = 40
+    static let bound: UInt64 = 60
 
     /// Mutants the generated runs of this simulator do not reach yet (none: read faults now target
     /// the check's row reads, so `failedReadHydrates` is caught at seed 0 of both built-in worlds).

@@ -83,8 +83,6 @@ struct WorldErrorTests {
         Case(name: "a mutation whose payload names two types", document: "mutation M { pair(id: \"1\") { character { id } node { value } } }", position: "1:14", message: "entities of several types"),
         Case(name: "a mutation argument that cannot set its field", document: "mutation M { relabel(id: \"1\", name: 3) { character { name } } }", position: "1:14", message: "the types must match"),
         Case(name: "a deletion whose type nothing names", document: "mutation M { rename(id: \"1\") { __typename d: __typename } }", position: "1:14", message: "selects no entity in its payload"),
-        Case(name: "an abstract type without __typename", document: "query Q { node(id: \"1\") { id } }", position: "1:11", message: "does not select __typename"),
-        Case(name: "__typename only for one of the abstract type's members", document: "query Q { search(term: \"a\") { ... on Character { __typename id } } }", position: "1:11", message: "does not select __typename"),
         Case(name: "a subscription", document: "subscription S { count }", position: "1:1", message: "does not answer subscriptions"),
     ]
 

@@ -115,25 +115,6 @@ struct OperationValidator {
         }
         try checkGenerable(typeName, for: label, at: node.location)
         try checkSelections(selections, on: typeName, spreading: spreading)
-        if type.kind == .interface || type.kind == .union, !selectsTypename(selections, on: typeName) {
-            throw error(
-                "field \"\(label)\" is of the abstract type \"\(typeName)\" and does not select __typename, which the store needs to key what it returns (docs/design.md, \"Ingest\"): add __typename to its selection",
-                at: node.location)
-        }
-    }
-
-    /// True when `__typename` is selected on every value of `abstract`: directly, or in an inline
-    /// fragment or a fragment spread whose type condition is the abstract type itself (or none).
-    private func selectsTypename(_ selections: [Document.SelectionNode], on abstract: String) -> Bool {
-        selections.contains { selection in
-            switch selection {
-            case .field(let node): node.name == "__typename"
-            case .inlineFragment(let inline):
-                (inline.typeCondition ?? abstract) == abstract && selectsTypename(inline.selections, on: abstract)
-            case .fragmentSpread(let spread):
-                fragments[spread.name].map { $0.typeCondition == abstract && selectsTypename($0.selections, on: abstract) } ?? false
-            }
-        }
     }
 
     /// A fragment on `name` selected where a `parent` is: the type must be composite and share an
