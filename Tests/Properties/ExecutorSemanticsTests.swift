@@ -234,7 +234,7 @@ struct ExecutorSemanticsTests {
 
     @Test("field errors at paths: the field is null and its error names it")
     func fieldErrors() throws {
-        let world = try ExecutorSchema.world("query Q { hero { id } settings { theme opt { note } } }")
+        let world = try ExecutorSchema.world("query Q { hero { __typename id } settings { theme opt { note } } }")
         var server = WorldFixtures.server(world) { $0.errorRate = 1 }
         let execution = server.execute(try #require(world.operation(named: "Q")), variables: [:])
         let data = try #require(execution.data)
@@ -253,7 +253,7 @@ struct ExecutorSemanticsTests {
     func nonNullPropagation() throws {
         let world = try ExecutorSchema.world("""
             query Nested { maybe { theme inner { value } } }
-            query Root { hero { id } settings { theme } }
+            query Root { hero { __typename id } settings { theme } }
             """)
         var server = WorldFixtures.server(world) { $0.nonNullErrorRate = 1 }
         let nested = server.execute(try #require(world.operation(named: "Nested")), variables: [:])
@@ -290,7 +290,7 @@ struct ExecutorSemanticsTests {
 
     @Test("a null in a non-null list item nulls the nullable list above it")
     func nonNullItems() throws {
-        let world = try ExecutorSchema.world("query Q { hero { ... on Human { crew { serial } } } }")
+        let world = try ExecutorSchema.world("query Q { hero { __typename ... on Human { crew { serial } } } }")
         let operation = try #require(world.operation(named: "Q"))
         var nulled = 0
         for seed: UInt64 in 0..<60 {
@@ -311,7 +311,7 @@ struct ExecutorSemanticsTests {
 
     @Test("errors inside list items name the item's index")
     func listItems() throws {
-        let world = try ExecutorSchema.world("query Q { hero { ... on Human { friends { id name } } } }")
+        let world = try ExecutorSchema.world("query Q { hero { __typename ... on Human { friends { __typename id name } } } }")
         let operation = try #require(world.operation(named: "Q"))
         var lists = 0
         for seed: UInt64 in 0..<60 {

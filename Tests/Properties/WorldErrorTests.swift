@@ -14,7 +14,10 @@ struct WorldErrorTests {
           count(min: Int): Int
           search(term: String): [SearchResult]
           node(id: ID!): Node
+          vehicle: Vehicle
         }
+        type Ship { id: ID! name: String }
+        union Vehicle = Character | Ship
         interface Node { id: ID! }
         interface Orphan { name: String }
         type Character implements Node { id: ID! name: String status: Status friends: [Character] orphan: Orphan counter: Counter }
@@ -83,6 +86,10 @@ struct WorldErrorTests {
         Case(name: "a mutation whose payload names two types", document: "mutation M { pair(id: \"1\") { character { id } node { value } } }", position: "1:14", message: "entities of several types"),
         Case(name: "a mutation argument that cannot set its field", document: "mutation M { relabel(id: \"1\", name: 3) { character { name } } }", position: "1:14", message: "the types must match"),
         Case(name: "a deletion whose type nothing names", document: "mutation M { rename(id: \"1\") { __typename d: __typename } }", position: "1:14", message: "selects no entity in its payload"),
+        Case(name: "an abstract type without __typename", document: "query Q { node(id: \"1\") { id } }", position: "1:11", message: "does not select __typename for \"Character\""),
+        Case(name: "__typename for one of a union's two members", document: "query Q { vehicle { ... on Character { __typename id } ... on Ship { id } } }", position: "1:11", message: "does not select __typename for \"Ship\""),
+        Case(name: "__typename that @include can take away", document: "query Q($x: Boolean!) { node(id: \"1\") { __typename @include(if: $x) id } }", position: "1:25", message: "does not select __typename"),
+        Case(name: "an abstract type without __typename under a fragment", document: "query Q { ...F }\nfragment F on Query { node(id: \"1\") { id } }", position: "2:23", message: "abstract type \"Node\""),
         Case(name: "a subscription", document: "subscription S { count }", position: "1:1", message: "does not answer subscriptions"),
     ]
 
@@ -101,6 +108,17 @@ struct WorldErrorTests {
             #expect(error.message.contains(testCase.message), "\(testCase.name): \(error)")
             #expect(error.description == "Test.graphql:\(error.line):\(error.column): \(error.message)")
         }
+    }
+
+    @Test("__typename on an abstract field counts wherever it reaches every possible type", arguments: [
+        "query Q { vehicle { ... on Character { __typename id } ... on Ship { __typename id } } }",
+        "query Q { node(id: \"1\") { id } node(id: \"1\") { __typename } }",
+        "query Q { node(id: \"1\") { ...N } }\nfragment N on Node { __typename id }",
+        "query Q { vehicle { ... { __typename } ... on Ship { name } } search(term: \"a\") { __typename } }",
+    ])
+    func typenameAccepted(_ document: String) throws {
+        let world = try WorldFixtures.world(Self.schema, document)
+        #expect(world.operation(named: "Q") != nil)
     }
 
     @Test("two operations with one name, in two files")

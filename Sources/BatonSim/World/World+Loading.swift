@@ -108,6 +108,7 @@ extension World {
                 }
                 var validator = OperationValidator(schema: schema, operation: syntax, fragments: fragments, source: source)
                 try validator.validate()
+                try TypenameCheck(schema: schema, fragments: fragments, source: source).check(syntax)
                 let operation = WorldOperation(
                     name: operationName, kind: syntax.kind, syntax: syntax, fragments: fragments, documentText: text, source: source)
                 names[operationName] = operation
