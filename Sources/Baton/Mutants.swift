@@ -40,6 +40,10 @@ package enum Mutant: String, CaseIterable, Sendable {
     /// The image keeps the previous launch's WAL at open instead of checkpointing and truncating
     /// it, so a torn tail can come back (found at seeds 210, 248 and 481).
     case walKeptAtOpen
+    /// Ingest places a field error by walking the merged records from the root instead of the
+    /// response's own data, so a record met at two paths sends it through the other path's link
+    /// (found by the simulator on a calendar-shaped schema, issue 8).
+    case errorsFollowMergedLinks
 
     /// What the mutant breaks, in a sentence.
     package var summary: String {
@@ -61,6 +65,7 @@ package enum Mutant: String, CaseIterable, Sendable {
         case .connectionEdgesSwept: "collection keeps a connection but sweeps its edge copies and page info"
         case .deletionNotHydrated: "a record deleted in this launch is not hydrated, so the check revives its row's old cells"
         case .walKeptAtOpen: "an open keeps the previous launch's WAL instead of checkpointing and truncating it"
+        case .errorsFollowMergedLinks: "a field error follows the merged links of a record met twice, landing beside another occurrence's value or dropped"
         }
     }
 }

@@ -132,9 +132,12 @@ struct SimulationProperties {
 struct MutantProperties {
     static let bound: UInt64 = 60
 
-    /// Mutants the generated runs of this simulator do not reach yet (none: read faults now target
-    /// the check's row reads, so `failedReadHydrates` is caught at seed 0 of both built-in worlds).
-    nonisolated static let notYetReached: Set<Mutant> = []
+    /// Mutants the generated runs of this simulator do not reach yet. Read faults now target the
+    /// check's row reads, so `failedReadHydrates` is caught at seed 0 of both built-in worlds;
+    /// `errorsFollowMergedLinks` needs a response that meets one record at two paths with a field
+    /// error under it, which neither built-in world's server sends yet (issue 8; the unit tests in
+    /// `IngestErrorPlacementTests` catch it).
+    nonisolated static let notYetReached: Set<Mutant> = [.errorsFollowMergedLinks]
 
     @Test("each mutant is caught within a bounded number of seeds, and its failure shrinks and replays",
           arguments: Mutant.allCases.filter { !MutantProperties.notYetReached.contains($0) })

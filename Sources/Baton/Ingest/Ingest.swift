@@ -14,10 +14,14 @@
 /// - A custom scalar takes any JSON: objects become `.object(canonical JSON)`, arrays `.list`.
 /// - `__typename` is the record's type, never a slot. For an object type it must, when given,
 ///   name the schema's type; for an interface or union it is required.
-/// - Errors with a `path` land on the field it names (trailing list indices stripped), a field
-///   absent from `data` getting a null cell to carry it; when several name one field, the last
-///   wins. Errors without a path, and those whose path names nothing in `data` (an unselected
-///   field, a step through null or past a list's end), are ``ChangeSet/unplacedErrors``.
+/// - Errors with a `path` land on the field it names (trailing list indices stripped). The path
+///   is followed through `data` as the response wrote it, each step in the object that occurrence
+///   holds, not through the merged records (one record met at two paths may link elsewhere at
+///   the other); the error goes on the merged cell of the field in the record the last object
+///   names, a field absent there getting a null cell to carry it; when several name one field,
+///   the last wins. Errors without a path, and those whose path names nothing in `data` (an
+///   unselected field, a step through null, a missing field or past a list's end), are
+///   ``ChangeSet/unplacedErrors``.
 /// - The same record met along several paths is one change whose cells merge, later writes
 ///   winning; records keep the order in which the response first reached them.
 /// - `@connection` fields add a ``ConnectionPage`` each, in response order; `@deleteRecord`
@@ -34,15 +38,22 @@ public enum Ingest {
     public static func normalize(
         plan: Plan, variables: Variables, response: UnsafeRawBufferPointer
     ) throws(IngestError) -> ChangeSet {
+        try normalize(plan: plan, variables: variables, response: response, mutant: nil)
+    }
+
+    /// Normalizes a response held in a raw buffer, with `mutant` (if any) switched on.
+    static func normalize(
+        plan: Plan, variables: Variables, response: UnsafeRawBufferPointer, mutant: Mutant?
+    ) throws(IngestError) -> ChangeSet {
         let variables = try checked(variables, for: plan)
         let cache = ShapeCache(variables: variables, root: plan.selections)
-        var normalizer = Normalizer(scanner: JSONScanner(response), cache: cache)
+        var normalizer = Normalizer(scanner: JSONScanner(response), cache: cache, mutant: mutant)
         let read = try normalizer.response(plan: plan, variables: variables)
         guard !normalizer.violations.isEmpty else { return read }
         // Nulls the server should have propagated: read again with them propagated.
         let patched = try NullPropagation.patch(response, violations: normalizer.violations, errors: normalizer.errors)
         return try patched.withUnsafeBytes { bytes -> Result<ChangeSet, IngestError> in
-            var again = Normalizer(scanner: JSONScanner(bytes), cache: cache)
+            var again = Normalizer(scanner: JSONScanner(bytes), cache: cache, mutant: mutant)
             do throws(IngestError) {
                 let changes = try again.response(plan: plan, variables: variables)
                 if !again.violations.isEmpty { return .failure(NullPropagation.reject(bytes, violations: again.violations)) }
@@ -64,9 +75,16 @@ public enum Ingest {
     }
 
     /// Normalizes a response with a known bug put back (`wrongScalarAtIngest`: long strings lose
-    /// their last character); tests and the simulator only.
+    /// their last character; `errorsFollowMergedLinks`: errors placed along the merged records);
+    /// tests and the simulator only.
     package static func normalize(plan: Plan, variables: Variables, response: [UInt8], mutant: Mutant?) throws(IngestError) -> ChangeSet {
-        var changes = try normalize(plan: plan, variables: variables, response: response)
+        var changes = try response.withUnsafeBytes { buffer -> Result<ChangeSet, IngestError> in
+            do throws(IngestError) {
+                return .success(try normalize(plan: plan, variables: variables, response: buffer, mutant: mutant))
+            } catch {
+                return .failure(error)
+            }
+        }.get()
         guard mutant.isOn(.wrongScalarAtIngest) else { return changes }
         for index in changes.records.indices {
             for (slot, cell) in changes.records[index].cells {
@@ -134,6 +152,7 @@ extension Normalizer {
                         try readNull()
                     case .object:
                         let mark = scanner.mark
+                        dataMark = mark
                         do throws(IngestError) {
                             _ = try normalizeObject(
                                 group: 0, declaredType: plan.rootTypename, entry: nil, keySource: .fixed(plan.rootKey))
@@ -169,7 +188,7 @@ extension Normalizer {
         var unplaced: [FieldError] = []
         for error in errors {
             let (fieldError, path) = Normalizer.fieldError(error)
-            if !(hasData && path.map({ place(fieldError, path: $0, root: plan.rootKey) }) == true) {
+            if !(hasData && path.map({ place(fieldError, path: $0, plan: plan) }) == true) {
                 unplaced.append(fieldError)
             }
         }
@@ -214,48 +233,5 @@ extension Normalizer {
     /// The index of `key`'s record, if the response made one.
     func record(_ key: RecordKey) -> Int? {
         find(RecordTable.hash(key.rawValue)) { $0.key == key }
-    }
-
-    /// Puts `error` on the cell `path` names, walking the change set from the root by response
-    /// keys; false when the path names nothing the response holds.
-    ///
-    /// Trailing list indices are dropped (an error on a list element lands on the list's field).
-    /// The last field may be absent from `data`: its cell is then made, null, to carry the error.
-    mutating func place(_ error: FieldError, path: [ResponsePathComponent], root: RecordKey) -> Bool {
-        var path = path[...]
-        while case .index? = path.last { path.removeLast() }
-        guard !path.isEmpty, var index = record(root) else { return false }
-        var group = 0
-        while true {
-            guard case .key(let key)? = path.first else { return false }
-            path.removeFirst()
-            let shape = cache.shape(group: group, typename: records[index].typename)
-            guard let member = shape.entry(named: key), !member.isTypename else { return false }
-            if path.isEmpty {
-                if let position = records[index].position(of: member.slot) {
-                    records[index].cells[position].error = error
-                } else {
-                    records[index].write(member.slot, Cell(.null, error: error))
-                }
-                return true
-            }
-            guard member.isComposite, let position = records[index].position(of: member.slot) else { return false }
-            var value = records[index].cells[position].value
-            while case .index(let position)? = path.first {
-                path.removeFirst()
-                switch value {
-                case .links(let keys) where position < keys.count:
-                    guard let key = keys[position] else { return false }
-                    value = .link(key)
-                case .list(let items) where position < items.count:
-                    value = items[position]
-                default:
-                    return false
-                }
-            }
-            guard case .link(let child) = value, let next = record(child) else { return false }
-            index = next
-            group = member.childGroup
-        }
     }
 }

@@ -21,10 +21,15 @@ struct Normalizer {
     var violations: [NullViolation] = []
     /// The response's `errors`, once read.
     var errors: [JSONValue] = []
+    /// Where `data`'s object starts, once met: errors are placed by walking it again.
+    var dataMark: JSONScanner.Mark?
+    /// A known bug switched back on (tests and the simulator only).
+    let mutant: Mutant?
 
-    init(scanner: JSONScanner, cache: ShapeCache) {
+    init(scanner: JSONScanner, cache: ShapeCache, mutant: Mutant? = nil) {
         self.scanner = scanner
         self.cache = cache
+        self.mutant = mutant
     }
 
     /// How an object gets its key when it has no usable `id`.
