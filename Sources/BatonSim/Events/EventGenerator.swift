@@ -86,7 +86,7 @@ package struct EventGenerator: Sendable {
         let kind = kinds[random.weighted(weights)]
         if Swarm.crashKinds.contains(kind) || kind == .corruptFile { aftershock = swarm.aftershockLength }
         var generated = draw(kind, context)
-        generated.drift = drift
+        generated.drift = drift + generated.drift
         return generated
     }
 
@@ -155,6 +155,9 @@ package struct EventGenerator: Sendable {
         }
     }
 
+    /// How often a scroll's next page finds its feed grown at the top since the page before.
+    static let feedGrowthRate = 0.3
+
     /// The next page of a scroll in progress, or nil when the scroll is over (or cannot go on).
     private mutating func continueScroll(
         _ current: (operation: WorldOperation, variables: [String: JSONValue], pagesLeft: Int, backward: Bool)
@@ -163,10 +166,21 @@ package struct EventGenerator: Sendable {
               let variables = drawer.nextPage(of: current.variables, for: current.operation, server: server, backward: current.backward)
         else { return nil }
         scroll = (current.operation, variables, current.pagesLeft - 1, current.backward)
+        // Now and then the feed being read gains an item at its top between two pages: under
+        // position cursors the next page then repeats an edge the client holds (de-duplication).
+        var drift: [String] = []
+        if random.chance(Self.feedGrowthRate),
+           let paged = server.reachedConnections(current.operation, variables: variables).first(where: {
+               $0.afterVariable != nil || $0.beforeVariable != nil
+           }),
+           let line = server.growFront(of: paged.listKey)
+        {
+            drift.append(line)
+        }
         let execution = server.execute(current.operation, variables: variables)
         return GeneratedEvent(
             event: .response(operation: current.operation.name, variables: variables, body: .text(Self.text(execution))),
-            execution: execution, drift: [])
+            execution: execution, drift: drift)
     }
 
     /// A query for a response, retain or check: mostly one of the app's screens.

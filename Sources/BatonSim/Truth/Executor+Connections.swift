@@ -60,7 +60,7 @@ extension Executor {
         case .probe:
             let last = state.lastPages[listKey]
             reached.append(ReachedConnection(
-                afterVariable: Self.variableName("after", of: group.nodes[0]),
+                listKey: listKey, afterVariable: Self.variableName("after", of: group.nodes[0]),
                 beforeVariable: Self.variableName("before", of: group.nodes[0]), cursors: cursors,
                 lastPage: last.map { PageCursorsValue(start: $0.start, end: $0.end) }, staleCursors: staleCursors(of: list)))
         case .optimistic:

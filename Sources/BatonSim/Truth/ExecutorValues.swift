@@ -79,6 +79,8 @@ struct ExecutionResult {
 /// A connection a probe execution passed through, for the variable drawer: which variables page it,
 /// and the cursors a client could hold for it.
 package struct ReachedConnection: Sendable {
+    /// The server's list behind the connection (what ``Server/growFront(of:)`` grows).
+    package let listKey: UInt64
     /// The variables given as `after` and `before` there, if any.
     package let afterVariable: String?
     package let beforeVariable: String?

@@ -157,6 +157,15 @@ extension Server {
         return "grow \(state.lists[key]!.label) at the \(atFront ? "front" : "back"): \(describe(node))"
     }
 
+    /// A new node before the first node of the connection `listKey` names: a feed the user is
+    /// scrolling gains an item at its top, which moves every position cursor by one, so the next
+    /// page (after an offset cursor) repeats an edge the client already holds.
+    package mutating func growFront(of listKey: UInt64) -> String? {
+        guard state.lists[listKey]?.isConnection == true, let node = newNode(for: listKey) else { return nil }
+        state.lists[listKey]!.items.insert(node, at: 0)
+        return "grow \(state.lists[listKey]!.label) at the front: \(describe(node))"
+    }
+
     /// A new entity of a type the list's items can be, or a new path object when none is an entity.
     private mutating func newNode(for key: UInt64) -> NodeRef? {
         let itemType = state.lists[key]!.itemType

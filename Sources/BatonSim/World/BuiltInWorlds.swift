@@ -61,7 +61,7 @@ query IssueDetail($id: ID!, $first: Int, $after: String, $withBody: Boolean!, $c
         }
         pageInfo { endCursor hasNextPage }
       }
-      latestComments: comments(last: 2) { nodes { id body } }
+      latestComments: comments(last: 2) { nodes { id body author { ...AuthorDetails } } }
       timelineItems(first: 5) {
         edges { node { ...TimelineItem } }
       }
@@ -471,6 +471,14 @@ mutation DeleteCharacter($id: ID!) { deleteCharacter(id: $id) { deletedId @delet
 """#),
             ("EpisodeCast.graphql", #"""
 query EpisodeCast($id: ID!) { episode(id: $id) { id name characters { id name status } } }
+
+"""#),
+            ("EpisodeCastHomes.graphql", #"""
+# The cast's locations and who else lives there: one response meets a location (and often a
+# character) at several paths, so an error at one occurrence and a null at another land apart.
+query EpisodeCastHomes($id: ID!) {
+  episode(id: $id) { id name characters { id name location { id name residents { id name } } } }
+}
 
 """#),
             ("LocationResidents.graphql", #"""
