@@ -44,6 +44,10 @@ package enum Mutant: String, CaseIterable, Sendable {
     /// response's own data, so a record met at two paths sends it through the other path's link
     /// (found by the simulator on a calendar-shaped schema, issue 8).
     case errorsFollowMergedLinks
+    /// In an object whose `id` comes after a composite member, the leaves after that composite are
+    /// written before it, so a record the composite meets again keeps its earlier value (found by
+    /// the simulator's EpisodeCastHomes operation, seed 21, issue 8).
+    case lateIDLeavesJumpAhead
 
     /// What the mutant breaks, in a sentence.
     package var summary: String {
@@ -65,6 +69,7 @@ package enum Mutant: String, CaseIterable, Sendable {
         case .connectionEdgesSwept: "collection keeps a connection but sweeps its edge copies and page info"
         case .deletionNotHydrated: "a record deleted in this launch is not hydrated, so the check revives its row's old cells"
         case .walKeptAtOpen: "an open keeps the previous launch's WAL instead of checkpointing and truncating it"
+        case .lateIDLeavesJumpAhead: "in an object whose id comes late, leaves after a nested object are written before it, so the earlier value of a record met twice wins"
         case .errorsFollowMergedLinks: "a field error follows the merged links of a record met twice, landing beside another occurrence's value or dropped"
         }
     }

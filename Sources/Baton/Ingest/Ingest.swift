@@ -75,7 +75,8 @@ public enum Ingest {
     }
 
     /// Normalizes a response with a known bug put back (`wrongScalarAtIngest`: long strings lose
-    /// their last character; `errorsFollowMergedLinks`: errors placed along the merged records);
+    /// their last character; `errorsFollowMergedLinks`: errors placed along the merged records;
+    /// `lateIDLeavesJumpAhead`: leaves after a nested object written before it when the id comes late);
     /// tests and the simulator only.
     package static func normalize(plan: Plan, variables: Variables, response: [UInt8], mutant: Mutant?) throws(IngestError) -> ChangeSet {
         var changes = try response.withUnsafeBytes { buffer -> Result<ChangeSet, IngestError> in

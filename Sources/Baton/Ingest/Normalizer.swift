@@ -3,7 +3,8 @@
 /// Objects are normalized in one pass while their key is known: always for objects keyed by path,
 /// and for entities once their `id` member has been read. Composite members met before the `id`
 /// are skipped and their positions kept; the object's key is then known at its end, and the
-/// scanner comes back for them. Leaf values met before the key wait in `pending`.
+/// scanner comes back for them, and for every member after the first of them, in response order.
+/// Leaf values met before the key and before any such composite wait in `pending`.
 struct Normalizer {
     var scanner: JSONScanner
     let cache: ShapeCache
@@ -232,6 +233,12 @@ struct Normalizer {
                             pending.removeSubrange(pendingBase...)
                         }
                         if let directive = member.deleteRecord { appendDeletions(found.value, directive) }
+                    } else if deferred.count > deferredBase, !mutant.isOn(.lateIDLeavesJumpAhead) {
+                        // A composite member before this one waits for the object's key: this
+                        // leaf waits behind it, so that a record met in both is written in
+                        // response order (the later value wins, wherever the id stands).
+                        deferred.append((member, valueMark))
+                        try skipValueToRevisit()
                     } else {
                         if index >= 0, member.reusesStrings, member.deleteRecord == nil,
                             let position = records[index].position(of: member.slot),
@@ -263,7 +270,13 @@ struct Normalizer {
                 let (member, mark) = deferred[i]
                 scanner.reset(to: mark)
                 do throws(IngestError) {
-                    try writeComposite(member, into: index, parent: key)
+                    if member.isComposite {
+                        try writeComposite(member, into: index, parent: key)
+                    } else {
+                        let value = try leafValue(member)
+                        records[index].write(member.slot, Cell(value))
+                        if let directive = member.deleteRecord { appendDeletions(value, directive) }
+                    }
                 } catch {
                     if member.isNullable, try recover(error, at: mark) { continue }
                     dropStacks(pending: pendingBase, deferred: deferredBase)

@@ -130,6 +130,27 @@ query IssueList(
 }
 
 """#),
+            ("IssueNeighbours.graphql", #"""
+# An issue beside the other issues of its repository: the issue is often met again inside its own
+# repository's list, so one response holds one record at two depths (an error on one of its fields
+# at one of them, the id written after the repository by a shuffling server).
+query IssueNeighbours($id: ID!) {
+  node(id: $id) {
+    __typename
+    ... on Issue {
+      id
+      repository { id name issues(first: 10) { nodes { id number title state createdAt url reactionScore } } }
+      number
+      title
+      state
+      createdAt
+      url
+      reactionScore
+    }
+  }
+}
+
+"""#),
             ("OpenIssues.graphql", #"""
 # The same fields as IssueList with arguments in other orders (repository's name before owner,
 # issues' states before first), and aliases over one field with different arguments.
@@ -273,6 +294,7 @@ type Issue implements Node {
   state: IssueState!
   createdAt: DateTime!
   author: Actor
+  repository: Repository!
   url: URI!
   "How warmly people reacted, averaged: a Float for the JSON writer's number spellings."
   reactionScore: Float
