@@ -5,9 +5,12 @@
 /// row and its names as touched, for the writer's next drain to stamp. Any SQLite error is a
 /// failed read for that item; an error other than "not now" makes every further answer of the
 /// session a failed read, and a corrupt file is marked for recreation.
-final class ImageReadSession: ImageReadTransaction {
+final class ImageReadSession: ImageReadTransaction, SlotRowSource {
     private let state: ImageState
     private let connection: Connection
+    /// The records' select, prepared once per connection and held for the session's rows (a
+    /// lookup in the connection's cache hashes the SQL text).
+    private var recordStatement: Statement?
     private var sink = RowDecodeSink()
     /// False once the read transaction ended or the file proved unreadable.
     private(set) var isOpen = true
@@ -27,21 +30,45 @@ final class ImageReadSession: ImageReadTransaction {
     /// Ends the session: later calls (from a body that kept the transaction) miss.
     func close() {
         isOpen = false
+        recordStatement = nil
     }
 
     func record(_ key: RecordKey) -> ImageRowLookup {
+        switch readRecord(key, decode: { bytes, names, sink in
+            RowDecoder.decodeRow(bytes, key: key.rawValue, names: names, sink: &sink)
+        }) {
+        case .found(let row): .found(row.record)
+        case .absent: .absent
+        case .unreadable: .unreadable
+        }
+    }
+
+    func slotRecord(_ key: RecordKey) -> SlotRowLookup {
+        readRecord(key) { bytes, names, sink in
+            RowDecoder.decodeSlots(bytes, key: key.rawValue, names: names, sink: &sink)
+        }
+    }
+
+    /// Reads and decodes the row of `key` with `decode`; a row that does not decode is absent.
+    private func readRecord<Row>(
+        _ key: RecordKey, decode: (UnsafeRawBufferPointer, NameTable, inout RowDecodeSink) -> Row?
+    ) -> RowRead<Row> {
         guard isOpen else { return .unreadable }
         do throws(SQLiteError) {
-            let statement = try connection.cached(ImageSchema.SQL.selectRecord)
+            let statement: Statement
+            if let recordStatement {
+                statement = recordStatement
+            } else {
+                statement = try connection.cached(ImageSchema.SQL.selectRecord)
+                recordStatement = statement
+            }
             defer { statement.reset() }
             try statement.bind(key.rawValue, at: 1)
             guard try statement.step() else { return .absent }
             let used = statement.int(0)
             guard state.isVisible(used: used) else { return .absent }
             sink.nameIDs.removeAll(keepingCapacity: true)
-            let row = statement.withBlob(1) { bytes in
-                RowDecoder.decodeRow(bytes, key: key.rawValue, names: state.names, sink: &sink)
-            }
+            let row = statement.withBlob(1) { bytes in decode(bytes, state.names, &sink) }
             guard let row else {
                 state.damageSeen = true
                 return .absent
@@ -50,7 +77,7 @@ final class ImageReadSession: ImageReadTransaction {
                 if used != state.generation { note(state.touches.records.insert(ExactText(key.rawValue)).inserted) }
                 noteNames()
             }
-            return .found(row.record)
+            return .found(row)
         } catch {
             fail(error)
             return .unreadable

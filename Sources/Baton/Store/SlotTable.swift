@@ -17,6 +17,9 @@ public final class SlotTable: Sendable {
     private struct State {
         var slots: [ExactText: SlotID] = [:]
         var names: [String] = []
+        /// Each slot's position among all names in UTF-8 order, for as many slots as were
+        /// numbered when it was last worked out.
+        var ranks: [Int32] = []
     }
 
     private let state = Mutex(State())
@@ -53,6 +56,22 @@ public final class SlotTable: Sendable {
     /// The storage key texts of several slots under one lock, in their order.
     func names<C: Collection>(of slots: C) -> [String] where C.Element == SlotID {
         state.withLock { state in slots.map { state.names[Int($0.index)] } }
+    }
+
+    /// Each slot's position in the UTF-8 order of every storage key the process has numbered,
+    /// indexed by slot: comparing two slots' ranks compares their names' bytes. Worked out again
+    /// only after new slots were numbered (the writer sorts a record's cells by these).
+    func utf8Ranks() -> [Int32] {
+        state.withLock { state in
+            if state.ranks.count != state.names.count {
+                let names = state.names
+                let order = names.indices.sorted { utf8Precedes(names[$0], names[$1]) }
+                var ranks = [Int32](repeating: 0, count: names.count)
+                for (position, index) in order.enumerated() { ranks[index] = Int32(position) }
+                state.ranks = ranks
+            }
+            return state.ranks
+        }
     }
 
     /// The storage key text of `slot`.
