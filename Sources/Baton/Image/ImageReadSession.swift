@@ -10,8 +10,11 @@ final class ImageReadSession: ImageReadTransaction, SlotRowSource {
     private let connection: Connection
     /// The records' select, prepared once per connection and held for the session's rows (a
     /// lookup in the connection's cache hashes the SQL text).
-    private var recordStatement: Statement?
-    private var sink = RowDecodeSink()
+    @exclusivity(unchecked) private var recordStatement: Statement?
+    /// The image's names as the session found them: no drain runs while a read is open, so
+    /// they cannot change under it (held here so that a row's decode does not copy the table).
+    private let names: NameTable
+    @exclusivity(unchecked) private var sink = RowDecodeSink()
     /// False once the read transaction ended or the file proved unreadable.
     private(set) var isOpen = true
     /// Whether the session noted anything for the writer (stamps or a reset).
@@ -19,11 +22,12 @@ final class ImageReadSession: ImageReadTransaction, SlotRowSource {
     /// Whether reads stamp rows (not in an inspection).
     private let touches: Bool
     /// Name ids this session already noted (by id), so a name shared by many rows is noted once.
-    private var notedNames: [Bool] = []
+    @exclusivity(unchecked) private var notedNames: [Bool] = []
 
     init(state: ImageState, connection: Connection) {
         self.state = state
         self.connection = connection
+        self.names = state.names
         self.touches = state.mode == .live
     }
 
@@ -68,7 +72,7 @@ final class ImageReadSession: ImageReadTransaction, SlotRowSource {
             let used = statement.int(0)
             guard state.isVisible(used: used) else { return .absent }
             sink.nameIDs.removeAll(keepingCapacity: true)
-            let row = statement.withBlob(1) { bytes in decode(bytes, state.names, &sink) }
+            let row = statement.withBlob(1) { bytes in decode(bytes, names, &sink) }
             guard let row else {
                 state.damageSeen = true
                 return .absent
@@ -95,7 +99,7 @@ final class ImageReadSession: ImageReadTransaction, SlotRowSource {
             guard state.isVisible(used: used) else { return nil }
             sink.nameIDs.removeAll(keepingCapacity: true)
             let cell = statement.withBlob(1) { bytes in
-                RowDecoder.decodeRootCell(bytes, field: storageKey, names: state.names, sink: &sink)
+                RowDecoder.decodeRootCell(bytes, field: storageKey, names: names, sink: &sink)
             }
             guard let cell else {
                 state.damageSeen = true
@@ -149,7 +153,7 @@ final class ImageReadSession: ImageReadTransaction, SlotRowSource {
                 if id >= notedNames.count { notedNames.append(contentsOf: repeatElement(false, count: id + 1 - notedNames.count)) }
                 notedNames[id] = true
             }
-            if !state.names.isStamped(id) { note(state.touches.names.insert(id).inserted) }
+            if !names.isStamped(id) { note(state.touches.names.insert(id).inserted) }
         }
     }
 

@@ -4,6 +4,20 @@ import Synchronization
 public struct SlotID: Hashable, Sendable {
     public let index: UInt32
     init(index: UInt32) { self.index = index }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(index)
+    }
+
+    /// A slot's hash in a dictionary or set of slots: the index mixed with the table's seed by a
+    /// 64-bit finalizer (splitmix64's) instead of a full `Hasher` run per probe. Records keep
+    /// their cells in `[SlotID: Cell]`, and hydration and walks probe them for every cell.
+    public func _rawHashValue(seed: Int) -> Int {
+        var x = UInt64(index) &+ UInt64(bitPattern: Int64(seed)) &* 0x9E37_79B9_7F4A_7C15
+        x = (x ^ (x >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        x = (x ^ (x >> 27)) &* 0x94D0_49BB_1331_11EB
+        return Int(bitPattern: UInt(truncatingIfNeeded: x ^ (x >> 31)))
+    }
 }
 
 /// The process-wide table of storage keys: storage key text ⇄ slot number.

@@ -7,48 +7,52 @@
 /// sorted by UTF-8 first, then its type and storage keys in cell order), so ids follow the queue
 /// and never a dictionary's order. Names are worked on in a copy of the image's table that the
 /// image keeps only on commit.
+///
+/// Its stored properties are marked `@exclusivity(unchecked)`: the transaction is used by one
+/// drain on one thread, no method hands out a property while another writes it, and the dynamic
+/// checks cost a sixth of the writer's own time per row (issue 10, phase C).
 final class DrainTransaction {
     let connection: Connection
     let state: ImageState
     let generation: Int
     let rules: ImageRules
     /// The image's names as this transaction leaves them.
-    var names: NameTable
+    @exclusivity(unchecked) var names: NameTable
     /// Name ids the transaction's rows use (and the check read): stamped `used = G` at the end.
-    var stamps = NameIDSet()
-    var summary = DrainSummary()
+    @exclusivity(unchecked) var stamps = NameIDSet()
+    @exclusivity(unchecked) var summary = DrainSummary()
     /// Row writes so far (snapshots, root fields, fetch times), for `drain(stoppingAfter:)`.
     var writes = 0
 
-    private var encoder = RowEncoder()
+    @exclusivity(unchecked) private var encoder = RowEncoder()
     /// The row a merge reads, copied out of SQLite, and where its cells lie.
-    private var oldRow: [UInt8] = []
-    private var oldSpans: [RowCellSpan] = []
-    private var oldSink = RowDecodeSink()
+    @exclusivity(unchecked) private var oldRow: [UInt8] = []
+    @exclusivity(unchecked) private var oldSpans: [RowCellSpan] = []
+    @exclusivity(unchecked) private var oldSink = RowDecodeSink()
     /// The last link type resolved, and its id: links of a drain mostly share a few types.
-    private var lastLinkType: String?
-    private var lastLinkTypeID = 0
+    @exclusivity(unchecked) private var lastLinkType: String?
+    @exclusivity(unchecked) private var lastLinkTypeID = 0
     /// Scratch of one row's encoding: its fresh cells in UTF-8 order of their storage keys, their
     /// name ids, the type of each of their links in the order the encoder meets them, and the
     /// old cells kept.
-    private var fresh: [FreshCell] = []
-    private var freshIDs: [Int] = []
-    private var freshLinkTypes: [String?] = []
-    private var resolvedLinkTypes: [RowEncoder.LinkType] = []
-    private var kept: [(rank: Int32, span: RowCellSpan)] = []
+    @exclusivity(unchecked) private var fresh: [FreshCell] = []
+    @exclusivity(unchecked) private var freshIDs: [Int] = []
+    @exclusivity(unchecked) private var freshLinkTypes: [String?] = []
+    @exclusivity(unchecked) private var resolvedLinkTypes: [RowEncoder.LinkType] = []
+    @exclusivity(unchecked) private var kept: [(rank: Int32, span: RowCellSpan)] = []
     /// Every slot's place in UTF-8 order (``SlotTable/utf8Ranks()``), fetched again when a slot
     /// is past its end.
-    private var ranks: [Int32] = []
+    @exclusivity(unchecked) private var ranks: [Int32] = []
     /// The commit's types that the last snapshot looked its links up in, and their table.
-    private var typesOwner: RecordTypes?
-    private var typesTable: [RecordKey: String] = [:]
+    @exclusivity(unchecked) private var typesOwner: RecordTypes?
+    @exclusivity(unchecked) private var typesTable: [RecordKey: String] = [:]
     /// The last record type interned, and its id: a commit's records mostly share a few types.
-    private var lastType: String?
-    private var lastTypeID = 0
+    @exclusivity(unchecked) private var lastType: String?
+    @exclusivity(unchecked) private var lastTypeID = 0
     /// The statements every snapshot runs, held for the drain (the connection's cache hashes
     /// their text on every lookup).
-    private var selectRecord: Statement?
-    private var upsertRecord: Statement?
+    @exclusivity(unchecked) private var selectRecord: Statement?
+    @exclusivity(unchecked) private var upsertRecord: Statement?
 
     /// One fresh cell of the row being written.
     private struct FreshCell {
