@@ -78,6 +78,15 @@ public struct Snapshot: Sendable, Hashable {
         set { content = .named(cells: newValue, linkTypes: linkTypes) }
     }
 
+    /// The record's cells by slot and where its links' types come from (``init(key:record:hydrated:types:linkTypes:)``'s
+    /// `linkTypes`, then `types`), when the snapshot was made from a store's memory and not
+    /// changed since; `nil` for a snapshot of named cells. The writer encodes such a snapshot
+    /// from its slots without naming and sorting its cells as ``cells`` does.
+    package var recordCells: (cells: [SlotID: Cell], types: RecordTypes, known: [RecordKey: String])? {
+        if case .record(let cells, let types, let known) = content { return (cells, types, known) }
+        return nil
+    }
+
     /// The type of each link target the store knew at commit time (a link is stored as type and key).
     public var linkTypes: [RecordKey: String] {
         get {

@@ -5,10 +5,16 @@
 /// row and its names as touched, for the writer's next drain to stamp. Any SQLite error is a
 /// failed read for that item; an error other than "not now" makes every further answer of the
 /// session a failed read, and a corrupt file is marked for recreation.
-final class ImageReadSession: ImageReadTransaction {
+final class ImageReadSession: ImageReadTransaction, SlotRowSource {
     private let state: ImageState
     private let connection: Connection
-    private var sink = RowDecodeSink()
+    /// The records' select, prepared once per connection and held for the session's rows (a
+    /// lookup in the connection's cache hashes the SQL text).
+    @exclusivity(unchecked) private var recordStatement: Statement?
+    /// The image's names as the session found them: no drain runs while a read is open, so
+    /// they cannot change under it (held here so that a row's decode does not copy the table).
+    private let names: NameTable
+    @exclusivity(unchecked) private var sink = RowDecodeSink()
     /// False once the read transaction ended or the file proved unreadable.
     private(set) var isOpen = true
     /// Whether the session noted anything for the writer (stamps or a reset).
@@ -16,32 +22,57 @@ final class ImageReadSession: ImageReadTransaction {
     /// Whether reads stamp rows (not in an inspection).
     private let touches: Bool
     /// Name ids this session already noted (by id), so a name shared by many rows is noted once.
-    private var notedNames: [Bool] = []
+    @exclusivity(unchecked) private var notedNames: [Bool] = []
 
     init(state: ImageState, connection: Connection) {
         self.state = state
         self.connection = connection
+        self.names = state.names
         self.touches = state.mode == .live
     }
 
     /// Ends the session: later calls (from a body that kept the transaction) miss.
     func close() {
         isOpen = false
+        recordStatement = nil
     }
 
     func record(_ key: RecordKey) -> ImageRowLookup {
+        switch readRecord(key, decode: { bytes, names, sink in
+            RowDecoder.decodeRow(bytes, key: key.rawValue, names: names, sink: &sink)
+        }) {
+        case .found(let row): .found(row.record)
+        case .absent: .absent
+        case .unreadable: .unreadable
+        }
+    }
+
+    func slotRecord(_ key: RecordKey) -> SlotRowLookup {
+        readRecord(key) { bytes, names, sink in
+            RowDecoder.decodeSlots(bytes, key: key.rawValue, names: names, sink: &sink)
+        }
+    }
+
+    /// Reads and decodes the row of `key` with `decode`; a row that does not decode is absent.
+    private func readRecord<Row>(
+        _ key: RecordKey, decode: (UnsafeRawBufferPointer, NameTable, inout RowDecodeSink) -> Row?
+    ) -> RowRead<Row> {
         guard isOpen else { return .unreadable }
         do throws(SQLiteError) {
-            let statement = try connection.cached(ImageSchema.SQL.selectRecord)
+            let statement: Statement
+            if let recordStatement {
+                statement = recordStatement
+            } else {
+                statement = try connection.cached(ImageSchema.SQL.selectRecord)
+                recordStatement = statement
+            }
             defer { statement.reset() }
             try statement.bind(key.rawValue, at: 1)
             guard try statement.step() else { return .absent }
             let used = statement.int(0)
             guard state.isVisible(used: used) else { return .absent }
             sink.nameIDs.removeAll(keepingCapacity: true)
-            let row = statement.withBlob(1) { bytes in
-                RowDecoder.decodeRow(bytes, key: key.rawValue, names: state.names, sink: &sink)
-            }
+            let row = statement.withBlob(1) { bytes in decode(bytes, names, &sink) }
             guard let row else {
                 state.damageSeen = true
                 return .absent
@@ -50,7 +81,7 @@ final class ImageReadSession: ImageReadTransaction {
                 if used != state.generation { note(state.touches.records.insert(ExactText(key.rawValue)).inserted) }
                 noteNames()
             }
-            return .found(row.record)
+            return .found(row)
         } catch {
             fail(error)
             return .unreadable
@@ -68,7 +99,7 @@ final class ImageReadSession: ImageReadTransaction {
             guard state.isVisible(used: used) else { return nil }
             sink.nameIDs.removeAll(keepingCapacity: true)
             let cell = statement.withBlob(1) { bytes in
-                RowDecoder.decodeRootCell(bytes, field: storageKey, names: state.names, sink: &sink)
+                RowDecoder.decodeRootCell(bytes, field: storageKey, names: names, sink: &sink)
             }
             guard let cell else {
                 state.damageSeen = true
@@ -122,7 +153,7 @@ final class ImageReadSession: ImageReadTransaction {
                 if id >= notedNames.count { notedNames.append(contentsOf: repeatElement(false, count: id + 1 - notedNames.count)) }
                 notedNames[id] = true
             }
-            if !state.names.isStamped(id) { note(state.touches.names.insert(id).inserted) }
+            if !names.isStamped(id) { note(state.touches.names.insert(id).inserted) }
         }
     }
 

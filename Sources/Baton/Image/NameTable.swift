@@ -7,10 +7,19 @@
 ///
 /// Ids are dense (SQLite assigns the largest id plus one), so names by id live in an array; an
 /// id far beyond the table's size (only a damaged or hand-edited file has one) goes to a dictionary.
+///
+/// Beside each name the table keeps the process's slot for it (``SlotTable``), both ways: the
+/// check's reader turns a cell's name id into a slot with an array read, and the writer turns a
+/// slot into a name id the same way, so neither hashes a storage key's text per cell.
 package struct NameTable: RowNames, Sendable {
     private var idsByName: [ExactText: Int] = [:]
     /// Slot `id` holds the name with that id, or `nil`.
     private var dense: [String?] = []
+    /// Slot `id` holds the slot index of the name with that id (``noSlot`` for none).
+    private var denseSlots: [UInt32] = []
+    private var sparseSlots: [Int: SlotID] = [:]
+    /// The name id of each slot index the table has met (-1 for none).
+    private var idsBySlot: [Int32] = []
     /// Whether the name in slot `id` is stamped with this launch's generation.
     private var denseStamped: [Bool] = []
     private var sparse: [Int: String] = [:]
@@ -31,6 +40,27 @@ package struct NameTable: RowNames, Sendable {
         idsByName[ExactText(name)]
     }
 
+    private static let noSlot = UInt32.max
+
+    /// The slot of the name with id `id`, when the table holds that id.
+    @inline(__always)
+    package func slot(ofID id: Int) -> SlotID? {
+        if id >= 0 && id < denseSlots.count {
+            let index = denseSlots[id]
+            return index == Self.noSlot ? nil : SlotID(index: index)
+        }
+        return sparseSlots.isEmpty ? nil : sparseSlots[id]
+    }
+
+    /// The id of the name of `slot`, when the image holds that name: ``id(of:)`` without hashing.
+    @inline(__always)
+    package func id(ofSlot slot: SlotID) -> Int? {
+        let index = Int(slot.index)
+        guard index < idsBySlot.count else { return nil }
+        let id = idsBySlot[index]
+        return id < 0 ? nil : Int(id)
+    }
+
     /// How many names the table holds.
     package var count: Int { idsByName.count }
 
@@ -43,17 +73,31 @@ package struct NameTable: RowNames, Sendable {
 
     /// Adds a name read from or written to the image.
     mutating func insert(id: Int, name: String, stamped isStamped: Bool) {
-        if let old = self.name(ofID: id), !ExactText.bytesEqual(old, name) { idsByName[ExactText(old)] = nil }
+        if let old = self.name(ofID: id), !ExactText.bytesEqual(old, name) {
+            idsByName[ExactText(old)] = nil
+            // The old name's slot no longer leads here.
+            if let oldSlot = slot(ofID: id), self.id(ofSlot: oldSlot) == id { idsBySlot[Int(oldSlot.index)] = -1 }
+        }
         idsByName[ExactText(name)] = id
+        let slot = SlotTable.shared.slot(name)
+        if Int(slot.index) >= idsBySlot.count {
+            idsBySlot.append(contentsOf: repeatElement(-1, count: Int(slot.index) + 1 - idsBySlot.count))
+        }
+        // The latest id of a name wins, as in `idsByName`; an id past 32 bits (a damaged file's)
+        // is found by the name's text instead.
+        idsBySlot[Int(slot.index)] = id >= 0 && id <= Int(Int32.max) ? Int32(id) : -1
         if id >= 0 && id < 4 * idsByName.count + 1024 {
             if id >= dense.count {
                 dense.append(contentsOf: repeatElement(nil, count: id + 1 - dense.count))
+                denseSlots.append(contentsOf: repeatElement(Self.noSlot, count: id + 1 - denseSlots.count))
                 denseStamped.append(contentsOf: repeatElement(false, count: id + 1 - denseStamped.count))
             }
             dense[id] = name
+            denseSlots[id] = slot.index
             if isStamped { denseStamped[id] = true }
         } else {
             sparse[id] = name
+            sparseSlots[id] = slot
             if isStamped { sparseStamped.insert(id) }
         }
     }

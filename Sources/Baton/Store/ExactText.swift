@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Text compared and hashed by its UTF-8 bytes.
 ///
 /// Swift's `==` on `String` compares by Unicode canonical equivalence: `"é"` and `"e\u{301}"` are
@@ -33,7 +39,10 @@ package struct ExactText: Hashable, Sendable, Comparable {
         let x = a.utf8, y = b.utf8
         guard x.count == y.count else { return false }
         if let equal = x.withContiguousStorageIfAvailable({ xs in
-            y.withContiguousStorageIfAvailable { ys in xs.elementsEqual(ys) }
+            y.withContiguousStorageIfAvailable { ys in
+                guard let a = xs.baseAddress, let b = ys.baseAddress else { return true }  // both empty
+                return memcmp(a, b, xs.count) == 0
+            }
         }), let equal {
             return equal
         }

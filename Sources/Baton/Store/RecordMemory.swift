@@ -78,9 +78,11 @@ struct RecordMemory {
 
     /// The id of `key`, handing out the next one when memory meets the key first.
     mutating func intern(_ key: RecordKey) -> Int {
-        if let id = ids[key] { return Int(id) }
-        let id = keys.count
-        ids[key] = Int32(id)
+        // One probe finds the key or makes its entry (a lookup, then an insert, hashes twice).
+        let next = Int32(keys.count)
+        let found = Self.claim(&ids[key, default: -1], next)
+        if found >= 0 { return Int(found) }
+        let id = Int(next)
         keys.append(key)
         data.append(nil)
         types.append(-1)
@@ -90,6 +92,14 @@ struct RecordMemory {
         if Store.isOperationRoot(key) { flags.insert(.operationRoot) }
         self.flags.append(flags)
         return id
+    }
+
+    /// The id in `entry` (a dictionary's entry, -1 when it was just made), setting a new one to `next`.
+    @inline(__always)
+    private static func claim(_ entry: inout Int32, _ next: Int32) -> Int32 {
+        if entry >= 0 { return entry }
+        entry = next
+        return -1
     }
 
     /// The type id of `typename`, numbering it when memory meets it first.

@@ -4,6 +4,20 @@ import Synchronization
 public struct SlotID: Hashable, Sendable {
     public let index: UInt32
     init(index: UInt32) { self.index = index }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(index)
+    }
+
+    /// A slot's hash in a dictionary or set of slots: the index mixed with the table's seed by a
+    /// 64-bit finalizer (splitmix64's) instead of a full `Hasher` run per probe. Records keep
+    /// their cells in `[SlotID: Cell]`, and hydration and walks probe them for every cell.
+    public func _rawHashValue(seed: Int) -> Int {
+        var x = UInt64(index) &+ UInt64(bitPattern: Int64(seed)) &* 0x9E37_79B9_7F4A_7C15
+        x = (x ^ (x >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        x = (x ^ (x >> 27)) &* 0x94D0_49BB_1331_11EB
+        return Int(bitPattern: UInt(truncatingIfNeeded: x ^ (x >> 31)))
+    }
 }
 
 /// The process-wide table of storage keys: storage key text ⇄ slot number.
@@ -17,6 +31,9 @@ public final class SlotTable: Sendable {
     private struct State {
         var slots: [ExactText: SlotID] = [:]
         var names: [String] = []
+        /// Each slot's position among all names in UTF-8 order, for as many slots as were
+        /// numbered when it was last worked out.
+        var ranks: [Int32] = []
     }
 
     private let state = Mutex(State())
@@ -53,6 +70,22 @@ public final class SlotTable: Sendable {
     /// The storage key texts of several slots under one lock, in their order.
     func names<C: Collection>(of slots: C) -> [String] where C.Element == SlotID {
         state.withLock { state in slots.map { state.names[Int($0.index)] } }
+    }
+
+    /// Each slot's position in the UTF-8 order of every storage key the process has numbered,
+    /// indexed by slot: comparing two slots' ranks compares their names' bytes. Worked out again
+    /// only after new slots were numbered (the writer sorts a record's cells by these).
+    func utf8Ranks() -> [Int32] {
+        state.withLock { state in
+            if state.ranks.count != state.names.count {
+                let names = state.names
+                let order = names.indices.sorted { utf8Precedes(names[$0], names[$1]) }
+                var ranks = [Int32](repeating: 0, count: names.count)
+                for (position, index) in order.enumerated() { ranks[index] = Int32(position) }
+                state.ranks = ranks
+            }
+            return state.ranks
+        }
     }
 
     /// The storage key text of `slot`.

@@ -17,7 +17,7 @@ extension Store {
                 if fetches[operation] == nil, let time = transaction.fetchTime(operation) {
                     fetches[operation] = Fetch(time: time, sequence: 0)
                 }
-                finishHydration(walk.filled)
+                finishHydration(walk.filled, overlayTouched: walk.overlayTouched)
                 return result
             }
             if answer == true {
@@ -58,11 +58,11 @@ extension Store {
 
     /// Fills the record `id` of `base` (the store's memory, passed in by the walk) from its image
     /// row: memory's cells win; the record becomes hydrated. Returns true when memory changed.
-    func hydrate(_ id: Int, in base: inout RecordMemory, from transaction: any ImageReadTransaction) -> Bool {
+    func hydrate(_ id: Int, in base: inout RecordMemory, from reader: HydrationReader) -> Bool {
         let key = base.keys[id]
         guard key != .queryRoot, !base.has(.hydrated, id) else { return false }
-        let row: ImageRecord?
-        switch transaction.record(key) {
+        let row: SlotRow?
+        switch reader.record(key) {
         case .unreadable:
             // Nothing is known of the row: a miss for this walk, and the record stays
             // unhydrated, so its next snapshot merges over the row instead of replacing it.
@@ -70,35 +70,29 @@ extension Store {
             row = nil
         case .absent:
             row = nil
-        case .found(let record):
-            row = record
+        case .found(let found):
+            row = found
         }
         base.insert(.hydrated, id)
-        switch row {
-        case nil:
-            return false
-        case .deleted(let typename)?:
-            if let existing = base.data[id], existing.deleted || !existing.cells.isEmpty { return false }
-            base.set(id: id, RecordData(typename: typename, deleted: true))
+        guard let row else { return false }
+        let existing = base.data[id]
+        if row.deleted {
+            if let existing, existing.deleted || !existing.cells.isEmpty { return false }
+            base.set(id: id, RecordData(typename: row.typename, deleted: true))
             return true
-        case .present(let typename, let cells)?:
-            let existing = base.data[id]
-            if existing?.deleted == true { return false }
-            let slots = SlotTable.shared.slots(cells.lazy.map(\.storageKey))
-            guard var data = existing else {
-                var fresh: [SlotID: Cell] = Dictionary(minimumCapacity: cells.count)
-                for (slot, named) in zip(slots, cells) { fresh[slot] = named.cell }
-                base.set(id: id, RecordData(typename: typename, cells: fresh))
-                return true
-            }
-            var changed = false
-            for (slot, named) in zip(slots, cells) where data.cells[slot] == nil {
-                data.cells[slot] = named.cell
-                changed = true
-            }
-            if changed { base.set(id: id, data) }
-            return changed
         }
+        if existing?.deleted == true { return false }
+        guard var data = existing else {
+            base.set(id: id, RecordData(typename: row.typename, cells: row.cells))
+            return true
+        }
+        var changed = false
+        for (slot, cell) in row.cells where data.cells[slot] == nil {
+            data.cells[slot] = cell
+            changed = true
+        }
+        if changed { base.set(id: id, data) }
+        return changed
     }
 
     /// Fills one query-root field of `base` from its image row. Returns true when memory changed.
@@ -113,11 +107,14 @@ extension Store {
         return true
     }
 
-    /// Brings the overlay and the observable objects up to date after hydration.
-    func finishHydration(_ filled: Set<RecordKey>) {
+    /// Brings the overlay and the observable objects up to date after hydration: `filled` are the
+    /// ids whose memory changed, `overlayTouched` the keys the overlay's rebuilding touched.
+    func finishHydration(_ filled: [Int], overlayTouched: Set<RecordKey>) {
         guard !filled.isEmpty else { return }
-        var affected = filled
+        var affected = overlayTouched
         if !layers.isEmpty { affected.formUnion(rebuildOverlay()) }
+        guard !objects.isEmpty else { return }
+        affected.formUnion(filled.lazy.map { self.base.keys[$0] })
         refreshObjects(affected)
     }
 }
@@ -134,14 +131,21 @@ struct AvailabilityWalk {
     let store: Store
     let plan: Plan
     let transaction: (any ImageReadTransaction)?
+    /// The transaction's reader of records (slot rows when the image's own session is at hand).
+    private let reader: HydrationReader?
     private var walkPlan: WalkPlan
-    /// Keys whose memory changed during this walk.
-    private(set) var filled = Set<RecordKey>()
+    /// Ids whose memory changed during this walk, each once, in the order they changed.
+    private(set) var filled: [Int] = []
+    private var filledIDs: IDSet
+    /// Keys the overlay's rebuilding touched during this walk.
+    private(set) var overlayTouched = Set<RecordKey>()
 
     init(store: Store, plan: Plan, variables: Variables, transaction: (any ImageReadTransaction)?, capacity: Int) {
         self.store = store
         self.plan = plan
         self.transaction = transaction
+        self.reader = transaction.map(HydrationReader.init)
+        self.filledIDs = IDSet(capacity: capacity)
         self.walkPlan = WalkPlan(variables: variables, capacity: capacity)
     }
 
@@ -217,28 +221,28 @@ struct AvailabilityWalk {
     /// The visible record, hydrating it first when memory lacks it and an image is at hand.
     private mutating func lookup(_ id: Int, in memory: inout RecordMemory) -> RecordData? {
         if let data = store.visible(id: id, in: memory) { return data }
-        guard let transaction else { return nil }
+        guard let reader else { return nil }
         let key = memory.keys[id]
         if key == .queryRoot { return RecordData(typename: plan.rootTypename) }
-        if store.hydrate(id, in: &memory, from: transaction) { noteFilled(key, in: &memory) }
+        if store.hydrate(id, in: &memory, from: reader) { noteFilled(id, in: &memory) }
         return store.visible(id: id, in: memory)
     }
 
     /// The one place where memory lacks a slot: the image fills it if it can.
     private mutating func fill(_ slot: SlotID, of id: Int, in memory: inout RecordMemory) -> Bool {
-        guard let transaction else { return false }
+        guard let reader else { return false }
         let key = memory.keys[id]
         let changed = key == .queryRoot
-            ? store.hydrateRootField(slot, typename: plan.rootTypename, in: &memory, from: transaction)
-            : store.hydrate(id, in: &memory, from: transaction)
-        if changed { noteFilled(key, in: &memory) }
+            ? store.hydrateRootField(slot, typename: plan.rootTypename, in: &memory, from: reader.transaction)
+            : store.hydrate(id, in: &memory, from: reader)
+        if changed { noteFilled(id, in: &memory) }
         return changed
     }
 
-    private mutating func noteFilled(_ key: RecordKey, in memory: inout RecordMemory) {
-        filled.insert(key)
-        if store.overlay[key] != nil {
-            filled.formUnion(store.rebuildOverlay(in: &memory))
+    private mutating func noteFilled(_ id: Int, in memory: inout RecordMemory) {
+        if filledIDs.insert(id) { filled.append(id) }
+        if !store.overlay.isEmpty, store.overlay[memory.keys[id]] != nil {
+            overlayTouched.formUnion(store.rebuildOverlay(in: &memory))
         }
     }
 }

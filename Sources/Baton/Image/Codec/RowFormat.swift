@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The image's binary row format, version ``ImageSchema/rowFormatVersion``.
 ///
 /// A record's row (table `records`, column `row`):
@@ -72,21 +78,41 @@ package enum RowFormat {
     /// How many of `key`'s UTF-8 bytes a link can leave out for a target of type `typename`: the
     /// name and its colon when the key starts with them (`Character:1` for `Character`), else 0.
     static func entityPrefixCount(key: String, typename: String?) -> Int {
-        guard let typename, !typename.isEmpty else { return 0 }
-        let keyBytes = key.utf8
-        let prefix = typename.utf8
-        guard keyBytes.count > prefix.count, keyBytes.starts(with: prefix),
-              keyBytes[keyBytes.index(keyBytes.startIndex, offsetBy: prefix.count)] == UInt8(ascii: ":")
-        else { return 0 }
-        return prefix.count + 1
+        guard let typename, !typename.isEmpty, startsWithType(key, typename) else { return 0 }
+        return typename.utf8.count + 1
     }
 
     /// True when `key` names an entity of type `typename` (`Type:id`).
     package static func isEntity(key: String, typename: String) -> Bool {
-        guard !typename.isEmpty, !key.utf8.starts(with: "client:".utf8) else { return false }
-        let prefix = typename.utf8
+        guard !typename.isEmpty, !startsWithClient(key) else { return false }
+        return startsWithType(key, typename)
+    }
+
+    /// True when `key`'s bytes start with `typename`'s (not empty) and a colon, with more after.
+    @inline(__always)
+    private static func startsWithType(_ key: String, _ typename: String) -> Bool {
+        let fast = key.utf8.withContiguousStorageIfAvailable { keyBytes in
+            typename.utf8.withContiguousStorageIfAvailable { prefix -> Bool in
+                guard keyBytes.count > prefix.count, keyBytes[prefix.count] == UInt8(ascii: ":"),
+                      let k = keyBytes.baseAddress, let p = prefix.baseAddress
+                else { return false }
+                return memcmp(k, p, prefix.count) == 0
+            }
+        }
+        if let fast, let result = fast { return result }
         let keyBytes = key.utf8
+        let prefix = typename.utf8
         guard keyBytes.count > prefix.count, keyBytes.starts(with: prefix) else { return false }
         return keyBytes[keyBytes.index(keyBytes.startIndex, offsetBy: prefix.count)] == UInt8(ascii: ":")
+    }
+
+    /// True when `key` starts with `client:`.
+    @inline(__always)
+    private static func startsWithClient(_ key: String) -> Bool {
+        let fast = key.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            guard bytes.count >= 7, let base = bytes.baseAddress else { return false }
+            return memcmp(base, "client:", 7) == 0
+        }
+        return fast ?? key.utf8.starts(with: "client:".utf8)
     }
 }

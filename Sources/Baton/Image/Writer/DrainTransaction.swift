@@ -7,30 +7,60 @@
 /// sorted by UTF-8 first, then its type and storage keys in cell order), so ids follow the queue
 /// and never a dictionary's order. Names are worked on in a copy of the image's table that the
 /// image keeps only on commit.
+///
+/// Its stored properties are marked `@exclusivity(unchecked)`: the transaction is used by one
+/// drain on one thread, no method hands out a property while another writes it, and the dynamic
+/// checks cost a sixth of the writer's own time per row (issue 10, phase C).
 final class DrainTransaction {
     let connection: Connection
     let state: ImageState
     let generation: Int
     let rules: ImageRules
     /// The image's names as this transaction leaves them.
-    var names: NameTable
+    @exclusivity(unchecked) var names: NameTable
     /// Name ids the transaction's rows use (and the check read): stamped `used = G` at the end.
-    var stamps = NameIDSet()
-    var summary = DrainSummary()
+    @exclusivity(unchecked) var stamps = NameIDSet()
+    @exclusivity(unchecked) var summary = DrainSummary()
     /// Row writes so far (snapshots, root fields, fetch times), for `drain(stoppingAfter:)`.
     var writes = 0
 
-    private var encoder = RowEncoder()
+    @exclusivity(unchecked) private var encoder = RowEncoder()
     /// The row a merge reads, copied out of SQLite, and where its cells lie.
-    private var oldRow: [UInt8] = []
-    private var oldSpans: [RowCellSpan] = []
-    private var oldSink = RowDecodeSink()
+    @exclusivity(unchecked) private var oldRow: [UInt8] = []
+    @exclusivity(unchecked) private var oldSpans: [RowCellSpan] = []
+    @exclusivity(unchecked) private var oldSink = RowDecodeSink()
     /// The last link type resolved, and its id: links of a drain mostly share a few types.
-    private var lastLinkType: String?
-    private var lastLinkTypeID = 0
-    /// Scratch of one row's encoding: the fresh cells' name ids, the old cells kept.
-    private var freshIDs: [Int] = []
-    private var kept: [(name: String, span: RowCellSpan)] = []
+    @exclusivity(unchecked) private var lastLinkType: String?
+    @exclusivity(unchecked) private var lastLinkTypeID = 0
+    /// Scratch of one row's encoding: its fresh cells in UTF-8 order of their storage keys, their
+    /// name ids, the type of each of their links in the order the encoder meets them, and the
+    /// old cells kept.
+    @exclusivity(unchecked) private var fresh: [FreshCell] = []
+    @exclusivity(unchecked) private var freshIDs: [Int] = []
+    @exclusivity(unchecked) private var freshLinkTypes: [String?] = []
+    @exclusivity(unchecked) private var resolvedLinkTypes: [RowEncoder.LinkType] = []
+    @exclusivity(unchecked) private var kept: [(rank: Int32, span: RowCellSpan)] = []
+    /// Every slot's place in UTF-8 order (``SlotTable/utf8Ranks()``), fetched again when a slot
+    /// is past its end.
+    @exclusivity(unchecked) private var ranks: [Int32] = []
+    /// The commit's types that the last snapshot looked its links up in, and their table.
+    @exclusivity(unchecked) private var typesOwner: RecordTypes?
+    @exclusivity(unchecked) private var typesTable: [RecordKey: String] = [:]
+    /// The last record type interned, and its id: a commit's records mostly share a few types.
+    @exclusivity(unchecked) private var lastType: String?
+    @exclusivity(unchecked) private var lastTypeID = 0
+    /// The statements every snapshot runs, held for the drain (the connection's cache hashes
+    /// their text on every lookup).
+    @exclusivity(unchecked) private var selectRecord: Statement?
+    @exclusivity(unchecked) private var upsertRecord: Statement?
+
+    /// One fresh cell of the row being written.
+    private struct FreshCell {
+        var slot: SlotID
+        /// The slot's place in UTF-8 order of storage keys.
+        var rank: Int32
+        var cell: Cell
+    }
 
     init(connection: Connection, state: ImageState) {
         self.connection = connection
@@ -57,6 +87,8 @@ final class DrainTransaction {
             try connection.execute("DELETE FROM \(table)")
         }
         names = NameTable()
+        lastType = nil
+        lastLinkType = nil
         summary.wiped = true
     }
 
@@ -171,45 +203,173 @@ final class DrainTransaction {
         return RowEncoder.LinkType(id: id, name: type)
     }
 
+    /// Resolves `freshLinkTypes` to the ids they are written with (stamping them).
+    private func resolveFreshLinkTypes() {
+        resolvedLinkTypes.removeAll(keepingCapacity: true)
+        for type in freshLinkTypes { resolvedLinkTypes.append(linkType(type)) }
+    }
+
+    /// The id of a record's type, adding it when the image lacks it; marks it for stamping.
+    private func typeID(of typename: String) throws(SQLiteError) -> Int {
+        if let lastType, utf8Equal(lastType, typename) {
+            stamps.insert(lastTypeID)
+            return lastTypeID
+        }
+        let id = try intern(typename)
+        lastType = typename
+        lastTypeID = id
+        return id
+    }
+
+    /// The id of the storage key of `slot`, adding the name when the image lacks it; marks it
+    /// for stamping. An array read for a name the image has.
+    private func nameID(of slot: SlotID) throws(SQLiteError) -> Int {
+        if let id = names.id(ofSlot: slot) {
+            stamps.insert(id)
+            return id
+        }
+        return try intern(slot.name)
+    }
+
+    // MARK: Cell order
+
+    /// The place of `slot` among storage keys in UTF-8 order.
+    @inline(__always)
+    private func rank(of slot: SlotID) -> Int32 {
+        let index = Int(slot.index)
+        if index < ranks.count { return ranks[index] }
+        ranks = SlotTable.shared.utf8Ranks()
+        return ranks[index]
+    }
+
+    /// Sets `fresh` to a store's record's cells in UTF-8 order of their storage keys.
+    private func collect(_ cells: [SlotID: Cell]) {
+        fresh.removeAll(keepingCapacity: true)
+        for (slot, cell) in cells { fresh.append(FreshCell(slot: slot, rank: rank(of: slot), cell: cell)) }
+        if fresh.count > 1 { fresh.sort { $0.rank < $1.rank } }
+    }
+
+    /// Sets `fresh` to named cells in UTF-8 order of their storage keys, the last of duplicates kept.
+    private func collect(named cells: [NamedCell]) {
+        fresh.removeAll(keepingCapacity: true)
+        let slots = SlotTable.shared.slots(cells.lazy.map(\.storageKey))
+        for (slot, named) in zip(slots, cells) { fresh.append(FreshCell(slot: slot, rank: rank(of: slot), cell: named.cell)) }
+        // A stable sort keeps duplicates in their order; the last of each run is kept.
+        fresh.sort { $0.rank < $1.rank }
+        var write = 0
+        for read in fresh.indices {
+            if write > 0 && fresh[write - 1].rank == fresh[read].rank {
+                fresh[write - 1] = fresh[read]
+            } else {
+                fresh[write] = fresh[read]
+                write += 1
+            }
+        }
+        fresh.removeLast(fresh.count - write)
+    }
+
+    /// Notes the type of every link of `fresh`, in the encoder's order, from `type(of:)`.
+    private func collectLinkTypes(_ type: (RecordKey) -> String?) {
+        freshLinkTypes.removeAll(keepingCapacity: true)
+        for cell in fresh {
+            switch cell.cell.value {
+            case .link, .links, .list:
+                cell.cell.value.forEachLink { freshLinkTypes.append(type($0)) }
+            default:
+                break
+            }
+        }
+    }
+
+    /// Adds the link types of `freshLinkTypes` the image lacks, in UTF-8 order (as
+    /// ``internLinkTypes(_:)`` does for a snapshot's link-type table).
+    private func internFreshLinkTypes() throws(SQLiteError) {
+        var missing: [String] = []
+        var lastKnown: String?
+        for case let type? in freshLinkTypes {
+            if let lastKnown, lastKnown == type { continue }
+            if names.id(of: type) == nil {
+                missing.append(type)
+            } else {
+                lastKnown = type
+            }
+        }
+        guard !missing.isEmpty else { return }
+        missing.sort(by: utf8Precedes)
+        for (index, type) in missing.enumerated() where index == 0 || !utf8Equal(missing[index - 1], type) {
+            if names.id(of: type) == nil { _ = try intern(type) }
+        }
+    }
+
     // MARK: Records
 
     /// Writes one snapshot by the merge rule; stamps its row `used = G`.
+    ///
+    /// A snapshot made from a store's memory is written from its slots: its cells ordered by
+    /// their slots' places in UTF-8 order, their name ids read from the name table by slot, its
+    /// links' types looked up once each in the commit's types. Names are added in the same order
+    /// either way: missing link types (UTF-8 order), the type, then storage keys in cell order.
     func write(_ snapshot: Snapshot) throws(SQLiteError) {
         let key = snapshot.key.rawValue
-        // A store's snapshot works its link types and named cells out when read: read each once.
-        let linkTypes = snapshot.linkTypes
-        try internLinkTypes(linkTypes)
-        let typeID = try intern(snapshot.typename)
+        if let record = snapshot.recordCells {
+            collect(record.cells)
+            if typesOwner !== record.types {
+                typesOwner = record.types
+                typesTable = record.types.withTable { $0 }
+            }
+            let table = typesTable
+            if record.known.isEmpty {
+                collectLinkTypes { table[$0] }
+            } else {
+                collectLinkTypes { record.known[$0] ?? table[$0] }
+            }
+            try internFreshLinkTypes()
+        } else {
+            // A snapshot of named cells: its link-type table may hold types no cell uses, and
+            // they are added as well.
+            let linkTypes = snapshot.linkTypes
+            try internLinkTypes(linkTypes)
+            if snapshot.deleted {
+                fresh.removeAll(keepingCapacity: true)
+            } else {
+                collect(named: snapshot.cells)
+            }
+            collectLinkTypes { linkTypes[$0] }
+        }
+        let typeID = try typeID(of: snapshot.typename)
         let entity = RowFormat.isEntity(key: key, typename: snapshot.typename)
         let row: [UInt8]
         if snapshot.deleted {
             // A deletion replaces its row; the mutant keeps the old cells under the flag.
+            fresh.removeAll(keepingCapacity: true)
+            freshIDs.removeAll(keepingCapacity: true)
+            resolvedLinkTypes.removeAll(keepingCapacity: true)
             if rules.deletedCellsRevive, try readOldRow(key) != nil {
-                freshIDs.removeAll(keepingCapacity: true)
-                row = encodeMerged(key: key, deleted: true, entity: entity, typeID: typeID, fresh: [], linkTypes: [:], keepOld: true)
+                row = encodeMerged(key: key, deleted: true, entity: entity, typeID: typeID, keepOld: true)
             } else {
                 encoder.beginRow(deleted: true, entity: entity, typeID: typeID, cellCount: 0)
                 row = encoder.finish(key: key)
             }
         } else {
-            let cells = Self.orderedCells(snapshot.cells)
             var keepOld = false
             if !snapshot.hydrated && !rules.partialSnapshotReplaces, let old = try readOldRow(key) {
                 // Merge over a present row; a deleted row's cells never come back.
                 keepOld = !old.deleted || rules.deletedCellsRevive
                 if keepOld { summary.merged += 1 }
             }
-            row = try encodeFresh(
-                key: key, entity: entity, typeID: typeID, cells: cells, linkTypes: linkTypes, keepOld: keepOld)
+            freshIDs.removeAll(keepingCapacity: true)
+            for cell in fresh { freshIDs.append(try nameID(of: cell.slot)) }
+            resolveFreshLinkTypes()
+            row = encodeMerged(key: key, deleted: false, entity: entity, typeID: typeID, keepOld: keepOld)
         }
-        try upsert(ImageSchema.SQL.upsertRecord, key: key, blob: row)
+        try upsert(held(&upsertRecord, ImageSchema.SQL.upsertRecord), key: key, blob: row)
         summary.snapshots += 1
     }
 
     /// Reads the row under `key` as the image holds it in this transaction, into `oldRow`; `nil`
     /// when missing, aged out, or not decodable (a miss: the snapshot then stands alone).
     private func readOldRow(_ key: String) throws(SQLiteError) -> (deleted: Bool, typeID: Int)? {
-        let statement = try connection.cached(ImageSchema.SQL.selectRecord)
+        let statement = try held(&selectRecord, ImageSchema.SQL.selectRecord)
         defer { statement.reset() }
         try statement.bind(key, at: 1)
         guard try statement.step(), state.isVisible(used: statement.int(0)) else { return nil }
@@ -224,37 +384,33 @@ final class DrainTransaction {
         return located
     }
 
-    /// Encodes a present row: `cells`, then (when `keepOld`) the old row's cells they do not write.
-    private func encodeFresh(
-        key: String, entity: Bool, typeID: Int, cells: [NamedCell], linkTypes: [RecordKey: String], keepOld: Bool
-    ) throws(SQLiteError) -> [UInt8] {
-        freshIDs.removeAll(keepingCapacity: true)
-        for cell in cells { freshIDs.append(try intern(cell.storageKey)) }
-        return encodeMerged(key: key, deleted: false, entity: entity, typeID: typeID, fresh: cells, linkTypes: linkTypes, keepOld: keepOld)
-    }
-
-    /// Encodes `fresh` cells (their name ids in `freshIDs`) and, when `keepOld`, the old row's
-    /// cells they do not write, all sorted by storage key.
-    private func encodeMerged(
-        key: String, deleted: Bool, entity: Bool, typeID: Int, fresh: [NamedCell], linkTypes: [RecordKey: String],
-        keepOld: Bool
-    ) -> [UInt8] {
+    /// Encodes the `fresh` cells (their name ids in `freshIDs`) and, when `keepOld`, the old
+    /// row's cells they do not write, all in UTF-8 order of storage keys.
+    private func encodeMerged(key: String, deleted: Bool, entity: Bool, typeID: Int, keepOld: Bool) -> [UInt8] {
         kept.removeAll(keepingCapacity: true)
         if keepOld {
-            let freshSet = fresh.count > 16 ? Set(freshIDs) : nil
+            let freshSet = freshIDs.count > 16 ? Set(freshIDs) : nil
             for span in oldSpans {
                 let written = freshSet?.contains(span.nameID) ?? freshIDs.contains(span.nameID)
-                if !written, let name = names.name(ofID: span.nameID) { kept.append((name, span)) }
+                if !written, let slot = names.slot(ofID: span.nameID) { kept.append((rank(of: slot), span)) }
             }
-            if kept.count > 1 { kept.sort { utf8Precedes($0.name, $1.name) } }
+            if kept.count > 1 { kept.sort { $0.rank < $1.rank } }
             if !kept.isEmpty { stamps.formUnion(oldSink.nameIDs) }
         }
         encoder.beginRow(deleted: deleted, entity: entity, typeID: typeID, cellCount: fresh.count + kept.count)
+        let fresh = self.fresh
+        let freshIDs = self.freshIDs
+        let linkTypes = resolvedLinkTypes
+        var nextLink = 0
         var f = 0
         var k = 0
         while f < fresh.count || k < kept.count {
-            if k == kept.count || (f < fresh.count && utf8Precedes(fresh[f].storageKey, kept[k].name)) {
-                encoder.cell(nameID: freshIDs[f], fresh[f].cell) { self.linkType(linkTypes[$0]) }
+            if k == kept.count || (f < fresh.count && fresh[f].rank < kept[k].rank) {
+                encoder.cell(nameID: freshIDs[f], fresh[f].cell) { _ in
+                    // The fresh cells' links, in the order the encoder meets them.
+                    defer { nextLink += 1 }
+                    return nextLink < linkTypes.count ? linkTypes[nextLink] : .unknown
+                }
                 f += 1
             } else {
                 let range = kept[k].span.range
@@ -282,7 +438,7 @@ final class DrainTransaction {
             _ = try intern(type)
         }
         let blob = encoder.rootCell(field: field.storageKey, field.cell) { self.linkType(known[$0]) }
-        try upsert(ImageSchema.SQL.upsertRoot, key: field.storageKey, blob: blob)
+        try upsert(connection.cached(ImageSchema.SQL.upsertRoot), key: field.storageKey, blob: blob)
         summary.rootFields += 1
     }
 
@@ -302,8 +458,15 @@ final class DrainTransaction {
         summary.fetches += 1
     }
 
-    private func upsert(_ sql: String, key: String, blob: [UInt8]) throws(SQLiteError) {
+    /// The statement in `slot`, taken from the connection's cache the first time.
+    private func held(_ slot: inout Statement?, _ sql: String) throws(SQLiteError) -> Statement {
+        if let statement = slot { return statement }
         let statement = try connection.cached(sql)
+        slot = statement
+        return statement
+    }
+
+    private func upsert(_ statement: Statement, key: String, blob: [UInt8]) throws(SQLiteError) {
         defer { statement.reset() }
         try statement.bind(key, at: 1)
         try statement.bind(generation, at: 2)
@@ -331,30 +494,5 @@ final class DrainTransaction {
             known.formUnion(snapshot.linkTypes.keys)
         }
         return types
-    }
-
-    /// Cells sorted by storage key (UTF-8), the last of duplicates kept; the input when already so.
-    static func orderedCells(_ cells: [NamedCell]) -> [NamedCell] {
-        var ordered = true
-        for index in cells.indices.dropFirst() where !utf8Precedes(cells[index - 1].storageKey, cells[index].storageKey) {
-            ordered = false
-            break
-        }
-        if ordered { return cells }
-        var sorted = Array(cells.enumerated())
-        sorted.sort { lhs, rhs in
-            if utf8Equal(lhs.element.storageKey, rhs.element.storageKey) { return lhs.offset < rhs.offset }
-            return utf8Precedes(lhs.element.storageKey, rhs.element.storageKey)
-        }
-        var result: [NamedCell] = []
-        result.reserveCapacity(sorted.count)
-        for (_, cell) in sorted {
-            if let last = result.last, utf8Equal(last.storageKey, cell.storageKey) {
-                result[result.count - 1] = cell
-            } else {
-                result.append(cell)
-            }
-        }
-        return result
     }
 }

@@ -1,0 +1,34 @@
+/// A record's row decoded for the check: its cells keyed by this process's slots, as memory
+/// keeps them.
+package struct SlotRow: Sendable {
+    package var deleted: Bool
+    package var typename: String
+    /// The cells by slot; empty for a deleted row.
+    package var cells: [SlotID: Cell]
+}
+
+extension RowDecoder {
+    /// Decodes a record's row stored under `key` as ``decodeRow(_:key:names:sink:)`` does (the
+    /// same checks, the same misses), but writes each cell under the slot `names` keeps for its
+    /// name id, with no storage key text made or hashed. Of two cells under one name, the later
+    /// wins.
+    package static func decodeSlots(
+        _ bytes: UnsafeRawBufferPointer, key: String, names: NameTable, sink: inout RowDecodeSink
+    ) -> SlotRow? {
+        guard var reader = verifiedBody(bytes, key: key), let header = header(&reader),
+              let typename = names.name(ofID: header.typeID)
+        else { return nil }
+        sink.nameIDs.append(header.typeID)
+        let deleted = header.flags & RowFormat.deletedFlag != 0
+        var cells: [SlotID: Cell] = deleted ? [:] : Dictionary(minimumCapacity: header.cellCount)
+        for _ in 0..<header.cellCount {
+            guard let nameID = reader.count(), let slot = names.slot(ofID: nameID),
+                  let cell = cellValue(&reader, names: names, sink: &sink)
+            else { return nil }
+            sink.nameIDs.append(nameID)
+            if !deleted { cells[slot] = cell }
+        }
+        guard reader.isAtEnd else { return nil }
+        return SlotRow(deleted: deleted, typename: typename, cells: cells)
+    }
+}
