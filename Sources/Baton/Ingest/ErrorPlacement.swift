@@ -33,11 +33,7 @@ extension Normalizer {
         guard let found, let index = record(found.key),
             let member = found.shape.entry(named: name), !member.isTypename
         else { return false }
-        if let position = records[index].position(of: member.slot) {
-            records[index].cells[position].error = error
-        } else {
-            records[index].write(member.slot, Cell(.null, error: error))
-        }
+        records[index].place(error, on: member.slot)
         return true
     }
 
@@ -147,15 +143,11 @@ extension Normalizer {
             let shape = cache.shape(group: group, typename: records[index].typename)
             guard let member = shape.entry(named: key), !member.isTypename else { return false }
             if path.isEmpty {
-                if let position = records[index].position(of: member.slot) {
-                    records[index].cells[position].error = error
-                } else {
-                    records[index].write(member.slot, Cell(.null, error: error))
-                }
+                records[index].place(error, on: member.slot)
                 return true
             }
             guard member.isComposite, let position = records[index].position(of: member.slot) else { return false }
-            var value = records[index].cells[position].value
+            var value = records[index].values[position]
             while case .index(let position)? = path.first {
                 path.removeFirst()
                 switch value {

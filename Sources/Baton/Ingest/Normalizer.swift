@@ -14,9 +14,11 @@ struct Normalizer {
     var deletions: [RecordKey] = []
     var pages: [ConnectionPage] = []
     /// Leaf cells of objects whose key is not known yet (a stack shared by nested objects).
-    var pending: [(SlotID, Cell)] = []
+    var pending: [(SlotID, Value)] = []
     /// Composite members waiting for their object's key (a stack shared by nested objects).
     var deferred: [(ShapeEntry, JSONScanner.Mark)] = []
+    /// Keys of the lists of links being read (a stack shared by nested lists).
+    var links: [RecordKey?] = []
     /// Nulls met in non-null positions, each skipped with the nullable value that holds it (see
     /// `NullPropagation.swift`); when any is met, this pass's change set is not the answer.
     var violations: [NullViolation] = []
@@ -65,10 +67,14 @@ struct Normalizer {
     @inline(__always)
     func find(_ hash: UInt64, _ matches: (RecordBuilder) -> Bool) -> Int? {
         var bucket = table.bucket(for: hash)
+        let tag = RecordTable.tag(hash)
         while true {
-            let index = table.buckets[bucket]
-            if index < 0 { return nil }
-            if table.hashes[Int(index)] == hash, matches(records[Int(index)]) { return Int(index) }
+            let entry = table.buckets[bucket]
+            if entry == 0 { return nil }
+            if entry & 0xFFFF_FFFF_0000_0000 == tag {
+                let index = Int(truncatingIfNeeded: entry & 0xFFFF_FFFF) - 1
+                if matches(records[index]) { return index }
+            }
             bucket = (bucket + 1) & table.mask
         }
     }
@@ -82,37 +88,55 @@ struct Normalizer {
 
     /// Reads an object's `id` member and finds or makes its record, writing the id's cell.
     ///
-    /// A plain string id is looked up by the hash of `Type:` and its bytes, so an entity met again
-    /// costs no string at all; other ids (escaped, integer, null) take the general way.
+    /// A plain string id is looked up by the hash of `Type:` and its bytes, and compared by bytes
+    /// with the id a record of the same type was made from, so an entity met again costs no string
+    /// at all; other ids (escaped, integer, null) take the general way. The value is returned only
+    /// when `member` deletes records (the caller's only use of it).
     mutating func identify(
         _ member: ShapeEntry, shape: Shape, keySource: KeySource
-    ) throws(IngestError) -> (key: RecordKey, index: Int, value: Value) {
+    ) throws(IngestError) -> (key: RecordKey, index: Int, value: Value?) {
         let typename = shape.typename
         let value: Value
         if member.reusesStrings, try peek() == .string {
             let span: JSONStringSpan
             do { span = try scanner.readStringSpan() } catch { throw .json(error) }
             if !span.hasEscapes && span.isASCII {
-                let id = UnsafeRawBufferPointer(rebasing: scanner.bytes[span.range])
+                let bytes = scanner.bytes
+                let idText = span.text
+                let id = UnsafeRawBufferPointer(rebasing: bytes[span.range])
                 let hash = RecordTable.hash(id, from: shape.keyPrefixHash)
                 let prefix = shape.keyPrefix
-                if let index = find(hash, { RecordTable.key($0.key.rawValue, is: prefix, id) }) {
+                let typeID = shape.typeID
+                let found = find(hash) { record in
+                    if record.keyType == typeID { return record.keyID.sameBytes(as: idText, in: bytes) }
+                    // Type names hold no `:`: a key made from another type's prefix is another key.
+                    if record.keyType >= 0 { return false }
+                    return RecordTable.key(record.key.rawValue, is: prefix, id)
+                }
+                let wantsValue = member.deleteRecord != nil
+                if let index = found {
                     if records[index].typename != typename { records[index].typename = typename }
+                    if records[index].keyType == typeID && records[index].keySlot == member.slot.index {
+                        // Found by these bytes, and the id's cell still holds them.
+                        return (records[index].key, index, wantsValue ? .string(try string(span)) : nil)
+                    }
                     if let position = records[index].position(of: member.slot),
-                        case .string(let old) = records[index].cells[position].value,
-                        Normalizer.equal(old, id)
+                        records[index].fields[position].span.sameBytes(as: idText, in: bytes)
                     {
-                        return (records[index].key, index, records[index].cells[position].value)
+                        return (records[index].key, index, wantsValue ? records[index].values[position] : nil)
                     }
                     let value = Value.string(try string(span))
-                    records[index].write(member.slot, Cell(value))
+                    records[index].write(member.slot, value, span: idText)
                     return (records[index].key, index, value)
                 }
                 let text = try string(span)
                 let key = RecordKey.entity(typename: typename, id: text)
                 let index = appendRecord(key, typename: typename, capacity: shape.entries.count, hash: hash)
-                records[index].write(member.slot, Cell(.string(text)))
-                return (key, index, .string(text))
+                records[index].keyType = typeID
+                records[index].keyID = idText
+                records[index].write(member.slot, .string(text), span: idText)
+                records[index].keySlot = member.slot.index
+                return (key, index, wantsValue ? .string(text) : nil)
             }
             value = .string(try string(span))
         } else {
@@ -120,7 +144,7 @@ struct Normalizer {
         }
         let key = try identity(value, typename: typename, keySource: keySource)
         let index = openRecord(key, typename: typename, capacity: shape.entries.count)
-        records[index].write(member.slot, Cell(value))
+        records[index].write(member.slot, value)
         return (key, index, value)
     }
 
@@ -229,10 +253,10 @@ struct Normalizer {
                         key = found.key
                         index = found.index
                         if pending.count > pendingBase {
-                            for (slot, cell) in pending[pendingBase...] { records[index].write(slot, cell) }
+                            for (slot, value) in pending[pendingBase...] { records[index].write(slot, value) }
                             pending.removeSubrange(pendingBase...)
                         }
-                        if let directive = member.deleteRecord { appendDeletions(found.value, directive) }
+                        if let directive = member.deleteRecord, let value = found.value { appendDeletions(value, directive) }
                     } else if deferred.count > deferredBase, !mutant.isOn(.lateIDLeavesJumpAhead) {
                         // A composite member before this one waits for the object's key: this
                         // leaf waits behind it, so that a record met in both is written in
@@ -240,17 +264,14 @@ struct Normalizer {
                         deferred.append((member, valueMark))
                         try skipValueToRevisit()
                     } else {
-                        if index >= 0, member.reusesStrings, member.deleteRecord == nil,
-                            let position = records[index].position(of: member.slot),
-                            try keepString(at: position, of: index)
-                        {
+                        if index >= 0, member.reusesStrings, member.deleteRecord == nil, try writeString(member, into: index) {
                             continue
                         }
                         let value = try leafValue(member)
                         if index >= 0 {
-                            records[index].write(member.slot, Cell(value))
+                            records[index].write(member.slot, value)
                         } else {
-                            pending.append((member.slot, Cell(value)))
+                            pending.append((member.slot, value))
                         }
                         if let directive = member.deleteRecord { appendDeletions(value, directive) }
                     }
@@ -274,7 +295,7 @@ struct Normalizer {
                         try writeComposite(member, into: index, parent: key)
                     } else {
                         let value = try leafValue(member)
-                        records[index].write(member.slot, Cell(value))
+                        records[index].write(member.slot, value)
                         if let directive = member.deleteRecord { appendDeletions(value, directive) }
                     }
                 } catch {
@@ -370,7 +391,7 @@ struct Normalizer {
     /// Normalizes a composite member's value and writes its slot (plus its connection page).
     mutating func writeComposite(_ member: ShapeEntry, into index: Int, parent: RecordKey) throws(IngestError) {
         let value = try compositeValue(member, parent: parent, storageKey: member.storageKey, depth: member.listDepth)
-        records[index].write(member.slot, Cell(value))
+        records[index].write(member.slot, value)
         if let connection = member.connection {
             var serverRecord: RecordKey?
             var typename = member.namedType
@@ -408,7 +429,8 @@ struct Normalizer {
         let itemsNullable = !member.isNonNull(atLevel: itemLevel)
         var position = 0
         if depth == 1 {
-            var keys: [RecordKey?] = []
+            // The keys gather on a stack shared by nested lists, and the list is made once, at its size.
+            let base = links.count
             if try openArray() {
                 repeat {
                     let itemMark = scanner.mark
@@ -416,19 +438,27 @@ struct Normalizer {
                         let element = try peek()
                         if element == .null {
                             try readNull(member, level: itemLevel)
-                            keys.append(nil)
+                            links.append(nil)
                         } else if element == .object {
-                            keys.append(try childObject(member, .path(parent: parent, storageKey: storageKey, index: position)))
+                            let key = try childObject(member, .path(parent: parent, storageKey: storageKey, index: position))
+                            links.append(key)
                         } else {
                             throw wrongType("an object", element)
                         }
                     } catch {
-                        guard itemsNullable, try recover(error, at: itemMark) else { throw error.inside(.index(position)) }
-                        keys.append(nil)
+                        // Whatever nested lists left on the stack goes with the item.
+                        links.removeSubrange((base + position)...)
+                        guard itemsNullable, try recover(error, at: itemMark) else {
+                            links.removeSubrange(base...)
+                            throw error.inside(.index(position))
+                        }
+                        links.append(nil)
                     }
                     position += 1
                 } while try nextElement()
             }
+            let keys = Array(links[base...])
+            links.removeSubrange(base...)
             return .links(keys)
         }
         var items: [Value] = []
@@ -471,20 +501,35 @@ struct Normalizer {
         return try leafList(member, depth: member.listDepth)
     }
 
-    /// For a string-like leaf whose record already holds a string in cell `position`: when the
-    /// response spells the same text, reads past it and answers true, the cell kept as it is and no
-    /// string made (entities repeat often in a response); otherwise leaves the scanner where it was.
-    mutating func keepString(at position: Int, of index: Int) throws(IngestError) -> Bool {
-        guard try peek() == .string, case .string(let old) = records[index].cells[position].value else { return false }
-        let start = scanner.mark
-        let span: JSONStringSpan
-        // Equal bytes are as valid as the stored text: the UTF-8 check waits for a difference.
-        do { span = try scanner.readStringSpanForComparison() } catch { throw .json(error) }
-        if !span.hasEscapes, Normalizer.equal(old, UnsafeRawBufferPointer(rebasing: scanner.bytes[span.range])) {
-            return true
+    /// For a string-like leaf of a known record, when the response holds a string there: writes
+    /// it and answers true. When the record holds the same text already (entities repeat often in
+    /// a response) the cell is kept as it is and no string is made. Anything but a string: false,
+    /// the scanner where it was.
+    mutating func writeString(_ member: ShapeEntry, into index: Int) throws(IngestError) -> Bool {
+        guard try peek() == .string else { return false }
+        if let position = records[index].position(of: member.slot) {
+            let start = scanner.mark
+            let span: JSONStringSpan
+            // Equal bytes are as valid as the stored text: the UTF-8 check waits for a difference.
+            do { span = try scanner.readStringSpanForComparison() } catch { throw .json(error) }
+            if !span.hasEscapes {
+                let known = records[index].fields[position].span
+                if known.isNone {
+                    if case .string(let old) = records[index].values[position],
+                        Normalizer.equal(old, UnsafeRawBufferPointer(rebasing: scanner.bytes[span.range]))
+                    {
+                        return true
+                    }
+                } else if known.sameBytes(as: span.text, in: scanner.bytes) {
+                    return true
+                }
+            }
+            scanner.reset(to: start)
         }
-        scanner.reset(to: start)
-        return false
+        let span: JSONStringSpan
+        do { span = try scanner.readStringSpan() } catch { throw .json(error) }
+        records[index].write(member.slot, .string(try string(span)), span: span.text)
+        return true
     }
 
     /// True when `text`'s UTF-8 is exactly `bytes`.

@@ -5,16 +5,21 @@
 /// making its key's string. The table only answers lookups; nothing iterates it, so record order
 /// never depends on hashing.
 struct RecordTable {
-    /// Record positions (-1: empty), probed linearly from a key's bucket.
-    private(set) var buckets: [Int32]
-    /// The hash of each record's key, by position.
+    /// Probed linearly from a key's bucket: the high 32 bits of the key's hash and, below them,
+    /// its record's position plus one (0: empty), so a probe reads one word per bucket.
+    private(set) var buckets: [UInt64]
+    /// The hash of each record's key, by position (for growing).
     private(set) var hashes: [UInt64] = []
     private(set) var mask: Int
 
     init() {
-        buckets = Array(repeating: -1, count: 256)
+        buckets = Array(repeating: 0, count: 256)
         mask = 255
     }
+
+    /// The high half of `hash`, as a bucket holds it.
+    @inline(__always)
+    static func tag(_ hash: UInt64) -> UInt64 { hash & 0xFFFF_FFFF_0000_0000 }
 
     static let offsetBasis: UInt64 = 0xCBF2_9CE4_8422_2325
     static let prime: UInt64 = 0x0000_0100_0000_01B3
@@ -68,14 +73,15 @@ struct RecordTable {
     }
 
     private mutating func place(_ position: Int) {
-        var bucket = bucket(for: hashes[position])
-        while buckets[bucket] >= 0 { bucket = (bucket + 1) & mask }
-        buckets[bucket] = Int32(truncatingIfNeeded: position)
+        let hash = hashes[position]
+        var bucket = bucket(for: hash)
+        while buckets[bucket] != 0 { bucket = (bucket + 1) & mask }
+        buckets[bucket] = RecordTable.tag(hash) | UInt64(truncatingIfNeeded: position + 1)
     }
 
     private mutating func grow() {
         let size = buckets.count * 2
-        buckets = Array(repeating: -1, count: size)
+        buckets = Array(repeating: 0, count: size)
         mask = size - 1
         for position in hashes.indices { place(position) }
     }

@@ -89,10 +89,13 @@ final class Shape {
     /// `Type:`, the start of the keys of this type's entities, and its hash.
     let keyPrefix: [UInt8]
     let keyPrefixHash: UInt64
+    /// The type name's number in this normalize call (shapes of one type under other groups share it).
+    let typeID: Int32
 
-    init(typename: String, entries: [ShapeEntry]) {
+    init(typename: String, entries: [ShapeEntry], typeID: Int32) {
         self.typename = typename
         self.entries = entries
+        self.typeID = typeID
         self.hasID = entries.contains { $0.isID }
         keyPrefix = Array((typename + ":").utf8)
         keyPrefixHash = keyPrefix.withUnsafeBytes { RecordTable.hash($0) }
@@ -145,6 +148,7 @@ final class ShapeCache {
     private var groupIDs: [[ObjectIdentifier]: Int] = [:]
     private var shapes: [ShapeKey: Shape] = [:]
     private var typenameKeys: [Int: [[UInt8]]] = [:]
+    private var typeIDs: [String: Int32] = [:]
 
     private struct ShapeKey: Hashable {
         let group: Int
@@ -203,7 +207,9 @@ final class ShapeCache {
             let child = field.type.isComposite ? self.group(for: children[i]) : -1
             entries.append(ShapeEntry(field: field, childGroup: child, deleteRecord: deleteRecords[i], variables: variables))
         }
-        return Shape(typename: typename, entries: entries)
+        let typeID = typeIDs[typename] ?? Int32(typeIDs.count)
+        typeIDs[typename] = typeID
+        return Shape(typename: typename, entries: entries, typeID: typeID)
     }
 
     /// The member names that may carry an object's type name before its type is known: the
