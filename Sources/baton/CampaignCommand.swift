@@ -99,6 +99,7 @@ enum CampaignCommand {
         setup.mutant = settings.mutant
         setup.timeBudget = settings.timeBudget
         setup.maxFailures = settings.maxFailures
+        setup.worldWords = settings.world.words
         // A job's report is read by its parent only: it does not ask git.
         setup.build = settings.progress == .job ? [:] : BuildInfo.report()
         return setup

@@ -42,7 +42,7 @@ enum CampaignOutput {
             if let path = failure.timelinePath { lines.append("    timeline: \(path)") }
             if let path = failure.regressionPath { lines.append("    saved as a regression: \(path)") }
             if let error = failure.writeError { lines.append("    \(error)") }
-            lines.append("    rerun: " + CampaignReport.reproduceCommand(seed: failure.seed, events: settings.events, mutant: settings.mutant))
+            lines.append("    rerun: " + CampaignReport.reproduceCommand(seed: failure.seed, events: settings.events, mutant: settings.mutant, world: settings.world.words))
         }
         if failures.count > listed {
             let rest = failures.count - listed

@@ -34,19 +34,18 @@ enum SimRunCommand {
         print("events up to the failing one:")
         for line in FailureReport.eventsAround(failure, trace: outcome.trace) { print("  " + line) }
         try requests.show(outcome)
-        shrink(failure, outcome: outcome, options: options, replayDirectory: replayDirectory)
+        shrink(failure, outcome: outcome, options: options, worldWords: world.words, replayDirectory: replayDirectory)
         return 1
     }
 
     /// Shrinks the failing schedule and writes its replay file, with its timeline beside it.
-    private static func shrink(_ failure: InvariantViolation, outcome: SimOutcome, options: Simulation.Options, replayDirectory: String) {
+    private static func shrink(_ failure: InvariantViolation, outcome: SimOutcome, options: Simulation.Options, worldWords: [String], replayDirectory: String) {
         let seed = outcome.seed ?? 0
         print("shrinking…")
         let shrunk = Campaign.shrink(outcome, options: options, budget: 400)
-        let rerun = CampaignReport.reproduceCommand(seed: seed, events: options.events, mutant: options.mutant)
-            + (options.world.name == World.defaultName ? "" : " --world \(options.world.name)")
+        let rerun = CampaignReport.reproduceCommand(seed: seed, events: options.events, mutant: options.mutant, world: worldWords)
         guard shrunk.reproduces else {
-            printError("baton: the schedule did not fail again when replayed, so no replay file was written")
+            printError("baton: " + Campaign.unreproduced(failure))
             print("rerun:       " + rerun)
             return
         }

@@ -181,6 +181,44 @@ struct FailureOutputTests {
     #endif
 }
 
+/// A failure's rerun command runs the seed in the world the failure was found in.
+@Suite("Rerun commands name their world")
+struct RerunWorldTests {
+    @Test("words that need quoting are quoted for the shell, others are left alone")
+    func shellWords() {
+        #expect(CampaignReport.shellWord("Fixtures/worlds/github") == "Fixtures/worlds/github")
+        #expect(CampaignReport.shellWord("a.graphql,b.graphql") == "a.graphql,b.graphql")
+        #expect(CampaignReport.shellWord("my app/schema.graphql") == "'my app/schema.graphql'")
+        #expect(CampaignReport.shellWord("it's") == "'it'\\''s'")
+        #expect(CampaignReport.shellWord("") == "''")
+        #expect(CampaignReport.reproduceCommand(seed: 3, events: 40, mutant: nil, world: ["--schema", "s p.graphql", "--operations", "a.graphql"])
+            == "swift run baton sim run --seed 3 --events 40 --schema 's p.graphql' --operations a.graphql")
+    }
+
+    #if DEBUG
+    @MainActor
+    @Test("a campaign over a world given by its files prints and reports a rerun command with those files")
+    func campaignOverFiles() throws {
+        let github = BatonProcess.repository.appendingPathComponent("Fixtures/worlds/github").path
+        let operations = ["IssueHeader.graphql", "IssueDetail.graphql"].map { github + "/" + $0 }.joined(separator: ",")
+        try TemporaryFolder.with { folder in
+            let result = try BatonProcess.run(["sim", "campaign", "--seeds", "0..0", "--events", "6", "--mutant", "wrongScalarAtIngest", "--no-shrink",
+                                               "--regressions", "none", "--json", "report.json",
+                                               "--schema", github + "/schema.graphqls", "--operations", operations], in: folder)
+            #expect(result.status == 1)
+            let rerun = "swift run baton sim run --seed 0 --events 6 --mutant wrongScalarAtIngest --schema \(github)/schema.graphqls --operations \(operations)"
+            #expect(result.stdout.split(separator: "\n").contains { $0 == "    rerun: " + rerun }, "\(result.stdout)")
+            let report = try JSONValue.parse(Array(try Data(contentsOf: folder.appendingPathComponent("report.json"))))
+            guard case .object(let o) = report, case .array(let failures)? = o["failures"], case .object(let reported)? = failures.first else {
+                Issue.record("the report lists the failure")
+                return
+            }
+            #expect(reported["reproduce"] == .string(rerun))
+        }
+    }
+    #endif
+}
+
 /// A test's own failure to set itself up, with why.
 struct TestFailure: Error, CustomStringConvertible {
     let description: String

@@ -309,6 +309,27 @@ struct ExecutorSemanticsTests {
         #expect(nulled > 0)
     }
 
+    @Test("errors of a list's earlier items become unplaced when a later item nulls the list")
+    func errorsUnderANulledList() throws {
+        let world = try ExecutorSchema.world("query Q { hero { __typename ... on Human { crew { name serial } } } }")
+        let operation = try #require(world.operation(named: "Q"))
+        var earlierItemErrors = 0
+        for seed: UInt64 in 0..<300 {
+            var server = WorldFixtures.server(world, seed: seed) {
+                $0.errorRate = 0.4
+                $0.nonNullErrorRate = 0.4
+            }
+            let execution = server.execute(operation, variables: [:])
+            guard let hero = execution.data?["hero"]?.value.object, hero.typename == "Human", hero["crew"]?.value == .null else { continue }
+            let inside: (ProvenanceError) -> Bool = { $0.path.count > 2 && Array($0.path.prefix(2)) == [.key("hero"), .key("crew")] }
+            let underCrew = execution.errors.filter(inside)
+            let unplaced = execution.unplacedErrors.filter(inside)
+            #expect(unplaced.map(\.path) == underCrew.map(\.path), "seed \(seed): an error under a null list is placed")
+            earlierItemErrors += underCrew.contains { $0.path.last == .key("name") } ? 1 : 0
+        }
+        #expect(earlierItemErrors > 0, "no seed nulled a list after an earlier item's nullable field failed")
+    }
+
     @Test("errors inside list items name the item's index")
     func listItems() throws {
         let world = try ExecutorSchema.world("query Q { hero { __typename ... on Human { friends { __typename id name } } } }")

@@ -103,7 +103,7 @@ package struct Campaign {
         let shrunk = Self.shrink(outcome, options: plan.options, budget: plan.shrinkBudget, shouldStop: { stop() != nil })
         failure.replays = shrunk.replays
         guard shrunk.reproduces else {
-            failure.writeError = "its schedule did not fail again when replayed, so no replay file was written"
+            failure.writeError = Self.unreproduced(violation)
             return failure
         }
         failure.shrunkLength = shrunk.events.count
@@ -153,6 +153,16 @@ package struct Campaign {
 
     /// Shrinks a failing run's schedule to the smallest that breaks the same invariant, without
     /// events that would do nothing (so that a replay file holding it reads back).
+    /// Why a failing run has no replay file: its schedule did not fail again when replayed. The
+    /// simulator's own server and model disagreeing (`oracle-self-consistent`) is only seen in a
+    /// run from the seed, because a replay has the responses' text and not the server's execution.
+    package static func unreproduced(_ violation: InvariantViolation) -> String {
+        if violation.invariant == "oracle-self-consistent" {
+            return "the simulator's own server and model disagree (BatonSim's bug, not the store's), which only a run from the seed shows: a replay has the responses' text, not the server's execution; no replay file was written"
+        }
+        return "its schedule did not fail again when replayed, so no replay file was written"
+    }
+
     package static func shrink(_ outcome: SimOutcome, options: Simulation.Options, budget: Int,
                                shouldStop: @escaping () -> Bool = { false }) -> ShrunkSchedule {
         guard let failure = outcome.failure else { return ShrunkSchedule(events: outcome.schedule, replays: 0, reproduces: false) }

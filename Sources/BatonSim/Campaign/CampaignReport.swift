@@ -18,6 +18,9 @@ package enum CampaignReport {
         /// `--for`, in seconds.
         package var timeBudget: Double?
         package var maxFailures: Int?
+        /// The words that name the campaign's world on a command line (`--world github`; empty
+        /// for the default world), so a failure's rerun command runs it in the same world.
+        package var worldWords: [String] = []
         /// The build: version, git commit ("unknown" when not known), configuration.
         package var build: [String: String] = [:]
 
@@ -39,7 +42,7 @@ package enum CampaignReport {
                 "invariant": .string(failure.violation.invariant),
                 "detail": .string(failure.violation.detail),
                 "event": .int(failure.violation.eventIndex),
-                "reproduce": .string(reproduceCommand(seed: failure.seed, events: setup.eventsPerSeed, mutant: setup.mutant)),
+                "reproduce": .string(reproduceCommand(seed: failure.seed, events: setup.eventsPerSeed, mutant: setup.mutant, world: setup.worldWords)),
                 "shrinkReplays": .int(failure.replays),
             ]
             if let swarm = failure.swarm { object["swarm"] = swarm }
@@ -171,8 +174,17 @@ package enum CampaignReport {
     }
 
     /// The command that reruns one seed.
-    package static func reproduceCommand(seed: UInt64, events: Int, mutant: Mutant?) -> String {
+    package static func reproduceCommand(seed: UInt64, events: Int, mutant: Mutant?, world: [String] = []) -> String {
         "swift run baton sim run --seed \(seed) --events \(events)" + (mutant.map { " --mutant \($0.rawValue)" } ?? "")
+            + world.map { " " + shellWord($0) }.joined()
+    }
+
+    /// `word` as one shell word: as it is when it holds only safe characters, else single-quoted.
+    package static func shellWord(_ word: String) -> String {
+        let safe = !word.isEmpty && word.unicodeScalars.allSatisfy {
+            ($0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil)) || "-_./,=:@+".unicodeScalars.contains($0)
+        }
+        return safe ? word : "'" + String(word.flatMap { $0 == "'" ? Array("'\\''") : [$0] }) + "'"
     }
 
     /// A seed as JSON: a number, or a string past the largest integer JSON readers keep whole.

@@ -178,6 +178,7 @@ struct Executor {
                 responseKey: group.responseKey, name: node.name, arguments: arguments, directives: directives, value: .null,
                 error: error)
         }
+        let firstError = errors.count
         do {
             let resolved = try resolve(definition, group: group, on: object, arguments: arguments, path: path)
             let value = try complete(
@@ -187,6 +188,9 @@ struct Executor {
                 responseKey: group.responseKey, name: node.name, arguments: arguments, directives: directives, value: value)
         } catch let propagation as NullPropagation {
             if definition.type.isNonNull { throw propagation }
+            // The field is null: what its value raised before the null reached it (a list's
+            // earlier items) names no field of the response any more.
+            unplace(from: firstError)
             let placed = propagation.error.path == path
             record(propagation.error, at: propagation.location, placed: placed)
             return ProvenanceField(
