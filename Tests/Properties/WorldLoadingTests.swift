@@ -199,3 +199,51 @@ struct WorldLoadingTests {
         #expect(Simulation.run(seed: 1, options: .init(events: 60, world: world)).failure == nil)
     }
 }
+
+/// Apps key a fixed set of objects by an enum (`IconEdge { id: IconId! }` in the apollo-kotlin
+/// calendar app): the server keeps one entity per value at most, and the store keys them as it
+/// keys any id.
+@Suite("Entities keyed by an enum id")
+struct EnumIDWorldTests {
+    static let schema = """
+        type Query { items: [Item!]! }
+        type Item { id: ID! title: String icon: IconEdge! }
+        type IconEdge { id: IconId! name: String }
+        enum IconId { Star Heart Moon }
+        """
+
+    static func world() throws -> World {
+        var settings = WorldFixtures.quiet
+        settings.entities = ["IconEdge": 5...9, "Item": 4...6]
+        return try WorldFixtures.world(schema, "query Items { items { id title icon { id name } } }", settings: settings)
+    }
+
+    @Test("the world loads, and the server never makes more entities than the enum has values, even as drift adds some")
+    func fixedIDs() throws {
+        let world = try Self.world()
+        #expect(world.analysis.entityTypes["IconEdge"] == .required)
+        var server = WorldFixtures.server(world, seed: 3)
+        #expect(server.entityIDs(of: ["IconEdge"]).living == ["Star", "Heart", "Moon"])
+        for _ in 0..<300 { _ = server.drift(.newEntity) }
+        let icons = server.entityIDs(of: ["IconEdge"])
+        #expect(icons.living.count + icons.deleted.count == 3)
+        #expect(server.entityIDs(of: ["Item"]).living.count > 6, "drift still adds entities whose ids are made up")
+        let answer = server.execute(try #require(world.operation(named: "Items")), variables: [:])
+        let items = try #require(answer.data?["items"]?.value.items)
+        #expect(!items.isEmpty)
+        for item in items {
+            let icon = try #require(item.object?["icon"]?.value.object)
+            #expect(["Star", "Heart", "Moon"].contains(icon.id ?? ""))
+        }
+    }
+
+    @MainActor
+    @Test("seeds of such a world run clean: the store and the model key the icons alike")
+    func seedsRunClean() throws {
+        let world = try Self.world()
+        for seed: UInt64 in 0..<6 {
+            let outcome = Simulation.run(seed: seed, options: Simulation.Options(events: 80, mutant: nil, world: world))
+            #expect(outcome.failure == nil, "seed \(seed): \(outcome.failure.map { "\($0)" } ?? "")")
+        }
+    }
+}

@@ -142,8 +142,9 @@ extension Server {
     }
 
     private mutating func newEntity() -> String? {
-        guard !state.tables.isEmpty else { return nil }
-        let entity = addEntity(typeIndex: driftRandom.int(0...(state.tables.count - 1)))
+        guard !state.tables.isEmpty,
+            let entity = addEntity(typeIndex: driftRandom.int(0...(state.tables.count - 1)))
+        else { return nil }
         return "new \(label(of: entity))"
     }
 
@@ -172,7 +173,7 @@ extension Server {
         let possible = world.schema.possibleTypes(of: itemType)
         let entityTypes = possible.compactMap { name in state.tables.firstIndex { $0.name == name } }
         if !entityTypes.isEmpty {
-            return .entity(addEntity(typeIndex: entityTypes[driftRandom.int(0...(entityTypes.count - 1))]))
+            return addEntity(typeIndex: entityTypes[driftRandom.int(0...(entityTypes.count - 1))]).map(NodeRef.entity)
         }
         guard let type = possible.first else { return nil }
         let made = state.lists[key]!.madeObjects

@@ -46,7 +46,8 @@ package struct Server: Sendable {
             state.pathOrder.append(identity)
         }
         for type in world.analysis.entityTypeNames {
-            state.tables.append(EntityTable(name: type, idKind: world.analysis.entityTypes[type]!))
+            state.tables.append(EntityTable(
+                name: type, idKind: world.analysis.entityTypes[type]!, fixedIDs: WorldTypes.enumIDs(of: type, in: world.schema)))
             for _ in 0..<configuration.entityCounts[type, default: 0] {
                 addEntity(typeIndex: state.tables.count - 1)
             }
@@ -111,14 +112,19 @@ package struct Server: Sendable {
 
     // MARK: - Entities
 
-    /// Makes a new entity of the type numbered `typeIndex`; returns it.
+    /// Makes a new entity of the type numbered `typeIndex`; returns it, or nil when the type's
+    /// enum id has no value left.
     @discardableResult
-    mutating func addEntity(typeIndex: Int) -> EntityRef {
+    mutating func addEntity(typeIndex: Int) -> EntityRef? {
         let table = state.tables[typeIndex]
         let serial = table.count
         var id: String?
-        if table.idKind == .optional, idRandom.chance(configuration.nullIDRate) {
+        if table.isFull {
+            return nil
+        } else if table.idKind == .optional, idRandom.chance(configuration.nullIDRate) {
             id = nil
+        } else if let fixed = table.fixedIDs {
+            id = fixed[serial]
         } else {
             func plain(_ serial: Int) -> String {
                 configuration.globalIDs ? "\(table.name)_\(serial + 1)" : "\(serial + 1)"

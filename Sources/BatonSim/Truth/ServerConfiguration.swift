@@ -48,7 +48,9 @@ package struct ServerConfiguration: Sendable, Hashable, CustomStringConvertible 
         let settings = world.settings
         var counts: [String: Int] = [:]
         for type in world.analysis.entityTypeNames {
-            counts[type] = random.int(settings.entityCount(of: type))
+            let count = random.int(settings.entityCount(of: type))
+            // An enum id allows as many entities as the enum has values.
+            counts[type] = WorldTypes.enumIDs(of: type, in: world.schema).map { min(count, $0.count) } ?? count
         }
         entityCounts = counts
         valueVersions = random.int(settings.valueVersions)

@@ -17,6 +17,8 @@ enum NodeRef: Hashable, Sendable {
 struct EntityTable: Sendable {
     let name: String
     let idKind: WorldTypes.IDKind
+    /// The ids an enum id allows, in order (`nil`: ids are made up).
+    let fixedIDs: [String]?
     /// Per serial, the id (`nil`: this instance has a null id).
     private(set) var ids: [String?] = []
     /// Per serial, false once the entity is deleted.
@@ -26,12 +28,16 @@ struct EntityTable: Sendable {
     /// Serials by id, bytes compared.
     private var index: [ExactString: Int] = [:]
 
-    init(name: String, idKind: WorldTypes.IDKind) {
+    init(name: String, idKind: WorldTypes.IDKind, fixedIDs: [String]? = nil) {
         self.name = name
         self.idKind = idKind
+        self.fixedIDs = fixedIDs
     }
 
     var count: Int { ids.count }
+
+    /// Whether every id an enum id allows is taken, so no entity of this type can be added.
+    var isFull: Bool { fixedIDs.map { count >= $0.count } ?? false }
 
     /// Adds an entity with `id`; returns its serial.
     @discardableResult

@@ -11,19 +11,28 @@ package enum WorldTypes {
         case optional
     }
 
-    /// The id kind of `typeName`, when it is an object type whose `id` field is an `ID`, a `String`
-    /// or a custom scalar (not a list); `nil` for any other type.
+    /// The id kind of `typeName`, when it is an object type whose `id` field is an `ID`, a `String`,
+    /// a custom scalar or an enum (not a list); `nil` for any other type.
     package static func idKind(of typeName: String, in schema: Schema) -> IDKind? {
         guard let type = schema.type(named: typeName), type.kind == .object, let id = type.field(named: "id") else { return nil }
-        guard isIDLike(id.type, in: schema) else { return nil }
+        guard isIDLike(id.type, in: schema) || enumIDs(of: typeName, in: schema) != nil else { return nil }
         return id.type.isNonNull ? .required : .optional
+    }
+
+    /// The only ids `typeName`'s objects can have when its `id` is an enum (`id: IconId!`, as apps
+    /// key a fixed set of icons or categories), in the enum's order; `nil` for any other id.
+    package static func enumIDs(of typeName: String, in schema: Schema) -> [String]? {
+        guard let type = schema.type(named: typeName), type.kind == .object, let id = type.field(named: "id"),
+            id.type.listDepth == 0, let idType = schema.type(named: id.type.namedType), idType.kind == .enumeration
+        else { return nil }
+        return idType.enumValues.map(\.name)
     }
 
     /// Why the server cannot key `typeName`'s objects, when it has an `id` field of another type.
     static func unservableID(of typeName: String, in schema: Schema) -> String? {
         guard let type = schema.type(named: typeName), type.kind == .object, let id = type.field(named: "id") else { return nil }
-        if isIDLike(id.type, in: schema) { return nil }
-        return "\"\(typeName).id\" is \"\(id.type)\": the server keys objects by an id of type ID, String or a custom scalar"
+        if idKind(of: typeName, in: schema) != nil { return nil }
+        return "\"\(typeName).id\" is \"\(id.type)\": the server keys objects by an id of type ID, String, a custom scalar or an enum"
     }
 
     /// `ID`, `String` or a custom scalar (ids such as `ItemId!` are custom scalars served as
