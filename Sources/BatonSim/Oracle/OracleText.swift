@@ -27,7 +27,16 @@ package struct OracleText: Hashable, Comparable, Sendable, CustomStringConvertib
     package var bytes: [UInt8] { Array(string.utf8) }
 
     package static func == (lhs: OracleText, rhs: OracleText) -> Bool {
-        lhs.string.utf8.elementsEqual(rhs.string.utf8)
+        let left = lhs.string.utf8
+        let right = rhs.string.utf8
+        guard left.count == right.count else { return false }
+        // Native strings hold their bytes contiguously: compare the buffers rather than walking
+        // two UTF-8 views index by index (the oracle's dictionaries compare keys constantly).
+        let fast: Bool?? = left.withContiguousStorageIfAvailable { a in
+            right.withContiguousStorageIfAvailable { b in a.elementsEqual(b) }
+        }
+        if let fast, let equal = fast { return equal }
+        return left.elementsEqual(right)
     }
 
     package func hash(into hasher: inout Hasher) {
@@ -38,7 +47,11 @@ package struct OracleText: Hashable, Comparable, Sendable, CustomStringConvertib
     }
 
     package static func < (lhs: OracleText, rhs: OracleText) -> Bool {
-        lhs.string.utf8.lexicographicallyPrecedes(rhs.string.utf8)
+        let fast: Bool?? = lhs.string.utf8.withContiguousStorageIfAvailable { a in
+            rhs.string.utf8.withContiguousStorageIfAvailable { b in a.lexicographicallyPrecedes(b) }
+        }
+        if let fast, let precedes = fast { return precedes }
+        return lhs.string.utf8.lexicographicallyPrecedes(rhs.string.utf8)
     }
 
     /// True when the text starts with the bytes of `prefix`.
