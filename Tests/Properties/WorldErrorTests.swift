@@ -21,7 +21,7 @@ struct WorldErrorTests {
         interface Node { id: ID! }
         interface Orphan { name: String }
         type Character implements Node { id: ID! name: String status: Status friends: [Character] orphan: Orphan counter: Counter }
-        type Counter { id: Int! value: Int }
+        type Counter { id: Float! value: Int }
         enum Status { ALIVE DEAD }
         input Filter { status: Status name: String! }
         union SearchResult = Character
@@ -80,7 +80,7 @@ struct WorldErrorTests {
         Case(name: "@connection on a fragment", document: "query Q { character(id: \"1\") { ... @connection(key: \"K\") { id } } }", position: "1:36", message: "allowed on fields only"),
         Case(name: "response keys that conflict", document: "query Q {\n  character(id: \"1\") { a: id a: name }\n}", position: "2:30", message: "names both \"id\" and \"name\""),
         Case(name: "arguments that conflict", document: "query Q { count(min: 1) count(min: 2) }", position: "1:25", message: "different arguments"),
-        Case(name: "a type the server cannot key", document: "query Q { character(id: \"1\") { counter { value } } }", position: "1:32", message: "\"Counter.id\" is \"Int!\""),
+        Case(name: "a type the server cannot key", document: "query Q { character(id: \"1\") { counter { value } } }", position: "1:32", message: "\"Counter.id\" is \"Float!\""),
         Case(name: "an interface nothing implements", document: "query Q { character(id: \"1\") { orphan { name } } }", position: "1:32", message: "which no object type implements"),
         Case(name: "a mutation without an id", document: "mutation M { touch(name: \"x\") { character { id } } }", position: "1:14", message: "has no \"id\" argument"),
         Case(name: "a mutation whose payload names two types", document: "mutation M { pair(id: \"1\") { character { id } node { value } } }", position: "1:14", message: "entities of several types"),
@@ -97,7 +97,7 @@ struct WorldErrorTests {
     func error(_ testCase: Case) throws {
         var schema = Self.schema
         if testCase.name == "a mutation whose payload names two types" {
-            schema = schema.replacingOccurrences(of: "type Counter { id: Int! value: Int }", with: "type Counter { id: ID! value: Int }")
+            schema = schema.replacingOccurrences(of: "type Counter { id: Float! value: Int }", with: "type Counter { id: ID! value: Int }")
         }
         do {
             _ = try WorldFixtures.world(schema, testCase.document)

@@ -247,3 +247,58 @@ struct EnumIDWorldTests {
         }
     }
 }
+
+/// Postgres-backed APIs (Hasura, PostGraphile) key rows by `id: Int!`: the server writes such ids
+/// as JSON numbers, looks entities up by integer arguments, and the store keys them `Type:5`.
+@Suite("Entities keyed by an Int id")
+struct IntIDWorldTests {
+    static let schema = """
+        type Query { todos(limit: Int): [Todo!]! todo_by_pk(id: Int!): Todo }
+        type Mutation { update_todo_by_pk(pk_columns: TodoPk!, title: String): Todo }
+        input TodoPk { id: Int! }
+        type Todo { id: Int! title: String done: Boolean owner: User }
+        type User { id: Int! name: String }
+        """
+    static let operations = """
+        query Todos { todos { id title done owner { id name } } }
+        query Todo($id: Int!) { todo_by_pk(id: $id) { id title owner { id name } } }
+        mutation Rename($id: Int!, $title: String) { update_todo_by_pk(pk_columns: {id: $id}, title: $title) { id title } }
+        """
+
+    @Test("ids are numbers in answers, integer arguments look entities up, and a mutation finds its row by an integer in an input object")
+    func numbers() throws {
+        let world = try WorldFixtures.world(Self.schema, Self.operations)
+        #expect(world.analysis.entityTypes["Todo"] == .required)
+        var found: (Server, ProvenanceObject)?
+        for seed: UInt64 in 0..<20 where found == nil {
+            var server = WorldFixtures.server(world, seed: seed)
+            let todos = server.execute(try #require(world.operation(named: "Todos")), variables: [:])
+            if let first = todos.data?["todos"]?.value.items.first?.object { found = (server, first) }
+        }
+        guard let (foundServer, first) = found else {
+            Issue.record("no seed of 0..<20 answers a todo")
+            return
+        }
+        var server = foundServer
+        guard case .scalar(.int(let id))? = first["id"]?.value else {
+            Issue.record("the id is not a number: \(String(describing: first["id"]?.value))")
+            return
+        }
+        let one = server.execute(try #require(world.operation(named: "Todo")), variables: ["id": .int(id)])
+        #expect(one.data?["todo_by_pk"]?.value.object?.id == String(id))
+        let renamed = server.execute(try #require(world.operation(named: "Rename")), variables: ["id": .int(id), "title": .string("milk")])
+        #expect(renamed.data?["update_todo_by_pk"]?.value.object?["title"]?.value == .scalar(.string("milk")))
+        let text = String(decoding: renamed.responseText, as: UTF8.self)
+        #expect(text.contains("\"id\":\(id)"), "\(text)")
+    }
+
+    @MainActor
+    @Test("seeds of such a world run clean: the store and the model key the rows alike")
+    func seedsRunClean() throws {
+        let world = try WorldFixtures.world(Self.schema, Self.operations)
+        for seed: UInt64 in 0..<8 {
+            let outcome = Simulation.run(seed: seed, options: Simulation.Options(events: 100, mutant: nil, world: world))
+            #expect(outcome.failure == nil, "seed \(seed): \(outcome.failure.map { "\($0)" } ?? "")")
+        }
+    }
+}

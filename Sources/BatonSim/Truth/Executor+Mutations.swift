@@ -12,7 +12,7 @@ extension Executor {
             missedTarget = true
             throw fail("the server cannot interpret \(root.type).\(definition.name)", at: location, path: path)
         }
-        guard case .string(let id)? = effective(path: edit.idArgument, arguments, in: definition),
+        guard let id = Self.idText(effective(path: edit.idArgument, arguments, in: definition)),
             let entity = lookup(id, in: [edit.targetType])
         else {
             missedTarget = true
@@ -73,7 +73,7 @@ extension Executor {
         if let directive = group.directives.first(where: { $0.name == "deleteRecord" }) {
             var value: Resolved
             if case .string? = directive.argument("typename")?.value {
-                value = .scalar(.string(target.id))
+                value = .scalar(Self.idValue(target.id, as: definition.type))
             } else {
                 value = .scalar(.string("\(target.edit.targetType):\(target.id)"))
             }

@@ -41,7 +41,7 @@ extension Executor {
             break
         }
         if name == "id", object.entity != nil {
-            return object.id.map { .scalar(.string($0)) } ?? .null
+            return object.id.map { .scalar(Self.idValue($0, as: definition.type)) } ?? .null
         }
 
         let argumentsHash = Self.argumentsHash(arguments)
@@ -51,7 +51,7 @@ extension Executor {
         guard let facts = world.analysis.types[definition.type.namedType] else { return .null }
         let named = facts.type
         let entityTypes = facts.entityTypes
-        let lookupID: String? = if named.isComposite, !entityTypes.isEmpty, case .string(let id)? = arguments["id"] { id } else { nil }
+        let lookupID: String? = if named.isComposite, !entityTypes.isEmpty, let id = Self.idText(arguments["id"]) { id } else { nil }
 
         if !definition.type.isNonNull, lookupID == nil,
             ServerHash.chance(ServerHash.mix(valueHash ^ 0x6E75_6C6C), configuration.nullRate)
@@ -75,6 +75,21 @@ extension Executor {
                 label: { executor in "\(executor.label(of: object)).\(name)" })
         }
         return generate(definition.type, hash: valueHash, field: name, identity: identity, parent: object)
+    }
+
+    /// An entity's id as a field of `type` answers it: a JSON number for an `Int` id, else text.
+    static func idValue(_ id: String, as type: GraphQLTypeReference) -> JSONValue {
+        if WorldTypes.isIntID(type), let number = Int(id) { return .int(number) }
+        return .string(id)
+    }
+
+    /// The text of an id an argument gives: a string as it is, an integer in decimal.
+    static func idText(_ value: JSONValue?) -> String? {
+        switch value {
+        case .string(let id)?: id
+        case .int(let id)?: String(id)
+        default: nil
+        }
     }
 
     /// A value a mutation set, as a resolved value.

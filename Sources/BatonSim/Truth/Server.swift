@@ -47,7 +47,8 @@ package struct Server: Sendable {
         }
         for type in world.analysis.entityTypeNames {
             state.tables.append(EntityTable(
-                name: type, idKind: world.analysis.entityTypes[type]!, fixedIDs: WorldTypes.enumIDs(of: type, in: world.schema)))
+                name: type, idKind: world.analysis.entityTypes[type]!, fixedIDs: WorldTypes.enumIDs(of: type, in: world.schema),
+                integerIDs: world.schema.field("id", on: type).map { WorldTypes.isIntID($0.type) } ?? false))
             for _ in 0..<configuration.entityCounts[type, default: 0] {
                 addEntity(typeIndex: state.tables.count - 1)
             }
@@ -125,6 +126,8 @@ package struct Server: Sendable {
             id = nil
         } else if let fixed = table.fixedIDs {
             id = fixed[serial]
+        } else if table.integerIDs {
+            id = String(serial + 1)
         } else {
             func plain(_ serial: Int) -> String {
                 configuration.globalIDs ? "\(table.name)_\(serial + 1)" : "\(serial + 1)"

@@ -19,6 +19,8 @@ struct EntityTable: Sendable {
     let idKind: WorldTypes.IDKind
     /// The ids an enum id allows, in order (`nil`: ids are made up).
     let fixedIDs: [String]?
+    /// Whether ids are integers (`id: Int!`): made up as plain decimals, never decorated.
+    let integerIDs: Bool
     /// Per serial, the id (`nil`: this instance has a null id).
     private(set) var ids: [String?] = []
     /// Per serial, false once the entity is deleted.
@@ -28,10 +30,11 @@ struct EntityTable: Sendable {
     /// Serials by id, bytes compared.
     private var index: [ExactString: Int] = [:]
 
-    init(name: String, idKind: WorldTypes.IDKind, fixedIDs: [String]? = nil) {
+    init(name: String, idKind: WorldTypes.IDKind, fixedIDs: [String]? = nil, integerIDs: Bool = false) {
         self.name = name
         self.idKind = idKind
         self.fixedIDs = fixedIDs
+        self.integerIDs = integerIDs
     }
 
     var count: Int { ids.count }

@@ -49,7 +49,7 @@ package struct VariableDrawer: Sendable {
                 let wanted = paging == .forward && !last || paging == .backward && last || paging == .refresh && !last && random.chance(0.7)
                 if wanted || required { values[name] = .int([0, 1, 2, 2, 3, 3, 4][random.int(0...6)]) }
             case .entityID(let types):
-                values[name] = .string(entityID(of: types, server: server))
+                values[name] = Self.idValue(entityID(of: types, server: server), integer: WorldTypes.isIntID(declaration.type))
             case .condition:
                 values[name] = .bool(random.chance(0.5))
             case .value:
@@ -102,6 +102,12 @@ package struct VariableDrawer: Sendable {
         return ["404", "unknown-1", "é404", "e\u{301}404"][random.int(0...3)]
     }
 
+    /// An id drawn for a variable or input field: the text, or for an `Int` id its number (an
+    /// unknown id that is no number asks for 404).
+    static func idValue(_ id: String, integer: Bool) -> JSONValue {
+        integer ? .int(Int(id) ?? 404) : .string(id)
+    }
+
     /// A value of `type`; `inputIDTypes` are the entity types an input object's `id` names.
     private mutating func draw(_ type: GraphQLTypeReference, server: Server, inputIDTypes: [String], depth: Int) -> JSONValue {
         switch type {
@@ -119,8 +125,8 @@ package struct VariableDrawer: Sendable {
             case .inputObject:
                 var members: [String: JSONValue] = [:]
                 for field in named.inputFields {
-                    if field.name == "id", !inputIDTypes.isEmpty, WorldTypes.isIDLike(field.type, in: server.world.schema) {
-                        members[field.name] = .string(entityID(of: inputIDTypes, server: server))
+                    if field.name == "id", !inputIDTypes.isEmpty, WorldTypes.isEntityID(field.type, in: server.world.schema) {
+                        members[field.name] = Self.idValue(entityID(of: inputIDTypes, server: server), integer: WorldTypes.isIntID(field.type))
                     } else if field.type.isNonNull && field.defaultValue == nil {
                         members[field.name] = draw(field.type, server: server, inputIDTypes: [], depth: depth + 1)
                     } else {

@@ -127,10 +127,10 @@ package struct MutationEdit: Sendable, Hashable {
     /// `["id"]` when the field has an `id` argument of type ID or String, else `[argument, "id"]`
     /// for the first argument whose input object has such a field.
     private static func idArgument(of definition: Schema.Field, schema: Schema) -> [String]? {
-        if let id = definition.argument(named: "id"), WorldTypes.isIDLike(id.type, in: schema) { return ["id"] }
+        if let id = definition.argument(named: "id"), WorldTypes.isEntityID(id.type, in: schema) { return ["id"] }
         for argument in definition.arguments where argument.type.listDepth == 0 {
             guard let input = schema.type(named: argument.type.namedType), input.kind == .inputObject,
-                let id = input.inputFields.first(where: { $0.name == "id" }), WorldTypes.isIDLike(id.type, in: schema)
+                let id = input.inputFields.first(where: { $0.name == "id" }), WorldTypes.isEntityID(id.type, in: schema)
             else { continue }
             return [argument.name, "id"]
         }

@@ -35,7 +35,7 @@ package struct WorldAnalysis: Sendable {
         self.entityTypes = entityTypes
         looksUpAcrossTypes = schema.typeNames.contains { name in
             schema.type(named: name)?.fields.contains { field in
-                field.argument(named: "id").map { WorldTypes.isIDLike($0.type, in: schema) } == true
+                field.argument(named: "id").map { WorldTypes.isEntityID($0.type, in: schema) } == true
                     && WorldTypes.entityTypes(of: field.type.namedType, in: schema).count > 1
             } == true
         }
@@ -213,7 +213,7 @@ package struct VariableUse: Sendable, Hashable {
                                 note(name, .entityID([edit.targetType]))
                             } else if let edit, path == [edit.idArgument[0]], edit.idArgument.count > 1 {
                                 note(name, .value, inputIDTypes: [edit.targetType])
-                            } else if path == ["id"], WorldTypes.isIDLike(input.type, in: schema) {
+                            } else if path == ["id"], WorldTypes.isEntityID(input.type, in: schema) {
                                 note(name, .entityID(idTypes(of: field, type: fieldType, schema: schema, fragments: operation.fragments)))
                             }
                         }

@@ -15,7 +15,7 @@ package enum WorldTypes {
     /// a custom scalar or an enum (not a list); `nil` for any other type.
     package static func idKind(of typeName: String, in schema: Schema) -> IDKind? {
         guard let type = schema.type(named: typeName), type.kind == .object, let id = type.field(named: "id") else { return nil }
-        guard isIDLike(id.type, in: schema) || enumIDs(of: typeName, in: schema) != nil else { return nil }
+        guard isEntityID(id.type, in: schema) || enumIDs(of: typeName, in: schema) != nil else { return nil }
         return id.type.isNonNull ? .required : .optional
     }
 
@@ -32,7 +32,19 @@ package enum WorldTypes {
     static func unservableID(of typeName: String, in schema: Schema) -> String? {
         guard let type = schema.type(named: typeName), type.kind == .object, let id = type.field(named: "id") else { return nil }
         if idKind(of: typeName, in: schema) != nil { return nil }
-        return "\"\(typeName).id\" is \"\(id.type)\": the server keys objects by an id of type ID, String, a custom scalar or an enum"
+        return "\"\(typeName).id\" is \"\(id.type)\": the server keys objects by an id of type ID, String, Int, a custom scalar or an enum"
+    }
+
+    /// What an entity's `id`, or an argument that looks an entity up, may be: ``isIDLike(_:in:)``,
+    /// or an `Int` (`id: Int!`, as Postgres-backed APIs such as Hasura key rows), written as a
+    /// JSON number.
+    package static func isEntityID(_ reference: GraphQLTypeReference, in schema: Schema) -> Bool {
+        isIDLike(reference, in: schema) || isIntID(reference)
+    }
+
+    /// An `Int`, nullable or not, never a list.
+    package static func isIntID(_ reference: GraphQLTypeReference) -> Bool {
+        reference.listDepth == 0 && reference.namedType == "Int"
     }
 
     /// `ID`, `String` or a custom scalar (ids such as `ItemId!` are custom scalars served as
