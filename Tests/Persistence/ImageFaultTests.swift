@@ -30,7 +30,7 @@ struct ImageFaultTests {
         image.enqueue(batch(1...2, 1))
         try image.drainCommitted()
         image.enqueue(batch(2...4, 2))
-        faults.fail(.step, nth: 4, with: code)
+        faults.fail(.step, nth: 2, with: code)  // one upsert per snapshot: the second snapshot's
         guard case .failed(let error) = image.writer.drain() else {
             Issue.record("expected a failure")
             return

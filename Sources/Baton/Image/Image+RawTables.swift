@@ -44,7 +44,8 @@ package struct ImageRawReadError: Error, CustomStringConvertible {
 
 extension Image {
     /// Every table of the image, in key order, inside one read transaction; throws when the file
-    /// cannot be read (an inspection that fails is never an empty image).
+    /// cannot be read (an inspection that fails is never an empty image). Its statements stay
+    /// prepared on the connection: the simulator reads the tables after most of its events.
     package func rawTables() throws(ImageRawReadError) -> ImageRawTables {
         let result: Result<ImageRawTables, ImageRawReadError> = core.withState { state in
             guard let connection = state.connection else { return .failure(ImageRawReadError(description: "the image has no open file")) }
@@ -53,27 +54,27 @@ extension Image {
                 try connection.execute("BEGIN")
                 defer { connection.rollbackIfNeeded() }
                 var tables = ImageRawTables()
-                let records = try connection.prepare("SELECT key, used, row FROM records ORDER BY key")
+                let records = try connection.cached("SELECT key, used, row FROM records ORDER BY key")
                 defer { records.reset() }
                 while try records.step() {
                     tables.records.append(.init(key: records.text(0), used: records.int(1), row: records.withBlob(2) { Array($0) }))
                 }
-                let root = try connection.prepare("SELECT field, used, cell FROM root ORDER BY field")
+                let root = try connection.cached("SELECT field, used, cell FROM root ORDER BY field")
                 defer { root.reset() }
                 while try root.step() {
                     tables.root.append(.init(field: root.text(0), used: root.int(1), cell: root.withBlob(2) { Array($0) }))
                 }
-                let fetches = try connection.prepare("SELECT operation, used, time, crc FROM fetches ORDER BY operation")
+                let fetches = try connection.cached("SELECT operation, used, time, crc FROM fetches ORDER BY operation")
                 defer { fetches.reset() }
                 while try fetches.step() {
                     tables.fetches.append(.init(operation: fetches.text(0), used: fetches.int(1), time: fetches.double(2), crc: Int64(fetches.int(3))))
                 }
-                let names = try connection.prepare("SELECT id, name, used, crc FROM names ORDER BY id")
+                let names = try connection.cached("SELECT id, name, used, crc FROM names ORDER BY id")
                 defer { names.reset() }
                 while try names.step() {
                     tables.names.append(.init(id: names.int(0), name: names.text(1), used: names.int(2), crc: Int64(names.int(3))))
                 }
-                let meta = try connection.prepare("SELECT value FROM meta WHERE key = 'generation'")
+                let meta = try connection.cached("SELECT value FROM meta WHERE key = 'generation'")
                 defer { meta.reset() }
                 if try meta.step() { tables.generation = meta.int(0) }
                 return .success(tables)

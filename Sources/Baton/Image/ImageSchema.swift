@@ -49,6 +49,16 @@ package enum ImageSchema {
             INSERT INTO records(key, used, row) VALUES(?1, ?2, ?3) \
             ON CONFLICT(key) DO UPDATE SET used = excluded.used, row = excluded.row
             """
+        /// ``upsertRecord`` for a snapshot that merges over the row it replaces: on a conflict the
+        /// row is ``RowMergeFunction``'s merge of the stored row and the fresh one, so a missing
+        /// key costs one B-tree search and no separate read.
+        static let upsertMergedRecord = """
+            INSERT INTO records(key, used, row) VALUES(?1, ?2, ?3) \
+            ON CONFLICT(key) DO UPDATE SET used = excluded.used, \
+            row = \(RowMergeFunction.name)(records.used, records.row, excluded.row)
+            """
+        /// The launch's eviction from each aging table (``agingTables`` order), below `?1`.
+        static let evict = agingTables.map { "DELETE FROM \($0.table) WHERE used < ?1" }
         static let upsertRoot = """
             INSERT INTO root(field, used, cell) VALUES(?1, ?2, ?3) \
             ON CONFLICT(field) DO UPDATE SET used = excluded.used, cell = excluded.cell

@@ -13,6 +13,12 @@ package final class Connection {
     /// The VFS it was opened with (`nil`: SQLite's default).
     package let vfs: String?
     private var cache = StatementCache()
+    /// The prepared transaction-control statements, by ``TransactionControl`` (also in `cache`,
+    /// so closing finalizes them and the statement counts include them).
+    private var controls: [OpaquePointer?] = Array(repeating: nil, count: TransactionControl.allCases.count)
+    /// Objects that SQL functions registered on this handle reach through their user data,
+    /// by function name; kept as long as the connection.
+    var functionContexts: [String: AnyObject] = [:]
     private(set) var isClosed = false
 
     private init(handle: OpaquePointer, door: SQLiteDoor, path: String, vfs: String?) {
@@ -54,6 +60,7 @@ package final class Connection {
     package func close() {
         guard !isClosed else { return }
         isClosed = true
+        controls = controls.map { _ in nil }
         cache.removeAll()
         let code = door.value { sqlite3_close(handle) }
         if code != SQLITE_OK {
@@ -88,7 +95,15 @@ package final class Connection {
     }
 
     /// Runs one or more statements that return no rows (`BEGIN`, `COMMIT`, DDL scripts).
+    ///
+    /// The transaction-control statements (``TransactionControl``) run from statements kept
+    /// prepared; everything else goes through `sqlite3_exec`. Either way the call is one `exec`
+    /// for the fault injector.
     package func execute(_ sql: String) throws(SQLiteError) {
+        if let control = TransactionControl(sql: sql) {
+            try run(control)
+            return
+        }
         var errorText: UnsafeMutablePointer<CChar>?
         let code = door.result(.exec) { sqlite3_exec(handle, sql, nil, nil, &errorText) }
         var message: String?
@@ -101,6 +116,31 @@ package final class Connection {
             if let message, !door.lastCallWasInjected { failure.message = message }
             throw failure
         }
+    }
+
+    /// Runs a transaction-control statement from its prepared statement (prepared on first use).
+    private func run(_ control: TransactionControl) throws(SQLiteError) {
+        let index = control.rawValue
+        let code = door.result(.exec) { () -> Int32 in
+            if controls[index] == nil {
+                // Prepared inside the one `exec` call the injector counts, as `sqlite3_exec` would.
+                var prepared: OpaquePointer?
+                let code = control.sql.withCString { text in
+                    sqlite3_prepare_v3(handle, text, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &prepared, nil)
+                }
+                guard code == SQLITE_OK, let prepared else {
+                    if let prepared { sqlite3_finalize(prepared) }
+                    return code == SQLITE_OK ? SQLITE_MISUSE : code
+                }
+                cache.insert(Statement(handle: prepared, door: door, sql: control.sql))
+                controls[index] = prepared
+            }
+            guard let statement = controls[index] else { return SQLITE_MISUSE }
+            let stepped = sqlite3_step(statement)
+            let reset = sqlite3_reset(statement)
+            return stepped == SQLITE_DONE ? reset : stepped
+        }
+        if code != SQLITE_OK { throw error(code, sql: control.sql) }
     }
 
     /// The first column of the first row of `sql` as text (`nil` when there is no row).

@@ -37,7 +37,6 @@ final class DrainTransaction {
     /// old cells kept.
     @exclusivity(unchecked) private var fresh: [FreshCell] = []
     @exclusivity(unchecked) private var freshIDs: [Int] = []
-    @exclusivity(unchecked) private var freshLinkTypes: [String?] = []
     @exclusivity(unchecked) private var resolvedLinkTypes: [RowEncoder.LinkType] = []
     @exclusivity(unchecked) private var kept: [(rank: Int32, span: RowCellSpan)] = []
     /// Every slot's place in UTF-8 order (``SlotTable/utf8Ranks()``), fetched again when a slot
@@ -53,13 +52,40 @@ final class DrainTransaction {
     /// their text on every lookup).
     @exclusivity(unchecked) private var selectRecord: Statement?
     @exclusivity(unchecked) private var upsertRecord: Statement?
+    @exclusivity(unchecked) private var upsertMergedRecord: Statement?
+    /// The context of ``RowMergeFunction`` on this connection, once a snapshot merged.
+    private var mergeContext: RowMergeFunction.Context?
+    /// The row a merging upsert is writing: its key, type id and entity flag, for
+    /// ``mergeStored(used:row:)``.
+    private var mergeKey = ""
+    private var mergeTypeID = 0
+    private var mergeEntity = false
+    /// Ids of storage-key names this snapshot added to the table: the stored row is read as if
+    /// they were still unknown, as it was when the row was read before its names were added.
+    @exclusivity(unchecked) private var keyNamesAdded: [Int] = []
+    /// Whether the last ``intern(_:)`` gave the table an id it did not hold.
+    private var lastInternAddedID = false
 
-    /// One fresh cell of the row being written.
+    /// Where the `fresh` cells are: a store's record's cells, or a snapshot's named cells.
+    @exclusivity(unchecked) private var freshRecord: [SlotID: Cell] = [:]
+    @exclusivity(unchecked) private var freshNamed: [NamedCell] = []
+
+    /// One fresh cell of the row being written: where it is rather than a copy, so collecting,
+    /// sorting and forgetting a row's cells retains and releases nothing.
     private struct FreshCell {
         var slot: SlotID
         /// The slot's place in UTF-8 order of storage keys.
         var rank: Int32
-        var cell: Cell
+        /// The cell's index in `freshRecord`, or `nil` for `freshNamed[named]`.
+        var record: Dictionary<SlotID, Cell>.Index?
+        var named: Int
+    }
+
+    /// The cell `fresh` points at.
+    @inline(__always)
+    private func cell(_ fresh: FreshCell) -> Cell {
+        if let index = fresh.record { return freshRecord[index].value }
+        return freshNamed[fresh.named].cell
     }
 
     init(connection: Connection, state: ImageState) {
@@ -75,8 +101,11 @@ final class DrainTransaction {
     /// Deletes the rows (and names) of earlier launches that this launch no longer reads.
     func evict() throws(SQLiteError) {
         guard let visibleFrom = state.visibleFrom else { return }
-        for (table, _) in ImageSchema.agingTables {
-            try connection.execute("DELETE FROM \(table) WHERE used < \(visibleFrom)")
+        for sql in ImageSchema.SQL.evict {
+            let statement = try connection.cached(sql)
+            defer { statement.reset() }
+            try statement.bind(visibleFrom, at: 1)
+            try statement.run()
         }
         summary.evicted = true
     }
@@ -151,6 +180,7 @@ final class DrainTransaction {
             try fix.bind(id, at: 2)
             try fix.run()
         }
+        lastInternAddedID = names.name(ofID: id) == nil
         names.insert(id: id, name: name, stamped: true)
         stamps.insert(id)
         summary.newNames += 1
@@ -203,11 +233,6 @@ final class DrainTransaction {
         return RowEncoder.LinkType(id: id, name: type)
     }
 
-    /// Resolves `freshLinkTypes` to the ids they are written with (stamping them).
-    private func resolveFreshLinkTypes() {
-        resolvedLinkTypes.removeAll(keepingCapacity: true)
-        for type in freshLinkTypes { resolvedLinkTypes.append(linkType(type)) }
-    }
 
     /// The id of a record's type, adding it when the image lacks it; marks it for stamping.
     private func typeID(of typename: String) throws(SQLiteError) -> Int {
@@ -228,7 +253,10 @@ final class DrainTransaction {
             stamps.insert(id)
             return id
         }
-        return try intern(slot.name)
+        lastInternAddedID = false
+        let id = try intern(slot.name)
+        if lastInternAddedID { keyNamesAdded.append(id) }
+        return id
     }
 
     // MARK: Cell order
@@ -245,7 +273,13 @@ final class DrainTransaction {
     /// Sets `fresh` to a store's record's cells in UTF-8 order of their storage keys.
     private func collect(_ cells: [SlotID: Cell]) {
         fresh.removeAll(keepingCapacity: true)
-        for (slot, cell) in cells { fresh.append(FreshCell(slot: slot, rank: rank(of: slot), cell: cell)) }
+        freshRecord = cells
+        var index = cells.startIndex
+        while index != cells.endIndex {
+            let slot = cells[index].key
+            fresh.append(FreshCell(slot: slot, rank: rank(of: slot), record: index, named: 0))
+            cells.formIndex(after: &index)
+        }
         if fresh.count > 1 { fresh.sort { $0.rank < $1.rank } }
     }
 
@@ -253,7 +287,10 @@ final class DrainTransaction {
     private func collect(named cells: [NamedCell]) {
         fresh.removeAll(keepingCapacity: true)
         let slots = SlotTable.shared.slots(cells.lazy.map(\.storageKey))
-        for (slot, named) in zip(slots, cells) { fresh.append(FreshCell(slot: slot, rank: rank(of: slot), cell: named.cell)) }
+        freshNamed = cells
+        for (position, slot) in slots.enumerated() {
+            fresh.append(FreshCell(slot: slot, rank: rank(of: slot), record: nil, named: position))
+        }
         // A stable sort keeps duplicates in their order; the last of each run is kept.
         fresh.sort { $0.rank < $1.rank }
         var write = 0
@@ -268,36 +305,57 @@ final class DrainTransaction {
         fresh.removeLast(fresh.count - write)
     }
 
-    /// Notes the type of every link of `fresh`, in the encoder's order, from `type(of:)`.
-    private func collectLinkTypes(_ type: (RecordKey) -> String?) {
-        freshLinkTypes.removeAll(keepingCapacity: true)
-        for cell in fresh {
-            switch cell.cell.value {
-            case .link, .links, .list:
-                cell.cell.value.forEachLink { freshLinkTypes.append(type($0)) }
-            default:
-                break
-            }
-        }
-    }
-
-    /// Adds the link types of `freshLinkTypes` the image lacks, in UTF-8 order (as
-    /// ``internLinkTypes(_:)`` does for a snapshot's link-type table).
-    private func internFreshLinkTypes() throws(SQLiteError) {
+    /// Sets `resolvedLinkTypes` to the type of every link of `fresh`, in the encoder's order, from
+    /// `type(of:)`, as the ids they are written with; adds the types the image lacks first, in
+    /// UTF-8 order (as ``internLinkTypes(_:)`` does for a snapshot's link-type table). Stamps the
+    /// types when `stamping` (a row that is written with its cells).
+    ///
+    /// One pass looks each link's type up once: it used to be noted, checked against the image's
+    /// names and resolved in three passes over the same links, a fifth of the writer's own time.
+    private func resolveLinkTypes(stamping: Bool, _ type: (RecordKey) -> String?) throws(SQLiteError) {
         var missing: [String] = []
-        var lastKnown: String?
-        for case let type? in freshLinkTypes {
-            if let lastKnown, lastKnown == type { continue }
-            if names.id(of: type) == nil {
-                missing.append(type)
-            } else {
-                lastKnown = type
-            }
-        }
+        resolveKnownLinkTypes(stamping: stamping, missing: &missing, type)
         guard !missing.isEmpty else { return }
         missing.sort(by: utf8Precedes)
         for (index, type) in missing.enumerated() where index == 0 || !utf8Equal(missing[index - 1], type) {
             if names.id(of: type) == nil { _ = try intern(type) }
+        }
+        // Every type is known now.
+        resolveKnownLinkTypes(stamping: stamping, missing: &missing, type)
+    }
+
+    /// One pass of ``resolveLinkTypes(stamping:_:)``: a type the image lacks is unknown and
+    /// noted in `missing`.
+    private func resolveKnownLinkTypes(stamping: Bool, missing: inout [String], _ type: (RecordKey) -> String?) {
+        resolvedLinkTypes.removeAll(keepingCapacity: true)
+        for fresh in fresh {
+            let value = cell(fresh).value
+            switch value {
+            case .link, .links, .list:
+                value.forEachLink { key in
+                    guard let name = type(key) else {
+                        resolvedLinkTypes.append(.unknown)
+                        return
+                    }
+                    if let lastLinkType, lastLinkType == name {
+                        resolvedLinkTypes.append(RowEncoder.LinkType(id: lastLinkTypeID, name: name))
+                        return
+                    }
+                    guard let id = names.id(of: name) else {
+                        missing.append(name)
+                        resolvedLinkTypes.append(.unknown)
+                        return
+                    }
+                    if stamping {
+                        stamps.insert(id)
+                        lastLinkType = name
+                        lastLinkTypeID = id
+                    }
+                    resolvedLinkTypes.append(RowEncoder.LinkType(id: id, name: name))
+                }
+            default:
+                break
+            }
         }
     }
 
@@ -319,11 +377,10 @@ final class DrainTransaction {
             }
             let table = typesTable
             if record.known.isEmpty {
-                collectLinkTypes { table[$0] }
+                try resolveLinkTypes(stamping: !snapshot.deleted) { table[$0] }
             } else {
-                collectLinkTypes { record.known[$0] ?? table[$0] }
+                try resolveLinkTypes(stamping: !snapshot.deleted) { record.known[$0] ?? table[$0] }
             }
-            try internFreshLinkTypes()
         } else {
             // A snapshot of named cells: its link-type table may hold types no cell uses, and
             // they are added as well.
@@ -334,7 +391,7 @@ final class DrainTransaction {
             } else {
                 collect(named: snapshot.cells)
             }
-            collectLinkTypes { linkTypes[$0] }
+            try resolveLinkTypes(stamping: !snapshot.deleted) { linkTypes[$0] }
         }
         let typeID = try typeID(of: snapshot.typename)
         let entity = RowFormat.isEntity(key: key, typename: snapshot.typename)
@@ -345,25 +402,75 @@ final class DrainTransaction {
             freshIDs.removeAll(keepingCapacity: true)
             resolvedLinkTypes.removeAll(keepingCapacity: true)
             if rules.deletedCellsRevive, try readOldRow(key) != nil {
-                row = encodeMerged(key: key, deleted: true, entity: entity, typeID: typeID, keepOld: true)
+                row = oldRow.withUnsafeBytes { old in
+                    encodeMerged(key: key, deleted: true, entity: entity, typeID: typeID, old: old) ?? encodeFresh(
+                        key: key, deleted: true, entity: entity, typeID: typeID)
+                }
             } else {
-                encoder.beginRow(deleted: true, entity: entity, typeID: typeID, cellCount: 0)
-                row = encoder.finish(key: key)
+                row = encodeFresh(key: key, deleted: true, entity: entity, typeID: typeID)
             }
         } else {
-            var keepOld = false
-            if !snapshot.hydrated && !rules.partialSnapshotReplaces, let old = try readOldRow(key) {
-                // Merge over a present row; a deleted row's cells never come back.
-                keepOld = !old.deleted || rules.deletedCellsRevive
-                if keepOld { summary.merged += 1 }
-            }
+            keyNamesAdded.removeAll(keepingCapacity: true)
             freshIDs.removeAll(keepingCapacity: true)
             for cell in fresh { freshIDs.append(try nameID(of: cell.slot)) }
-            resolveFreshLinkTypes()
-            row = encodeMerged(key: key, deleted: false, entity: entity, typeID: typeID, keepOld: keepOld)
+            row = encodeFresh(key: key, deleted: false, entity: entity, typeID: typeID)
+            if !snapshot.hydrated && !rules.partialSnapshotReplaces {
+                // Merge over a present row (see ``mergeStored(used:row:)``), in the upsert itself.
+                try upsertMerging(key: key, entity: entity, typeID: typeID, row: row)
+                summary.snapshots += 1
+                return
+            }
         }
         try upsert(held(&upsertRecord, ImageSchema.SQL.upsertRecord), key: key, blob: row)
         summary.snapshots += 1
+    }
+
+    /// Writes `row` under `key`, or, when the key has a row, what ``mergeStored(used:row:)``
+    /// makes of it.
+    private func upsertMerging(key: String, entity: Bool, typeID: Int, row: [UInt8]) throws(SQLiteError) {
+        let context: RowMergeFunction.Context
+        if let mergeContext {
+            context = mergeContext
+        } else {
+            context = try RowMergeFunction.context(on: connection)
+            mergeContext = context
+        }
+        let statement = try held(&upsertMergedRecord, ImageSchema.SQL.upsertMergedRecord)
+        mergeKey = key
+        mergeEntity = entity
+        mergeTypeID = typeID
+        context.transaction = self
+        defer { context.transaction = nil }
+        try upsert(statement, key: key, blob: row)
+    }
+
+    /// The row to keep for the snapshot being written when its key already has `row`, stamped
+    /// `used`: the stored cells the snapshot does not write, merged in UTF-8 order of storage
+    /// keys with the fresh ones. `nil` keeps the fresh row: the stored one aged out, does not
+    /// decode, is deleted (a deleted row's cells never come back), or has no cell left to keep.
+    func mergeStored(used: Int, row: UnsafeRawBufferPointer) -> [UInt8]? {
+        guard state.isVisible(used: used) else { return nil }
+        oldSink.nameIDs.removeAll(keepingCapacity: true)
+        let names = NamesBeforeRow(names: names, hidden: keyNamesAdded)
+        guard let old = RowDecoder.locateCells(row, key: mergeKey, names: names, spans: &oldSpans, sink: &oldSink) else {
+            oldSpans.removeAll()
+            return nil
+        }
+        guard !old.deleted || rules.deletedCellsRevive else { return nil }
+        summary.merged += 1
+        return encodeMerged(key: mergeKey, deleted: false, entity: mergeEntity, typeID: mergeTypeID, old: row)
+    }
+
+    /// The table as a stored row is read against: without the storage-key names the snapshot
+    /// being written added (a stored row naming them does not decode, as before they were added).
+    private struct NamesBeforeRow: RowNames {
+        var names: NameTable
+        var hidden: [Int]
+
+        func name(ofID id: Int) -> String? {
+            if !hidden.isEmpty && hidden.contains(id) { return nil }
+            return names.name(ofID: id)
+        }
     }
 
     /// Reads the row under `key` as the image holds it in this transaction, into `oldRow`; `nil`
@@ -384,19 +491,30 @@ final class DrainTransaction {
         return located
     }
 
-    /// Encodes the `fresh` cells (their name ids in `freshIDs`) and, when `keepOld`, the old
-    /// row's cells they do not write, all in UTF-8 order of storage keys.
-    private func encodeMerged(key: String, deleted: Bool, entity: Bool, typeID: Int, keepOld: Bool) -> [UInt8] {
+    /// Encodes the `fresh` cells (their name ids in `freshIDs`) alone.
+    private func encodeFresh(key: String, deleted: Bool, entity: Bool, typeID: Int) -> [UInt8] {
         kept.removeAll(keepingCapacity: true)
-        if keepOld {
-            let freshSet = freshIDs.count > 16 ? Set(freshIDs) : nil
-            for span in oldSpans {
-                let written = freshSet?.contains(span.nameID) ?? freshIDs.contains(span.nameID)
-                if !written, let slot = names.slot(ofID: span.nameID) { kept.append((rank(of: slot), span)) }
-            }
-            if kept.count > 1 { kept.sort { $0.rank < $1.rank } }
-            if !kept.isEmpty { stamps.formUnion(oldSink.nameIDs) }
+        return encodeCells(key: key, deleted: deleted, entity: entity, typeID: typeID, old: UnsafeRawBufferPointer(start: nil, count: 0))
+    }
+
+    /// Encodes the `fresh` cells and the cells of `old` (located in `oldSpans`) they do not
+    /// write, all in UTF-8 order of storage keys; `nil` when no old cell is kept (the row is then
+    /// the fresh one, byte for byte).
+    private func encodeMerged(key: String, deleted: Bool, entity: Bool, typeID: Int, old: UnsafeRawBufferPointer) -> [UInt8]? {
+        kept.removeAll(keepingCapacity: true)
+        let freshSet = freshIDs.count > 16 ? Set(freshIDs) : nil
+        for span in oldSpans {
+            let written = freshSet?.contains(span.nameID) ?? freshIDs.contains(span.nameID)
+            if !written, let slot = names.slot(ofID: span.nameID) { kept.append((rank(of: slot), span)) }
         }
+        guard !kept.isEmpty else { return nil }
+        if kept.count > 1 { kept.sort { $0.rank < $1.rank } }
+        stamps.formUnion(oldSink.nameIDs)
+        return encodeCells(key: key, deleted: deleted, entity: entity, typeID: typeID, old: old)
+    }
+
+    /// Encodes the `fresh` cells and the `kept` cells of `old`, merged by rank.
+    private func encodeCells(key: String, deleted: Bool, entity: Bool, typeID: Int, old: UnsafeRawBufferPointer) -> [UInt8] {
         encoder.beginRow(deleted: deleted, entity: entity, typeID: typeID, cellCount: fresh.count + kept.count)
         let fresh = self.fresh
         let freshIDs = self.freshIDs
@@ -406,15 +524,14 @@ final class DrainTransaction {
         var k = 0
         while f < fresh.count || k < kept.count {
             if k == kept.count || (f < fresh.count && fresh[f].rank < kept[k].rank) {
-                encoder.cell(nameID: freshIDs[f], fresh[f].cell) { _ in
+                encoder.cell(nameID: freshIDs[f], cell(fresh[f])) { _ in
                     // The fresh cells' links, in the order the encoder meets them.
                     defer { nextLink += 1 }
                     return nextLink < linkTypes.count ? linkTypes[nextLink] : .unknown
                 }
                 f += 1
             } else {
-                let range = kept[k].span.range
-                oldRow.withUnsafeBytes { encoder.rawCell(UnsafeRawBufferPointer(rebasing: $0[range])) }
+                encoder.rawCell(UnsafeRawBufferPointer(rebasing: old[kept[k].span.range]))
                 k += 1
             }
         }
