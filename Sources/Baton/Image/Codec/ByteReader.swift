@@ -87,11 +87,44 @@ package struct ByteReader {
         return Self.validUTF8(UnsafeRawBufferPointer(rebasing: base[start..<start + length]))
     }
 
+    /// A length-prefixed string's bytes, checked to be UTF-8, without making a `String`; `nil`
+    /// when truncated or not valid UTF-8.
+    package mutating func span() -> UnsafeRawBufferPointer? {
+        guard let length = count(), length <= remaining else { return nil }
+        let bytes = UnsafeRawBufferPointer(rebasing: base[offset..<offset + length])
+        guard Self.isValidUTF8(bytes) else { return nil }
+        offset += length
+        return bytes
+    }
+
     /// Moves past `length` bytes; `false` when fewer remain.
     package mutating func skip(_ length: Int) -> Bool {
         guard length >= 0, length <= remaining else { return false }
         offset += length
         return true
+    }
+
+    /// True when `bytes` are valid UTF-8 (ASCII checked first, as most text in rows is).
+    static func isValidUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        let units = bytes.bindMemory(to: UInt8.self)
+        for byte in units where byte >= 0x80 {
+            return String(validating: units, as: UTF8.self) != nil
+        }
+        return true
+    }
+
+    /// `head`, one ASCII `separator` byte, then `tail` (valid UTF-8), as one string made at once.
+    static func joined(_ head: String, separator: UInt8, _ tail: UnsafeRawBufferPointer) -> String {
+        var head = head
+        return head.withUTF8 { head in
+            String(unsafeUninitializedCapacity: head.count + 1 + tail.count) { buffer in
+                let base = UnsafeMutableRawBufferPointer(buffer)
+                base.copyMemory(from: UnsafeRawBufferPointer(head))
+                base[head.count] = separator
+                UnsafeMutableRawBufferPointer(rebasing: base[(head.count + 1)...]).copyMemory(from: tail)
+                return head.count + 1 + tail.count
+            }
+        }
     }
 
     /// The string `bytes` spell in UTF-8, or `nil` when they are not valid UTF-8.
