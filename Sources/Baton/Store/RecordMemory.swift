@@ -206,16 +206,19 @@ struct RecordMemory {
             let cells = record.cells
             scratchCells.removeAll(keepingCapacity: true)
             var index = cells.startIndex
+            // Slots through the keys alone: reading an entry of the table copied its whole cell.
+            let slots = cells.keys
             while index != cells.endIndex {
-                scratchCells.append((cells[index].key.index, index))
+                scratchCells.append((slots[index].index, index))
                 index = cells.index(after: index)
             }
             scratchCells.sort { $0.slot < $1.slot }
+            let values = cells.values
             for (slot, index) in scratchCells {
                 scratchSlots.append(slot)
-                switch cells[index].value.value {
+                switch values[index].value {
                 case .link, .links, .list:
-                    cells[index].value.value.forEachLink { scratchTargets.append(Int32(intern($0))) }
+                    values[index].value.forEachLink { scratchTargets.append(Int32(intern($0))) }
                 default:
                     break
                 }

@@ -106,11 +106,25 @@ package struct ByteReader {
 
     /// True when `bytes` are valid UTF-8 (ASCII checked first, as most text in rows is).
     static func isValidUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        let units = bytes.bindMemory(to: UInt8.self)
-        for byte in units where byte >= 0x80 {
-            return String(validating: units, as: UTF8.self) != nil
+        isASCII(bytes) || String(validating: bytes.bindMemory(to: UInt8.self), as: UTF8.self) != nil
+    }
+
+    /// True when every byte is below 0x80, read eight bytes at a time.
+    @inline(__always)
+    static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        let count = bytes.count
+        var seen: UInt64 = 0
+        var offset = 0
+        while count - offset >= 8 {
+            seen |= base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            offset += 8
         }
-        return true
+        while offset < count {
+            seen |= UInt64(base.load(fromByteOffset: offset, as: UInt8.self))
+            offset += 1
+        }
+        return seen & 0x8080_8080_8080_8080 == 0
     }
 
     /// `head`, one ASCII `separator` byte, then `tail` (valid UTF-8), as one string made at once.
@@ -132,12 +146,7 @@ package struct ByteReader {
         if bytes.isEmpty { return "" }
         let units = bytes.bindMemory(to: UInt8.self)
         // ASCII is valid UTF-8 as it is, and most text in rows is ASCII: decode without validating.
-        var ascii = true
-        for byte in units where byte >= 0x80 {
-            ascii = false
-            break
-        }
-        if ascii { return String(decoding: units, as: UTF8.self) }
+        if isASCII(bytes) { return String(decoding: units, as: UTF8.self) }
         return String(validating: units, as: UTF8.self)
     }
 }
