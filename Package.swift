@@ -20,9 +20,14 @@ let package = Package(
             dependencies: ["CSQLite"],
             path: "Sources/CBatonVFS"
         ),
+        // CRC-32C with the processor's instruction, for the image's row checksums.
+        .target(
+            name: "CBatonCRC",
+            path: "Sources/CBatonCRC"
+        ),
         .target(
             name: "Baton",
-            dependencies: ["CSQLite"],
+            dependencies: ["CSQLite", "CBatonCRC"],
             path: "Sources/Baton",
             swiftSettings: [.define("BATON_MUTANTS", .when(configuration: .debug))]
         ),

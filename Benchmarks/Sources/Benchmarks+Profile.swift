@@ -46,6 +46,20 @@ extension Benchmarks {
                 _ = store.check(input.plan, variables: input.variables)
                 keep(store)
             }
+        case "hydration-cold":
+            // The first check on a freshly opened image (opened outside the timing), as the cold
+            // measure of the checks section takes it.
+            var image: Image?
+            var store: Store?
+            try profileLoop(name, rounds: rounds, prepare: {
+                image?.close()
+                image = try Self.openImage(page.coldPath)
+                store = Self.store(image: image)
+            }) {
+                _ = store!.check(input.plan, variables: input.variables)
+                keep(store!)
+            }
+            image?.close()
         case "hydration-1k", "hydration-10k":
             let graph = try GraphFixture(records: name == "hydration-1k" ? 1_000 : 10_000)
             let path = directory + "/graph.image"

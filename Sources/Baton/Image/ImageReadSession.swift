@@ -21,6 +21,10 @@ final class ImageReadSession: ImageReadTransaction, SlotRowSource {
     private(set) var needsWriter = false
     /// Whether reads stamp rows (not in an inspection).
     private let touches: Bool
+    /// This launch's generation and the oldest `used` a row may have to be read (`nil`: any),
+    /// as the session found them: neither changes while a read is open.
+    private let generation: Int
+    private let visibleFrom: Int?
     /// Name ids this session already noted (by id), so a name shared by many rows is noted once.
     @exclusivity(unchecked) private var notedNames: [Bool] = []
 
@@ -29,6 +33,15 @@ final class ImageReadSession: ImageReadTransaction, SlotRowSource {
         self.connection = connection
         self.names = state.names
         self.touches = state.mode == .live
+        self.generation = state.generation
+        self.visibleFrom = state.visibleFrom
+    }
+
+    /// ``ImageState/isVisible(used:)`` from the session's own copy of the bound.
+    @inline(__always)
+    private func isVisible(used: Int) -> Bool {
+        guard let visibleFrom else { return true }
+        return used >= visibleFrom
     }
 
     /// Ends the session: later calls (from a body that kept the transaction) miss.
@@ -70,7 +83,7 @@ final class ImageReadSession: ImageReadTransaction, SlotRowSource {
             try statement.bind(key.rawValue, at: 1)
             guard try statement.step() else { return .absent }
             let used = statement.int(0)
-            guard state.isVisible(used: used) else { return .absent }
+            guard isVisible(used: used) else { return .absent }
             sink.nameIDs.removeAll(keepingCapacity: true)
             let row = statement.withBlob(1) { bytes in decode(bytes, names, &sink) }
             guard let row else {
@@ -78,7 +91,7 @@ final class ImageReadSession: ImageReadTransaction, SlotRowSource {
                 return .absent
             }
             if touches {
-                if used != state.generation { note(state.touches.records.insert(ExactText(key.rawValue)).inserted) }
+                if used != generation { note(state.touches.records.insert(ExactText(key.rawValue)).inserted) }
                 noteNames()
             }
             return .found(row)
@@ -96,7 +109,7 @@ final class ImageReadSession: ImageReadTransaction, SlotRowSource {
             try statement.bind(storageKey, at: 1)
             guard try statement.step() else { return nil }
             let used = statement.int(0)
-            guard state.isVisible(used: used) else { return nil }
+            guard isVisible(used: used) else { return nil }
             sink.nameIDs.removeAll(keepingCapacity: true)
             let cell = statement.withBlob(1) { bytes in
                 RowDecoder.decodeRootCell(bytes, field: storageKey, names: names, sink: &sink)
@@ -106,7 +119,7 @@ final class ImageReadSession: ImageReadTransaction, SlotRowSource {
                 return nil
             }
             if touches {
-                if used != state.generation { note(state.touches.rootFields.insert(ExactText(storageKey)).inserted) }
+                if used != generation { note(state.touches.rootFields.insert(ExactText(storageKey)).inserted) }
                 noteNames()
             }
             return cell
@@ -124,14 +137,14 @@ final class ImageReadSession: ImageReadTransaction, SlotRowSource {
             try statement.bind(operation.rawValue, at: 1)
             guard try statement.step() else { return nil }
             let used = statement.int(0)
-            guard state.isVisible(used: used) else { return nil }
+            guard isVisible(used: used) else { return nil }
             let time = statement.double(1)
             // A fetch row that does not verify is an unknown age, never a wrong one.
             guard statement.int(2) == TableChecksum.stored(TableChecksum.fetch(operation: operation.rawValue, time: time)) else {
                 state.damageSeen = true
                 return nil
             }
-            if touches, used != state.generation {
+            if touches, used != generation {
                 note(state.touches.fetches.insert(ExactText(operation.rawValue)).inserted)
             }
             return time

@@ -58,8 +58,9 @@ final class ImageState {
     /// This launch's generation, G: every row written or read is stamped with it.
     var generation: Int
     var names: NameTable
-    /// Rows the check read since the last drain.
-    var touches = ImageTouches()
+    /// Rows the check read since the last drain. Unchecked: the state is reached only under
+    /// ``ImageCore``'s lock, and a read notes every row it answers here.
+    @exclusivity(unchecked) var touches = ImageTouches()
     /// True once a drain of this launch committed the launch's eviction.
     var evictionDone: Bool
     /// Set by a read that found the file unreadable: the next drain recreates the file.

@@ -19,7 +19,10 @@ protocol SlotRowSource: AnyObject {
 
 /// The check's reader of records: the transaction's slot rows when it has them, else its
 /// named rows with their storage keys turned into slots.
-struct HydrationReader {
+///
+/// A class: the walk hands it to every hydration, and a struct of two existentials was copied
+/// (and destroyed) per record.
+final class HydrationReader {
     let transaction: any ImageReadTransaction
     private let slotSource: (any SlotRowSource)?
 

@@ -29,6 +29,12 @@ package struct ExactText: Hashable, Sendable, Comparable {
         Self.hashBytes(string, into: &hasher)
     }
 
+    /// The bytes' hash in a set or dictionary (``TextHash``): no `Hasher` run per probe.
+    @inline(__always)
+    package func _rawHashValue(seed: Int) -> Int {
+        TextHash.raw(string, seed: seed)
+    }
+
     package static func < (lhs: ExactText, rhs: ExactText) -> Bool {
         bytesLess(lhs.string, rhs.string)
     }

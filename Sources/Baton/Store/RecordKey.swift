@@ -43,6 +43,12 @@ public struct RecordKey: Hashable, Sendable, Comparable, CustomStringConvertible
         ExactText.hashBytes(rawValue, into: &hasher)
     }
 
+    /// The key's hash in a set or dictionary of keys (``TextHash``): memory interns every link
+    /// target it meets, and a growing table hashes every key again.
+    public func _rawHashValue(seed: Int) -> Int {
+        TextHash.raw(rawValue, seed: seed)
+    }
+
     /// Orders keys by their bytes, as SQLite orders the image's rows.
     public static func < (lhs: RecordKey, rhs: RecordKey) -> Bool {
         ExactText.bytesLess(lhs.rawValue, rhs.rawValue)

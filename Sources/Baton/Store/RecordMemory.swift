@@ -29,7 +29,7 @@ struct RecordMemory {
         static let operationRoot = Flags(rawValue: 32)
     }
 
-    private var ids: [RecordKey: Int32] = [:]
+    private var ids = KeyIndex()
     /// The key of each id.
     private(set) var keys: [RecordKey] = []
     /// The server data of each id; `nil` when memory does not hold the record.
@@ -73,14 +73,14 @@ struct RecordMemory {
 
     /// The id of `key`, if memory has met it.
     func id(of key: RecordKey) -> Int? {
-        ids[key].map(Int.init)
+        ids.id(of: key, in: keys).map(Int.init)
     }
 
     /// The id of `key`, handing out the next one when memory meets the key first.
     mutating func intern(_ key: RecordKey) -> Int {
         // One probe finds the key or makes its entry (a lookup, then an insert, hashes twice).
         let next = Int32(keys.count)
-        let found = Self.claim(&ids[key, default: -1], next)
+        let found = ids.claim(key, next: next, in: keys)
         if found >= 0 { return Int(found) }
         let id = Int(next)
         keys.append(key)
@@ -92,14 +92,6 @@ struct RecordMemory {
         if Store.isOperationRoot(key) { flags.insert(.operationRoot) }
         self.flags.append(flags)
         return id
-    }
-
-    /// The id in `entry` (a dictionary's entry, -1 when it was just made), setting a new one to `next`.
-    @inline(__always)
-    private static func claim(_ entry: inout Int32, _ next: Int32) -> Int32 {
-        if entry >= 0 { return entry }
-        entry = next
-        return -1
     }
 
     /// The type id of `typename`, numbering it when memory meets it first.
@@ -125,7 +117,7 @@ struct RecordMemory {
 
     /// The server data of `key`.
     subscript(key: RecordKey) -> RecordData? {
-        get { ids[key].flatMap { data[Int($0)] } }
+        get { ids.id(of: key, in: keys).flatMap { data[Int($0)] } }
         set { set(key, newValue) }
     }
 
@@ -133,7 +125,7 @@ struct RecordMemory {
     /// dropping a key memory never met).
     @discardableResult
     mutating func set(_ key: RecordKey, _ newValue: RecordData?) -> Int {
-        if newValue == nil, ids[key] == nil { return -1 }
+        if newValue == nil, ids.id(of: key, in: keys) == nil { return -1 }
         let id = intern(key)
         set(id: id, newValue)
         return id
@@ -175,7 +167,7 @@ struct RecordMemory {
 
     /// True when `key` has an id and carries `flag`.
     func has(_ flag: Flags, _ key: RecordKey) -> Bool {
-        guard let id = ids[key] else { return false }
+        guard let id = ids.id(of: key, in: keys) else { return false }
         return flags[Int(id)].contains(flag)
     }
 
@@ -206,16 +198,19 @@ struct RecordMemory {
             let cells = record.cells
             scratchCells.removeAll(keepingCapacity: true)
             var index = cells.startIndex
+            // Slots through the keys alone: reading an entry of the table copied its whole cell.
+            let slots = cells.keys
             while index != cells.endIndex {
-                scratchCells.append((cells[index].key.index, index))
+                scratchCells.append((slots[index].index, index))
                 index = cells.index(after: index)
             }
             scratchCells.sort { $0.slot < $1.slot }
+            let values = cells.values
             for (slot, index) in scratchCells {
                 scratchSlots.append(slot)
-                switch cells[index].value.value {
+                switch values[index].value {
                 case .link, .links, .list:
-                    cells[index].value.value.forEachLink { scratchTargets.append(Int32(intern($0))) }
+                    values[index].value.forEachLink { scratchTargets.append(Int32(intern($0))) }
                 default:
                     break
                 }

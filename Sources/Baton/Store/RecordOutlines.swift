@@ -48,11 +48,20 @@ struct RecordOutlines {
             return 0
         }
         let start = arena.count
-        let header = Int32(1 + 2 * slots.count)
-        arena.append(Int32(slots.count))
-        for slot in slots { arena.append(Int32(bitPattern: slot)) }
-        for end in ends { arena.append(end + header) }
-        arena.append(contentsOf: targets)
+        let count = slots.count
+        let header = 1 + 2 * count
+        // Grown once for the whole outline, then filled in place (an append per word checked
+        // the buffer's uniqueness and capacity each time).
+        arena.append(contentsOf: repeatElement(0, count: header + targets.count))
+        arena.withUnsafeMutableBufferPointer { words in
+            let outline = UnsafeMutableBufferPointer(rebasing: words[start...])
+            outline[0] = Int32(count)
+            for index in 0..<count {
+                outline[1 + index] = Int32(bitPattern: slots[index])
+                outline[1 + count + index] = ends[index] + Int32(header)
+            }
+            for index in targets.indices { outline[header + index] = targets[index] }
+        }
         starts[id] = Int32(start)
         return start
     }

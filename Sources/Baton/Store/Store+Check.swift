@@ -139,6 +139,9 @@ struct AvailabilityWalk {
     private var filledIDs: IDSet
     /// Keys the overlay's rebuilding touched during this walk.
     private(set) var overlayTouched = Set<RecordKey>()
+    /// Whether the overlay was empty when the walk began: only rebuilding it can fill it, and a
+    /// walk rebuilds it only when it holds something, so it stays empty (read once, not per record).
+    private let overlayWasEmpty: Bool
 
     init(store: Store, plan: Plan, variables: Variables, transaction: (any ImageReadTransaction)?, capacity: Int) {
         self.store = store
@@ -147,6 +150,7 @@ struct AvailabilityWalk {
         self.reader = transaction.map(HydrationReader.init)
         self.filledIDs = IDSet(capacity: capacity)
         self.walkPlan = WalkPlan(variables: variables, capacity: capacity)
+        self.overlayWasEmpty = store.overlay.isEmpty
     }
 
     /// True when every field the plan selects is present from its root down.
@@ -241,7 +245,7 @@ struct AvailabilityWalk {
 
     private mutating func noteFilled(_ id: Int, in memory: inout RecordMemory) {
         if filledIDs.insert(id) { filled.append(id) }
-        if !store.overlay.isEmpty, store.overlay[memory.keys[id]] != nil {
+        if !overlayWasEmpty, store.overlay[memory.keys[id]] != nil {
             overlayTouched.formUnion(store.rebuildOverlay(in: &memory))
         }
     }

@@ -87,6 +87,16 @@ package struct ByteReader {
         return Self.validUTF8(UnsafeRawBufferPointer(rebasing: base[start..<start + length]))
     }
 
+    /// A length-prefixed string's bytes, checked to be UTF-8, without making a `String`; `nil`
+    /// when truncated or not valid UTF-8.
+    package mutating func span() -> UnsafeRawBufferPointer? {
+        guard let length = count(), length <= remaining else { return nil }
+        let bytes = UnsafeRawBufferPointer(rebasing: base[offset..<offset + length])
+        guard Self.isValidUTF8(bytes) else { return nil }
+        offset += length
+        return bytes
+    }
+
     /// Moves past `length` bytes; `false` when fewer remain.
     package mutating func skip(_ length: Int) -> Bool {
         guard length >= 0, length <= remaining else { return false }
@@ -94,17 +104,49 @@ package struct ByteReader {
         return true
     }
 
+    /// True when `bytes` are valid UTF-8 (ASCII checked first, as most text in rows is).
+    static func isValidUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        isASCII(bytes) || String(validating: bytes.bindMemory(to: UInt8.self), as: UTF8.self) != nil
+    }
+
+    /// True when every byte is below 0x80, read eight bytes at a time.
+    @inline(__always)
+    static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        let count = bytes.count
+        var seen: UInt64 = 0
+        var offset = 0
+        while count - offset >= 8 {
+            seen |= base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            offset += 8
+        }
+        while offset < count {
+            seen |= UInt64(base.load(fromByteOffset: offset, as: UInt8.self))
+            offset += 1
+        }
+        return seen & 0x8080_8080_8080_8080 == 0
+    }
+
+    /// `head`, one ASCII `separator` byte, then `tail` (valid UTF-8), as one string made at once.
+    static func joined(_ head: String, separator: UInt8, _ tail: UnsafeRawBufferPointer) -> String {
+        var head = head
+        return head.withUTF8 { head in
+            String(unsafeUninitializedCapacity: head.count + 1 + tail.count) { buffer in
+                let base = UnsafeMutableRawBufferPointer(buffer)
+                base.copyMemory(from: UnsafeRawBufferPointer(head))
+                base[head.count] = separator
+                UnsafeMutableRawBufferPointer(rebasing: base[(head.count + 1)...]).copyMemory(from: tail)
+                return head.count + 1 + tail.count
+            }
+        }
+    }
+
     /// The string `bytes` spell in UTF-8, or `nil` when they are not valid UTF-8.
     static func validUTF8(_ bytes: UnsafeRawBufferPointer) -> String? {
         if bytes.isEmpty { return "" }
         let units = bytes.bindMemory(to: UInt8.self)
         // ASCII is valid UTF-8 as it is, and most text in rows is ASCII: decode without validating.
-        var ascii = true
-        for byte in units where byte >= 0x80 {
-            ascii = false
-            break
-        }
-        if ascii { return String(decoding: units, as: UTF8.self) }
+        if isASCII(bytes) { return String(decoding: units, as: UTF8.self) }
         return String(validating: units, as: UTF8.self)
     }
 }

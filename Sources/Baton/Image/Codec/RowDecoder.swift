@@ -125,11 +125,16 @@ package enum RowDecoder {
 
     /// A cell value: tag, payload, and the field error when the tag says so.
     static func cellValue<N: RowNames>(_ reader: inout ByteReader, names: N, sink: inout RowDecodeSink) -> Cell? {
-        guard let tag = reader.byte() else { return nil }
-        guard let value = value(tag & ~RowFormat.errorBit, &reader, depth: 0, names: names, sink: &sink) else {
-            return nil
-        }
+        guard let tag = reader.byte(),
+              let value = value(tag & ~RowFormat.errorBit, &reader, depth: 0, names: names, sink: &sink)
+        else { return nil }
         guard tag & RowFormat.errorBit != 0 else { return Cell(value) }
+        guard let error = fieldError(&reader) else { return nil }
+        return Cell(value, error: error)
+    }
+
+    /// The field error that follows a value whose tag carries the error bit.
+    static func fieldError(_ reader: inout ByteReader) -> FieldError? {
         guard let message = reader.string(), let path = reader.string(), let marker = reader.count() else {
             return nil
         }
@@ -144,7 +149,7 @@ package enum RowDecoder {
             }
             extensions = text
         }
-        return Cell(value, error: FieldError(message: message, path: path, extensions: extensions))
+        return FieldError(message: message, path: path, extensions: extensions)
     }
 
     /// A value whose tag byte (error bit cleared) has been read.
@@ -215,17 +220,19 @@ package enum RowDecoder {
         }
     }
 
-    /// An entity link's key: the name of `typeID`, a colon, then the string the reader holds.
+    /// An entity link's key: the name of `typeID`, a colon, then the string the reader holds,
+    /// made as one string (no string of the id alone, no appending).
     private static func entityKey<N: RowNames>(_ typeID: Int, _ reader: inout ByteReader, names: N) -> String? {
-        guard let typename = names.name(ofID: typeID), let id = reader.string() else { return nil }
-        return typename + ":" + id
+        guard let typename = names.name(ofID: typeID), let id = reader.span() else { return nil }
+        return ByteReader.joined(typename, separator: UInt8(ascii: ":"), id)
     }
 
     /// Checks a link's type id (0: unknown) and notes it in the sink.
     private static func note<N: RowNames>(linkType typeID: Int, key: String, names: N, sink: inout RowDecodeSink) -> Bool {
         if typeID != 0 {
             guard names.name(ofID: typeID) != nil else { return false }
-            sink.nameIDs.append(typeID)
+            // A list's links mostly share one type: note it once in a row.
+            if sink.nameIDs.last != typeID { sink.nameIDs.append(typeID) }
         }
         if sink.collectsLinkTypes { sink.linkTypes[RecordKey(key)] = typeID }
         return true
