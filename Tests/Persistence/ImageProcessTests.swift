@@ -21,6 +21,21 @@ final class OtherProcessLock {
         guard descriptor >= 0, flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { throw ImageTestFailure("cannot take the lock") }
     }
 
+    /// The lock, taken once it is free within `seconds`. A test that spawns processes (this suite's
+    /// writer race, the CLI tests) forks: until the child execs, it shares every descriptor, the
+    /// image's lock too (`O_CLOEXEC` closes it only at exec), so a lock just given up can stay
+    /// held for a moment by a child of another test. Given up means free once that moment passes.
+    static func whenFree(image path: String, seconds: Double = 5) throws -> OtherProcessLock {
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 1e9)
+        while true {
+            do {
+                return try OtherProcessLock(image: path)
+            } catch where DispatchTime.now().uptimeNanoseconds < deadline {
+                usleep(5_000)
+            }
+        }
+    }
+
     func release() {
         guard descriptor >= 0 else { return }
         close(descriptor)
@@ -69,7 +84,7 @@ struct ImageProcessTests {
         first.enqueue(WriteBatch(snapshots: [snapshot("User:1", "User", ["name": .string("A")], hydrated: true)]))
         try first.drainCommitted()
         first.close()
-        let other = try OtherProcessLock(image: path)
+        let other = try OtherProcessLock.whenFree(image: path)
         #expect(throws: ImageError.inUse(path: path)) { try openTestImage(path, lockWaitMilliseconds: 50) }
         let opening = OpeningImage(queue: DispatchQueue(label: "open")) { () throws(ImageError) -> Image in
             try Image.open(
@@ -92,12 +107,12 @@ struct ImageProcessTests {
         let image = try openTestImage(path)
         #expect(throws: ImageTestFailure.self) { try OtherProcessLock(image: path) }
         image.close()
-        try OtherProcessLock(image: path).release()
+        try OtherProcessLock.whenFree(image: path).release()
         let abandoned = try openTestImage(path)
         abandoned.abandon()
-        try OtherProcessLock(image: path).release()
+        try OtherProcessLock.whenFree(image: path).release()
         do { _ = try openTestImage(path).generation }
-        try OtherProcessLock(image: path).release()
+        try OtherProcessLock.whenFree(image: path).release()
     }
 
     @Test("pairs of baton image write processes started together: both succeed, nothing lost or aged out")
