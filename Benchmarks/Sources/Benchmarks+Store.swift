@@ -48,6 +48,9 @@ extension Benchmarks {
         var image: Image?
         var store: Store?
         var outcome: DrainResult?
+        // The floor writes the rows the drain writes into a file with the image's page size (its
+        // rows read back in key order, the cheapest order to insert: the drain writes the
+        // response's order, and names get their ids in queue order).
         let raw = RawSQLite.Writer(contents: page.contents, path: directory + "/raw-write.db")
         let samples = try interleave([
             Contender("drain", prepare: {

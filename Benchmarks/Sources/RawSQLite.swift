@@ -88,6 +88,8 @@ enum RawSQLite {
     struct Contents {
         let tables: [Table]
         let indexSQL: [String]
+        /// The file's page size: the floor's file is made with the same one.
+        let pageSize: Int
 
         var rowCount: Int { tables.reduce(0) { $0 + $1.rows.count } }
     }
@@ -97,6 +99,9 @@ enum RawSQLite {
         defer { sqlite3_close(db) }
         let master = try prepare(db, "SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY rowid")
         defer { sqlite3_finalize(master) }
+        let pageStatement = try prepare(db, "PRAGMA page_size")
+        defer { sqlite3_finalize(pageStatement) }
+        let pageSize = sqlite3_step(pageStatement) == SQLITE_ROW ? Int(sqlite3_column_int(pageStatement, 0)) : 4096
         var tables: [Table] = []
         var indexSQL: [String] = []
         while sqlite3_step(master) == SQLITE_ROW {
@@ -114,7 +119,7 @@ enum RawSQLite {
             }
             tables.append(Table(name: name, createSQL: sql, columnCount: Int(count), rows: rows))
         }
-        return Contents(tables: tables, indexSQL: indexSQL)
+        return Contents(tables: tables, indexSQL: indexSQL, pageSize: pageSize)
     }
 
     /// Reads rows by key, in a given order, inside one read transaction: the hydration's floor.
@@ -157,7 +162,7 @@ enum RawSQLite {
         }
     }
 
-    /// Inserts every row of a database into a fresh file with the same schema, WAL and
+    /// Inserts every row of a database into a fresh file with the same schema, page size, WAL and
     /// `synchronous=NORMAL`, in one `BEGIN IMMEDIATE` transaction: the writer's floor.
     final class Writer {
         private let contents: Contents
@@ -178,7 +183,7 @@ enum RawSQLite {
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
             let db = try RawSQLite.open(path)
             self.db = db
-            try RawSQLite.exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL")
+            try RawSQLite.exec(db, "PRAGMA page_size=\(contents.pageSize); PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL")
             for table in contents.tables { try RawSQLite.exec(db, table.createSQL) }
             for sql in contents.indexSQL { try RawSQLite.exec(db, sql) }
             inserts = try contents.tables.map { table in
