@@ -20,7 +20,7 @@ enum CampaignOutput {
                 for failure in regressions.failures {
                     lines.append("  \(failure.path): \(failure.violation.summary)")
                     lines += details(failure.violation)
-                    lines.append("    replay: swift run baton sim replay \(failure.path)")
+                    lines.append("    replay: " + CampaignReport.replayCommand(path: failure.path, world: settings.world.words))
                 }
             }
         }
@@ -37,7 +37,7 @@ enum CampaignOutput {
             lines.append("  seed \(failure.seed): \(failure.violation.summary)")
             lines += details(failure.violation)
             if let path = failure.replayPath {
-                lines.append("    shrunk to \(failure.shrunkLength ?? 0) events: swift run baton sim replay \(path)")
+                lines.append("    shrunk to \(failure.shrunkLength ?? 0) events: " + CampaignReport.replayCommand(path: path, world: settings.world.words))
             }
             if let path = failure.timelinePath { lines.append("    timeline: \(path)") }
             if let path = failure.regressionPath { lines.append("    saved as a regression: \(path)") }

@@ -67,7 +67,7 @@ enum SimRunCommand {
             } catch {
                 printError("baton: no timeline: \(error)")
             }
-            print("reproduce:   swift run baton sim replay \(path)")
+            print("reproduce:   " + CampaignReport.replayCommand(path: path, world: worldWords))
         } catch {
             printError("baton: no replay file: \(error)")
         }

@@ -44,7 +44,7 @@ enum SimSweepCommand {
                 + (failure.point.crash.map { "-" + $0 } ?? "") + ".json"
             do {
                 let path = try file.write(into: replayDirectory, name: name)
-                print("failure \(number + 1): \(failure.point) → \(failure.failure.invariant); replay: swift run baton sim replay \(path)")
+                print("failure \(number + 1): \(failure.point) → \(failure.failure.invariant); replay: " + CampaignReport.replayCommand(path: path, world: world.words))
             } catch {
                 print("failure \(number + 1): \(failure.point) → \(failure.failure.invariant); no replay file: \(error)")
             }

@@ -193,6 +193,9 @@ struct RerunWorldTests {
         #expect(CampaignReport.shellWord("") == "''")
         #expect(CampaignReport.reproduceCommand(seed: 3, events: 40, mutant: nil, world: ["--schema", "s p.graphql", "--operations", "a.graphql"])
             == "swift run baton sim run --seed 3 --events 40 --schema 's p.graphql' --operations a.graphql")
+        #expect(CampaignReport.replayCommand(path: "replays/seed-3.json", world: ["--world", "My App"])
+            == "swift run baton sim replay replays/seed-3.json --world 'My App'")
+        #expect(CampaignReport.replayCommand(path: "replays/seed-3.json") == "swift run baton sim replay replays/seed-3.json")
     }
 
     #if DEBUG

@@ -49,7 +49,7 @@ package enum CampaignReport {
             if let length = failure.shrunkLength { object["shrunkLength"] = .int(length) }
             if let path = failure.replayPath {
                 object["replay"] = .string(path)
-                object["replayCommand"] = .string("swift run baton sim replay \(path)")
+                object["replayCommand"] = .string(replayCommand(path: path, world: setup.worldWords))
             }
             if let path = failure.timelinePath { object["timeline"] = .string(path) }
             if let path = failure.regressionPath { object["regression"] = .string(path) }
@@ -177,6 +177,12 @@ package enum CampaignReport {
     package static func reproduceCommand(seed: UInt64, events: Int, mutant: Mutant?, world: [String] = []) -> String {
         "swift run baton sim run --seed \(seed) --events \(events)" + (mutant.map { " --mutant \($0.rawValue)" } ?? "")
             + world.map { " " + shellWord($0) }.joined()
+    }
+
+    /// The command that replays the replay file at `path` in the world `world` names (a built-in
+    /// world's file names it itself, so its words may be left out).
+    package static func replayCommand(path: String, world: [String] = []) -> String {
+        "swift run baton sim replay " + shellWord(path) + world.map { " " + shellWord($0) }.joined()
     }
 
     /// `word` as one shell word: as it is when it holds only safe characters, else single-quoted.

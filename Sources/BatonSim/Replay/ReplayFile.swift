@@ -149,7 +149,7 @@ package struct ReplayFile: Hashable, Sendable {
             return given
         }
         guard let world = World.builtIn(name) else {
-            throw ReplayError("the file runs in the world \"\(name)\", which is not built in (built in: \(World.builtInNames.joined(separator: ", "))); pass its folder with --world")
+            throw ReplayError("the file runs in the world \"\(name)\", which is not built in (built in: \(World.builtInNames.joined(separator: ", "))); pass its folder with --world, or its files with --schema and --operations")
         }
         return world
     }
