@@ -212,11 +212,11 @@ package enum JSONComparison {
 /// cells dictionary (not merely equal ones). Storage a checker still holds cannot change in place.
 enum StorageIdentity {
     static func same(_ a: RecordData, _ b: RecordData) -> Bool {
-        a.deleted == b.deleted && a.typename.utf8.elementsEqual(b.typename.utf8) && same(a.cells, b.cells)
+        a.deleted == b.deleted && OracleText(a.typename) == OracleText(b.typename) && same(a.cells, b.cells)
     }
 
     static func same(_ a: OracleRecord, _ b: OracleRecord) -> Bool {
-        a.deleted == b.deleted && a.typename.utf8.elementsEqual(b.typename.utf8) && same(a.cells, b.cells)
+        a.deleted == b.deleted && OracleText(a.typename) == OracleText(b.typename) && same(a.cells, b.cells)
     }
 
     /// True when both dictionaries share one storage object (a dictionary is one reference).
