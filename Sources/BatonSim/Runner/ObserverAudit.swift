@@ -29,7 +29,8 @@ final class ObserverAudit {
         var version = 0
     }
 
-    private struct Watch {
+    /// One record's watches (a class: the audit renews them in place every event).
+    private final class Watch {
         let record: Record
         /// Slots watched now (a fired watch is renewed after the event that fired it).
         var slots: Set<SlotID> = []
@@ -40,6 +41,10 @@ final class ObserverAudit {
         /// The type's slots this watch covered in full, at `typeVersion` (-1: look again).
         var type: TypeSlots?
         var typeVersion = -1
+
+        init(record: Record) {
+            self.record = record
+        }
     }
 
     /// Notices that fired since the last verification (onChange handlers are `@Sendable`).
@@ -85,7 +90,13 @@ final class ObserverAudit {
         }
         for (key, data, type) in records {
             guard let record = store.record(key) else { continue }
-            var watch = watches[key].flatMap { $0.record === record ? $0 : nil } ?? Watch(record: record)
+            let watch: Watch
+            if let existing = watches[key], existing.record === record {
+                watch = existing
+            } else {
+                watch = Watch(record: record)
+                watches[key] = watch
+            }
             watch.before = data
             watch.epoch = epoch
             if !watch.recordWatched {
@@ -98,20 +109,17 @@ final class ObserverAudit {
                 watch.recordWatched = true
             }
             // Usually every slot is watched already: the type's version says so without sets.
-            if watch.type === type, watch.typeVersion == type.version {
-                watches[key] = watch
-                continue
-            }
+            if watch.type === type, watch.typeVersion == type.version { continue }
             let typeSlots = type.slots
             if typeSlots.count <= watch.slots.count, typeSlots.isSubset(of: watch.slots) {
                 watch.type = type
                 watch.typeVersion = type.version
-                watches[key] = watch
                 continue
             }
             let wanted = typeSlots.union(data.cells.keys)
-            for slot in wanted.subtracting(watch.slots).sorted(by: { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }) {
-                let notice = Notice(key: key, slot: ExactText(slot.name))
+            let named = wanted.subtracting(watch.slots).map { (name: ExactText($0.name), slot: $0) }
+            for (name, slot) in named.sorted(by: { $0.name < $1.name }) {
+                let notice = Notice(key: key, slot: name)
                 withObservationTracking {
                     _ = record.cell(slot)
                 } onChange: { [fired] in
@@ -121,7 +129,6 @@ final class ObserverAudit {
             }
             watch.type = type
             watch.typeVersion = type.version
-            watches[key] = watch
         }
         return Before(epoch: epoch)
     }
@@ -158,14 +165,13 @@ final class ObserverAudit {
         }
         // Fired watches are spent: renew them at the next `watch`.
         for notice in notices {
-            guard var watch = watches[notice.key] else { continue }
+            guard let watch = watches[notice.key] else { continue }
             if let slot = notice.slot {
                 watch.slots.remove(SlotID.named(slot.string))
                 watch.typeVersion = -1
             } else {
                 watch.recordWatched = false
             }
-            watches[notice.key] = watch
         }
         // A record that left the store is a new object when it comes back.
         for key in left { watches[key] = nil }

@@ -89,6 +89,8 @@ package final class Simulation {
     /// Image rows the model's reader decoded before (see ``OracleRowMemo``).
     let rowMemo = OracleRowMemo()
     var matchedRecords: [RecordKey: (data: RecordData, model: OracleRecord)] = [:]
+    /// The same for what the UI sees while layers are live.
+    var matchedVisible: [RecordKey: (data: RecordData, model: OracleRecord)] = [:]
     /// Expectations that failed under `keepGoing`, in order.
     var expectationFailures: [InvariantViolation] = []
     /// The disk's operations before each event, when the options count them.
