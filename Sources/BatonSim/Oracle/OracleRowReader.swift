@@ -115,6 +115,9 @@ extension Oracle {
         }
         memo?.sync(names: names, badNames: badNames)
         var image = OracleImage(generation: raw.generation)
+        image.records.reserveCapacity(raw.records.count)
+        image.root.reserveCapacity(raw.root.count)
+        image.fetches.reserveCapacity(raw.fetches.count)
         for record in raw.records {
             let key = OracleText(record.key)
             if let known = memo?.records[key], known.bytes == record.row {

@@ -68,12 +68,13 @@ final class ObserverAudit {
     /// nothing: what fired is compared as a set.
     func watch(_ store: Store) -> Before {
         epoch += 1
-        var records: [(key: RecordKey, data: RecordData, type: TypeSlots)] = []
+        var records: [(key: RecordKey, data: RecordData, type: TypeSlots, known: Watch?)] = []
         for key in store.unorderedKeys {
             guard let data = store.data(of: key) else { continue }
             let type: TypeSlots
+            let known = watches[key]
             // A record whose data is what it was at the last watch has added its slots already.
-            if let known = watches[key], let old = known.before, let oldType = known.type, old == data {
+            if let known, let old = known.before, let oldType = known.type, old == data {
                 type = oldType
             } else {
                 if let existing = slotsByType[data.typename] {
@@ -86,12 +87,12 @@ final class ObserverAudit {
                 type.slots.formUnion(data.cells.keys)
                 if type.slots.count != count { type.version += 1 }
             }
-            records.append((key, data, type))
+            records.append((key, data, type, known))
         }
-        for (key, data, type) in records {
+        for (key, data, type, known) in records {
             guard let record = store.record(key) else { continue }
             let watch: Watch
-            if let existing = watches[key], existing.record === record {
+            if let existing = known, existing.record === record {
                 watch = existing
             } else {
                 watch = Watch(record: record)
