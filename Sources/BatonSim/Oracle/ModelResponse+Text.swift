@@ -35,6 +35,8 @@ extension ModelResponse {
         case .null?, nil: break
         default: throw OracleResponseError("errors is not a list")
         }
+        // Only errors look objects up by their path.
+        walk.recordsMet = !errors.isEmpty
         switch data {
         case .object?:
             walk.response.hasData = true
@@ -75,6 +77,8 @@ struct TextWalk {
     struct Fields {
         var merged: [OracleMergedField]
         var byKey: [OracleText: Int]
+        /// The response keys of the leaf fields named `id` among `merged`.
+        var idKeys: [OracleText]
     }
 
     struct FieldsKey: Hashable {
@@ -87,6 +91,8 @@ struct TextWalk {
     var response = ModelResponse()
     /// Every object of `data` by its response path, for errors to find their field.
     var met: [[Step]: Met] = [:]
+    /// False when the response has no errors: then nothing looks up `met`.
+    var recordsMet = true
     /// Memos of this walk (its variables never change): fields per sets and type, and each
     /// field's resolved arguments and storage key.
     private var fieldsMemo: [FieldsKey: Fields] = [:]
@@ -100,14 +106,13 @@ struct TextWalk {
     mutating func object(
         _ json: OracleJSON, sets: [OracleSelectionSet], declaredType: String, place: Place, path: [Step]
     ) throws(OracleResponseError) -> OracleText {
-        let where_ = TextWalk.dotted(path)
-        guard case .object(let members) = json else { throw OracleResponseError("expected an object", path: where_) }
-        let typename = try self.typename(members, sets: sets, declaredType: declaredType, path: where_)
+        guard case .object(let members) = json else { throw OracleResponseError("expected an object", path: TextWalk.dotted(path)) }
+        let typename = try self.typename(members, sets: sets, declaredType: declaredType, path: TextWalk.dotted(path))
         let applying = self.fields(sets, typename)
         let fields = applying.merged
-        let key = try self.key(members, fields: fields, typename: typename, place: place, path: where_)
+        let key = try self.key(members, idKeys: applying.idKeys, typename: typename, place: place, path: TextWalk.dotted(path))
         response.open(key, typename: typename)
-        met[path] = Met(key: key, fields: fields)
+        if recordsMet { met[path] = Met(key: key, fields: fields) }
         for member in members {
             guard let position = applying.byKey[member.key], !fields[position].field.isTypename else { continue }
             let merged = fields[position]
@@ -183,7 +188,8 @@ struct TextWalk {
         let merged = OracleSelectionSet.merged(sets, for: typename, variables: variables, schema: schema)
         var byKey: [OracleText: Int] = [:]
         for (position, field) in merged.enumerated() { byKey[OracleText(field.field.node.responseKey)] = position }
-        let fields = Fields(merged: merged, byKey: byKey)
+        let idKeys = merged.filter { $0.field.name == "id" && $0.field.selections == nil }.map { OracleText($0.field.node.responseKey) }
+        let fields = Fields(merged: merged, byKey: byKey, idKeys: idKeys)
         fieldsMemo[memo] = fields
         return fields
     }
@@ -199,22 +205,24 @@ struct TextWalk {
 
     /// The object's type: the schema's for an object type (a `__typename` given must agree),
     /// the response's `__typename` for an interface or union.
-    func typename(_ members: [OracleJSONMember], sets: [OracleSelectionSet], declaredType: String, path: String) throws(OracleResponseError) -> String {
+    func typename(
+        _ members: [OracleJSONMember], sets: [OracleSelectionSet], declaredType: String, path: @autoclosure () -> String
+    ) throws(OracleResponseError) -> String {
         var keys: [OracleText] = ["__typename"]
         for set in sets { TextWalk.typenameKeys(set, declaredType: declaredType, into: &keys) }
         let given = members.first { keys.contains($0.key) }
         var found: String?
         if let given {
-            guard case .string(let name) = given.value else { throw OracleResponseError("__typename is not a string", path: path) }
+            guard case .string(let name) = given.value else { throw OracleResponseError("__typename is not a string", path: path()) }
             found = name.string
         }
         if schema.type(named: declaredType)?.kind == .object {
             if let found, found != declaredType {
-                throw OracleResponseError("__typename \(found) contradicts the schema's type \(declaredType)", path: path)
+                throw OracleResponseError("__typename \(found) contradicts the schema's type \(declaredType)", path: path())
             }
             return declaredType
         }
-        guard let found else { throw OracleResponseError("missing __typename for abstract type \(declaredType)", path: path) }
+        guard let found else { throw OracleResponseError("missing __typename for abstract type \(declaredType)", path: path()) }
         return found
     }
 
@@ -235,23 +243,22 @@ struct TextWalk {
     /// The record key: the root's own, `Type:id` when a leaf field named `id` applies and the
     /// response gives it a string or an integer, the path key when it gives `null`.
     func key(
-        _ members: [OracleJSONMember], fields: [OracleMergedField], typename: String, place: Place, path: String
+        _ members: [OracleJSONMember], idKeys: [OracleText], typename: String, place: Place, path: @autoclosure () -> String
     ) throws(OracleResponseError) -> OracleText {
-        let pathKey: OracleText
+        let parent: OracleText, slot: OracleText, index: [Int]
         switch place {
         case .fixed(let key): return key
-        case .path(let parent, let slot, let index): pathKey = ProvenanceWalk.pathKey(parent: parent, slot: slot, index: index)
+        case .path(let p, let s, let i): (parent, slot, index) = (p, s, i)
         }
-        let idKeys = fields.filter { $0.field.name == "id" && $0.field.selections == nil }.map { OracleText($0.field.node.responseKey) }
-        guard !idKeys.isEmpty else { return pathKey }
+        guard !idKeys.isEmpty else { return ProvenanceWalk.pathKey(parent: parent, slot: slot, index: index) }
         guard let member = members.first(where: { idKeys.contains($0.key) }) else {
-            throw OracleResponseError("missing required id", path: path)
+            throw OracleResponseError("missing required id", path: path())
         }
         switch member.value {
         case .string(let id): return OracleKeys.entity(typename: typename, id: id.string)
         case .int(let id): return OracleKeys.entity(typename: typename, id: String(id))
-        case .null: return pathKey
-        default: throw OracleResponseError("an id that is neither a string nor an integer", path: path)
+        case .null: return ProvenanceWalk.pathKey(parent: parent, slot: slot, index: index)
+        default: throw OracleResponseError("an id that is neither a string nor an integer", path: path())
         }
     }
 

@@ -6,8 +6,19 @@ package struct OracleCommitEffect: Hashable, Sendable {
     package var changed: [OracleText] = []
     /// Records whose visible version (layers included) changed, sorted: exactly those must notify.
     package var visiblyChanged: [OracleText] = []
-    /// For each of `visiblyChanged`, the slots that changed (see ``OracleDifference/changedSlots(before:after:)``).
-    package var changedSlots: [OracleText: [OracleText]] = [:]
+    /// For each of `visiblyChanged`, the slots that changed (see ``OracleDifference/changedSlots(before:after:)``),
+    /// computed when asked from the versions kept in `visibleChanges`.
+    package var changedSlots: [OracleText: [OracleText]] {
+        visibleChanges.mapValues { OracleDifference.changedSlots(before: $0.before, after: $0.after) }
+    }
+    /// For each of `visiblyChanged`, what the UI saw before the commit and sees after it.
+    var visibleChanges: [OracleText: VisibleChange] = [:]
+
+    /// One record's visible version before and after a commit.
+    struct VisibleChange: Hashable, Sendable {
+        var before: OracleRecord?
+        var after: OracleRecord?
+    }
     /// What the commit hands the writer (empty when nothing changed and the response had no data).
     package var batch = OracleBatch()
 }
@@ -52,7 +63,7 @@ extension Oracle {
         for key in overlay.keys where before[key] == nil { before[key] = .some(base[key]) }
         effect.visiblyChanged = before.keys.filter { before[$0]! != visible($0) }.sorted()
         for key in effect.visiblyChanged {
-            effect.changedSlots[key] = OracleDifference.changedSlots(before: before[key]!, after: visible(key))
+            effect.visibleChanges[key] = OracleCommitEffect.VisibleChange(before: before[key]!, after: visible(key))
         }
 
         for key in effect.changed {

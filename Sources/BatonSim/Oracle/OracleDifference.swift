@@ -39,6 +39,9 @@ package enum OracleDifference {
 
     /// Every difference between two images: rows of all three tables, sorted by key.
     package static func images(expected: OracleImage, actual: OracleImage) -> [String] {
+        // Most comparisons find no difference: establish that row by row first, with the same
+        // equalities the lines below use, and build lines only when something differs.
+        if same(expected, actual) { return [] }
         var lines: [String] = []
         for key in Set(expected.records.keys).union(actual.records.keys).sorted() {
             lines += rows(key: key, expected: expected.records[key], actual: actual.records[key])
@@ -59,6 +62,23 @@ package enum OracleDifference {
             }
         }
         return lines
+    }
+
+    /// True when ``images(expected:actual:)`` has no line to report: the same keys in every
+    /// table, every row equal (a deleted row with cells is always reported, see ``rows``).
+    private static func same(_ expected: OracleImage, _ actual: OracleImage) -> Bool {
+        guard expected.records.count == actual.records.count, expected.root.count == actual.root.count,
+              expected.fetches.count == actual.fetches.count else { return false }
+        for (key, e) in expected.records {
+            guard let a = actual.records[key], e == a, !(a.deleted && !a.cells.isEmpty) else { return false }
+        }
+        for (field, e) in expected.root {
+            guard let a = actual.root[field], e.cell == a.cell, e.used == a.used else { return false }
+        }
+        for (operation, e) in expected.fetches {
+            guard let a = actual.fetches[operation], e == a else { return false }
+        }
+        return true
     }
 
     static func cells(key: OracleText, expected: [OracleText: OracleCell], actual: [OracleText: OracleCell]) -> [String] {

@@ -99,7 +99,7 @@ extension Oracle {
     }
 
     /// Decodes every row that verifies, and lists every row that does not (left out of the image).
-    package static func decodeKeepingDamage(_ raw: RawImage) -> (image: OracleImage, damaged: [ImageDecodeProblem.Entry]) {
+    package static func decodeKeepingDamage(_ raw: RawImage, memo: OracleRowMemo? = nil) -> (image: OracleImage, damaged: [ImageDecodeProblem.Entry]) {
         var problems: [ImageDecodeProblem.Entry] = []
         var names: [Int: String] = [:]
         var badNames = Set<Int>()
@@ -113,20 +113,37 @@ extension Oracle {
             }
             names[name.id] = name.name
         }
+        memo?.sync(names: names, badNames: badNames)
         var image = OracleImage(generation: raw.generation)
+        image.records.reserveCapacity(raw.records.count)
+        image.root.reserveCapacity(raw.root.count)
+        image.fetches.reserveCapacity(raw.fetches.count)
         for record in raw.records {
+            let key = OracleText(record.key)
+            if let known = memo?.records[key], known.bytes == record.row {
+                image.records[key] = OracleRow(used: record.used, typename: known.row.typename, deleted: known.row.deleted, cells: known.row.cells)
+                continue
+            }
             var reader = OracleRowReader(bytes: record.row, key: record.key, names: names, badNames: badNames)
             do throws(OracleRowReader.Failure) {
                 let row = try reader.record()
-                image.records[OracleText(record.key)] = OracleRow(used: record.used, typename: row.typename, deleted: row.deleted, cells: row.cells)
+                image.records[key] = OracleRow(used: record.used, typename: row.typename, deleted: row.deleted, cells: row.cells)
+                memo?.records[key] = (record.row, row)
             } catch {
                 problems.append(.init(table: "records", key: record.key, reason: error.reason))
             }
         }
         for field in raw.root {
+            let key = OracleText(field.field)
+            if let known = memo?.root[key], known.bytes == field.cell {
+                image.root[key] = OracleRootRow(used: field.used, cell: known.cell)
+                continue
+            }
             var reader = OracleRowReader(bytes: field.cell, key: field.field, names: names, badNames: badNames)
             do throws(OracleRowReader.Failure) {
-                image.root[OracleText(field.field)] = OracleRootRow(used: field.used, cell: try reader.rootCell())
+                let cell = try reader.rootCell()
+                image.root[key] = OracleRootRow(used: field.used, cell: cell)
+                memo?.root[key] = (field.cell, cell)
             } catch {
                 problems.append(.init(table: "root", key: field.field, reason: error.reason))
             }
@@ -141,6 +158,34 @@ extension Oracle {
             image.fetches[OracleText(fetch.operation)] = OracleFetchRow(used: fetch.used, time: fetch.time)
         }
         return (image, problems)
+    }
+}
+
+/// Rows the model's reader decoded before, by key with their bytes: a row whose bytes (and key)
+/// are the same decodes to the same cells while the names it could use are the same. The runner
+/// reads the whole image after every drain and every launch, and most rows did not change.
+///
+/// Only rows that decoded are kept. The names may grow (a decoded row used only names it found,
+/// which keep their text); any other change to the names (or to which fail their checksum)
+/// forgets every row.
+package final class OracleRowMemo {
+    var names: [Int: String] = [:]
+    var badNames: Set<Int> = []
+    var records: [OracleText: (bytes: [UInt8], row: OracleRowReader.Row)] = [:]
+    var root: [OracleText: (bytes: [UInt8], cell: OracleCell)] = [:]
+
+    package init() {}
+
+    /// Keeps the rows when `names` only adds to the names they were decoded with.
+    func sync(names: [Int: String], badNames: Set<Int>) {
+        let kept = badNames == self.badNames
+            && self.names.allSatisfy { id, name in names[id].map { $0.utf8.elementsEqual(name.utf8) } ?? false }
+        if !kept {
+            records = [:]
+            root = [:]
+        }
+        self.names = names
+        self.badNames = badNames
     }
 }
 

@@ -84,7 +84,7 @@ enum OracleBridge {
     }
 
     private static func same(_ text: String, _ model: OracleText) -> Bool {
-        text.utf8.elementsEqual(model.string.utf8)
+        OracleText(text) == model
     }
 
     /// A lookup of the store's check as the model names it.

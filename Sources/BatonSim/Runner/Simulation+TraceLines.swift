@@ -9,10 +9,16 @@ extension Simulation {
 
     /// ` (A, B, …, and 3 more)` for a list of keys, or nothing for none.
     static func keyList<S: Sequence>(_ keys: S) -> String where S.Element: CustomStringConvertible {
-        let all = keys.map(\.description)
-        guard !all.isEmpty else { return "" }
-        let more = all.count - keysPerLine
-        return " (" + all.prefix(keysPerLine).joined(separator: ", ") + (more > 0 ? ", and \(more) more" : "") + ")"
+        // Only the keys printed are rendered; the rest are counted.
+        var shown: [String] = []
+        var total = 0
+        for key in keys {
+            if total < keysPerLine { shown.append(key.description) }
+            total += 1
+        }
+        guard total > 0 else { return "" }
+        let more = total - keysPerLine
+        return " (" + shown.joined(separator: ", ") + (more > 0 ? ", and \(more) more" : "") + ")"
     }
 
     /// `3 records`, `1 record`.

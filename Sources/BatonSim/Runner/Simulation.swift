@@ -84,6 +84,13 @@ package final class Simulation {
     var timelineMarks = TimelineMarks()
     /// Slot names as the model spells them, by slot number (the runner compares memory often).
     var slotTexts = SlotTexts()
+    /// Store records found equal to the model's, with the model's record then (see
+    /// ``checkMemory(_:index:)``): a pair compares equal again without walking its cells.
+    /// Image rows the model's reader decoded before (see ``OracleRowMemo``).
+    let rowMemo = OracleRowMemo()
+    var matchedRecords: [RecordKey: (data: RecordData, model: OracleRecord)] = [:]
+    /// The same for what the UI sees while layers are live.
+    var matchedVisible: [RecordKey: (data: RecordData, model: OracleRecord)] = [:]
     /// Expectations that failed under `keepGoing`, in order.
     var expectationFailures: [InvariantViolation] = []
     /// The disk's operations before each event, when the options count them.
