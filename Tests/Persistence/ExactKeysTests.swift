@@ -17,6 +17,21 @@ struct ExactKeysTests {
         #expect(!Self.composed.utf8.elementsEqual(Self.decomposed.utf8))
     }
 
+    @Test("byte equality: the same bits, the same bytes in other storage, and the two spellings")
+    func bytesEqual() {
+        // Small strings (up to 15 bytes) and large ones, each equal to a copy made apart from it.
+        for text in ["", "Episode:12", Self.composed, "Character:" + String(repeating: "9", count: 40)] {
+            let apart = String(decoding: Array(text.utf8), as: UTF8.self)
+            #expect(ExactText.bytesEqual(text, text))
+            #expect(ExactText.bytesEqual(text, apart))
+            #expect(RecordKey(text) == RecordKey(apart))
+        }
+        #expect(!ExactText.bytesEqual(Self.composed, Self.decomposed))
+        #expect(!ExactText.bytesEqual("Episode:12", "Episode:13"))
+        #expect(!ExactText.bytesEqual("Episode:1", "Episode:1 "))
+        #expect(RecordKey("Character:" + Self.composed) != RecordKey("Character:" + Self.decomposed))
+    }
+
     @Test("two entities whose ids differ only in composition are two records, each with its own name")
     func twoRecords() throws {
         let cast = try operations.plan("query C { episode(id: \"e\") { id characters { id name } } }")

@@ -84,6 +84,30 @@ struct ImageNameDamageTests {
         #expect(image.dumpNames().allSatisfy { $0.verified })
     }
 
+    @Test("A new name after a damaged one with the largest id gets the next id; the damaged one keeps its own")
+    func newNameAfterDamagedLargest() throws {
+        // The writer adds a new name under the largest id in the file plus one, as SQLite picks
+        // it: a name the image did not load (its checksum fails) still counts.
+        let before = try Image.inspect(path: path)
+        let largest = try #require(before.dumpNames().max { $0.id < $1.id })
+        before.close()
+        try damage("UPDATE names SET crc = (crc | 1) - (crc & 1) WHERE id = \(largest.id)")
+        let image = try openTestImage(path)
+        defer { image.close() }
+        image.enqueue(WriteBatch(snapshots: [snapshot("Character:2", "Character", ["species": .string("Human")], hydrated: true)]))
+        try image.drainCommitted()
+        let names = image.dumpNames()
+        #expect(names.first { $0.name == "species" }?.id == largest.id + 1)
+        #expect(names.first { $0.id == largest.id }?.name == largest.name)
+        #expect(names.filter { !$0.verified }.map(\.id) == [largest.id])
+        #expect(cellsOf(image.readRecord("Character:2")) == ["species": .string("Human")])
+        // Written again, the damaged name keeps its id and its checksum is set right.
+        image.enqueue(WriteBatch(snapshots: [snapshot("Thing:1", "Thing", [largest.name: .int(1)], hydrated: true)]))
+        try image.drainCommitted()
+        #expect(image.dumpNames().first { $0.name == largest.name }?.id == largest.id)
+        #expect(image.dumpNames().allSatisfy { $0.verified })
+    }
+
     @Test("A damaged fetch time, operation or checksum is an unknown age, never a wrong one", arguments: [
         "UPDATE fetches SET time = 1001",
         "UPDATE fetches SET time = -1000",

@@ -71,33 +71,37 @@ final class ImageReadSession: ImageReadTransaction, SlotRowSource {
         _ key: RecordKey, decode: (UnsafeRawBufferPointer, NameTable, inout RowDecodeSink) -> Row?
     ) -> RowRead<Row> {
         guard isOpen else { return .unreadable }
-        do throws(SQLiteError) {
-            let statement: Statement
-            if let recordStatement {
-                statement = recordStatement
-            } else {
-                statement = try connection.cached(ImageSchema.SQL.selectRecord)
-                recordStatement = statement
+        // The key is bound where it is (no copy per row), and unbound before its bytes go.
+        var text = key.rawValue
+        return text.withUTF8 { utf8 in
+            do throws(SQLiteError) {
+                let statement: Statement
+                if let recordStatement {
+                    statement = recordStatement
+                } else {
+                    statement = try connection.cached(ImageSchema.SQL.selectRecord)
+                    recordStatement = statement
+                }
+                defer { statement.resetUnbinding(1) }
+                try statement.bindBorrowed(text: utf8, at: 1)
+                guard try statement.step() else { return .absent }
+                let used = statement.int(0)
+                guard isVisible(used: used) else { return .absent }
+                sink.nameIDs.removeAll(keepingCapacity: true)
+                let row = statement.withBlob(1) { bytes in decode(bytes, names, &sink) }
+                guard let row else {
+                    state.damageSeen = true
+                    return .absent
+                }
+                if touches {
+                    if used != generation { note(state.touches.records.insert(ExactText(key.rawValue)).inserted) }
+                    noteNames()
+                }
+                return .found(row)
+            } catch {
+                fail(error)
+                return .unreadable
             }
-            defer { statement.reset() }
-            try statement.bind(key.rawValue, at: 1)
-            guard try statement.step() else { return .absent }
-            let used = statement.int(0)
-            guard isVisible(used: used) else { return .absent }
-            sink.nameIDs.removeAll(keepingCapacity: true)
-            let row = statement.withBlob(1) { bytes in decode(bytes, names, &sink) }
-            guard let row else {
-                state.damageSeen = true
-                return .absent
-            }
-            if touches {
-                if used != generation { note(state.touches.records.insert(ExactText(key.rawValue)).inserted) }
-                noteNames()
-            }
-            return .found(row)
-        } catch {
-            fail(error)
-            return .unreadable
         }
     }
 

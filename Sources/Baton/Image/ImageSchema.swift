@@ -74,6 +74,13 @@ package enum ImageSchema {
             ON CONFLICT(name) DO UPDATE SET used = excluded.used RETURNING id, name, crc
             """
         static let setNameChecksum = "UPDATE names SET crc = ?1 WHERE id = ?2"
+        /// Adds a name under the id SQLite would give it (the largest id plus one, from
+        /// ``largestNameID``) with its checksum, in one statement; does nothing when the file
+        /// holds the name already (``upsertName`` then finds its id).
+        static let insertNewName = """
+            INSERT INTO names(id, name, used, crc) VALUES(?1, ?2, ?3, ?4) ON CONFLICT(name) DO NOTHING
+            """
+        static let largestNameID = "SELECT max(id) FROM names"
         static let stampRecord = "UPDATE records SET used = ?1 WHERE key = ?2 AND used <> ?1"
         static let stampRoot = "UPDATE root SET used = ?1 WHERE field = ?2 AND used <> ?1"
         static let stampFetch = "UPDATE fetches SET used = ?1 WHERE operation = ?2 AND used <> ?1"

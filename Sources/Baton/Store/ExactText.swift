@@ -42,6 +42,10 @@ package struct ExactText: Hashable, Sendable, Comparable {
     /// True when the two strings are the same bytes.
     @inline(__always)
     package static func bytesEqual(_ a: String, _ b: String) -> Bool {
+        // One string's bits (the same storage, or the same small string) are the same bytes:
+        // most keys fit a small string, and interning a link target met before compared its
+        // bytes through `memcmp` (issue 10). Other bits may still spell the same bytes.
+        if unsafeBitCast(a, to: (UInt64, UInt64).self) == unsafeBitCast(b, to: (UInt64, UInt64).self) { return true }
         let x = a.utf8, y = b.utf8
         guard x.count == y.count else { return false }
         if let equal = x.withContiguousStorageIfAvailable({ xs in

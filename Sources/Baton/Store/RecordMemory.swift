@@ -88,8 +88,11 @@ struct RecordMemory {
         types.append(-1)
         outlines.appendID()
         var flags: Flags = []
-        if ConnectionPage.isClientRecordKey(key) { flags.insert(.connection) }
-        if Store.isOperationRoot(key) { flags.insert(.operationRoot) }
+        // Both kinds of key start with `client:`; most keys are entities, which do not start with `c`.
+        if key.rawValue.utf8.first == UInt8(ascii: "c") {
+            if ConnectionPage.isClientRecordKey(key) { flags.insert(.connection) }
+            if Store.isOperationRoot(key) { flags.insert(.operationRoot) }
+        }
         self.flags.append(flags)
         return id
     }

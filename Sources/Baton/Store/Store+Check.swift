@@ -164,9 +164,11 @@ struct AvailabilityWalk {
         var flags = memory.flags[id]
         if !flags.contains(.present) && !flags.contains(.overlaid) {
             // Memory lacks the record: hydration may bring it, or it may be the query root's stand-in.
-            guard let stub = lookup(id, in: &memory) else { return false }
+            let found = lookup(id, in: &memory)
+            if case .missing = found { return false }
             flags = memory.flags[id]
             if !flags.contains(.present) && !flags.contains(.overlaid) {
+                guard case .value(let stub) = found else { return false }
                 guard availableFromValue(node, at: id, stub, in: &memory) else { return false }
                 walkPlan.reached[node].insert(id)
                 return true
@@ -222,14 +224,26 @@ struct AvailabilityWalk {
         return true
     }
 
+    /// What ``lookup(_:in:)`` found.
+    private enum Lookup {
+        case missing
+        /// Memory holds the record's data now: the walk reads it from there.
+        case inMemory
+        case value(RecordData)
+    }
+
     /// The visible record, hydrating it first when memory lacks it and an image is at hand.
-    private mutating func lookup(_ id: Int, in memory: inout RecordMemory) -> RecordData? {
-        if let data = store.visible(id: id, in: memory) { return data }
-        guard let reader else { return nil }
+    /// A record hydration brought into memory is answered `.inMemory`, not copied out (a copy
+    /// of its data, retained and released per row, that the walk never read).
+    private mutating func lookup(_ id: Int, in memory: inout RecordMemory) -> Lookup {
+        if let data = store.visible(id: id, in: memory) { return .value(data) }
+        guard let reader else { return .missing }
         let key = memory.keys[id]
-        if key == .queryRoot { return RecordData(typename: plan.rootTypename) }
+        if key == .queryRoot { return .value(RecordData(typename: plan.rootTypename)) }
         if store.hydrate(id, in: &memory, from: reader) { noteFilled(id, in: &memory) }
-        return store.visible(id: id, in: memory)
+        // Present: memory's data is visible (the walk reads it, or the overlay's, from there).
+        if memory.has(.present, id) { return .inMemory }
+        return store.visible(id: id, in: memory).map(Lookup.value) ?? .missing
     }
 
     /// The one place where memory lacks a slot: the image fills it if it can.

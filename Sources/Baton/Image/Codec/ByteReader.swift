@@ -146,7 +146,17 @@ package struct ByteReader {
         if bytes.isEmpty { return "" }
         let units = bytes.bindMemory(to: UInt8.self)
         // ASCII is valid UTF-8 as it is, and most text in rows is ASCII: decode without validating.
-        if isASCII(bytes) { return String(decoding: units, as: UTF8.self) }
+        if isASCII(bytes) {
+            // Text that fits a small string is made in place (`String(decoding:)` validates the
+            // bytes once more first).
+            if bytes.count <= 15 {
+                return String(unsafeUninitializedCapacity: bytes.count) { buffer in
+                    UnsafeMutableRawBufferPointer(buffer).copyMemory(from: bytes)
+                    return bytes.count
+                }
+            }
+            return String(decoding: units, as: UTF8.self)
+        }
         return String(validating: units, as: UTF8.self)
     }
 }

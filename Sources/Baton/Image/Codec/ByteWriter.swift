@@ -64,6 +64,13 @@ package struct ByteWriter {
     /// A native string's bytes are copied as one block (the generic append of a `UTF8View`
     /// copies byte by byte, a tenth of the writer's time per row).
     package mutating func string(_ value: String, dropping prefixCount: Int) {
+        // A native string lends its bytes without a copy of the string (or a retain of it).
+        let written: Bool? = value.utf8.withContiguousStorageIfAvailable { utf8 in
+            varint(utf8.count - prefixCount)
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[prefixCount...]))
+            return true
+        }
+        if written != nil { return }
         var value = value
         value.withUTF8 { utf8 in
             varint(utf8.count - prefixCount)

@@ -2,6 +2,8 @@ import CSQLite
 
 /// SQLite's `SQLITE_TRANSIENT`: SQLite copies a bound value before the bind call returns.
 let sqliteTransient = unsafeBitCast(-1 as Int, to: sqlite3_destructor_type.self)
+/// SQLite's `SQLITE_STATIC`: SQLite reads a bound value where it is, until it is unbound.
+let sqliteStatic: sqlite3_destructor_type? = nil
 
 /// One prepared statement; finalized when released.
 ///
@@ -58,6 +60,44 @@ package final class Statement {
             }
         }
         try check(code)
+    }
+
+    /// Binds UTF-8 text that SQLite reads where it is (`SQLITE_STATIC`), not a copy: the bytes
+    /// must stay put until ``resetUnbinding(_:)`` (callers bind inside `withUTF8` and reset
+    /// before it returns).
+    ///
+    /// A copying bind allocates, copies and frees the bytes once per use: a twentieth of a
+    /// hydration and of a drain (issue 10). Empty text is bound by copy (a null pointer would
+    /// bind SQL NULL).
+    package func bindBorrowed(text utf8: UnsafeBufferPointer<UInt8>, at index: Int32) throws(SQLiteError) {
+        let count = Int32(truncatingIfNeeded: utf8.count)
+        let code = door.result(.bind) {
+            guard let base = utf8.baseAddress, count > 0 else { return sqlite3_bind_text(handle, index, "", 0, sqliteTransient) }
+            return sqlite3_bind_text(handle, index, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), count, sqliteStatic)
+        }
+        try check(code)
+    }
+
+    /// Binds a blob that SQLite reads where it is, as ``bindBorrowed(text:at:)`` binds text.
+    package func bindBorrowed(blob bytes: UnsafeRawBufferPointer, at index: Int32) throws(SQLiteError) {
+        let count = Int32(truncatingIfNeeded: bytes.count)
+        let code = door.result(.bind) {
+            guard let base = bytes.baseAddress, count > 0 else { return sqlite3_bind_zeroblob(handle, index, 0) }
+            return sqlite3_bind_blob(handle, index, base, count, sqliteStatic)
+        }
+        try check(code)
+    }
+
+    /// Resets the statement and binds NULL at `index`: nothing points at borrowed bytes after.
+    package func resetUnbinding(_ index: Int32) {
+        _ = door.value { sqlite3_reset(handle) }
+        _ = door.value { sqlite3_bind_null(handle, index) }
+    }
+
+    /// Resets the statement and binds NULL at `first` and `second`.
+    package func resetUnbinding(_ first: Int32, _ second: Int32) {
+        resetUnbinding(first)
+        _ = door.value { sqlite3_bind_null(handle, second) }
     }
 
     /// Binds SQL NULL.

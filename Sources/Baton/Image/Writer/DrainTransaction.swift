@@ -48,11 +48,24 @@ final class DrainTransaction {
     /// The last record type interned, and its id: a commit's records mostly share a few types.
     @exclusivity(unchecked) private var lastType: String?
     @exclusivity(unchecked) private var lastTypeID = 0
+    /// The snapshot's own link types (``Snapshot/recordCells``'s `known`), looked up before `typesTable`.
+    @exclusivity(unchecked) private var freshKnown: [RecordKey: String] = [:]
+    /// Whether the encoder looks each link's type up as it meets the link (a snapshot whose
+    /// names the image all holds) instead of reading `resolvedLinkTypes`.
+    private var looksUpLinkTypes = false
+    /// Whether a lookup met a link type the image lacks: the row is then written the long way.
+    private var missedLinkType = false
     /// The statements every snapshot runs, held for the drain (the connection's cache hashes
     /// their text on every lookup).
     @exclusivity(unchecked) private var selectRecord: Statement?
     @exclusivity(unchecked) private var upsertRecord: Statement?
     @exclusivity(unchecked) private var upsertMergedRecord: Statement?
+    @exclusivity(unchecked) private var upsertNameStatement: Statement?
+    @exclusivity(unchecked) private var setNameChecksumStatement: Statement?
+    @exclusivity(unchecked) private var insertNameStatement: Statement?
+    @exclusivity(unchecked) private var largestNameIDStatement: Statement?
+    /// The id the next new name gets (the largest id plus one), once a name was added.
+    private var nextNameID: Int?
     /// The context of ``RowMergeFunction`` on this connection, once a snapshot merged.
     private var mergeContext: RowMergeFunction.Context?
     /// The row a merging upsert is writing: its key, type id and entity flag, for
@@ -116,6 +129,7 @@ final class DrainTransaction {
             try connection.execute("DELETE FROM \(table)")
         }
         names = NameTable()
+        nextNameID = nil
         lastType = nil
         lastLinkType = nil
         summary.wiped = true
@@ -150,7 +164,14 @@ final class DrainTransaction {
             stamps.insert(id)
             return id
         }
-        let statement = try connection.cached(ImageSchema.SQL.upsertName)
+        if let id = try insertNew(name) {
+            lastInternAddedID = true
+            names.insert(id: id, name: name, stamped: true)
+            stamps.insert(id)
+            summary.newNames += 1
+            return id
+        }
+        let statement = try held(&upsertNameStatement, ImageSchema.SQL.upsertName)
         defer { statement.reset() }
         try statement.bind(name, at: 1)
         try statement.bind(generation, at: 2)
@@ -174,7 +195,7 @@ final class DrainTransaction {
         if storedChecksum != checksum {
             // A new name (its id was not known before the insert), or a damaged checksum over a
             // name whose text is intact: the row is set right for every row that uses the id.
-            let fix = try connection.cached(ImageSchema.SQL.setNameChecksum)
+            let fix = try held(&setNameChecksumStatement, ImageSchema.SQL.setNameChecksum)
             defer { fix.reset() }
             try fix.bind(checksum, at: 1)
             try fix.bind(id, at: 2)
@@ -184,6 +205,36 @@ final class DrainTransaction {
         names.insert(id: id, name: name, stamped: true)
         stamps.insert(id)
         summary.newNames += 1
+        return id
+    }
+
+    /// Adds `name`, which the image's table lacks, as a new row under the id SQLite would give
+    /// it (the largest id plus one) with its checksum, in one statement: the upsert that answers
+    /// the id, then the checksum's update, cost three times as much (issue 10). `nil` when the
+    /// file holds the name already (aged out of memory, or not loaded because its checksum
+    /// failed): the upsert then gives it its old id back.
+    private func insertNew(_ name: String) throws(SQLiteError) -> Int? {
+        let id: Int
+        if let nextNameID {
+            id = nextNameID
+        } else {
+            let largest = try held(&largestNameIDStatement, ImageSchema.SQL.largestNameID)
+            defer { largest.reset() }
+            guard try largest.step() else { return nil }
+            let largestID = largest.isNull(0) ? 0 : largest.int(0)
+            // Past the largest id SQLite picks at random; leave that to SQLite.
+            guard largestID >= 0, largestID < Int(Int64.max) else { return nil }
+            id = largestID + 1
+        }
+        let statement = try held(&insertNameStatement, ImageSchema.SQL.insertNewName)
+        defer { statement.reset() }
+        try statement.bind(id, at: 1)
+        try statement.bind(name, at: 2)
+        try statement.bind(generation, at: 3)
+        try statement.bind(TableChecksum.stored(TableChecksum.name(id: id, name)), at: 4)
+        try statement.run()
+        guard connection.changes == 1 else { return nil }
+        nextNameID = id + 1
         return id
     }
 
@@ -375,6 +426,8 @@ final class DrainTransaction {
                 typesOwner = record.types
                 typesTable = record.types.withTable { $0 }
             }
+            freshKnown = record.known
+            if try writeWithKnownNames(snapshot, key: key) { return }
             let table = typesTable
             if record.known.isEmpty {
                 try resolveLinkTypes(stamping: !snapshot.deleted) { table[$0] }
@@ -423,6 +476,63 @@ final class DrainTransaction {
         }
         try upsert(held(&upsertRecord, ImageSchema.SQL.upsertRecord), key: key, blob: row)
         summary.snapshots += 1
+    }
+
+    /// Writes a store's snapshot (its cells collected in `fresh`) in one pass when the image
+    /// already holds every name the row uses: each link's type is looked up as the encoder meets
+    /// the link, with no pass of its own over the links first. `false` (nothing added or
+    /// written) for a deleted snapshot, or one that uses a name the image lacks: it is then
+    /// written the long way, which adds the names in their order.
+    private func writeWithKnownNames(_ snapshot: Snapshot, key: String) throws(SQLiteError) -> Bool {
+        guard !snapshot.deleted else { return false }
+        let typeID: Int
+        if let lastType, utf8Equal(lastType, snapshot.typename) {
+            typeID = lastTypeID
+        } else if let id = names.id(of: snapshot.typename) {
+            typeID = id
+        } else {
+            return false
+        }
+        freshIDs.removeAll(keepingCapacity: true)
+        for cell in fresh {
+            guard let id = names.id(ofSlot: cell.slot) else { return false }
+            freshIDs.append(id)
+        }
+        looksUpLinkTypes = true
+        missedLinkType = false
+        // A merge encodes the row again inside the upsert, with the same lookups.
+        defer { looksUpLinkTypes = false }
+        let entity = RowFormat.isEntity(key: key, typename: snapshot.typename)
+        let row = encodeFresh(key: key, deleted: false, entity: entity, typeID: typeID)
+        guard !missedLinkType else { return false }
+        lastType = snapshot.typename
+        lastTypeID = typeID
+        stamps.insert(typeID)
+        for id in freshIDs { stamps.insert(id) }
+        keyNamesAdded.removeAll(keepingCapacity: true)
+        if !snapshot.hydrated && !rules.partialSnapshotReplaces {
+            try upsertMerging(key: key, entity: entity, typeID: typeID, row: row)
+        } else {
+            try upsert(held(&upsertRecord, ImageSchema.SQL.upsertRecord), key: key, blob: row)
+        }
+        summary.snapshots += 1
+        return true
+    }
+
+    /// The type of a link to `key` as the image writes it, looked up in the snapshot's and the
+    /// commit's types; stamps it. A type the image lacks is unknown and sets `missedLinkType`.
+    private func lookUpLinkType(_ key: RecordKey) -> RowEncoder.LinkType {
+        let type = freshKnown.isEmpty ? typesTable[key] : (freshKnown[key] ?? typesTable[key])
+        guard let type else { return .unknown }
+        if let lastLinkType, lastLinkType == type { return RowEncoder.LinkType(id: lastLinkTypeID, name: type) }
+        guard let id = names.id(of: type) else {
+            missedLinkType = true
+            return .unknown
+        }
+        stamps.insert(id)
+        lastLinkType = type
+        lastLinkTypeID = id
+        return RowEncoder.LinkType(id: id, name: type)
     }
 
     /// Writes `row` under `key`, or, when the key has a row, what ``mergeStored(used:row:)``
@@ -524,7 +634,8 @@ final class DrainTransaction {
         var k = 0
         while f < fresh.count || k < kept.count {
             if k == kept.count || (f < fresh.count && fresh[f].rank < kept[k].rank) {
-                encoder.cell(nameID: freshIDs[f], cell(fresh[f])) { _ in
+                encoder.cell(nameID: freshIDs[f], cell(fresh[f])) { key in
+                    if looksUpLinkTypes { return lookUpLinkType(key) }
                     // The fresh cells' links, in the order the encoder meets them.
                     defer { nextLink += 1 }
                     return nextLink < linkTypes.count ? linkTypes[nextLink] : .unknown
@@ -583,12 +694,24 @@ final class DrainTransaction {
         return statement
     }
 
+    /// Runs an upsert of `blob` under `key`, both read by SQLite where they are (no copies).
     private func upsert(_ statement: Statement, key: String, blob: [UInt8]) throws(SQLiteError) {
-        defer { statement.reset() }
-        try statement.bind(key, at: 1)
-        try statement.bind(generation, at: 2)
-        try statement.bind(blob: blob, at: 3)
-        try statement.run()
+        var key = key
+        let failure: SQLiteError? = key.withUTF8 { key in
+            blob.withUnsafeBytes { blob in
+                do throws(SQLiteError) {
+                    defer { statement.resetUnbinding(1, 3) }
+                    try statement.bindBorrowed(text: key, at: 1)
+                    try statement.bind(generation, at: 2)
+                    try statement.bindBorrowed(blob: blob, at: 3)
+                    try statement.run()
+                    return nil
+                } catch {
+                    return error
+                }
+            }
+        }
+        if let failure { throw failure }
     }
 
     // MARK: Helpers
