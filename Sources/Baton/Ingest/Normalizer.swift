@@ -17,8 +17,9 @@ struct Normalizer {
     var pending: [(SlotID, Value)] = []
     /// Composite members waiting for their object's key (a stack shared by nested objects).
     var deferred: [(ShapeEntry, JSONScanner.Mark)] = []
-    /// Keys of the lists of links being read (a stack shared by nested lists).
-    var links: [RecordKey?] = []
+    /// The records of the lists of links being read, by index in `records` (-1: null), a stack
+    /// shared by nested lists: indices are plain integers, so the stack costs no reference counting.
+    var links: [Int] = []
     /// Nulls met in non-null positions, each skipped with the nullable value that holds it (see
     /// `NullPropagation.swift`); when any is met, this pass's change set is not the answer.
     var violations: [NullViolation] = []
@@ -150,13 +151,13 @@ struct Normalizer {
 
     // MARK: Objects
 
-    /// Normalizes the object at the scanner (already peeked) and returns its key.
+    /// Normalizes the object at the scanner (already peeked) and returns its record's index.
     ///
     /// `declaredType` is the schema's type for object types and the root; `nil` for interfaces and
     /// unions, whose type comes from the object's `__typename`.
     mutating func normalizeObject(
         group: Int, declaredType: String?, entry: ShapeEntry?, keySource: KeySource
-    ) throws(IngestError) -> RecordKey {
+    ) throws(IngestError) -> Int {
         let start = scanner.position
         let typename: String
         if let declaredType {
@@ -195,7 +196,7 @@ struct Normalizer {
             repeat {
                 // Members usually come in selection order: try the next entry's name in place.
                 let entryIndex: Int
-                if hint < shape.entries.count, scanner.readKey(ifEqualTo: shape.entries[hint].plainKey) {
+                if hint < shape.entries.count, scanner.readKey(ifEqualTo: shape.entries[hint].plainKey, shape.entries[hint].keyPattern) {
                     entryIndex = hint
                     hint += 1
                 } else {
@@ -307,7 +308,7 @@ struct Normalizer {
             deferred.removeSubrange(deferredBase..<deferredEnd)
             scanner.reset(to: after)
         }
-        return key
+        return index
     }
 
     /// True when two member names are the same text (escapes decoded when either has some).
@@ -422,7 +423,8 @@ struct Normalizer {
         }
         if depth == 0 {
             guard kind == .object else { throw wrongType("an object", kind) }
-            return .link(try childObject(member, .path(parent: parent, storageKey: storageKey, index: nil)))
+            let child = try childObject(member, .path(parent: parent, storageKey: storageKey, index: nil))
+            return .link(records[child].key)
         }
         guard kind == .array else { throw wrongType("a list", kind) }
         let itemLevel = member.listDepth - depth + 1
@@ -438,10 +440,10 @@ struct Normalizer {
                         let element = try peek()
                         if element == .null {
                             try readNull(member, level: itemLevel)
-                            links.append(nil)
+                            links.append(-1)
                         } else if element == .object {
-                            let key = try childObject(member, .path(parent: parent, storageKey: storageKey, index: position))
-                            links.append(key)
+                            let child = try childObject(member, .path(parent: parent, storageKey: storageKey, index: position))
+                            links.append(child)
                         } else {
                             throw wrongType("an object", element)
                         }
@@ -452,12 +454,14 @@ struct Normalizer {
                             links.removeSubrange(base...)
                             throw error.inside(.index(position))
                         }
-                        links.append(nil)
+                        links.append(-1)
                     }
                     position += 1
                 } while try nextElement()
             }
-            let keys = Array(links[base...])
+            var keys: [RecordKey?] = []
+            keys.reserveCapacity(links.count - base)
+            for child in links[base...] { keys.append(child < 0 ? nil : records[child].key) }
             links.removeSubrange(base...)
             return .links(keys)
         }
@@ -478,9 +482,9 @@ struct Normalizer {
         return .list(items)
     }
 
-    /// Normalizes one object of a composite member.
+    /// Normalizes one object of a composite member and returns its record's index.
     @inline(__always)
-    mutating func childObject(_ member: ShapeEntry, _ keySource: KeySource) throws(IngestError) -> RecordKey {
+    mutating func childObject(_ member: ShapeEntry, _ keySource: KeySource) throws(IngestError) -> Int {
         try normalizeObject(
             group: member.childGroup,
             declaredType: member.kind == .object ? member.namedType : nil,
@@ -508,23 +512,20 @@ struct Normalizer {
     mutating func writeString(_ member: ShapeEntry, into index: Int) throws(IngestError) -> Bool {
         guard try peek() == .string else { return false }
         if let position = records[index].position(of: member.slot) {
-            let start = scanner.mark
-            let span: JSONStringSpan
-            // Equal bytes are as valid as the stored text: the UTF-8 check waits for a difference.
-            do { span = try scanner.readStringSpanForComparison() } catch { throw .json(error) }
-            if !span.hasEscapes {
-                let known = records[index].fields[position].span
-                if known.isNone {
-                    if case .string(let old) = records[index].values[position],
-                        Normalizer.equal(old, UnsafeRawBufferPointer(rebasing: scanner.bytes[span.range]))
-                    {
-                        return true
-                    }
-                } else if known.sameBytes(as: span.text, in: scanner.bytes) {
+            let known = records[index].fields[position].span
+            if !known.isNone {
+                // The stored text's bytes, then a quote: the same string, found without scanning.
+                if scanner.skipString(sameAs: Int(known.start), count: Int(known.count)) { return true }
+            } else if case .string(let old) = records[index].values[position] {
+                let start = scanner.mark
+                let span: JSONStringSpan
+                // Equal bytes are as valid as the stored text: the UTF-8 check waits for a difference.
+                do { span = try scanner.readStringSpanForComparison() } catch { throw .json(error) }
+                if !span.hasEscapes, Normalizer.equal(old, UnsafeRawBufferPointer(rebasing: scanner.bytes[span.range])) {
                     return true
                 }
+                scanner.reset(to: start)
             }
-            scanner.reset(to: start)
         }
         let span: JSONStringSpan
         do { span = try scanner.readStringSpan() } catch { throw .json(error) }

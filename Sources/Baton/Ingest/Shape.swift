@@ -6,6 +6,8 @@ final class ShapeEntry {
     /// `keyBytes` when no byte needs escaping in JSON (always, for GraphQL names), else empty:
     /// only such a name can be matched in place, quote to quote.
     let plainKey: [UInt8]
+    /// `plainKey` quoted, packed for a comparison by words.
+    let keyPattern: JSONKeyPattern
     let name: String
     let type: FieldType
     let kind: FieldType.Kind
@@ -48,6 +50,7 @@ final class ShapeEntry {
         keyBytes = Array(field.responseKey.utf8)
         let plain = keyBytes.allSatisfy { $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
         plainKey = plain && !keyBytes.isEmpty ? keyBytes : []
+        keyPattern = JSONKeyPattern(plainKey)
         name = field.name
         type = field.type
         isNullable = !field.type.isNonNull(atLevel: 0)
