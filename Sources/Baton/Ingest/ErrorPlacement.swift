@@ -93,7 +93,7 @@ extension Normalizer {
         shape: Shape, keySource: KeySource, finding member: ShapeEntry?
     ) throws(IngestError) -> (key: RecordKey, target: JSONScanner.Mark?)? {
         var key: RecordKey?
-        if case .fixed(let fixed) = keySource {
+        if let fixed = keySource.fixed {
             key = fixed
         } else if !shape.hasID {
             key = keySource.pathKey

@@ -195,7 +195,7 @@ extension Normalizer {
         }
         return ChangeSet(
             operation: plan.identity(variables),
-            records: records.map(\.change),
+            records: changes(),
             deletions: deletions,
             connectionPages: pages,
             unplacedErrors: unplaced)
@@ -229,6 +229,14 @@ extension Normalizer {
         }
         let dotted = path.map(ResponsePathComponent.dotted) ?? ""
         return (FieldError(message: message, path: dotted, extensions: extensions), path)
+    }
+
+    /// The records as the change set holds them, in first-seen order (each builder read in place).
+    func changes() -> [RecordChange] {
+        var changes: [RecordChange] = []
+        changes.reserveCapacity(records.count)
+        for index in records.indices { changes.append(records[index].change) }
+        return changes
     }
 
     /// The index of `key`'s record, if the response made one.

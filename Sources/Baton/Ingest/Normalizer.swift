@@ -36,19 +36,30 @@ struct Normalizer {
         self.mutant = mutant
     }
 
-    /// How an object gets its key when it has no usable `id`.
-    enum KeySource {
-        /// An operation root: this key, whatever the object holds.
-        case fixed(RecordKey)
-        /// `parent:storageKey` or `parent:storageKey:index`.
-        case path(parent: RecordKey, storageKey: String, index: Int?)
+    /// How an object gets its key when it has no usable `id`: an operation root's fixed key, or
+    /// its path, `parent:storageKey` or `parent:storageKey:index`.
+    ///
+    /// A struct rather than an enum with payloads, so that the items of a list share one source
+    /// whose index alone changes: no reference counting per item.
+    struct KeySource {
+        /// An operation root's key, whatever the object holds (nil below the roots).
+        let fixed: RecordKey?
+        let parent: RecordKey
+        let storageKey: String
+        var index: Int?
+
+        /// An operation root: `key`, whatever the object holds.
+        static func fixed(_ key: RecordKey) -> KeySource {
+            KeySource(fixed: key, parent: key, storageKey: "", index: nil)
+        }
+
+        /// `parent:storageKey`, or `parent:storageKey:index` for an item of a list.
+        static func path(parent: RecordKey, storageKey: String, index: Int?) -> KeySource {
+            KeySource(fixed: nil, parent: parent, storageKey: storageKey, index: index)
+        }
 
         var pathKey: RecordKey {
-            switch self {
-            case .fixed(let key): key
-            case .path(let parent, let storageKey, let index):
-                RecordKey.path(parent: parent, storageKey: storageKey, index: index)
-            }
+            fixed ?? RecordKey.path(parent: parent, storageKey: storageKey, index: index)
         }
     }
 
@@ -95,12 +106,17 @@ struct Normalizer {
     /// when `member` deletes records (the caller's only use of it).
     mutating func identify(
         _ member: ShapeEntry, shape: Shape, keySource: KeySource
-    ) throws(IngestError) -> (key: RecordKey, index: Int, value: Value?) {
+    ) throws(IngestError) -> (index: Int, value: Value?) {
         let typename = shape.typename
         let value: Value
         if member.reusesStrings, try peek() == .string {
             let span: JSONStringSpan
-            do { span = try scanner.readStringSpan() } catch { throw .json(error) }
+            if let plain = scanner.readShortPlainString() {
+                // Most ids are a few plain ASCII bytes: read without the general scan.
+                span = JSONStringSpan(range: plain, hasEscapes: false, isASCII: true)
+            } else {
+                do { span = try scanner.readStringSpan() } catch { throw .json(error) }
+            }
             if !span.hasEscapes && span.isASCII {
                 let bytes = scanner.bytes
                 let idText = span.text
@@ -119,16 +135,16 @@ struct Normalizer {
                     if records[index].typename != typename { records[index].typename = typename }
                     if records[index].keyType == typeID && records[index].keySlot == member.slot.index {
                         // Found by these bytes, and the id's cell still holds them.
-                        return (records[index].key, index, wantsValue ? .string(try string(span)) : nil)
+                        return (index, wantsValue ? .string(try string(span)) : nil)
                     }
                     if let position = records[index].position(of: member.slot),
                         records[index].fields[position].span.sameBytes(as: idText, in: bytes)
                     {
-                        return (records[index].key, index, wantsValue ? records[index].values[position] : nil)
+                        return (index, wantsValue ? records[index].values[position] : nil)
                     }
                     let value = Value.string(try string(span))
                     records[index].write(member.slot, value, span: idText)
-                    return (records[index].key, index, value)
+                    return (index, value)
                 }
                 let text = try string(span)
                 let key = RecordKey.entity(typename: typename, id: text)
@@ -137,7 +153,7 @@ struct Normalizer {
                 records[index].keyID = idText
                 records[index].write(member.slot, .string(text), span: idText)
                 records[index].keySlot = member.slot.index
-                return (key, index, wantsValue ? .string(text) : nil)
+                return (index, wantsValue ? .string(text) : nil)
             }
             value = .string(try string(span))
         } else {
@@ -146,7 +162,7 @@ struct Normalizer {
         let key = try identity(value, typename: typename, keySource: keySource)
         let index = openRecord(key, typename: typename, capacity: shape.entries.count)
         records[index].write(member.slot, value)
-        return (key, index, value)
+        return (index, value)
     }
 
     // MARK: Objects
@@ -173,14 +189,13 @@ struct Normalizer {
             entry?.childShape = shape
         }
 
-        var key: RecordKey?
+        // The object's record once its key is known (-1 before).
         var index = -1
-        if case .fixed(let fixed) = keySource {
-            key = fixed
+        if let fixed = keySource.fixed {
+            index = openRecord(fixed, typename: typename, capacity: shape.entries.count)
         } else if !shape.hasID {
-            key = keySource.pathKey
+            index = openRecord(keySource.pathKey, typename: typename, capacity: shape.entries.count)
         }
-        if let key { index = openRecord(key, typename: typename, capacity: shape.entries.count) }
         let pendingBase = pending.count
         let deferredBase = deferred.count
 
@@ -241,17 +256,16 @@ struct Normalizer {
                     if member.isTypename {
                         try checkTypename(typename)
                     } else if member.isComposite {
-                        if let key, deferred.count == deferredBase {
-                            try writeComposite(member, into: index, parent: key)
+                        if index >= 0, deferred.count == deferredBase {
+                            try writeComposite(member, into: index)
                         } else {
                             // The key is not known yet (or earlier members wait): come back later,
                             // keeping members in response order.
                             deferred.append((member, valueMark))
                             try skipValueToRevisit()
                         }
-                    } else if key == nil && member.isID {
+                    } else if index < 0 && member.isID {
                         let found = try identify(member, shape: shape, keySource: keySource)
-                        key = found.key
                         index = found.index
                         if pending.count > pendingBase {
                             for (slot, value) in pending[pendingBase...] { records[index].write(slot, value) }
@@ -284,7 +298,7 @@ struct Normalizer {
             } while try nextMember()
         }
 
-        guard let key else { throw IngestError(.missingID, offset: start) }
+        guard index >= 0 else { throw IngestError(.missingID, offset: start) }
         let deferredEnd = deferred.count
         if deferredEnd > deferredBase {
             let after = scanner.mark
@@ -293,7 +307,7 @@ struct Normalizer {
                 scanner.reset(to: mark)
                 do throws(IngestError) {
                     if member.isComposite {
-                        try writeComposite(member, into: index, parent: key)
+                        try writeComposite(member, into: index)
                     } else {
                         let value = try leafValue(member)
                         records[index].write(member.slot, value)
@@ -390,7 +404,8 @@ struct Normalizer {
     // MARK: Composite values
 
     /// Normalizes a composite member's value and writes its slot (plus its connection page).
-    mutating func writeComposite(_ member: ShapeEntry, into index: Int, parent: RecordKey) throws(IngestError) {
+    mutating func writeComposite(_ member: ShapeEntry, into index: Int) throws(IngestError) {
+        let parent = records[index].key
         let value = try compositeValue(member, parent: parent, storageKey: member.storageKey, depth: member.listDepth)
         records[index].write(member.slot, value)
         if let connection = member.connection {
@@ -433,6 +448,7 @@ struct Normalizer {
         if depth == 1 {
             // The keys gather on a stack shared by nested lists, and the list is made once, at its size.
             let base = links.count
+            var source = KeySource.path(parent: parent, storageKey: storageKey, index: 0)
             if try openArray() {
                 repeat {
                     let itemMark = scanner.mark
@@ -442,8 +458,8 @@ struct Normalizer {
                             try readNull(member, level: itemLevel)
                             links.append(-1)
                         } else if element == .object {
-                            let child = try childObject(member, .path(parent: parent, storageKey: storageKey, index: position))
-                            links.append(child)
+                            source.index = position
+                            links.append(try childObject(member, source))
                         } else {
                             throw wrongType("an object", element)
                         }

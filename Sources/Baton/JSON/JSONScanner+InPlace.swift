@@ -56,6 +56,26 @@ extension JSONScanner {
         return true
     }
 
+    /// When the string at the current position (its opening quote) is at most `limit` bytes of
+    /// printable ASCII without escapes, moves past it and returns its body's range (its text
+    /// is then its bytes, and valid); otherwise stays and returns nil, for the general scan.
+    @inline(__always)
+    mutating func readShortPlainString(limit: Int = 32) -> Range<Int>? {
+        let start = position + 1
+        let end = min(bytes.count, start + limit)
+        var p = start
+        while p < end {
+            let b = bytes[p]
+            if b == UInt8(ascii: "\"") {
+                position = p + 1
+                return start..<p
+            }
+            if b < 0x20 || b >= 0x80 || b == UInt8(ascii: "\\") { return nil }
+            p += 1
+        }
+        return nil
+    }
+
     /// When the string at the current position (its opening quote) holds exactly the `count`
     /// bytes at `start`, moves past it and answers true; otherwise stays and answers false.
     ///
