@@ -175,6 +175,8 @@ struct Normalizer {
         group: Int, declaredType: String?, entry: ShapeEntry?, keySource: KeySource
     ) throws(IngestError) -> Int {
         let start = scanner.position
+        let startDepth = scanner.depth
+        let violationsBase = violations.count
         let typename: String
         if let declaredType {
             typename = declaredType
@@ -267,6 +269,11 @@ struct Normalizer {
                     } else if index < 0 && member.isID {
                         let found = try identify(member, shape: shape, keySource: keySource)
                         index = found.index
+                        if shape.isLeafEntity, pending.count == pendingBase,
+                            skipRepeat(of: index, shape: shape, from: JSONScanner.Mark(position: start, depth: startDepth))
+                        {
+                            return index
+                        }
                         if pending.count > pendingBase {
                             for (slot, value) in pending[pendingBase...] { records[index].write(slot, value) }
                             pending.removeSubrange(pendingBase...)
@@ -322,7 +329,23 @@ struct Normalizer {
             deferred.removeSubrange(deferredBase..<deferredEnd)
             scanner.reset(to: after)
         }
+        if shape.isLeafEntity, violations.count == violationsBase {
+            records[index].lastText = LastText(text: TextSpan(start..<scanner.position), shape: ObjectIdentifier(shape))
+        }
         return index
+    }
+
+    /// Right after a leaf entity's id: when the object's whole text is the text that last wrote
+    /// its record, with the same shape, and nothing has written the record since, the rest of
+    /// the object would write every cell again as it is. Moves past the object and answers true.
+    ///
+    /// Equal bytes are as valid as the first text, and hold the same nulls (none) and members.
+    mutating func skipRepeat(of index: Int, shape: Shape, from start: JSONScanner.Mark) -> Bool {
+        guard let last = records[index].lastText, last.shape == ObjectIdentifier(shape),
+            scanner.sameText(at: start.position, as: last.text)
+        else { return false }
+        scanner.reset(to: JSONScanner.Mark(position: start.position + Int(last.text.count), depth: start.depth))
+        return true
     }
 
     /// True when two member names are the same text (escapes decoded when either has some).

@@ -88,6 +88,10 @@ final class Shape {
     let entries: [ShapeEntry]
     /// Some entry is an `id` field: the object is keyed by it when the response gives one.
     let hasID: Bool
+    /// Keyed by `id`, with leaf entries only and no `@deleteRecord`: such an object writes its
+    /// own record and nothing else, so the same text met again can be skipped when nothing
+    /// wrote the record in between.
+    let isLeafEntity: Bool
 
     /// `Type:`, the start of the keys of this type's entities, and its hash.
     let keyPrefix: [UInt8]
@@ -100,6 +104,7 @@ final class Shape {
         self.entries = entries
         self.typeID = typeID
         self.hasID = entries.contains { $0.isID }
+        isLeafEntity = hasID && entries.allSatisfy { !$0.isComposite && $0.deleteRecord == nil }
         keyPrefix = Array((typename + ":").utf8)
         keyPrefixHash = keyPrefix.withUnsafeBytes { RecordTable.hash($0) }
     }

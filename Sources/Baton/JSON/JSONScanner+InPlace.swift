@@ -92,6 +92,13 @@ extension JSONScanner {
         return true
     }
 
+    /// True when the bytes at `start` are those of `text` (a span of the same input).
+    func sameText(at start: Int, as text: TextSpan) -> Bool {
+        let count = Int(text.count)
+        guard !text.isNone, start >= 0, start + count <= bytes.count, let base = bytes.baseAddress else { return false }
+        return JSONScanner.sameBytes(base + start, base + Int(text.start), count: count)
+    }
+
     /// True when the `count` bytes at `a` and at `b` are the same (both ranges in bounds).
     @inline(__always)
     static func sameBytes(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, count: Int) -> Bool {
