@@ -156,7 +156,7 @@ extension Normalizer {
                         dataMark = mark
                         do throws(IngestError) {
                             _ = try normalizeObject(
-                                group: 0, declaredType: plan.rootTypename, entry: nil, keySource: .fixed(plan.rootKey))
+                                group: 0, declaredType: plan.rootTypename, entry: nil, keySource: .fixed(plan.rootKey), item: nil)
                             hasData = true
                         } catch {
                             // A null that reaches data makes data null.

@@ -37,29 +37,28 @@ struct Normalizer {
     }
 
     /// How an object gets its key when it has no usable `id`: an operation root's fixed key, or
-    /// its path, `parent:storageKey` or `parent:storageKey:index`.
-    ///
-    /// A struct rather than an enum with payloads, so that the items of a list share one source
-    /// whose index alone changes: no reference counting per item.
+    /// its path, `parent:storageKey`, with `:index` for an item of a list (the index is passed
+    /// beside the source, so that the items of a list share one source: no reference counting
+    /// per item).
     struct KeySource {
         /// An operation root's key, whatever the object holds (nil below the roots).
         let fixed: RecordKey?
         let parent: RecordKey
         let storageKey: String
-        var index: Int?
 
         /// An operation root: `key`, whatever the object holds.
         static func fixed(_ key: RecordKey) -> KeySource {
-            KeySource(fixed: key, parent: key, storageKey: "", index: nil)
+            KeySource(fixed: key, parent: key, storageKey: "")
         }
 
-        /// `parent:storageKey`, or `parent:storageKey:index` for an item of a list.
-        static func path(parent: RecordKey, storageKey: String, index: Int?) -> KeySource {
-            KeySource(fixed: nil, parent: parent, storageKey: storageKey, index: index)
+        /// `parent:storageKey`, and `parent:storageKey:index` for the item `index` of a list.
+        static func path(parent: RecordKey, storageKey: String) -> KeySource {
+            KeySource(fixed: nil, parent: parent, storageKey: storageKey)
         }
 
-        var pathKey: RecordKey {
-            fixed ?? RecordKey.path(parent: parent, storageKey: storageKey, index: index)
+        /// The key of the object at `item` of a list (nil: not in a list).
+        func pathKey(item: Int?) -> RecordKey {
+            fixed ?? RecordKey.path(parent: parent, storageKey: storageKey, index: item)
         }
     }
 
@@ -105,7 +104,7 @@ struct Normalizer {
     /// at all; other ids (escaped, integer, null) take the general way. The value is returned only
     /// when `member` deletes records (the caller's only use of it).
     mutating func identify(
-        _ member: ShapeEntry, shape: Shape, keySource: KeySource
+        _ member: ShapeEntry, shape: Shape, keySource: KeySource, item: Int?
     ) throws(IngestError) -> (index: Int, value: Value?) {
         let typename = shape.typename
         let value: Value
@@ -147,7 +146,13 @@ struct Normalizer {
                     return (index, value)
                 }
                 let text = try string(span)
-                let key = RecordKey.entity(typename: typename, id: text)
+                // `Type:` and the id's bytes, made in one piece.
+                let key = RecordKey(String(unsafeUninitializedCapacity: prefix.count + id.count) { buffer in
+                    _ = buffer.initialize(from: prefix)
+                    UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(buffer)[prefix.count...])
+                        .copyMemory(from: id)
+                    return prefix.count + id.count
+                })
                 let index = appendRecord(key, typename: typename, capacity: shape.entries.count, hash: hash)
                 records[index].keyType = typeID
                 records[index].keyID = idText
@@ -159,7 +164,7 @@ struct Normalizer {
         } else {
             value = try leafValue(member)
         }
-        let key = try identity(value, typename: typename, keySource: keySource)
+        let key = try identity(value, typename: typename, keySource: keySource, item: item)
         let index = openRecord(key, typename: typename, capacity: shape.entries.count)
         records[index].write(member.slot, value)
         return (index, value)
@@ -167,12 +172,13 @@ struct Normalizer {
 
     // MARK: Objects
 
-    /// Normalizes the object at the scanner (already peeked) and returns its record's index.
+    /// Normalizes the object at the scanner (already peeked) and returns its record's index;
+    /// `item` is its index when it is an item of a list.
     ///
     /// `declaredType` is the schema's type for object types and the root; `nil` for interfaces and
     /// unions, whose type comes from the object's `__typename`.
     mutating func normalizeObject(
-        group: Int, declaredType: String?, entry: ShapeEntry?, keySource: KeySource
+        group: Int, declaredType: String?, entry: ShapeEntry?, keySource: KeySource, item: Int?
     ) throws(IngestError) -> Int {
         let start = scanner.position
         let startDepth = scanner.depth
@@ -196,7 +202,7 @@ struct Normalizer {
         if let fixed = keySource.fixed {
             index = openRecord(fixed, typename: typename, capacity: shape.entries.count)
         } else if !shape.hasID {
-            index = openRecord(keySource.pathKey, typename: typename, capacity: shape.entries.count)
+            index = openRecord(keySource.pathKey(item: item), typename: typename, capacity: shape.entries.count)
         }
         let pendingBase = pending.count
         let deferredBase = deferred.count
@@ -267,7 +273,7 @@ struct Normalizer {
                             try skipValueToRevisit()
                         }
                     } else if index < 0 && member.isID {
-                        let found = try identify(member, shape: shape, keySource: keySource)
+                        let found = try identify(member, shape: shape, keySource: keySource, item: item)
                         index = found.index
                         if shape.isLeafEntity, pending.count == pendingBase,
                             skipRepeat(of: index, shape: shape, from: JSONScanner.Mark(position: start, depth: startDepth))
@@ -370,11 +376,11 @@ struct Normalizer {
     }
 
     /// The key an `id` value gives: `Type:id` for a string or an integer, the path key for null.
-    func identity(_ value: Value, typename: String, keySource: KeySource) throws(IngestError) -> RecordKey {
+    func identity(_ value: Value, typename: String, keySource: KeySource, item: Int?) throws(IngestError) -> RecordKey {
         switch value {
         case .string(let id): return .entity(typename: typename, id: id)
         case .int(let id): return .entity(typename: typename, id: String(id))
-        case .null: return keySource.pathKey
+        case .null: return keySource.pathKey(item: item)
         default:
             throw IngestError(.wrongType(expected: "an id (a string or an integer)", found: "another value"), offset: scanner.position)
         }
@@ -461,7 +467,7 @@ struct Normalizer {
         }
         if depth == 0 {
             guard kind == .object else { throw wrongType("an object", kind) }
-            let child = try childObject(member, .path(parent: parent, storageKey: storageKey, index: nil))
+            let child = try childObject(member, .path(parent: parent, storageKey: storageKey), item: nil)
             return .link(records[child].key)
         }
         guard kind == .array else { throw wrongType("a list", kind) }
@@ -471,7 +477,7 @@ struct Normalizer {
         if depth == 1 {
             // The keys gather on a stack shared by nested lists, and the list is made once, at its size.
             let base = links.count
-            var source = KeySource.path(parent: parent, storageKey: storageKey, index: 0)
+            let source = KeySource.path(parent: parent, storageKey: storageKey)
             if try openArray() {
                 repeat {
                     let itemMark = scanner.mark
@@ -481,8 +487,7 @@ struct Normalizer {
                             try readNull(member, level: itemLevel)
                             links.append(-1)
                         } else if element == .object {
-                            source.index = position
-                            links.append(try childObject(member, source))
+                            links.append(try childObject(member, source, item: position))
                         } else {
                             throw wrongType("an object", element)
                         }
@@ -523,12 +528,13 @@ struct Normalizer {
 
     /// Normalizes one object of a composite member and returns its record's index.
     @inline(__always)
-    mutating func childObject(_ member: ShapeEntry, _ keySource: KeySource) throws(IngestError) -> Int {
+    mutating func childObject(_ member: ShapeEntry, _ keySource: KeySource, item: Int?) throws(IngestError) -> Int {
         try normalizeObject(
             group: member.childGroup,
             declaredType: member.kind == .object ? member.namedType : nil,
             entry: member,
-            keySource: keySource)
+            keySource: keySource,
+            item: item)
     }
 
     // MARK: Leaf values
