@@ -241,6 +241,6 @@ extension Normalizer {
 
     /// The index of `key`'s record, if the response made one.
     func record(_ key: RecordKey) -> Int? {
-        find(RecordTable.hash(key.rawValue)) { $0.key == key }
+        find(RecordTable.hash(key.rawValue)) { records[$0].key == key }
     }
 }

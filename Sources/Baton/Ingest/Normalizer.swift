@@ -67,16 +67,17 @@ struct Normalizer {
     /// The index of `key`'s record, made on first sight (records stay in first-seen order).
     mutating func openRecord(_ key: RecordKey, typename: String, capacity: Int) -> Int {
         let hash = RecordTable.hash(key.rawValue)
-        if let index = find(hash, { $0.key == key }) {
+        if let index = find(hash, { records[$0].key == key }) {
             if records[index].typename != typename { records[index].typename = typename }
             return index
         }
         return appendRecord(key, typename: typename, capacity: capacity, hash: hash)
     }
 
-    /// The index of the record whose key hashes to `hash` and satisfies `matches`.
+    /// The index of the record whose key hashes to `hash` and whose index satisfies `matches`
+    /// (an index, not a copy of the record: the record is read in place).
     @inline(__always)
-    func find(_ hash: UInt64, _ matches: (RecordBuilder) -> Bool) -> Int? {
+    func find(_ hash: UInt64, _ matches: (Int) -> Bool) -> Int? {
         var bucket = table.bucket(for: hash)
         let tag = RecordTable.tag(hash)
         while true {
@@ -84,7 +85,7 @@ struct Normalizer {
             if entry == 0 { return nil }
             if entry & 0xFFFF_FFFF_0000_0000 == tag {
                 let index = Int(truncatingIfNeeded: entry & 0xFFFF_FFFF) - 1
-                if matches(records[index]) { return index }
+                if matches(index) { return index }
             }
             bucket = (bucket + 1) & table.mask
         }
@@ -106,7 +107,8 @@ struct Normalizer {
     mutating func identify(
         _ member: ShapeEntry, shape: Shape, keySource: KeySource, item: Int?
     ) throws(IngestError) -> (index: Int, value: Value?) {
-        let typename = shape.typename
+        // `shape.typename` is read in place where it is needed (a local copy would cost its
+        // reference counting on every entity met again).
         let value: Value
         if member.reusesStrings, try peek() == .string {
             let span: JSONStringSpan
@@ -123,15 +125,16 @@ struct Normalizer {
                 let hash = RecordTable.hash(id, from: shape.keyPrefixHash)
                 let prefix = shape.keyPrefix
                 let typeID = shape.typeID
-                let found = find(hash) { record in
-                    if record.keyType == typeID { return record.keyID.sameBytes(as: idText, in: bytes) }
+                let found = find(hash) { index in
+                    let keyType = records[index].keyType
+                    if keyType == typeID { return records[index].keyID.sameBytes(as: idText, in: bytes) }
                     // Type names hold no `:`: a key made from another type's prefix is another key.
-                    if record.keyType >= 0 { return false }
-                    return RecordTable.key(record.key.rawValue, is: prefix, id)
+                    if keyType >= 0 { return false }
+                    return RecordTable.key(records[index].key.rawValue, is: prefix, id)
                 }
                 let wantsValue = member.deleteRecord != nil
                 if let index = found {
-                    if records[index].typename != typename { records[index].typename = typename }
+                    if records[index].typename != shape.typename { records[index].typename = shape.typename }
                     if records[index].keyType == typeID && records[index].keySlot == member.slot.index {
                         // Found by these bytes, and the id's cell still holds them.
                         return (index, wantsValue ? .string(try string(span)) : nil)
@@ -153,7 +156,7 @@ struct Normalizer {
                         .copyMemory(from: id)
                     return prefix.count + id.count
                 })
-                let index = appendRecord(key, typename: typename, capacity: shape.entries.count, hash: hash)
+                let index = appendRecord(key, typename: shape.typename, capacity: shape.entries.count, hash: hash)
                 records[index].keyType = typeID
                 records[index].keyID = idText
                 records[index].write(member.slot, .string(text), span: idText)
@@ -164,8 +167,8 @@ struct Normalizer {
         } else {
             value = try leafValue(member)
         }
-        let key = try identity(value, typename: typename, keySource: keySource, item: item)
-        let index = openRecord(key, typename: typename, capacity: shape.entries.count)
+        let key = try identity(value, typename: shape.typename, keySource: keySource, item: item)
+        let index = openRecord(key, typename: shape.typename, capacity: shape.entries.count)
         records[index].write(member.slot, value)
         return (index, value)
     }
@@ -175,34 +178,42 @@ struct Normalizer {
     /// Normalizes the object at the scanner (already peeked) and returns its record's index;
     /// `item` is its index when it is an item of a list.
     ///
-    /// `declaredType` is the schema's type for object types and the root; `nil` for interfaces and
-    /// unions, whose type comes from the object's `__typename`.
+    /// `declaredType` is the root's type; below the root (`nil`) the type comes from `entry`: the
+    /// schema's type for object types, the object's `__typename` for interfaces and unions.
     mutating func normalizeObject(
         group: Int, declaredType: String?, entry: ShapeEntry?, keySource: KeySource, item: Int?
     ) throws(IngestError) -> Int {
         let start = scanner.position
         let startDepth = scanner.depth
         let violationsBase = violations.count
-        let typename: String
-        if let declaredType {
-            typename = declaredType
-        } else {
-            typename = try findTypename(group: group, abstractType: entry?.namedType ?? "?")
-        }
         let shape: Shape
-        if let memo = entry?.childShape, memo.typename == typename {
+        if let entry, entry.kind == .object, let memo = entry.childShape {
+            // The objects under a field of object type all take one shape. (The type name is
+            // read from the shape below: no copy of it per object.)
             shape = memo
         } else {
-            shape = cache.shape(group: group, typename: typename)
-            entry?.childShape = shape
+            let typename: String
+            if let declaredType {
+                typename = declaredType
+            } else if let entry, entry.kind == .object {
+                typename = entry.namedType
+            } else {
+                typename = try findTypename(group: group, abstractType: entry?.namedType ?? "?")
+            }
+            if let memo = entry?.childShape, memo.typename == typename {
+                shape = memo
+            } else {
+                shape = cache.shape(group: group, typename: typename)
+                entry?.childShape = shape
+            }
         }
 
         // The object's record once its key is known (-1 before).
         var index = -1
         if let fixed = keySource.fixed {
-            index = openRecord(fixed, typename: typename, capacity: shape.entries.count)
+            index = openRecord(fixed, typename: shape.typename, capacity: shape.entries.count)
         } else if !shape.hasID {
-            index = openRecord(keySource.pathKey(item: item), typename: typename, capacity: shape.entries.count)
+            index = openRecord(keySource.pathKey(item: item), typename: shape.typename, capacity: shape.entries.count)
         }
         let pendingBase = pending.count
         let deferredBase = deferred.count
@@ -262,7 +273,7 @@ struct Normalizer {
                 let valueMark = scanner.mark
                 do throws(IngestError) {
                     if member.isTypename {
-                        try checkTypename(typename)
+                        try checkTypename(shape.typename)
                     } else if member.isComposite {
                         if index >= 0, deferred.count == deferredBase {
                             try writeComposite(member, into: index)
@@ -531,7 +542,7 @@ struct Normalizer {
     mutating func childObject(_ member: ShapeEntry, _ keySource: KeySource, item: Int?) throws(IngestError) -> Int {
         try normalizeObject(
             group: member.childGroup,
-            declaredType: member.kind == .object ? member.namedType : nil,
+            declaredType: nil,
             entry: member,
             keySource: keySource,
             item: item)
