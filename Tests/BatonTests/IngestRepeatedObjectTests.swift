@@ -7,7 +7,7 @@ import Testing
 private let sdl = """
     type Query { people: [Person], other: [Person], hero: Person }
     type Mutation { purge: [Gone] }
-    type Person { id: ID!, name: String!, status: String, friend: Person }
+    type Person { id: ID!, name: String!, status: String, tags: [String!], friend: Person }
     type Gone { id: ID! }
     """
 
@@ -60,14 +60,21 @@ struct IngestRepeatedObjectTests {
 
     @Test("a repeated object holding a propagated null is propagated at each place")
     func repeatedNull() throws {
-        let people = plan("{ people { id name } }")
-        let json = #"""
+        // The null stops at the object's own nullable list (the object itself completes), or at
+        // the list item when the object has no nullable place above it.
+        let tags = plan("{ people { id tags } }")
+        let inside = try normalize(#"""
+            {"data":{"people":[{"id":"1","tags":["a",null]},{"id":"1","tags":["a",null]}]},
+            "errors":[{"message":"x","path":["people",0,"tags",1]},{"message":"y","path":["people",1,"tags",1]}]}
+            """#, tags)
+        #expect(inside.value("Person:1", "tags") == .null)
+        let names = plan("{ people { id name } }")
+        let item = try normalize(#"""
             {"data":{"people":[{"id":"1","name":null},{"id":"1","name":null}]},
             "errors":[{"message":"x","path":["people",0,"name"]},{"message":"y","path":["people",1,"name"]}]}
-            """#
-        let changes = try normalize(json, people)
-        #expect(changes.value("client:root", "people") == .links([nil, nil]))
-        #expect(changes.record("Person:1") == nil)
+            """#, names)
+        #expect(item.value("client:root", "people") == .links([nil, nil]))
+        #expect(item.record("Person:1") == nil)
     }
 
     @Test("a repeated object with @deleteRecord names its record each time")
