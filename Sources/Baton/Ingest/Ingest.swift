@@ -232,10 +232,10 @@ extension Normalizer {
     }
 
     /// The records as the change set holds them, in first-seen order (each builder read in place).
-    func changes() -> [RecordChange] {
+    mutating func changes() -> [RecordChange] {
         var changes: [RecordChange] = []
         changes.reserveCapacity(records.count)
-        for index in records.indices { changes.append(records[index].change) }
+        for index in records.indices { changes.append(records[index].makeChange()) }
         return changes
     }
 

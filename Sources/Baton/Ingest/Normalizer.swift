@@ -221,11 +221,13 @@ struct Normalizer {
         var hint = 0
         // The entries met so far, by index: duplicate members are an error (a response is a map).
         var seen: UInt64 = 0
-        var seenBeyond: Set<Int> = []
+        // Beyond 64 entries, and members the selection does not name past the first: made only
+        // when met (an empty collection still costs a release per object).
+        var seenBeyond: Set<Int>?
         // Members the selection does not name: the first kept apart, so that the usual case
         // (one such member, often `__typename`) allocates nothing.
         var firstUnselected: JSONStringSpan?
-        var moreUnselected: [JSONStringSpan] = []
+        var moreUnselected: [JSONStringSpan]?
         if try openObject() {
             repeat {
                 // Members usually come in selection order: try the next entry's name in place.
@@ -244,12 +246,12 @@ struct Normalizer {
                     guard let found else {
                         if let first = firstUnselected {
                             var repeated = try sameName(first, span)
-                            for other in moreUnselected where !repeated { repeated = try sameName(other, span) }
+                            for other in moreUnselected ?? [] where !repeated { repeated = try sameName(other, span) }
                             if repeated {
                                 let name = try string(span)
                                 throw IngestError(.duplicateMember(name), offset: span.range.lowerBound - 1).inside(.key(name))
                             }
-                            moreUnselected.append(span)
+                            if moreUnselected == nil { moreUnselected = [span] } else { moreUnselected!.append(span) }
                         } else {
                             firstUnselected = span
                         }
@@ -267,7 +269,9 @@ struct Normalizer {
                     let bit: UInt64 = 1 << UInt64(entryIndex)
                     if seen & bit != 0 { throw duplicate(member) }
                     seen |= bit
-                } else if !seenBeyond.insert(entryIndex).inserted {
+                } else if seenBeyond == nil {
+                    seenBeyond = [entryIndex]
+                } else if !seenBeyond!.insert(entryIndex).inserted {
                     throw duplicate(member)
                 }
                 let valueMark = scanner.mark

@@ -72,8 +72,9 @@ struct RecordBuilder {
         }
     }
 
-    /// The record as the change set holds it.
-    var change: RecordChange {
+    /// The record as the change set holds it. Mutating only so that the builder is read in place
+    /// (an array element read through a getter is copied first: five references counted).
+    mutating func makeChange() -> RecordChange {
         // Made at its size (cheaper than reserving capacity in an empty dictionary).
         var map = [SlotID: Cell](minimumCapacity: fields.count)
         for i in fields.indices { map[fields[i].slot] = Cell(values[i]) }
