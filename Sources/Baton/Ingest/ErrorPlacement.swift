@@ -48,6 +48,7 @@ extension Normalizer {
         var declaredType: String? = plan.rootTypename
         var abstractType = "?"
         var keySource = KeySource.fixed(plan.rootKey)
+        var item: Int?
         while true {
             let typename: String
             if let declaredType {
@@ -61,7 +62,7 @@ extension Normalizer {
                 guard case .key(let name) = step, let entry = shape.entry(named: name), entry.isComposite else { return nil }
                 next = entry
             }
-            guard let (key, target) = try identifyObject(shape: shape, keySource: keySource, finding: next) else { return nil }
+            guard let (key, target) = try identifyObject(shape: shape, keySource: keySource, item: item, finding: next) else { return nil }
             guard let next else { return (key, shape) }
             guard let target else { return nil }
             steps.removeFirst()
@@ -82,7 +83,8 @@ extension Normalizer {
             group = next.childGroup
             declaredType = next.kind == .object ? next.namedType : nil
             abstractType = next.namedType
-            keySource = .path(parent: key, storageKey: storageKey, index: index)
+            keySource = .path(parent: key, storageKey: storageKey)
+            item = index
         }
     }
 
@@ -90,13 +92,13 @@ extension Normalizer {
     /// `keySource`), and where `member`'s value starts when the object holds it. Nil when the
     /// object's key cannot be told (an entity without its `id`).
     private mutating func identifyObject(
-        shape: Shape, keySource: KeySource, finding member: ShapeEntry?
+        shape: Shape, keySource: KeySource, item: Int?, finding member: ShapeEntry?
     ) throws(IngestError) -> (key: RecordKey, target: JSONScanner.Mark?)? {
         var key: RecordKey?
-        if case .fixed(let fixed) = keySource {
+        if let fixed = keySource.fixed {
             key = fixed
         } else if !shape.hasID {
-            key = keySource.pathKey
+            key = keySource.pathKey(item: item)
         }
         var target: JSONScanner.Mark?
         if try openObject() {
@@ -110,7 +112,7 @@ extension Normalizer {
                     target = scanner.mark
                     try skipValue()
                 } else if key == nil && entry.isID {
-                    key = try identity(try leafValue(entry), typename: shape.typename, keySource: keySource)
+                    key = try identity(try leafValue(entry), typename: shape.typename, keySource: keySource, item: item)
                 } else {
                     try skipValue()
                 }

@@ -156,7 +156,7 @@ extension Normalizer {
                         dataMark = mark
                         do throws(IngestError) {
                             _ = try normalizeObject(
-                                group: 0, declaredType: plan.rootTypename, entry: nil, keySource: .fixed(plan.rootKey))
+                                group: 0, declaredType: plan.rootTypename, entry: nil, keySource: .fixed(plan.rootKey), item: nil)
                             hasData = true
                         } catch {
                             // A null that reaches data makes data null.
@@ -195,7 +195,7 @@ extension Normalizer {
         }
         return ChangeSet(
             operation: plan.identity(variables),
-            records: records.map(\.change),
+            records: changes(),
             deletions: deletions,
             connectionPages: pages,
             unplacedErrors: unplaced)
@@ -231,8 +231,16 @@ extension Normalizer {
         return (FieldError(message: message, path: dotted, extensions: extensions), path)
     }
 
+    /// The records as the change set holds them, in first-seen order (each builder read in place).
+    mutating func changes() -> [RecordChange] {
+        var changes: [RecordChange] = []
+        changes.reserveCapacity(records.count)
+        for index in records.indices { changes.append(records[index].makeChange()) }
+        return changes
+    }
+
     /// The index of `key`'s record, if the response made one.
     func record(_ key: RecordKey) -> Int? {
-        find(RecordTable.hash(key.rawValue)) { $0.key == key }
+        find(RecordTable.hash(key.rawValue)) { records[$0].key == key }
     }
 }

@@ -17,8 +17,9 @@ struct Normalizer {
     var pending: [(SlotID, Value)] = []
     /// Composite members waiting for their object's key (a stack shared by nested objects).
     var deferred: [(ShapeEntry, JSONScanner.Mark)] = []
-    /// Keys of the lists of links being read (a stack shared by nested lists).
-    var links: [RecordKey?] = []
+    /// The records of the lists of links being read, by index in `records` (-1: null), a stack
+    /// shared by nested lists: indices are plain integers, so the stack costs no reference counting.
+    var links: [Int] = []
     /// Nulls met in non-null positions, each skipped with the nullable value that holds it (see
     /// `NullPropagation.swift`); when any is met, this pass's change set is not the answer.
     var violations: [NullViolation] = []
@@ -35,19 +36,29 @@ struct Normalizer {
         self.mutant = mutant
     }
 
-    /// How an object gets its key when it has no usable `id`.
-    enum KeySource {
-        /// An operation root: this key, whatever the object holds.
-        case fixed(RecordKey)
-        /// `parent:storageKey` or `parent:storageKey:index`.
-        case path(parent: RecordKey, storageKey: String, index: Int?)
+    /// How an object gets its key when it has no usable `id`: an operation root's fixed key, or
+    /// its path, `parent:storageKey`, with `:index` for an item of a list (the index is passed
+    /// beside the source, so that the items of a list share one source: no reference counting
+    /// per item).
+    struct KeySource {
+        /// An operation root's key, whatever the object holds (nil below the roots).
+        let fixed: RecordKey?
+        let parent: RecordKey
+        let storageKey: String
 
-        var pathKey: RecordKey {
-            switch self {
-            case .fixed(let key): key
-            case .path(let parent, let storageKey, let index):
-                RecordKey.path(parent: parent, storageKey: storageKey, index: index)
-            }
+        /// An operation root: `key`, whatever the object holds.
+        static func fixed(_ key: RecordKey) -> KeySource {
+            KeySource(fixed: key, parent: key, storageKey: "")
+        }
+
+        /// `parent:storageKey`, and `parent:storageKey:index` for the item `index` of a list.
+        static func path(parent: RecordKey, storageKey: String) -> KeySource {
+            KeySource(fixed: nil, parent: parent, storageKey: storageKey)
+        }
+
+        /// The key of the object at `item` of a list (nil: not in a list).
+        func pathKey(item: Int?) -> RecordKey {
+            fixed ?? RecordKey.path(parent: parent, storageKey: storageKey, index: item)
         }
     }
 
@@ -56,16 +67,17 @@ struct Normalizer {
     /// The index of `key`'s record, made on first sight (records stay in first-seen order).
     mutating func openRecord(_ key: RecordKey, typename: String, capacity: Int) -> Int {
         let hash = RecordTable.hash(key.rawValue)
-        if let index = find(hash, { $0.key == key }) {
+        if let index = find(hash, { records[$0].key == key }) {
             if records[index].typename != typename { records[index].typename = typename }
             return index
         }
         return appendRecord(key, typename: typename, capacity: capacity, hash: hash)
     }
 
-    /// The index of the record whose key hashes to `hash` and satisfies `matches`.
+    /// The index of the record whose key hashes to `hash` and whose index satisfies `matches`
+    /// (an index, not a copy of the record: the record is read in place).
     @inline(__always)
-    func find(_ hash: UInt64, _ matches: (RecordBuilder) -> Bool) -> Int? {
+    func find(_ hash: UInt64, _ matches: (Int) -> Bool) -> Int? {
         var bucket = table.bucket(for: hash)
         let tag = RecordTable.tag(hash)
         while true {
@@ -73,7 +85,7 @@ struct Normalizer {
             if entry == 0 { return nil }
             if entry & 0xFFFF_FFFF_0000_0000 == tag {
                 let index = Int(truncatingIfNeeded: entry & 0xFFFF_FFFF) - 1
-                if matches(records[index]) { return index }
+                if matches(index) { return index }
             }
             bucket = (bucket + 1) & table.mask
         }
@@ -93,13 +105,19 @@ struct Normalizer {
     /// at all; other ids (escaped, integer, null) take the general way. The value is returned only
     /// when `member` deletes records (the caller's only use of it).
     mutating func identify(
-        _ member: ShapeEntry, shape: Shape, keySource: KeySource
-    ) throws(IngestError) -> (key: RecordKey, index: Int, value: Value?) {
-        let typename = shape.typename
+        _ member: ShapeEntry, shape: Shape, keySource: KeySource, item: Int?
+    ) throws(IngestError) -> (index: Int, value: Value?) {
+        // `shape.typename` is read in place where it is needed (a local copy would cost its
+        // reference counting on every entity met again).
         let value: Value
         if member.reusesStrings, try peek() == .string {
             let span: JSONStringSpan
-            do { span = try scanner.readStringSpan() } catch { throw .json(error) }
+            if let plain = scanner.readShortPlainString() {
+                // Most ids are a few plain ASCII bytes: read without the general scan.
+                span = JSONStringSpan(range: plain, hasEscapes: false, isASCII: true)
+            } else {
+                do { span = try scanner.readStringSpan() } catch { throw .json(error) }
+            }
             if !span.hasEscapes && span.isASCII {
                 let bytes = scanner.bytes
                 let idText = span.text
@@ -107,95 +125,114 @@ struct Normalizer {
                 let hash = RecordTable.hash(id, from: shape.keyPrefixHash)
                 let prefix = shape.keyPrefix
                 let typeID = shape.typeID
-                let found = find(hash) { record in
-                    if record.keyType == typeID { return record.keyID.sameBytes(as: idText, in: bytes) }
+                let found = find(hash) { index in
+                    let keyType = records[index].keyType
+                    if keyType == typeID { return records[index].keyID.sameBytes(as: idText, in: bytes) }
                     // Type names hold no `:`: a key made from another type's prefix is another key.
-                    if record.keyType >= 0 { return false }
-                    return RecordTable.key(record.key.rawValue, is: prefix, id)
+                    if keyType >= 0 { return false }
+                    return RecordTable.key(records[index].key.rawValue, is: prefix, id)
                 }
                 let wantsValue = member.deleteRecord != nil
                 if let index = found {
-                    if records[index].typename != typename { records[index].typename = typename }
+                    if records[index].typename != shape.typename { records[index].typename = shape.typename }
                     if records[index].keyType == typeID && records[index].keySlot == member.slot.index {
                         // Found by these bytes, and the id's cell still holds them.
-                        return (records[index].key, index, wantsValue ? .string(try string(span)) : nil)
+                        return (index, wantsValue ? .string(try string(span)) : nil)
                     }
                     if let position = records[index].position(of: member.slot),
                         records[index].fields[position].span.sameBytes(as: idText, in: bytes)
                     {
-                        return (records[index].key, index, wantsValue ? records[index].values[position] : nil)
+                        return (index, wantsValue ? records[index].values[position] : nil)
                     }
                     let value = Value.string(try string(span))
                     records[index].write(member.slot, value, span: idText)
-                    return (records[index].key, index, value)
+                    return (index, value)
                 }
                 let text = try string(span)
-                let key = RecordKey.entity(typename: typename, id: text)
-                let index = appendRecord(key, typename: typename, capacity: shape.entries.count, hash: hash)
+                // `Type:` and the id's bytes, made in one piece.
+                let key = RecordKey(String(unsafeUninitializedCapacity: prefix.count + id.count) { buffer in
+                    _ = buffer.initialize(from: prefix)
+                    UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(buffer)[prefix.count...])
+                        .copyMemory(from: id)
+                    return prefix.count + id.count
+                })
+                let index = appendRecord(key, typename: shape.typename, capacity: shape.entries.count, hash: hash)
                 records[index].keyType = typeID
                 records[index].keyID = idText
                 records[index].write(member.slot, .string(text), span: idText)
                 records[index].keySlot = member.slot.index
-                return (key, index, wantsValue ? .string(text) : nil)
+                return (index, wantsValue ? .string(text) : nil)
             }
             value = .string(try string(span))
         } else {
             value = try leafValue(member)
         }
-        let key = try identity(value, typename: typename, keySource: keySource)
-        let index = openRecord(key, typename: typename, capacity: shape.entries.count)
+        let key = try identity(value, typename: shape.typename, keySource: keySource, item: item)
+        let index = openRecord(key, typename: shape.typename, capacity: shape.entries.count)
         records[index].write(member.slot, value)
-        return (key, index, value)
+        return (index, value)
     }
 
     // MARK: Objects
 
-    /// Normalizes the object at the scanner (already peeked) and returns its key.
+    /// Normalizes the object at the scanner (already peeked) and returns its record's index;
+    /// `item` is its index when it is an item of a list.
     ///
-    /// `declaredType` is the schema's type for object types and the root; `nil` for interfaces and
-    /// unions, whose type comes from the object's `__typename`.
+    /// `declaredType` is the root's type; below the root (`nil`) the type comes from `entry`: the
+    /// schema's type for object types, the object's `__typename` for interfaces and unions.
     mutating func normalizeObject(
-        group: Int, declaredType: String?, entry: ShapeEntry?, keySource: KeySource
-    ) throws(IngestError) -> RecordKey {
+        group: Int, declaredType: String?, entry: ShapeEntry?, keySource: KeySource, item: Int?
+    ) throws(IngestError) -> Int {
         let start = scanner.position
-        let typename: String
-        if let declaredType {
-            typename = declaredType
-        } else {
-            typename = try findTypename(group: group, abstractType: entry?.namedType ?? "?")
-        }
+        let startDepth = scanner.depth
+        let violationsBase = violations.count
         let shape: Shape
-        if let memo = entry?.childShape, memo.typename == typename {
+        if let entry, entry.kind == .object, let memo = entry.childShape {
+            // The objects under a field of object type all take one shape. (The type name is
+            // read from the shape below: no copy of it per object.)
             shape = memo
         } else {
-            shape = cache.shape(group: group, typename: typename)
-            entry?.childShape = shape
+            let typename: String
+            if let declaredType {
+                typename = declaredType
+            } else if let entry, entry.kind == .object {
+                typename = entry.namedType
+            } else {
+                typename = try findTypename(group: group, abstractType: entry?.namedType ?? "?")
+            }
+            if let memo = entry?.childShape, memo.typename == typename {
+                shape = memo
+            } else {
+                shape = cache.shape(group: group, typename: typename)
+                entry?.childShape = shape
+            }
         }
 
-        var key: RecordKey?
+        // The object's record once its key is known (-1 before).
         var index = -1
-        if case .fixed(let fixed) = keySource {
-            key = fixed
+        if let fixed = keySource.fixed {
+            index = openRecord(fixed, typename: shape.typename, capacity: shape.entries.count)
         } else if !shape.hasID {
-            key = keySource.pathKey
+            index = openRecord(keySource.pathKey(item: item), typename: shape.typename, capacity: shape.entries.count)
         }
-        if let key { index = openRecord(key, typename: typename, capacity: shape.entries.count) }
         let pendingBase = pending.count
         let deferredBase = deferred.count
 
         var hint = 0
         // The entries met so far, by index: duplicate members are an error (a response is a map).
         var seen: UInt64 = 0
-        var seenBeyond: Set<Int> = []
+        // Beyond 64 entries, and members the selection does not name past the first: made only
+        // when met (an empty collection still costs a release per object).
+        var seenBeyond: Set<Int>?
         // Members the selection does not name: the first kept apart, so that the usual case
         // (one such member, often `__typename`) allocates nothing.
         var firstUnselected: JSONStringSpan?
-        var moreUnselected: [JSONStringSpan] = []
+        var moreUnselected: [JSONStringSpan]?
         if try openObject() {
             repeat {
                 // Members usually come in selection order: try the next entry's name in place.
                 let entryIndex: Int
-                if hint < shape.entries.count, scanner.readKey(ifEqualTo: shape.entries[hint].plainKey) {
+                if hint < shape.entries.count, scanner.readKey(ifEqualTo: shape.entries[hint].plainKey, shape.entries[hint].keyPattern) {
                     entryIndex = hint
                     hint += 1
                 } else {
@@ -209,12 +246,12 @@ struct Normalizer {
                     guard let found else {
                         if let first = firstUnselected {
                             var repeated = try sameName(first, span)
-                            for other in moreUnselected where !repeated { repeated = try sameName(other, span) }
+                            for other in moreUnselected ?? [] where !repeated { repeated = try sameName(other, span) }
                             if repeated {
                                 let name = try string(span)
                                 throw IngestError(.duplicateMember(name), offset: span.range.lowerBound - 1).inside(.key(name))
                             }
-                            moreUnselected.append(span)
+                            if moreUnselected == nil { moreUnselected = [span] } else { moreUnselected!.append(span) }
                         } else {
                             firstUnselected = span
                         }
@@ -232,26 +269,32 @@ struct Normalizer {
                     let bit: UInt64 = 1 << UInt64(entryIndex)
                     if seen & bit != 0 { throw duplicate(member) }
                     seen |= bit
-                } else if !seenBeyond.insert(entryIndex).inserted {
+                } else if seenBeyond == nil {
+                    seenBeyond = [entryIndex]
+                } else if !seenBeyond!.insert(entryIndex).inserted {
                     throw duplicate(member)
                 }
                 let valueMark = scanner.mark
                 do throws(IngestError) {
                     if member.isTypename {
-                        try checkTypename(typename)
+                        try checkTypename(shape.typename)
                     } else if member.isComposite {
-                        if let key, deferred.count == deferredBase {
-                            try writeComposite(member, into: index, parent: key)
+                        if index >= 0, deferred.count == deferredBase {
+                            try writeComposite(member, into: index)
                         } else {
                             // The key is not known yet (or earlier members wait): come back later,
                             // keeping members in response order.
                             deferred.append((member, valueMark))
                             try skipValueToRevisit()
                         }
-                    } else if key == nil && member.isID {
-                        let found = try identify(member, shape: shape, keySource: keySource)
-                        key = found.key
+                    } else if index < 0 && member.isID {
+                        let found = try identify(member, shape: shape, keySource: keySource, item: item)
                         index = found.index
+                        if shape.isLeafEntity, pending.count == pendingBase,
+                            skipRepeat(of: index, shape: shape, from: JSONScanner.Mark(position: start, depth: startDepth))
+                        {
+                            return index
+                        }
                         if pending.count > pendingBase {
                             for (slot, value) in pending[pendingBase...] { records[index].write(slot, value) }
                             pending.removeSubrange(pendingBase...)
@@ -283,7 +326,7 @@ struct Normalizer {
             } while try nextMember()
         }
 
-        guard let key else { throw IngestError(.missingID, offset: start) }
+        guard index >= 0 else { throw IngestError(.missingID, offset: start) }
         let deferredEnd = deferred.count
         if deferredEnd > deferredBase {
             let after = scanner.mark
@@ -292,7 +335,7 @@ struct Normalizer {
                 scanner.reset(to: mark)
                 do throws(IngestError) {
                     if member.isComposite {
-                        try writeComposite(member, into: index, parent: key)
+                        try writeComposite(member, into: index)
                     } else {
                         let value = try leafValue(member)
                         records[index].write(member.slot, value)
@@ -307,7 +350,23 @@ struct Normalizer {
             deferred.removeSubrange(deferredBase..<deferredEnd)
             scanner.reset(to: after)
         }
-        return key
+        if shape.isLeafEntity, violations.count == violationsBase {
+            records[index].lastText = LastText(text: TextSpan(start..<scanner.position), shape: ObjectIdentifier(shape))
+        }
+        return index
+    }
+
+    /// Right after a leaf entity's id: when the object's whole text is the text that last wrote
+    /// its record, with the same shape, and nothing has written the record since, the rest of
+    /// the object would write every cell again as it is. Moves past the object and answers true.
+    ///
+    /// Equal bytes are as valid as the first text, and hold the same nulls (none) and members.
+    mutating func skipRepeat(of index: Int, shape: Shape, from start: JSONScanner.Mark) -> Bool {
+        guard let last = records[index].lastText, last.shape == ObjectIdentifier(shape),
+            scanner.sameText(at: start.position, as: last.text)
+        else { return false }
+        scanner.reset(to: JSONScanner.Mark(position: start.position + Int(last.text.count), depth: start.depth))
+        return true
     }
 
     /// True when two member names are the same text (escapes decoded when either has some).
@@ -332,11 +391,11 @@ struct Normalizer {
     }
 
     /// The key an `id` value gives: `Type:id` for a string or an integer, the path key for null.
-    func identity(_ value: Value, typename: String, keySource: KeySource) throws(IngestError) -> RecordKey {
+    func identity(_ value: Value, typename: String, keySource: KeySource, item: Int?) throws(IngestError) -> RecordKey {
         switch value {
         case .string(let id): return .entity(typename: typename, id: id)
         case .int(let id): return .entity(typename: typename, id: String(id))
-        case .null: return keySource.pathKey
+        case .null: return keySource.pathKey(item: item)
         default:
             throw IngestError(.wrongType(expected: "an id (a string or an integer)", found: "another value"), offset: scanner.position)
         }
@@ -389,7 +448,8 @@ struct Normalizer {
     // MARK: Composite values
 
     /// Normalizes a composite member's value and writes its slot (plus its connection page).
-    mutating func writeComposite(_ member: ShapeEntry, into index: Int, parent: RecordKey) throws(IngestError) {
+    mutating func writeComposite(_ member: ShapeEntry, into index: Int) throws(IngestError) {
+        let parent = records[index].key
         let value = try compositeValue(member, parent: parent, storageKey: member.storageKey, depth: member.listDepth)
         records[index].write(member.slot, value)
         if let connection = member.connection {
@@ -422,7 +482,8 @@ struct Normalizer {
         }
         if depth == 0 {
             guard kind == .object else { throw wrongType("an object", kind) }
-            return .link(try childObject(member, .path(parent: parent, storageKey: storageKey, index: nil)))
+            let child = try childObject(member, .path(parent: parent, storageKey: storageKey), item: nil)
+            return .link(records[child].key)
         }
         guard kind == .array else { throw wrongType("a list", kind) }
         let itemLevel = member.listDepth - depth + 1
@@ -431,6 +492,7 @@ struct Normalizer {
         if depth == 1 {
             // The keys gather on a stack shared by nested lists, and the list is made once, at its size.
             let base = links.count
+            let source = KeySource.path(parent: parent, storageKey: storageKey)
             if try openArray() {
                 repeat {
                     let itemMark = scanner.mark
@@ -438,10 +500,9 @@ struct Normalizer {
                         let element = try peek()
                         if element == .null {
                             try readNull(member, level: itemLevel)
-                            links.append(nil)
+                            links.append(-1)
                         } else if element == .object {
-                            let key = try childObject(member, .path(parent: parent, storageKey: storageKey, index: position))
-                            links.append(key)
+                            links.append(try childObject(member, source, item: position))
                         } else {
                             throw wrongType("an object", element)
                         }
@@ -452,12 +513,14 @@ struct Normalizer {
                             links.removeSubrange(base...)
                             throw error.inside(.index(position))
                         }
-                        links.append(nil)
+                        links.append(-1)
                     }
                     position += 1
                 } while try nextElement()
             }
-            let keys = Array(links[base...])
+            var keys: [RecordKey?] = []
+            keys.reserveCapacity(links.count - base)
+            for child in links[base...] { keys.append(child < 0 ? nil : records[child].key) }
             links.removeSubrange(base...)
             return .links(keys)
         }
@@ -478,14 +541,15 @@ struct Normalizer {
         return .list(items)
     }
 
-    /// Normalizes one object of a composite member.
+    /// Normalizes one object of a composite member and returns its record's index.
     @inline(__always)
-    mutating func childObject(_ member: ShapeEntry, _ keySource: KeySource) throws(IngestError) -> RecordKey {
+    mutating func childObject(_ member: ShapeEntry, _ keySource: KeySource, item: Int?) throws(IngestError) -> Int {
         try normalizeObject(
             group: member.childGroup,
-            declaredType: member.kind == .object ? member.namedType : nil,
+            declaredType: nil,
             entry: member,
-            keySource: keySource)
+            keySource: keySource,
+            item: item)
     }
 
     // MARK: Leaf values
@@ -508,23 +572,20 @@ struct Normalizer {
     mutating func writeString(_ member: ShapeEntry, into index: Int) throws(IngestError) -> Bool {
         guard try peek() == .string else { return false }
         if let position = records[index].position(of: member.slot) {
-            let start = scanner.mark
-            let span: JSONStringSpan
-            // Equal bytes are as valid as the stored text: the UTF-8 check waits for a difference.
-            do { span = try scanner.readStringSpanForComparison() } catch { throw .json(error) }
-            if !span.hasEscapes {
-                let known = records[index].fields[position].span
-                if known.isNone {
-                    if case .string(let old) = records[index].values[position],
-                        Normalizer.equal(old, UnsafeRawBufferPointer(rebasing: scanner.bytes[span.range]))
-                    {
-                        return true
-                    }
-                } else if known.sameBytes(as: span.text, in: scanner.bytes) {
+            let known = records[index].fields[position].span
+            if !known.isNone {
+                // The stored text's bytes, then a quote: the same string, found without scanning.
+                if scanner.skipString(sameAs: Int(known.start), count: Int(known.count)) { return true }
+            } else if case .string(let old) = records[index].values[position] {
+                let start = scanner.mark
+                let span: JSONStringSpan
+                // Equal bytes are as valid as the stored text: the UTF-8 check waits for a difference.
+                do { span = try scanner.readStringSpanForComparison() } catch { throw .json(error) }
+                if !span.hasEscapes, Normalizer.equal(old, UnsafeRawBufferPointer(rebasing: scanner.bytes[span.range])) {
                     return true
                 }
+                scanner.reset(to: start)
             }
-            scanner.reset(to: start)
         }
         let span: JSONStringSpan
         do { span = try scanner.readStringSpan() } catch { throw .json(error) }

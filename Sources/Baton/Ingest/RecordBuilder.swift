@@ -21,6 +21,9 @@ struct RecordBuilder {
     var values: [Value] = []
     /// Field errors by position, in the order they were placed (a later one on a position wins).
     var errors: [(position: Int, error: FieldError)] = []
+    /// The text of the leaf entity object that wrote the record last, when nothing has written
+    /// it since: the same text met again writes nothing new (``Normalizer/skipRepeat(of:shape:from:)``).
+    var lastText: LastText?
 
     /// A slot and the text span of its value.
     struct Field {
@@ -48,6 +51,7 @@ struct RecordBuilder {
     @inline(__always)
     mutating func write(_ slot: SlotID, _ value: Value, span: TextSpan = .none) {
         if slot.index == keySlot { keySlot = .max }
+        lastText = nil
         if let position = position(of: slot) {
             values[position] = value
             fields[position].span = span
@@ -59,6 +63,7 @@ struct RecordBuilder {
 
     /// Puts `error` beside `slot`'s value, making the cell (null) when the response has none.
     mutating func place(_ error: FieldError, on slot: SlotID) {
+        lastText = nil
         if let position = position(of: slot) {
             errors.append((position, error))
         } else {
@@ -67,14 +72,21 @@ struct RecordBuilder {
         }
     }
 
-    /// The record as the change set holds it.
-    var change: RecordChange {
-        var map: [SlotID: Cell] = [:]
-        map.reserveCapacity(fields.count)
+    /// The record as the change set holds it. Mutating only so that the builder is read in place
+    /// (an array element read through a getter is copied first: five references counted).
+    mutating func makeChange() -> RecordChange {
+        // Made at its size (cheaper than reserving capacity in an empty dictionary).
+        var map = [SlotID: Cell](minimumCapacity: fields.count)
         for i in fields.indices { map[fields[i].slot] = Cell(values[i]) }
         for (position, error) in errors { map[fields[position].slot]?.error = error }
         return RecordChange(key: key, typename: typename, cells: map)
     }
+}
+
+/// The whole text of an object (`{` to `}`) and the shape it was read with.
+struct LastText {
+    let text: TextSpan
+    let shape: ObjectIdentifier
 }
 
 /// Where a piece of text lies in the response's bytes (32-bit offsets: text past 2 GiB has none).

@@ -6,6 +6,8 @@ final class ShapeEntry {
     /// `keyBytes` when no byte needs escaping in JSON (always, for GraphQL names), else empty:
     /// only such a name can be matched in place, quote to quote.
     let plainKey: [UInt8]
+    /// `plainKey` quoted, packed for a comparison by words.
+    let keyPattern: JSONKeyPattern
     let name: String
     let type: FieldType
     let kind: FieldType.Kind
@@ -48,6 +50,7 @@ final class ShapeEntry {
         keyBytes = Array(field.responseKey.utf8)
         let plain = keyBytes.allSatisfy { $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
         plainKey = plain && !keyBytes.isEmpty ? keyBytes : []
+        keyPattern = JSONKeyPattern(plainKey)
         name = field.name
         type = field.type
         isNullable = !field.type.isNonNull(atLevel: 0)
@@ -85,6 +88,10 @@ final class Shape {
     let entries: [ShapeEntry]
     /// Some entry is an `id` field: the object is keyed by it when the response gives one.
     let hasID: Bool
+    /// Keyed by `id`, with leaf entries only and no `@deleteRecord`: such an object writes its
+    /// own record and nothing else, so the same text met again can be skipped when nothing
+    /// wrote the record in between.
+    let isLeafEntity: Bool
 
     /// `Type:`, the start of the keys of this type's entities, and its hash.
     let keyPrefix: [UInt8]
@@ -97,6 +104,7 @@ final class Shape {
         self.entries = entries
         self.typeID = typeID
         self.hasID = entries.contains { $0.isID }
+        isLeafEntity = hasID && entries.allSatisfy { !$0.isComposite && $0.deleteRecord == nil }
         keyPrefix = Array((typename + ":").utf8)
         keyPrefixHash = keyPrefix.withUnsafeBytes { RecordTable.hash($0) }
     }

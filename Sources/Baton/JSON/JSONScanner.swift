@@ -107,6 +107,7 @@ public struct JSONScanner {
     }
 
     /// The kind of the next value, after whitespace; the position stays at its first byte.
+    @inline(__always)
     public mutating func peekKind() throws(JSONError) -> JSONKind {
         skipWhitespace()
         guard position < bytes.count else { throw error(.unexpectedEnd) }
@@ -223,6 +224,7 @@ public struct JSONScanner {
     }
 
     /// After a member's value: true when another member follows (`,` read), false at `}` (read).
+    @inline(__always)
     public mutating func nextMember() throws(JSONError) -> Bool {
         try next(close: UInt8(ascii: "}"), expected: "',' or '}'")
     }
