@@ -47,13 +47,7 @@ extension JSONScanner {
         guard (a ^ pattern.first) & pattern.firstMask == 0, (b ^ pattern.second) & pattern.secondMask == 0 else {
             return false
         }
-        var q = p + pattern.count
-        while q < bytes.count, bytes[q] <= 0x20, bytes[q] == 0x20 || bytes[q] == 0x0A || bytes[q] == 0x0D || bytes[q] == 0x09 {
-            q += 1
-        }
-        guard q < bytes.count, bytes[q] == UInt8(ascii: ":") else { return false }
-        position = q + 1
-        return true
+        return readColon(from: p + pattern.count)
     }
 
     /// When the string at the current position (its opening quote) is at most `limit` bytes of

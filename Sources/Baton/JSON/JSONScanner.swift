@@ -214,7 +214,14 @@ public struct JSONScanner {
             return true
         }
         guard same else { return false }
-        var q = p + count + 2
+        return readColon(from: p + count + 2)
+    }
+
+    /// After a member name matched in place and ending before `q`: moves past whitespace and the
+    /// `:` and answers true; stays where it is and answers false when no colon follows.
+    @inline(__always)
+    mutating func readColon(from q: Int) -> Bool {
+        var q = q
         while q < bytes.count, bytes[q] <= 0x20, bytes[q] == 0x20 || bytes[q] == 0x0A || bytes[q] == 0x0D || bytes[q] == 0x09 {
             q += 1
         }

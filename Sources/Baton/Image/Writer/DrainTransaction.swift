@@ -467,12 +467,8 @@ final class DrainTransaction {
             freshIDs.removeAll(keepingCapacity: true)
             for cell in fresh { freshIDs.append(try nameID(of: cell.slot)) }
             row = encodeFresh(key: key, deleted: false, entity: entity, typeID: typeID)
-            if !snapshot.hydrated && !rules.partialSnapshotReplaces {
-                // Merge over a present row (see ``mergeStored(used:row:)``), in the upsert itself.
-                try upsertMerging(key: key, entity: entity, typeID: typeID, row: row)
-                summary.snapshots += 1
-                return
-            }
+            try writeLive(row, key: key, entity: entity, typeID: typeID, hydrated: snapshot.hydrated)
+            return
         }
         try upsert(held(&upsertRecord, ImageSchema.SQL.upsertRecord), key: key, blob: row)
         summary.snapshots += 1
@@ -510,13 +506,20 @@ final class DrainTransaction {
         stamps.insert(typeID)
         for id in freshIDs { stamps.insert(id) }
         keyNamesAdded.removeAll(keepingCapacity: true)
-        if !snapshot.hydrated && !rules.partialSnapshotReplaces {
+        try writeLive(row, key: key, entity: entity, typeID: typeID, hydrated: snapshot.hydrated)
+        return true
+    }
+
+    /// Writes the encoded `row` of a snapshot that is not a deletion: merged over a present row
+    /// (see ``mergeStored(used:row:)``, in the upsert itself) unless the snapshot was made from a
+    /// hydrated record, whose row it replaces.
+    private func writeLive(_ row: [UInt8], key: String, entity: Bool, typeID: Int, hydrated: Bool) throws(SQLiteError) {
+        if !hydrated && !rules.partialSnapshotReplaces {
             try upsertMerging(key: key, entity: entity, typeID: typeID, row: row)
         } else {
             try upsert(held(&upsertRecord, ImageSchema.SQL.upsertRecord), key: key, blob: row)
         }
         summary.snapshots += 1
-        return true
     }
 
     /// The type of a link to `key` as the image writes it, looked up in the snapshot's and the
@@ -524,15 +527,9 @@ final class DrainTransaction {
     private func lookUpLinkType(_ key: RecordKey) -> RowEncoder.LinkType {
         let type = freshKnown.isEmpty ? typesTable[key] : (freshKnown[key] ?? typesTable[key])
         guard let type else { return .unknown }
-        if let lastLinkType, lastLinkType == type { return RowEncoder.LinkType(id: lastLinkTypeID, name: type) }
-        guard let id = names.id(of: type) else {
-            missedLinkType = true
-            return .unknown
-        }
-        stamps.insert(id)
-        lastLinkType = type
-        lastLinkTypeID = id
-        return RowEncoder.LinkType(id: id, name: type)
+        let linkType = linkType(type)
+        if linkType.id == 0 { missedLinkType = true }
+        return linkType
     }
 
     /// Writes `row` under `key`, or, when the key has a row, what ``mergeStored(used:row:)``
