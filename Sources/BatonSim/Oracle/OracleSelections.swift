@@ -12,6 +12,8 @@ package final class OracleOperation: Sendable {
     package let rootKey: OracleText
     package let declarations: [Document.VariableDeclaration]
     package let selections: OracleSelectionSet
+    /// What response walks of this operation worked out, per variables (see ``TextWalkMemos``).
+    let walkMemos = TextWalkMemos()
 
     package init(_ operation: WorldOperation, schema: Schema) {
         name = operation.name
