@@ -32,7 +32,7 @@ extension ModelResponse {
         // responses to the same operation under the same variables share it (keyed by the
         // variables' canonical text, which tells apart every value the walk reads differently).
         let identity = compiled.identity(resolved)
-        var walk = TextWalk(schema: schema, variables: resolved, memo: compiled.walkMemos.take(identity))
+        var walk = TextWalk(schema: schema, catalog: compiled.catalog, variables: resolved, memo: compiled.walkMemos.take(identity))
         defer { compiled.walkMemos.keep(walk.memo, for: identity) }
         let data = json.member("data")
         var errors: [OracleJSON] = []
@@ -107,6 +107,8 @@ struct TextWalk {
     }
 
     let schema: Schema
+    /// The schema's fields, looked up once each.
+    let catalog: OracleFieldCatalog
     let variables: [String: JSONValue]
     var response = ModelResponse()
     /// Every object of `data` by its response path, for errors to find their field.
@@ -124,8 +126,9 @@ struct TextWalk {
         var slots: [ObjectIdentifier: (slot: OracleText, arguments: [String: JSONValue])] = [:]
     }
 
-    init(schema: Schema, variables: [String: JSONValue], memo: Memo = Memo()) {
+    init(schema: Schema, catalog: OracleFieldCatalog, variables: [String: JSONValue], memo: Memo = Memo()) {
         self.schema = schema
+        self.catalog = catalog
         self.variables = variables
         self.memo = memo
     }
@@ -218,15 +221,15 @@ struct TextWalk {
         var resolved: [ResolvedField?] = []
         resolved.reserveCapacity(merged.count)
         for field in merged {
-            guard !field.field.isTypename, let definition = schema.field(field.field.name, on: typename),
-                let kind = OracleFieldKind.of(definition.type, in: schema)
+            guard !field.field.isTypename, let definition = catalog.entry(field.field.name, on: typename),
+                let kind = definition.kind
             else {
                 resolved.append(nil)
                 continue
             }
             let (slot, arguments) = self.slot(of: field.field)
             resolved.append(ResolvedField(
-                namedType: definition.type.namedType, listDepth: definition.type.listDepth, kind: kind, slot: slot,
+                namedType: definition.namedType, listDepth: definition.listDepth, kind: kind, slot: slot,
                 arguments: arguments, deleteRecord: field.all.lazy.compactMap(\.deleteRecord).first))
         }
         let fields = Fields(merged: merged, byKey: byKey, idKeys: idKeys, resolved: resolved)

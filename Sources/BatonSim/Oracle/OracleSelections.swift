@@ -14,8 +14,11 @@ package final class OracleOperation: Sendable {
     package let selections: OracleSelectionSet
     /// What response walks of this operation worked out, per variables (see ``TextWalkMemos``).
     let walkMemos = TextWalkMemos()
+    /// The schema's fields as the walks read them (shared by the operations of one oracle).
+    let catalog: OracleFieldCatalog
 
-    package init(_ operation: WorldOperation, schema: Schema) {
+    package init(_ operation: WorldOperation, schema: Schema, catalog: OracleFieldCatalog? = nil) {
+        self.catalog = catalog ?? OracleFieldCatalog(schema: schema)
         name = operation.name
         kind = operation.kind
         rootTypename = schema.rootTypeName(for: operation.kind) ?? "Query"
