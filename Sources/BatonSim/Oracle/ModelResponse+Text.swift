@@ -27,11 +27,10 @@ extension ModelResponse {
             throw OracleResponseError("malformed JSON: \(error)")
         }
         guard case .object = json else { throw OracleResponseError("the response is not a JSON object") }
-        let resolved = compiled.variables(variables)
         // What the walk works out per field depends on the operation and its variables alone:
         // responses to the same operation under the same variables share it (keyed by the
         // variables' canonical text, which tells apart every value the walk reads differently).
-        let identity = compiled.identity(resolved)
+        let (resolved, identity) = compiled.resolved(variables)
         var walk = TextWalk(schema: schema, catalog: compiled.catalog, variables: resolved, memo: compiled.walkMemos.take(identity))
         defer { compiled.walkMemos.keep(walk.memo, for: identity) }
         let data = json.member("data")
