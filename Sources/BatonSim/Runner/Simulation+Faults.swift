@@ -1,10 +1,5 @@
 import Baton
 import CSQLite
-#if canImport(Glibc)
-import Glibc
-#else
-import Darwin
-#endif
 
 /// A read fault waiting for the next check that reads records' rows from the disk far enough.
 struct ArmedReadFault: Sendable {
@@ -165,26 +160,18 @@ extension Simulation {
     /// Where `needle` starts in `haystack`, when it occurs exactly once.
     static func onlyOccurrence(of needle: [UInt8], in haystack: [UInt8]) -> Int? {
         guard !needle.isEmpty, needle.count <= haystack.count else { return nil }
-        // Each candidate start is found by the C library's byte search, then compared whole:
-        // the same starts, in the same order, as trying every offset.
-        return haystack.withUnsafeBytes { hay in
-            needle.withUnsafeBytes { pin -> Int? in
-                guard let base = hay.baseAddress, let pinBase = pin.baseAddress else { return nil }
-                let first = Int32(pin[0])
-                let last = hay.count - pin.count
-                var found: Int?
-                var start = 0
-                while start <= last, let hit = memchr(base + start, first, last - start + 1) {
-                    let at = base.distance(to: UnsafeRawPointer(hit))
-                    if memcmp(base + at, pinBase, pin.count) == 0 {
-                        if found != nil { return nil }
-                        found = at
-                    }
-                    start = at + 1
-                }
-                return found
+        var found: Int?
+        let first = needle[0]
+        var start = 0
+        let last = haystack.count - needle.count
+        while start <= last {
+            if haystack[start] == first, haystack[start..<(start + needle.count)].elementsEqual(needle) {
+                if found != nil { return nil }
+                found = start
             }
+            start += 1
         }
+        return found
     }
 }
 

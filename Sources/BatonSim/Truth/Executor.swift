@@ -202,15 +202,15 @@ struct Executor {
     /// The specification's CompleteValue: a null in a non-null place raises an error and travels up;
     /// a nullable list item absorbs a null from below.
     mutating func complete(
-        _ type: GraphQLTypeReference, _ resolved: Resolved, selections: [Document.SelectionNode], field: @autoclosure () -> String,
+        _ type: GraphQLTypeReference, _ resolved: Resolved, selections: [Document.SelectionNode], field: String,
         location: GraphQLLocation, path: inout [ProvenanceError.PathComponent]
     ) throws -> ProvenanceValue {
         switch type {
         case .nonNull(let inner):
-            let value = try complete(inner, resolved, selections: selections, field: field(), location: location, path: &path)
+            let value = try complete(inner, resolved, selections: selections, field: field, location: location, path: &path)
             if value == .null {
                 throw NullPropagation(
-                    error: ProvenanceError(message: "Cannot return null for non-nullable field \(field()).", path: path),
+                    error: ProvenanceError(message: "Cannot return null for non-nullable field \(field).", path: path),
                     location: location)
             }
             return value
@@ -222,7 +222,7 @@ struct Executor {
                 path.append(.index(index))
                 defer { path.removeLast() }
                 do {
-                    values.append(try complete(inner, item, selections: selections, field: field(), location: location, path: &path))
+                    values.append(try complete(inner, item, selections: selections, field: field, location: location, path: &path))
                 } catch let propagation as NullPropagation {
                     if inner.isNonNull { throw propagation }
                     record(propagation.error, at: propagation.location, placed: false)
