@@ -42,6 +42,11 @@ package struct EventGenerator: Sendable {
     /// with a server that grows at the front, overlap.
     private var scroll: (operation: WorldOperation, variables: [String: JSONValue], pagesLeft: Int, backward: Bool)?
     private let kinds = Swarm.Kind.allCases
+    /// The swarm's weight of each of `kinds`, in order (the swarm never changes: read once, not
+    /// looked up per kind per event).
+    private let kindWeights: [Int]
+    /// The positions in `kinds` of the crash kinds, which an aftershock boosts.
+    private let crashPositions: [Int]
     private let queries: [WorldOperation]
     private let screens: [WorldOperation]
     private let paging: [WorldOperation]
@@ -63,6 +68,9 @@ package struct EventGenerator: Sendable {
             }
         }
         mutations = answered.filter { $0.kind == .mutation }
+        let kinds = Swarm.Kind.allCases
+        kindWeights = kinds.map { swarm.weights[$0, default: 0] }
+        crashPositions = kinds.indices.filter { Swarm.crashKinds.contains(kinds[$0]) }
     }
 
     /// The next event.
@@ -76,15 +84,16 @@ package struct EventGenerator: Sendable {
         }
         var drift: [String] = []
         if random.chance(swarm.driftRate) { drift = server.drift() }
-        var weights = kinds.map { swarm.weights[$0, default: 0] }
+        var weights = kindWeights
         if aftershock > 0 {
             aftershock -= 1
-            for (index, kind) in kinds.enumerated() where Swarm.crashKinds.contains(kind) {
+            for index in crashPositions {
                 weights[index] *= swarm.aftershockBoost
             }
         }
-        let kind = kinds[random.weighted(weights)]
-        if Swarm.crashKinds.contains(kind) || kind == .corruptFile { aftershock = swarm.aftershockLength }
+        let position = random.weighted(weights)
+        let kind = kinds[position]
+        if crashPositions.contains(position) || kind == .corruptFile { aftershock = swarm.aftershockLength }
         var generated = draw(kind, context)
         generated.drift = drift + generated.drift
         return generated

@@ -6,8 +6,12 @@ extension ModelResponse {
     ///
     /// An object is keyed `Type:id` when it carries a field named `id` whose value is not null,
     /// else by its path from the record it hangs from; `__typename` is the record's type.
-    package static func from(_ execution: Execution, operation: WorldOperation, schema: Schema) throws(OracleResponseError) -> ModelResponse {
-        var walk = ProvenanceWalk(schema: schema)
+    ///
+    /// `catalog` (of `schema`) spares looking fields up in the schema again; a run keeps one.
+    package static func from(
+        _ execution: Execution, operation: WorldOperation, schema: Schema, catalog: OracleFieldCatalog? = nil
+    ) throws(OracleResponseError) -> ModelResponse {
+        var walk = ProvenanceWalk(schema: schema, catalog: catalog ?? OracleFieldCatalog(schema: schema))
         walk.response.unplacedErrors = execution.unplacedErrors.map(ProvenanceWalk.fieldError)
         if let data = execution.data {
             walk.response.hasData = true
@@ -33,12 +37,15 @@ extension ModelResponse {
 /// One walk over an execution's provenance.
 struct ProvenanceWalk {
     let schema: Schema
+    /// The schema's fields, looked up once each.
+    let catalog: OracleFieldCatalog
     var response = ModelResponse()
     /// Field errors in the order met, placed once the data is written.
     var errors: [(key: OracleText, slot: OracleText, error: OracleFieldError, source: ProvenanceError)] = []
 
-    init(schema: Schema) {
+    init(schema: Schema, catalog: OracleFieldCatalog) {
         self.schema = schema
+        self.catalog = catalog
     }
 
     /// The record of `object`, its cells written; returns its key.
@@ -49,20 +56,18 @@ struct ProvenanceWalk {
         _ object: ProvenanceObject, fixedKey: OracleText?, parent: OracleText?, slot: OracleText?, index: [Int]
     ) throws(OracleResponseError) -> OracleText {
         let typename = object.typename
-        let key = try Self.key(of: object, fixedKey: fixedKey, parent: parent, slot: slot, index: index, schema: schema)
+        let key = try Self.key(of: object, fixedKey: fixedKey, parent: parent, slot: slot, index: index, catalog: catalog)
         response.open(key, typename: typename)
         for field in object.fields where field.name != "__typename" {
-            guard let definition = schema.field(field.name, on: typename),
-                let kind = OracleFieldKind.of(definition.type, in: schema)
-            else {
+            guard let definition = catalog.entry(field.name, on: typename), let kind = definition.kind else {
                 throw OracleResponseError("\(typename) has no field \(field.name)", path: field.responseKey)
             }
             let slot = OracleKeys.fieldSlot(name: field.name, arguments: field.arguments)
             let value: OracleValue
             if kind == .composite {
-                value = try composite(field.value, parent: key, slot: slot, depth: definition.type.listDepth, index: [])
+                value = try composite(field.value, parent: key, slot: slot, depth: definition.listDepth, index: [])
             } else {
-                value = try OracleLeaf.value(try Self.tree(field.value), kind: kind, depth: definition.type.listDepth)
+                value = try OracleLeaf.value(try Self.tree(field.value), kind: kind, depth: definition.listDepth)
             }
             response.write(key, typename: typename, slot: slot, cell: OracleCell(value))
             if let error = field.error { errors.append((key, slot, Self.fieldError(error), error)) }
@@ -70,7 +75,7 @@ struct ProvenanceWalk {
                 response.delete(value, directive)
             }
             if let directive = OracleConnectionDirective(field.directives) {
-                var pageType = definition.type.namedType
+                var pageType = definition.namedType
                 if case .object(let page) = field.value { pageType = page.typename }
                 response.pages.append(OraclePage.make(
                     directive, arguments: field.arguments, parent: key, typename: pageType, server: value.linkTarget))
@@ -116,13 +121,12 @@ struct ProvenanceWalk {
     /// `Type:id` when the object has a field named `id` (a leaf) that is not null; the operation
     /// root's own key; else the path key.
     static func key(
-        of object: ProvenanceObject, fixedKey: OracleText?, parent: OracleText?, slot: OracleText?, index: [Int], schema: Schema
+        of object: ProvenanceObject, fixedKey: OracleText?, parent: OracleText?, slot: OracleText?, index: [Int],
+        catalog: OracleFieldCatalog
     ) throws(OracleResponseError) -> OracleText {
         if let fixedKey { return fixedKey }
         for field in object.fields where field.name == "id" {
-            guard let definition = schema.field("id", on: object.typename),
-                OracleFieldKind.of(definition.type, in: schema) != .composite
-            else { continue }
+            guard let definition = catalog.entry("id", on: object.typename), definition.kind != .composite else { continue }
             let text: String
             switch field.value {
             case .scalar(.string(let id)): text = id

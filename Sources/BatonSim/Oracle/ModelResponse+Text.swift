@@ -27,7 +27,12 @@ extension ModelResponse {
             throw OracleResponseError("malformed JSON: \(error)")
         }
         guard case .object = json else { throw OracleResponseError("the response is not a JSON object") }
-        var walk = TextWalk(schema: schema, variables: compiled.variables(variables))
+        // What the walk works out per field depends on the operation and its variables alone:
+        // responses to the same operation under the same variables share it (keyed by the
+        // variables' canonical text, which tells apart every value the walk reads differently).
+        let (resolved, identity) = compiled.resolved(variables)
+        var walk = TextWalk(schema: schema, catalog: compiled.catalog, variables: resolved, memo: compiled.walkMemos.take(identity))
+        defer { compiled.walkMemos.keep(walk.memo, for: identity) }
         let data = json.member("data")
         var errors: [OracleJSON] = []
         switch json.member("errors") {
@@ -79,6 +84,20 @@ struct TextWalk {
         var byKey: [OracleText: Int]
         /// The response keys of the leaf fields named `id` among `merged`.
         var idKeys: [OracleText]
+        /// Per field of `merged`, what the schema and the walk's variables say of it (`nil` for
+        /// `__typename`, or a field the type does not have: the walk refuses it when met).
+        var resolved: [ResolvedField?]
+    }
+
+    /// One field of one type as the walk writes it, worked out once per walk: the schema's
+    /// definition, its kind, its storage key and arguments, and its `@deleteRecord`.
+    struct ResolvedField {
+        var namedType: String
+        var listDepth: Int
+        var kind: OracleFieldKind
+        var slot: OracleText
+        var arguments: [String: JSONValue]
+        var deleteRecord: OracleDeleteDirective?
     }
 
     struct FieldsKey: Hashable {
@@ -87,20 +106,30 @@ struct TextWalk {
     }
 
     let schema: Schema
+    /// The schema's fields, looked up once each.
+    let catalog: OracleFieldCatalog
     let variables: [String: JSONValue]
     var response = ModelResponse()
     /// Every object of `data` by its response path, for errors to find their field.
     var met: [[Step]: Met] = [:]
     /// False when the response has no errors: then nothing looks up `met`.
     var recordsMet = true
-    /// Memos of this walk (its variables never change): fields per sets and type, and each
-    /// field's resolved arguments and storage key.
-    private var fieldsMemo: [FieldsKey: Fields] = [:]
-    private var slotMemo: [ObjectIdentifier: (slot: OracleText, arguments: [String: JSONValue])] = [:]
+    /// What the walk worked out under its variables (which never change), kept for the next
+    /// walk of the same operation under the same variables.
+    private(set) var memo: Memo
 
-    init(schema: Schema, variables: [String: JSONValue]) {
+    /// Memos of a walk: fields per sets and type, and each field's resolved arguments and
+    /// storage key.
+    struct Memo {
+        var fields: [FieldsKey: Fields] = [:]
+        var slots: [ObjectIdentifier: (slot: OracleText, arguments: [String: JSONValue])] = [:]
+    }
+
+    init(schema: Schema, catalog: OracleFieldCatalog, variables: [String: JSONValue], memo: Memo = Memo()) {
         self.schema = schema
+        self.catalog = catalog
         self.variables = variables
+        self.memo = memo
     }
 
     mutating func object(
@@ -117,32 +146,31 @@ struct TextWalk {
             guard let position = applying.byKey[member.key], !fields[position].field.isTypename else { continue }
             let merged = fields[position]
             let field = merged.field
-            let memberPath = path + [.key(member.key.string)]
-            guard let definition = schema.field(field.name, on: typename), let kind = OracleFieldKind.of(definition.type, in: schema) else {
-                throw OracleResponseError("\(typename) has no field \(field.name)", path: TextWalk.dotted(memberPath))
+            guard let resolved = applying.resolved[position] else {
+                throw OracleResponseError("\(typename) has no field \(field.name)", path: TextWalk.dotted(path + [.key(member.key.string)]))
             }
-            let (slot, arguments) = self.slot(of: field)
+            let slot = resolved.slot
             let value: OracleValue
             do throws(OracleResponseError) {
-                if kind == .composite {
+                if resolved.kind == .composite {
                     value = try composite(
-                        member.value, merged: merged, namedType: definition.type.namedType, parent: key, slot: slot,
-                        depth: definition.type.listDepth, index: [], path: memberPath)
+                        member.value, merged: merged, namedType: resolved.namedType, parent: key, slot: slot,
+                        depth: resolved.listDepth, index: [], path: path + [.key(member.key.string)])
                 } else {
-                    value = try OracleLeaf.value(member.value, kind: kind, depth: definition.type.listDepth)
+                    value = try OracleLeaf.value(member.value, kind: resolved.kind, depth: resolved.listDepth)
                 }
             } catch {
-                throw error.path.isEmpty ? OracleResponseError(error.message, path: TextWalk.dotted(memberPath)) : error
+                throw error.path.isEmpty ? OracleResponseError(error.message, path: TextWalk.dotted(path + [.key(member.key.string)])) : error
             }
             response.write(key, typename: typename, slot: slot, cell: OracleCell(value))
-            if let directive = merged.all.lazy.compactMap(\.deleteRecord).first {
+            if let directive = resolved.deleteRecord {
                 response.delete(value, directive)
             }
             if let directive = field.connection {
-                var pageType = definition.type.namedType
+                var pageType = resolved.namedType
                 if let server = value.linkTarget, let record = response.records[server] { pageType = record.typename }
                 response.pages.append(OraclePage.make(
-                    directive, arguments: arguments, parent: key, typename: pageType, server: value.linkTarget))
+                    directive, arguments: resolved.arguments, parent: key, typename: pageType, server: value.linkTarget))
             }
         }
         return key
@@ -181,25 +209,39 @@ struct TextWalk {
         return .list(values)
     }
 
-    /// The fields of `typename` under `sets`, memoized for the walk.
+    /// The fields of `typename` under `sets`, memoized for the walk's variables.
     mutating func fields(_ sets: [OracleSelectionSet], _ typename: String) -> Fields {
-        let memo = FieldsKey(sets: sets.map(ObjectIdentifier.init), typename: typename)
-        if let known = fieldsMemo[memo] { return known }
+        let fieldsKey = FieldsKey(sets: sets.map(ObjectIdentifier.init), typename: typename)
+        if let known = memo.fields[fieldsKey] { return known }
         let merged = OracleSelectionSet.merged(sets, for: typename, variables: variables, schema: schema)
         var byKey: [OracleText: Int] = [:]
         for (position, field) in merged.enumerated() { byKey[OracleText(field.field.node.responseKey)] = position }
         let idKeys = merged.filter { $0.field.name == "id" && $0.field.selections == nil }.map { OracleText($0.field.node.responseKey) }
-        let fields = Fields(merged: merged, byKey: byKey, idKeys: idKeys)
-        fieldsMemo[memo] = fields
+        var resolved: [ResolvedField?] = []
+        resolved.reserveCapacity(merged.count)
+        for field in merged {
+            guard !field.field.isTypename, let definition = catalog.entry(field.field.name, on: typename),
+                let kind = definition.kind
+            else {
+                resolved.append(nil)
+                continue
+            }
+            let (slot, arguments) = self.slot(of: field.field)
+            resolved.append(ResolvedField(
+                namedType: definition.namedType, listDepth: definition.listDepth, kind: kind, slot: slot,
+                arguments: arguments, deleteRecord: field.all.lazy.compactMap(\.deleteRecord).first))
+        }
+        let fields = Fields(merged: merged, byKey: byKey, idKeys: idKeys, resolved: resolved)
+        memo.fields[fieldsKey] = fields
         return fields
     }
 
-    /// A field's storage key and resolved arguments, memoized for the walk.
+    /// A field's storage key and resolved arguments, memoized for the walk's variables.
     mutating func slot(of field: OracleField) -> (slot: OracleText, arguments: [String: JSONValue]) {
-        if let known = slotMemo[ObjectIdentifier(field)] { return known }
+        if let known = memo.slots[ObjectIdentifier(field)] { return known }
         let arguments = OracleArguments.resolve(field.node.arguments, variables)
         let result = (OracleKeys.fieldSlot(name: field.name, arguments: arguments), arguments)
-        slotMemo[ObjectIdentifier(field)] = result
+        memo.slots[ObjectIdentifier(field)] = result
         return result
     }
 

@@ -30,17 +30,23 @@ package struct ModelResponse: Sendable, Equatable, CustomStringConvertible {
 
     /// Writes `cell` into `slot` of `key`'s record (made on first sight with `typename`).
     mutating func write(_ key: OracleText, typename: String, slot: OracleText, cell: OracleCell) {
-        open(key, typename: typename)
-        records[key]!.cells[slot] = cell
+        // One lookup: the record is changed in place where the dictionary holds it.
+        if let index = records.index(forKey: key) {
+            records.values[index].typename = typename
+            records.values[index].cells[slot] = cell
+        } else {
+            records[key] = OracleRecordWrite(typename: typename, cells: [slot: cell])
+            order.append(key)
+        }
     }
 
     /// Makes `key`'s record if the response has not met it yet; the latest type wins.
     mutating func open(_ key: OracleText, typename: String) {
-        if records[key] == nil {
+        if let index = records.index(forKey: key) {
+            records.values[index].typename = typename
+        } else {
             records[key] = OracleRecordWrite(typename: typename)
             order.append(key)
-        } else {
-            records[key]!.typename = typename
         }
     }
 

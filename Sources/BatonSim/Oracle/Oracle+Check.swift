@@ -146,8 +146,7 @@ extension Oracle {
         guard let operation = operations[name] else {
             return ExpectedCheck(available: false, source: nil, fetchTime: nil, freshness: nil, reads: [])
         }
-        let variables = operation.variables(provided)
-        let identity = operation.identity(variables)
+        let (variables, identity) = operation.resolved(provided)
         var walk = CheckWalk(readsImage: false, rootTypename: operation.rootTypename, variables: variables)
         var available = self.available(operation.selections, at: operation.rootKey, &walk)
         var source = ExpectedCheck.Source.memory

@@ -110,7 +110,7 @@ extension Oracle {
     /// The identity of `name` under `variables`: `Name{…}` with defaults applied.
     func identity(_ name: String, _ variables: [String: JSONValue]) -> OracleText {
         guard let operation = operations[name] else { return OracleKeys.operationIdentity(name: name, variables: variables) }
-        return operation.identity(operation.variables(variables))
+        return operation.resolved(variables).identity
     }
 
     private mutating func count(_ report: OracleApplyReport) {

@@ -11,6 +11,8 @@ import Baton
 package struct Oracle: Sendable {
     package let world: World
     let operations: [String: OracleOperation]
+    /// The schema's fields as the model's walks read them, looked up once each.
+    package let fieldCatalog: OracleFieldCatalog
 
     // MARK: Memory
 
@@ -84,11 +86,13 @@ package struct Oracle: Sendable {
 
     package init(world: World) {
         self.world = world
+        let catalog = OracleFieldCatalog(schema: world.schema)
         var operations: [String: OracleOperation] = [:]
         for operation in world.operations {
-            operations[operation.name] = OracleOperation(operation, schema: world.schema)
+            operations[operation.name] = OracleOperation(operation, schema: world.schema, catalog: catalog)
         }
         self.operations = operations
+        fieldCatalog = catalog
     }
 
     /// The compiled operation called `name`.

@@ -17,10 +17,21 @@ package struct OracleJSONParser {
     private var position = 0
     private var depth = 0
     private static let maxDepth = 512
-    /// The escapes that stand for one byte: `\"` `\\` `\/` `\b` `\f` `\n` `\r` `\t`.
-    private static let shortEscapes: [UInt8: UInt8] = [
-        0x22: 0x22, 0x5C: 0x5C, 0x2F: 0x2F, 0x62: 0x08, 0x66: 0x0C, 0x6E: 0x0A, 0x72: 0x0D, 0x74: 0x09,
-    ]
+    /// The byte an escape that stands for one byte stands for: `\"` `\\` `\/` `\b` `\f` `\n`
+    /// `\r` `\t`; `nil` for any other escape letter.
+    private static func shortEscape(_ letter: UInt8) -> UInt8? {
+        switch letter {
+        case 0x22: 0x22
+        case 0x5C: 0x5C
+        case 0x2F: 0x2F
+        case 0x62: 0x08
+        case 0x66: 0x0C
+        case 0x6E: 0x0A
+        case 0x72: 0x0D
+        case 0x74: 0x09
+        default: nil
+        }
+    }
 
     /// Parses one JSON document (surrounding whitespace allowed, nothing else).
     package static func parse(_ bytes: [UInt8]) throws(OracleJSONError) -> OracleJSON {
@@ -194,8 +205,24 @@ package struct OracleJSONParser {
 
     private mutating func string() throws(OracleJSONError) -> OracleText {
         let start = position
+        // Most strings hold no escape and no control character: their text is the bytes between
+        // the quotes, taken at once. Anything else goes the byte-by-byte way below, from the start.
+        var end = start + 1
+        while end < bytes.count {
+            let byte = bytes[end]
+            if byte == UInt8(ascii: "\"") {
+                guard let text = String(validating: bytes[(start + 1)..<end], as: UTF8.self) else {
+                    throw fail("invalid UTF-8 in a string", at: start)
+                }
+                position = end + 1
+                return OracleText(text)
+            }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            end += 1
+        }
         position += 1
         var out: [UInt8] = []
+        out.reserveCapacity(end - start)
         while true {
             guard position < bytes.count else { throw fail("unterminated string", at: start) }
             let byte = bytes[position]
@@ -209,7 +236,7 @@ package struct OracleJSONParser {
                 guard position < bytes.count else { throw fail("unterminated escape") }
                 let escape = bytes[position]
                 position += 1
-                if let byte = Self.shortEscapes[escape] {
+                if let byte = Self.shortEscape(escape) {
                     out.append(byte)
                     continue
                 }
@@ -226,7 +253,8 @@ package struct OracleJSONParser {
                         guard low >= 0xDC00 && low <= 0xDFFF else { throw fail("a high surrogate without its low half") }
                         scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
                     }
-                    out.append(contentsOf: Array(String(Unicode.Scalar(scalar)!).utf8))
+                    // The scalar's UTF-8 bytes, written straight into the text (no string made).
+                    UTF8.encode(Unicode.Scalar(scalar)!) { out.append($0) }
                 default:
                     throw fail("unknown escape")
                 }

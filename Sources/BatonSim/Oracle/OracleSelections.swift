@@ -12,8 +12,15 @@ package final class OracleOperation: Sendable {
     package let rootKey: OracleText
     package let declarations: [Document.VariableDeclaration]
     package let selections: OracleSelectionSet
+    /// What response walks of this operation worked out, per variables (see ``TextWalkMemos``).
+    let walkMemos = TextWalkMemos()
+    /// The last variables resolved, and the identity under them.
+    private let identityMemo = OracleIdentityMemo()
+    /// The schema's fields as the walks read them (shared by the operations of one oracle).
+    let catalog: OracleFieldCatalog
 
-    package init(_ operation: WorldOperation, schema: Schema) {
+    package init(_ operation: WorldOperation, schema: Schema, catalog: OracleFieldCatalog? = nil) {
+        self.catalog = catalog ?? OracleFieldCatalog(schema: schema)
         name = operation.name
         kind = operation.kind
         rootTypename = schema.rootTypeName(for: operation.kind) ?? "Query"
@@ -26,6 +33,16 @@ package final class OracleOperation: Sendable {
     /// The variables this operation runs with (declared defaults applied, undeclared dropped).
     package func variables(_ provided: [String: JSONValue]) -> [String: JSONValue] {
         OracleArguments.variables(declared: declarations, provided: provided)
+    }
+
+    /// ``variables(_:)`` and ``identity(_:)`` for `provided`, remembered for the next call with
+    /// the same variables.
+    func resolved(_ provided: [String: JSONValue]) -> (variables: [String: JSONValue], identity: OracleText) {
+        let result = identityMemo.resolve(provided) {
+            let variables = self.variables(provided)
+            return (variables, self.identity(variables))
+        }
+        return (result.resolved, result.identity)
     }
 
     /// `Name{"canonical":"variables"}` under `variables` (already resolved).

@@ -64,8 +64,21 @@ package struct TraceHasher: Sendable {
     package init() {}
 
     package mutating func combine(_ text: String) {
-        for byte in text.utf8 {
-            value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+        // A native string's bytes are contiguous: hash them from the buffer (the same bytes in
+        // the same order as walking its UTF-8 view, without the view's per-byte indexing).
+        let hashed: UInt64? = text.utf8.withContiguousStorageIfAvailable { bytes in
+            var value = self.value
+            for byte in bytes {
+                value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+            }
+            return value
+        }
+        if let hashed {
+            value = hashed
+        } else {
+            for byte in text.utf8 {
+                value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+            }
         }
         value = (value ^ 0x0A) &* 0x0000_0100_0000_01B3
     }

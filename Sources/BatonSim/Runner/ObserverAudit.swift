@@ -68,8 +68,10 @@ final class ObserverAudit {
     /// nothing: what fired is compared as a set.
     func watch(_ store: Store) -> Before {
         epoch += 1
+        let keys = store.unorderedKeys
         var records: [(key: RecordKey, data: RecordData, type: TypeSlots, known: Watch?)] = []
-        for key in store.unorderedKeys {
+        records.reserveCapacity(keys.count)
+        for key in keys {
             guard let data = store.data(of: key) else { continue }
             let type: TypeSlots
             let known = watches[key]

@@ -177,7 +177,7 @@ extension Simulation {
         guard let execution, let syntax = world.operation(named: operation) else { return fromText }
         let fromProvenance: ModelResponse
         do {
-            fromProvenance = try ModelResponse.from(execution, operation: syntax, schema: world.schema)
+            fromProvenance = try ModelResponse.from(execution, operation: syntax, schema: world.schema, catalog: oracle.fieldCatalog)
         } catch {
             throw violation("oracle-self-consistent", "the model cannot read the server's provenance for \(operation): \(error)", at: index)
         }

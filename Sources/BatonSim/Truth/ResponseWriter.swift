@@ -228,12 +228,14 @@ struct ResponseWriter {
                     if random.chance(style.escapeRate) {
                         escape(code)
                     } else {
-                        bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(code)])
+                        bytes.append(UInt8(ascii: "\\"))
+                        bytes.append(UInt8(code))
                     }
                 } else if random.chance(style.escapeRate) {
                     escape(code)
                 } else {
-                    bytes.append(contentsOf: String(scalar).utf8)
+                    // The scalar's UTF-8 bytes, written straight in (no string made per scalar).
+                    UTF8.encode(scalar) { bytes.append($0) }
                 }
             }
         }
@@ -252,7 +254,8 @@ struct ResponseWriter {
             default: nil
             }
         if let short {
-            bytes.append(contentsOf: [UInt8(ascii: "\\"), short])
+            bytes.append(UInt8(ascii: "\\"))
+            bytes.append(short)
         } else {
             escape(UInt32(byte))
         }
@@ -270,7 +273,8 @@ struct ResponseWriter {
     }
 
     private mutating func unit(_ code: UInt32) {
-        bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u")])
+        bytes.append(UInt8(ascii: "\\"))
+        bytes.append(UInt8(ascii: "u"))
         for shift in stride(from: 12, through: 0, by: -4) {
             let digit = UInt8((code >> UInt32(shift)) & 0xF)
             let upper = style.hexCase == .upper || (style.hexCase == .mixed && random.chance(0.5))
