@@ -3,9 +3,9 @@
 ///
 /// Writing a byte into an array checks that the array is unique and has room, through the
 /// runtime, every time: a tenth of a drain's instructions went to appending the row's bytes
-/// (issue 10). Here a write checks the room once and stores. A buffer belongs to one encoder;
-/// copies of the encoder share it, as its one owner never copies it.
-final class RowBuffer {
+/// (issue 10). Here a write checks the room once and stores. Not copyable, so that its storage
+/// has one owner and no reference count (a class's was retained around every write).
+struct RowBuffer: ~Copyable {
     private var base: UnsafeMutablePointer<UInt8>
     private var capacity: Int
     /// How many bytes the row has so far.
@@ -26,17 +26,17 @@ final class RowBuffer {
     }
 
     /// Forgets the bytes written, keeping the storage.
-    func removeAll() {
+    mutating func removeAll() {
         count = 0
     }
 
     /// Makes room for `extra` more bytes.
     @inline(__always)
-    private func reserve(_ extra: Int) {
+    private mutating func reserve(_ extra: Int) {
         if count + extra > capacity { grow(to: count + extra) }
     }
 
-    private func grow(to needed: Int) {
+    private mutating func grow(to needed: Int) {
         let newCapacity = max(needed, capacity * 2)
         let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
         grown.update(from: base, count: count)
@@ -46,7 +46,7 @@ final class RowBuffer {
     }
 
     @inline(__always)
-    func byte(_ value: UInt8) {
+    mutating func byte(_ value: UInt8) {
         reserve(1)
         base[count] = value
         count += 1
@@ -54,7 +54,7 @@ final class RowBuffer {
 
     /// An unsigned LEB128 varint (``ByteWriter/varint(_:)-(UInt64)``'s bytes).
     @inline(__always)
-    func varint(_ value: UInt64) {
+    mutating func varint(_ value: UInt64) {
         reserve(10)
         var value = value
         var end = count
@@ -69,13 +69,13 @@ final class RowBuffer {
 
     /// A non-negative `Int` as a varint.
     @inline(__always)
-    func varint(_ value: Int) {
+    mutating func varint(_ value: Int) {
         precondition(value >= 0, "varints are unsigned")
         varint(UInt64(value))
     }
 
     /// Bytes as they are.
-    func raw(_ buffer: UnsafeRawBufferPointer) {
+    mutating func raw(_ buffer: UnsafeRawBufferPointer) {
         guard let source = buffer.baseAddress, !buffer.isEmpty else { return }
         reserve(buffer.count)
         UnsafeMutableRawPointer(base + count).copyMemory(from: source, byteCount: buffer.count)
@@ -83,7 +83,7 @@ final class RowBuffer {
     }
 
     /// Four bytes, little-endian.
-    func uint32(_ value: UInt32) {
+    mutating func uint32(_ value: UInt32) {
         reserve(4)
         var value = value
         for index in 0..<4 {
@@ -94,7 +94,7 @@ final class RowBuffer {
     }
 
     /// A double as its eight IEEE 754 bytes, little-endian.
-    func double(_ value: Double) {
+    mutating func double(_ value: Double) {
         reserve(8)
         var bits = value.bitPattern
         for index in 0..<8 {
@@ -106,37 +106,37 @@ final class RowBuffer {
 
     /// A signed integer, zigzag-encoded (``ByteWriter/zigzag(_:)``'s bytes).
     @inline(__always)
-    func zigzag(_ value: Int) {
+    mutating func zigzag(_ value: Int) {
         let v = Int64(value)
         varint(UInt64(bitPattern: (v << 1) ^ (v >> 63)))
     }
 
     /// A string from `value`'s UTF-8 bytes after the first `prefixCount`: the rest's length as a
     /// varint, then those bytes (``ByteWriter/string(_:dropping:)``'s bytes).
-    func string(_ value: String, dropping prefixCount: Int = 0) {
-        withUTF8(value) { utf8 in
+    ///
+    /// A native string lends its bytes without a copy of the string (or a retain of it).
+    mutating func string(_ value: String, dropping prefixCount: Int = 0) {
+        let written: Bool? = value.utf8.withContiguousStorageIfAvailable { utf8 in
             varint(utf8.count - prefixCount)
-            raw(UnsafeRawBufferPointer(rebasing: utf8[prefixCount...]))
+            raw(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(utf8)[prefixCount...]))
+            return true
+        }
+        if written != nil { return }
+        var value = value
+        value.withUTF8 { utf8 in
+            varint(utf8.count - prefixCount)
+            raw(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(utf8)[prefixCount...]))
         }
     }
 
     /// `value`'s UTF-8 bytes alone, no length.
-    func utf8(_ value: String) {
-        withUTF8(value) { raw($0) }
-    }
-
-    /// Runs `body` with `value`'s UTF-8: a native string lends its bytes without a copy of the
-    /// string (or a retain of it).
-    @inline(__always)
-    private func withUTF8(_ value: String, _ body: (UnsafeRawBufferPointer) -> Void) {
-        let lent: Void? = value.utf8.withContiguousStorageIfAvailable { body(UnsafeRawBufferPointer($0)) }
-        if lent != nil { return }
+    mutating func utf8(_ value: String) {
         var value = value
-        value.withUTF8 { body(UnsafeRawBufferPointer($0)) }
+        value.withUTF8 { raw(UnsafeRawBufferPointer($0)) }
     }
 
     /// A copy of the row's bytes.
-    func array() -> [UInt8] {
+    borrowing func array() -> [UInt8] {
         Array(bytes)
     }
 }

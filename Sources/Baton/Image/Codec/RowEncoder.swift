@@ -2,9 +2,9 @@
 ///
 /// One encoder is reused for every row of a drain: its buffer keeps its storage between rows,
 /// and a row can be read where it lies (``sealRow(key:)``, ``row``) until the next row begins.
-/// Copies of an encoder share its buffer: give each use its own encoder. Name ids are the
-/// caller's business: the encoder writes the ids it is given.
-package struct RowEncoder {
+/// Not copyable: it owns its buffer. Name ids are the caller's business: the encoder writes the
+/// ids it is given.
+package struct RowEncoder: ~Copyable {
     /// The type recorded with a link: its name id (0 when unknown) and, when known, its name, so
     /// a key that reads `Type:id` for it is written as the id alone (row format 3).
     package struct LinkType {
@@ -19,7 +19,7 @@ package struct RowEncoder {
         package static let unknown = LinkType(id: 0, name: nil)
     }
 
-    private let writer = RowBuffer(capacity: 1024)
+    private var writer = RowBuffer(capacity: 1024)
 
     package init() {}
 
