@@ -75,6 +75,7 @@ struct RowBuffer: ~Copyable {
     }
 
     /// Bytes as they are.
+    @inline(__always)
     mutating func raw(_ buffer: UnsafeRawBufferPointer) {
         guard let source = buffer.baseAddress, !buffer.isEmpty else { return }
         reserve(buffer.count)
@@ -115,6 +116,7 @@ struct RowBuffer: ~Copyable {
     /// varint, then those bytes (``ByteWriter/string(_:dropping:)``'s bytes).
     ///
     /// A native string lends its bytes without a copy of the string (or a retain of it).
+    @inline(__always)
     mutating func string(_ value: String, dropping prefixCount: Int = 0) {
         let written: Bool? = value.utf8.withContiguousStorageIfAvailable { utf8 in
             varint(utf8.count - prefixCount)

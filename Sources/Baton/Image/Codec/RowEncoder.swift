@@ -39,6 +39,7 @@ package struct RowEncoder: ~Copyable {
     /// Appends a cell: its storage key's name id, then its value.
     ///
     /// `linkType` gives the type of a link's target (``LinkType/unknown`` when unknown).
+    @inline(__always)
     package mutating func cell(nameID: Int, _ cell: Cell, linkType: (RecordKey) -> LinkType) {
         writer.varint(nameID)
         cellValue(cell, linkType: linkType)
@@ -84,6 +85,7 @@ package struct RowEncoder: ~Copyable {
 
     // MARK: Values
 
+    @inline(__always)
     private mutating func cellValue(_ cell: Cell, linkType: (RecordKey) -> LinkType) {
         let errorBit: UInt8 = cell.error == nil ? 0 : RowFormat.errorBit
         value(cell.value, errorBit: errorBit, linkType: linkType)
