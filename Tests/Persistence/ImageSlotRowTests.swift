@@ -112,6 +112,35 @@ struct ImageSlotRowTests {
         }
     }
 
+    @Test("Names placed a few or many at a time rank as one sort of them all ranks them")
+    func ranksPlacedInBatches() {
+        var state: UInt64 = 7
+        /// A splitmix64 step, so the names are the same every run.
+        func next(_ bound: Int) -> Int {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var x = state
+            x = (x ^ (x >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            x = (x ^ (x >> 27)) &* 0x94D0_49BB_1331_11EB
+            return Int((x ^ (x >> 31)) % UInt64(bound))
+        }
+        let pieces = ["a", "b", "B", "\u{E9}", "e\u{301}", ":", "("]
+        var names: [String] = []
+        var order = SlotOrder()
+        // Batches small and large against the table's size: binary insertion and the merge.
+        for batch in [1, 40, 2, 3, 1, 200, 5, 1, 1, 64] {
+            for _ in 0..<batch {
+                // Distinct names whose order is decided mostly by their first, random pieces.
+                let length = next(7)
+                names.append((0..<length).map { _ in pieces[next(pieces.count)] }.joined() + "#\(names.count)")
+            }
+            order.place(names)
+            let sorted = names.indices.sorted { utf8Precedes(names[$0], names[$1]) }
+            var expected = [Int32](repeating: 0, count: names.count)
+            for (position, index) in sorted.enumerated() { expected[index] = Int32(position) }
+            #expect(order.ranks() == expected)
+        }
+    }
+
     /// A store's snapshot of `data` and the same snapshot with its cells and link types spelled out.
     private func pair(_ key: String, _ data: RecordData, hydrated: Bool, types: RecordTypes) -> (Snapshot, Snapshot) {
         let record = Snapshot(key: RecordKey(key), record: data, hydrated: hydrated, types: types)

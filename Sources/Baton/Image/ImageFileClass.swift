@@ -31,7 +31,7 @@ enum ImageFileClass: Equatable {
             if page.refusal(strict: true) != nil { return .discard(.corrupt) }
             if !ImageSchema.readableRowFormats.contains(page.userVersion) { return .discard(.otherRowFormat(page.userVersion)) }
             // Page 1 usually holds the whole schema; SQLite checks it again when it does not.
-            if page.tables != nil, !page.hasImageTables { return .discard(.corrupt) }
+            if let tables = page.tables, !DatabasePageOne.areImageTables(tables) { return .discard(.corrupt) }
             return .ours
         }
         if page.hasImageTables { return .discard(.corrupt) }

@@ -40,13 +40,17 @@ enum ImageOpener {
         path: String, vfs: String?, appVersion: String, door: SQLiteDoor, rules: ImageRules, busyTimeout: Int,
         lockWait: Int
     ) throws -> (opened: Opened, lock: ImageFileLock?) {
-        if ImageFileClass.classify(try ImageFileProbe.read(path: path, vfs: vfs, door: door)) == .foreign {
+        let fileClass = ImageFileClass.classify(try ImageFileProbe.read(path: path, vfs: vfs, door: door))
+        if fileClass == .foreign {
             return (foreignOpened, nil)
         }
         let lock = vfs == nil ? try ImageFileLock.acquire(imagePath: path, waitMilliseconds: lockWait) : nil
         do {
+            // Without a lock (a custom VFS: one process) nothing can change the file between this
+            // classification and the one under the lock, so that one is this one.
             let opened = try openLocked(
-                path: path, vfs: vfs, appVersion: appVersion, door: door, rules: rules, busyTimeout: busyTimeout)
+                path: path, vfs: vfs, appVersion: appVersion, door: door, rules: rules, busyTimeout: busyTimeout,
+                classified: lock == nil && vfs != nil ? fileClass : nil)
             guard opened.connection != nil else {
                 lock?.release()
                 return (opened, nil)
@@ -61,12 +65,19 @@ enum ImageOpener {
     /// Opens the image at `path` with its lock held: classifies again (another process may have
     /// created or replaced the file meanwhile), deletes what cannot be used, creates, wipes or
     /// keeps, then counts the launch.
+    ///
+    /// `classified` is the file's class when the caller knows it is still current (no other
+    /// process can reach the file): the first attempt uses it instead of reading the file again.
     static func openLocked(
-        path: String, vfs: String?, appVersion: String, door: SQLiteDoor, rules: ImageRules, busyTimeout: Int
+        path: String, vfs: String?, appVersion: String, door: SQLiteDoor, rules: ImageRules, busyTimeout: Int,
+        classified: ImageFileClass? = nil
     ) throws -> Opened {
         var discarded: ImageDiscardReason?
+        var known = classified
         for _ in 0..<3 {
-            switch ImageFileClass.classify(try ImageFileProbe.read(path: path, vfs: vfs, door: door)) {
+            let fileClass = try known ?? ImageFileClass.classify(ImageFileProbe.read(path: path, vfs: vfs, door: door))
+            known = nil
+            switch fileClass {
             case .foreign:
                 return foreignOpened
             case .discard(let reason):
@@ -79,9 +90,12 @@ enum ImageOpener {
             if vfs == nil { try createFileIfMissing(path) }
             let connection = try Connection.open(path: path, vfs: vfs, flags: liveFlags, door: door)
             do {
-                try connection.execute("PRAGMA busy_timeout = \(busyTimeout)")
+                try connection.setBusyTimeout(milliseconds: busyTimeout)
                 var opening: ImageOpening
-                switch ImageFileClass.classify(try readFacts(connection)) {
+                let facts = try readFacts(connection)
+                // Whether the file is of an older row format, to be marked the current one.
+                var marksFormat = false
+                switch ImageFileClass.classify(facts) {
                 case .foreign:
                     connection.close()
                     return foreignOpened
@@ -94,6 +108,7 @@ enum ImageOpener {
                     try initialize(connection, appVersion: appVersion)
                     opening = discarded.map { .recreated($0) } ?? .created
                 case .ours:
+                    marksFormat = facts.userVersion != ImageSchema.rowFormatVersion
                     let version = try readMeta(connection)
                     try enableWAL(connection)
                     if !rules.keepsWALAtOpen { try restartLog(connection) }
@@ -104,7 +119,7 @@ enum ImageOpener {
                         opening = discarded.map { .recreated($0) } ?? .opened
                     }
                 }
-                let generation = try bumpGeneration(connection)
+                let generation = try bumpGeneration(connection, marksFormat: marksFormat)
                 let names = try NameTable.load(
                     from: connection, visibleFrom: rules.visibleFrom(generation: generation), generation: generation)
                 // A name that fails its checksum: a damaged row, or a damaged file (see ImageStructureCheck).
@@ -275,14 +290,23 @@ enum ImageOpener {
         try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     }
 
-    /// Counts a launch in its own small transaction; answers the new generation.
-    private static func bumpGeneration(_ connection: Connection) throws(SQLiteError) -> Int {
+    /// Counts a launch in its own small transaction; answers the new generation. With
+    /// `marksFormat` (the file's `user_version`, as opening read it under the lock, is an older
+    /// row format) the file is marked the current format in the same transaction.
+    ///
+    /// The count is one statement that answers the new value (`RETURNING`), and the format is
+    /// not read again: a new connection compiles every statement it runs, and opening is most of
+    /// what a launch costs the simulator (issue 10).
+    private static func bumpGeneration(_ connection: Connection, marksFormat: Bool) throws(SQLiteError) -> Int {
         var generation = 0
         try inTransaction(connection) { () throws(SQLiteError) in
-            try connection.execute("UPDATE meta SET value = value + 1 WHERE key = '\(ImageSchema.generationKey)'")
-            generation = try metaInt(connection, ImageSchema.generationKey) ?? 0
+            let statement = try connection.prepare(ImageSchema.SQL.bumpGeneration)
+            defer { statement.reset() }
+            try statement.bind(ImageSchema.generationKey, at: 1)
+            if try statement.step() { generation = statement.int(0) }
+            statement.reset()
             // An older row format's rows read as they are: the file is the current format from now on.
-            if try connection.scalarInt("PRAGMA user_version") != ImageSchema.rowFormatVersion {
+            if marksFormat {
                 try connection.execute("PRAGMA user_version = \(ImageSchema.rowFormatVersion)")
             }
         }

@@ -87,6 +87,8 @@ package enum ImageSchema {
         static let stampName = "UPDATE names SET used = ?1 WHERE id = ?2 AND used <> ?1"
         static let selectNames = "SELECT id, name, used, crc FROM names ORDER BY id"
         static let selectMeta = "SELECT value FROM meta WHERE key = ?1"
+        /// Counts a launch: the generation plus one, answered.
+        static let bumpGeneration = "UPDATE meta SET value = value + 1 WHERE key = ?1 RETURNING value"
         static let setMeta = "INSERT INTO meta(key, value) VALUES(?1, ?2) ON CONFLICT(key) DO UPDATE SET value = excluded.value"
     }
 }

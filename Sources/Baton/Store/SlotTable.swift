@@ -34,6 +34,8 @@ public final class SlotTable: Sendable {
         /// Each slot's position among all names in UTF-8 order, for as many slots as were
         /// numbered when it was last worked out.
         var ranks: [Int32] = []
+        /// The slots `ranks` covers, in UTF-8 order of their names (``SlotOrder``).
+        var order = SlotOrder()
     }
 
     private let state = Mutex(State())
@@ -74,15 +76,15 @@ public final class SlotTable: Sendable {
 
     /// Each slot's position in the UTF-8 order of every storage key the process has numbered,
     /// indexed by slot: comparing two slots' ranks compares their names' bytes. Worked out again
-    /// only after new slots were numbered (the writer sorts a record's cells by these).
+    /// only after new slots were numbered (the writer sorts a record's cells by these), by
+    /// placing the new names in the order kept from last time rather than sorting every name
+    /// again: a process that keeps meeting new storage keys (the simulator's) sorted its whole
+    /// table once per drain.
     func utf8Ranks() -> [Int32] {
         state.withLock { state in
             if state.ranks.count != state.names.count {
-                let names = state.names
-                let order = names.indices.sorted { utf8Precedes(names[$0], names[$1]) }
-                var ranks = [Int32](repeating: 0, count: names.count)
-                for (position, index) in order.enumerated() { ranks[index] = Int32(position) }
-                state.ranks = ranks
+                state.order.place(state.names)
+                state.ranks = state.order.ranks()
             }
             return state.ranks
         }

@@ -1,8 +1,10 @@
 /// Encodes rows and root cells in the image's row format (see ``RowFormat``).
 ///
-/// One encoder is reused for every row of a drain: its buffer keeps its storage between rows.
-/// Name ids are the caller's business: the encoder writes the ids it is given.
-package struct RowEncoder {
+/// One encoder is reused for every row of a drain: its buffer keeps its storage between rows,
+/// and a row can be read where it lies (``sealRow(key:)``, ``row``) until the next row begins.
+/// Not copyable: it owns its buffer. Name ids are the caller's business: the encoder writes the
+/// ids it is given.
+package struct RowEncoder: ~Copyable {
     /// The type recorded with a link: its name id (0 when unknown) and, when known, its name, so
     /// a key that reads `Type:id` for it is written as the id alone (row format 3).
     package struct LinkType {
@@ -17,7 +19,7 @@ package struct RowEncoder {
         package static let unknown = LinkType(id: 0, name: nil)
     }
 
-    private var writer = ByteWriter(capacity: 1024)
+    private var writer = RowBuffer(capacity: 1024)
 
     package init() {}
 
@@ -37,6 +39,7 @@ package struct RowEncoder {
     /// Appends a cell: its storage key's name id, then its value.
     ///
     /// `linkType` gives the type of a link's target (``LinkType/unknown`` when unknown).
+    @inline(__always)
     package mutating func cell(nameID: Int, _ cell: Cell, linkType: (RecordKey) -> LinkType) {
         writer.varint(nameID)
         cellValue(cell, linkType: linkType)
@@ -49,11 +52,19 @@ package struct RowEncoder {
 
     /// Ends the row with the checksum of `key` and the row's bytes; returns the row.
     package mutating func finish(key: String) -> [UInt8] {
-        let crc = writer.bytes.withUnsafeBytes { body in
-            CRC32C.finalize(CRC32C.update(CRC32C.update(CRC32C.initial, with: key), with: body))
-        }
-        writer.uint32(crc)
-        return writer.bytes
+        sealRow(key: key)
+        return writer.array()
+    }
+
+    /// Ends the row with the checksum of `key` and the row's bytes, leaving it in ``row``.
+    package mutating func sealRow(key: String) {
+        let body = writer.bytes
+        writer.uint32(CRC32C.finalize(CRC32C.update(CRC32C.update(CRC32C.initial, with: key), with: body)))
+    }
+
+    /// The row (or root cell) last sealed, where it lies: valid until the next row begins.
+    package var row: UnsafeRawBufferPointer {
+        writer.bytes
     }
 
     // MARK: Root cells
@@ -65,8 +76,16 @@ package struct RowEncoder {
         return finish(key: field)
     }
 
+    /// Encodes a query-root field's row like ``rootCell(field:_:linkType:)``, leaving it in ``row``.
+    package mutating func sealRootCell(field: String, _ cell: Cell, linkType: (RecordKey) -> LinkType) {
+        writer.removeAll()
+        cellValue(cell, linkType: linkType)
+        sealRow(key: field)
+    }
+
     // MARK: Values
 
+    @inline(__always)
     private mutating func cellValue(_ cell: Cell, linkType: (RecordKey) -> LinkType) {
         let errorBit: UInt8 = cell.error == nil ? 0 : RowFormat.errorBit
         value(cell.value, errorBit: errorBit, linkType: linkType)
@@ -75,7 +94,7 @@ package struct RowEncoder {
             writer.string(error.path)
             if let extensions = error.extensions {
                 writer.varint(extensions.utf8.count + 1)
-                writer.bytes.append(contentsOf: extensions.utf8)
+                writer.utf8(extensions)
             } else {
                 writer.varint(0)
             }

@@ -8,11 +8,23 @@
 package enum TableChecksum {
     /// The checksum of name `id` spelled by the UTF-8 `bytes`: the CRC-32C of the id as an
     /// unsigned LEB128 varint followed by the bytes.
+    ///
+    /// The varint is written on the stack, not into an array per name: opening verifies every
+    /// name of the file.
     package static func name(id: Int, utf8 bytes: UnsafeRawBufferPointer) -> UInt32 {
-        var varint = ByteWriter(capacity: 10)
-        varint.varint(UInt64(bitPattern: Int64(id)))
-        let crc = varint.bytes.withUnsafeBytes { CRC32C.update(CRC32C.initial, with: $0) }
-        return CRC32C.finalize(CRC32C.update(crc, with: bytes))
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 10) { varint in
+            var value = UInt64(bitPattern: Int64(id))
+            var count = 0
+            while value >= 0x80 {
+                varint[count] = UInt8(truncatingIfNeeded: value) | 0x80
+                value >>= 7
+                count += 1
+            }
+            varint[count] = UInt8(value)
+            count += 1
+            let crc = CRC32C.update(CRC32C.initial, with: UnsafeRawBufferPointer(start: varint.baseAddress, count: count))
+            return CRC32C.finalize(CRC32C.update(crc, with: bytes))
+        }
     }
 
     /// The checksum of name `id` spelled `name`.

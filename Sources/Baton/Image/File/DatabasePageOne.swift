@@ -115,7 +115,13 @@ struct DatabasePageOne {
     /// True when the schema's tables are exactly an image's (names and `CREATE` text).
     var hasImageTables: Bool {
         guard let tables else { return false }
-        return tables.count == ImageSchema.tables.count
+        return Self.areImageTables(tables)
+    }
+
+    /// True when `tables` (``tables``, read once by a caller that needs them twice) are exactly
+    /// an image's.
+    static func areImageTables(_ tables: [SchemaRow]) -> Bool {
+        tables.count == ImageSchema.tables.count
             && zip(tables, ImageSchema.tables).allSatisfy { $0.name == $1.name && $0.sql == $1.sql }
     }
 

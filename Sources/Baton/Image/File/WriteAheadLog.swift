@@ -41,7 +41,7 @@ struct WriteAheadLog {
         let frameSize = frameHeaderSize + pageSize
         while offset + frameSize <= file.size {
             let frame = try file.read(frameSize, at: offset)
-            guard frame.count == frameSize, Array(frame[8..<16]) == salts else { break }
+            guard frame.count == frameSize, frame[8..<16].elementsEqual(salts) else { break }
             var next = checksum
             next.add(frame, from: 0, count: 8)
             next.add(frame, from: frameHeaderSize, count: pageSize)
@@ -66,19 +66,35 @@ struct WriteAheadLog {
         var first: UInt32 = 0
         var second: UInt32 = 0
 
+        /// Adds the 8-byte pairs of words of `bytes[start..<start + count]`.
+        ///
+        /// Words are loaded whole rather than assembled byte by byte with a bounds check each:
+        /// opening reads every frame of the log this way, and a log a crash left behind is most
+        /// of what opening reads.
         mutating func add(_ bytes: [UInt8], from start: Int, count: Int) {
-            var index = start
-            while index + 8 <= start + count {
-                let x0 = word(bytes, index)
-                let x1 = word(bytes, index + 4)
-                first = first &+ x0 &+ second
-                second = second &+ x1 &+ first
-                index += 8
+            let end = min(start + count, bytes.count)
+            guard start >= 0, start + 8 <= end else { return }
+            var first = self.first
+            var second = self.second
+            let bigEndianWords = self.bigEndianWords
+            bytes.withUnsafeBytes { buffer in
+                var index = start
+                while index + 8 <= end {
+                    let x0 = word(buffer.loadUnaligned(fromByteOffset: index, as: UInt32.self), bigEndianWords)
+                    let x1 = word(buffer.loadUnaligned(fromByteOffset: index + 4, as: UInt32.self), bigEndianWords)
+                    first = first &+ x0 &+ second
+                    second = second &+ x1 &+ first
+                    index += 8
+                }
             }
+            self.first = first
+            self.second = second
         }
 
-        private func word(_ bytes: [UInt8], _ index: Int) -> UInt32 {
-            let value = bytes.bigEndian32(at: index)
+        /// A word loaded in memory order, read in the byte order the log's magic names.
+        @inline(__always)
+        private func word(_ loaded: UInt32, _ bigEndianWords: Bool) -> UInt32 {
+            let value = UInt32(bigEndian: loaded)
             return bigEndianWords ? value : value.byteSwapped
         }
     }

@@ -69,6 +69,13 @@ package final class Connection {
         }
     }
 
+    /// How long SQLite waits on a lock another process holds before answering busy: what
+    /// `PRAGMA busy_timeout` sets, without compiling a statement.
+    package func setBusyTimeout(milliseconds: Int) throws(SQLiteError) {
+        let code = door.value { sqlite3_busy_timeout(handle, Int32(clamping: milliseconds)) }
+        if code != SQLITE_OK { throw error(code, sql: nil) }
+    }
+
     // MARK: Statements
 
     /// A prepared statement for `sql`, from the cache or prepared and cached now.

@@ -25,6 +25,9 @@ final class DrainTransaction {
     var writes = 0
 
     @exclusivity(unchecked) private var encoder = RowEncoder()
+    /// The encoder of rows made inside a merging upsert (``mergeStored(used:row:)``), while
+    /// SQLite reads the fresh row where `encoder` holds it.
+    @exclusivity(unchecked) private var mergeEncoder = RowEncoder()
     /// The row a merge reads, copied out of SQLite, and where its cells lie.
     @exclusivity(unchecked) private var oldRow: [UInt8] = []
     @exclusivity(unchecked) private var oldSpans: [RowCellSpan] = []
@@ -448,7 +451,7 @@ final class DrainTransaction {
         }
         let typeID = try typeID(of: snapshot.typename)
         let entity = RowFormat.isEntity(key: key, typename: snapshot.typename)
-        let row: [UInt8]
+        let row: UnsafeRawBufferPointer
         if snapshot.deleted {
             // A deletion replaces its row; the mutant keeps the old cells under the flag.
             fresh.removeAll(keepingCapacity: true)
@@ -513,7 +516,7 @@ final class DrainTransaction {
     /// Writes the encoded `row` of a snapshot that is not a deletion: merged over a present row
     /// (see ``mergeStored(used:row:)``, in the upsert itself) unless the snapshot was made from a
     /// hydrated record, whose row it replaces.
-    private func writeLive(_ row: [UInt8], key: String, entity: Bool, typeID: Int, hydrated: Bool) throws(SQLiteError) {
+    private func writeLive(_ row: UnsafeRawBufferPointer, key: String, entity: Bool, typeID: Int, hydrated: Bool) throws(SQLiteError) {
         if !hydrated && !rules.partialSnapshotReplaces {
             try upsertMerging(key: key, entity: entity, typeID: typeID, row: row)
         } else {
@@ -534,7 +537,7 @@ final class DrainTransaction {
 
     /// Writes `row` under `key`, or, when the key has a row, what ``mergeStored(used:row:)``
     /// makes of it.
-    private func upsertMerging(key: String, entity: Bool, typeID: Int, row: [UInt8]) throws(SQLiteError) {
+    private func upsertMerging(key: String, entity: Bool, typeID: Int, row: UnsafeRawBufferPointer) throws(SQLiteError) {
         let context: RowMergeFunction.Context
         if let mergeContext {
             context = mergeContext
@@ -555,7 +558,9 @@ final class DrainTransaction {
     /// `used`: the stored cells the snapshot does not write, merged in UTF-8 order of storage
     /// keys with the fresh ones. `nil` keeps the fresh row: the stored one aged out, does not
     /// decode, is deleted (a deleted row's cells never come back), or has no cell left to keep.
-    func mergeStored(used: Int, row: UnsafeRawBufferPointer) -> [UInt8]? {
+    ///
+    /// The merged row lies in the merge's own encoder, valid until the next merge.
+    func mergeStored(used: Int, row: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
         guard state.isVisible(used: used) else { return nil }
         oldSink.nameIDs.removeAll(keepingCapacity: true)
         let names = NamesBeforeRow(names: names, hidden: keyNamesAdded)
@@ -565,7 +570,7 @@ final class DrainTransaction {
         }
         guard !old.deleted || rules.deletedCellsRevive else { return nil }
         summary.merged += 1
-        return encodeMerged(key: mergeKey, deleted: false, entity: mergeEntity, typeID: mergeTypeID, old: row)
+        return encodeMerged(key: mergeKey, deleted: false, entity: mergeEntity, typeID: mergeTypeID, old: row, merging: true)
     }
 
     /// The table as a stored row is read against: without the storage-key names the snapshot
@@ -598,16 +603,21 @@ final class DrainTransaction {
         return located
     }
 
-    /// Encodes the `fresh` cells (their name ids in `freshIDs`) alone.
-    private func encodeFresh(key: String, deleted: Bool, entity: Bool, typeID: Int) -> [UInt8] {
+    /// Encodes the `fresh` cells (their name ids in `freshIDs`) alone; the row lies in `encoder`
+    /// until the next row is encoded there.
+    private func encodeFresh(key: String, deleted: Bool, entity: Bool, typeID: Int) -> UnsafeRawBufferPointer {
         kept.removeAll(keepingCapacity: true)
-        return encodeCells(key: key, deleted: deleted, entity: entity, typeID: typeID, old: UnsafeRawBufferPointer(start: nil, count: 0))
+        return encodeCells(
+            &encoder, key: key, deleted: deleted, entity: entity, typeID: typeID, old: UnsafeRawBufferPointer(start: nil, count: 0))
     }
 
     /// Encodes the `fresh` cells and the cells of `old` (located in `oldSpans`) they do not
     /// write, all in UTF-8 order of storage keys; `nil` when no old cell is kept (the row is then
     /// the fresh one, byte for byte).
-    private func encodeMerged(key: String, deleted: Bool, entity: Bool, typeID: Int, old: UnsafeRawBufferPointer) -> [UInt8]? {
+    /// The row lies in `mergeEncoder` when `merging` (inside the upsert), else in `encoder`.
+    private func encodeMerged(
+        key: String, deleted: Bool, entity: Bool, typeID: Int, old: UnsafeRawBufferPointer, merging: Bool = false
+    ) -> UnsafeRawBufferPointer? {
         kept.removeAll(keepingCapacity: true)
         let freshSet = freshIDs.count > 16 ? Set(freshIDs) : nil
         for span in oldSpans {
@@ -617,11 +627,17 @@ final class DrainTransaction {
         guard !kept.isEmpty else { return nil }
         if kept.count > 1 { kept.sort { $0.rank < $1.rank } }
         stamps.formUnion(oldSink.nameIDs)
-        return encodeCells(key: key, deleted: deleted, entity: entity, typeID: typeID, old: old)
+        if merging {
+            return encodeCells(&mergeEncoder, key: key, deleted: deleted, entity: entity, typeID: typeID, old: old)
+        }
+        return encodeCells(&encoder, key: key, deleted: deleted, entity: entity, typeID: typeID, old: old)
     }
 
-    /// Encodes the `fresh` cells and the `kept` cells of `old`, merged by rank.
-    private func encodeCells(key: String, deleted: Bool, entity: Bool, typeID: Int, old: UnsafeRawBufferPointer) -> [UInt8] {
+    /// Encodes the `fresh` cells and the `kept` cells of `old`, merged by rank, into `encoder`;
+    /// answers the row where it lies there.
+    private func encodeCells(
+        _ encoder: inout RowEncoder, key: String, deleted: Bool, entity: Bool, typeID: Int, old: UnsafeRawBufferPointer
+    ) -> UnsafeRawBufferPointer {
         encoder.beginRow(deleted: deleted, entity: entity, typeID: typeID, cellCount: fresh.count + kept.count)
         let fresh = self.fresh
         let freshIDs = self.freshIDs
@@ -643,7 +659,8 @@ final class DrainTransaction {
                 k += 1
             }
         }
-        return encoder.finish(key: key)
+        encoder.sealRow(key: key)
+        return encoder.row
     }
 
     // MARK: Root fields and fetch times
@@ -662,8 +679,8 @@ final class DrainTransaction {
         for type in missing.sorted(by: utf8Precedes) where names.id(of: type) == nil {
             _ = try intern(type)
         }
-        let blob = encoder.rootCell(field: field.storageKey, field.cell) { self.linkType(known[$0]) }
-        try upsert(connection.cached(ImageSchema.SQL.upsertRoot), key: field.storageKey, blob: blob)
+        encoder.sealRootCell(field: field.storageKey, field.cell) { self.linkType(known[$0]) }
+        try upsert(connection.cached(ImageSchema.SQL.upsertRoot), key: field.storageKey, blob: encoder.row)
         summary.rootFields += 1
     }
 
@@ -692,20 +709,18 @@ final class DrainTransaction {
     }
 
     /// Runs an upsert of `blob` under `key`, both read by SQLite where they are (no copies).
-    private func upsert(_ statement: Statement, key: String, blob: [UInt8]) throws(SQLiteError) {
+    private func upsert(_ statement: Statement, key: String, blob: UnsafeRawBufferPointer) throws(SQLiteError) {
         var key = key
         let failure: SQLiteError? = key.withUTF8 { key in
-            blob.withUnsafeBytes { blob in
-                do throws(SQLiteError) {
-                    defer { statement.resetUnbinding(1, 3) }
-                    try statement.bindBorrowed(text: key, at: 1)
-                    try statement.bind(generation, at: 2)
-                    try statement.bindBorrowed(blob: blob, at: 3)
-                    try statement.run()
-                    return nil
-                } catch {
-                    return error
-                }
+            do throws(SQLiteError) {
+                defer { statement.resetUnbinding(1, 3) }
+                try statement.bindBorrowed(text: key, at: 1)
+                try statement.bind(generation, at: 2)
+                try statement.bindBorrowed(blob: blob, at: 3)
+                try statement.run()
+                return nil
+            } catch {
+                return error
             }
         }
         if let failure { throw failure }

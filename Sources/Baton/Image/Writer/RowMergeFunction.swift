@@ -54,8 +54,7 @@ enum RowMergeFunction {
             sqlite3_result_value(call, arguments[2])
             return
         }
-        merged.withUnsafeBytes { row in
-            sqlite3_result_blob(call, row.baseAddress, Int32(truncatingIfNeeded: row.count), sqliteTransient)
-        }
+        // Copied by SQLite: the merged row lies in the drain's merge encoder until the next merge.
+        sqlite3_result_blob(call, merged.baseAddress, Int32(truncatingIfNeeded: merged.count), sqliteTransient)
     }
 }
