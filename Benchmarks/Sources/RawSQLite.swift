@@ -92,6 +92,24 @@ enum RawSQLite {
         let pageSize: Int
 
         var rowCount: Int { tables.reduce(0) { $0 + $1.rows.count } }
+
+        /// The same contents with the `records` table's rows in the order of `keys` (the order the
+        /// drain writes them: the commit's), and any row `keys` does not name after them in key
+        /// order. Every other table keeps its key order.
+        func recordsInOrder(of keys: [String]) -> Contents {
+            var rank: [String: Int] = [:]
+            for (index, key) in keys.enumerated() where rank[key] == nil { rank[key] = index }
+            let reordered = tables.map { table -> Table in
+                guard table.name == "records" else { return table }
+                let ranked = table.rows.enumerated().map { offset, row -> (rank: Int, offset: Int, row: [Column]) in
+                    guard case .text(let key)? = row.first, let position = rank[key] else { return (Int.max, offset, row) }
+                    return (position, offset, row)
+                }
+                let rows = ranked.sorted { ($0.rank, $0.offset) < ($1.rank, $1.offset) }.map(\.row)
+                return Table(name: table.name, createSQL: table.createSQL, columnCount: table.columnCount, rows: rows)
+            }
+            return Contents(tables: reordered, indexSQL: indexSQL, pageSize: pageSize)
+        }
     }
 
     static func contents(of path: String) throws -> Contents {
