@@ -57,6 +57,8 @@ public final class Plan: Sendable {
     /// The declarations in one line (`$id:ID!,$first:Int=10`): variables checked by one plan are
     /// good for any plan that declares the same.
     let variableSignature: String
+    /// The shapes the last ingest built, for the next ingest under the same variables.
+    let shapes = ShapeCacheSlot()
 
     public init(
         kind: OperationKind, name: String?, rootTypename: String,
@@ -72,6 +74,12 @@ public final class Plan: Sendable {
             "$" + definition.name + ":" + definition.type.description
                 + (definition.defaultValue.map { "=" + CanonicalJSON.render($0) } ?? "")
         }.joined(separator: ",")
+    }
+
+    /// Drops the shapes the last ingest kept, so that the next ingest builds them anew (the
+    /// benchmarks time that ingest beside the one that finds them kept).
+    package func forgetShapes() {
+        shapes.forget()
     }
 
     /// The record the operation starts from.

@@ -46,7 +46,11 @@ public enum Ingest {
         plan: Plan, variables: Variables, response: UnsafeRawBufferPointer, mutant: Mutant?
     ) throws(IngestError) -> ChangeSet {
         let variables = try checked(variables, for: plan)
-        let cache = ShapeCache(variables: variables, root: plan.selections)
+        // The shapes the plan's last ingest built under the same variables, when no other ingest
+        // holds them; given back for the next ingest whatever this one answers.
+        let variablesText = CanonicalJSON.render(.object(variables.values))
+        let cache = plan.shapes.take(variables: variables, variablesText: variablesText, root: plan.selections)
+        defer { plan.shapes.give(cache, variablesText: variablesText) }
         var normalizer = Normalizer(scanner: JSONScanner(response), cache: cache, mutant: mutant)
         let read = try normalizer.response(plan: plan, variables: variables)
         guard !normalizer.violations.isEmpty else { return read }

@@ -1,0 +1,46 @@
+import Synchronization
+
+/// Where a plan keeps the shapes its last ingest built, for the next ingest under the same
+/// variables.
+///
+/// Building shapes (a selection's fields per type, their storage keys and connection modes) is
+/// about half of what an ingest of a small response costs, and an app ingests the same operation
+/// under the same variables again and again (refetches, polling, the simulator's schedules). An
+/// ingest takes the cache out of the slot, owns it alone while it reads, and puts it back; an
+/// ingest that finds the slot empty (another one holds the cache, or the variables differ) builds
+/// its own. So a cache is never read by two ingests at once.
+///
+/// Variables match when their canonical JSON is the same bytes: two spellings of one character
+/// are other variables, with other storage keys (see ``OperationIdentity``).
+final class ShapeCacheSlot: Sendable {
+    /// A cache with the canonical text of the variables it was built under. Unchecked: the slot
+    /// hands the cache to one ingest at a time, which owns it until it gives it back.
+    private struct Kept: @unchecked Sendable {
+        let variablesText: String
+        let cache: ShapeCache
+    }
+
+    private let kept = Mutex<Kept?>(nil)
+
+    /// The kept cache when it was built under `variablesText`'s variables (it leaves the slot),
+    /// else a new one for `variables`.
+    func take(variables: Variables, variablesText: String, root: SelectionSet) -> ShapeCache {
+        let found: ShapeCache? = kept.withLock { kept in
+            guard let current = kept, ExactText.bytesEqual(current.variablesText, variablesText) else { return nil }
+            kept = nil
+            return current.cache
+        }
+        return found ?? ShapeCache(variables: variables, root: root)
+    }
+
+    /// Drops the kept cache: the next ingest builds its shapes anew.
+    func forget() {
+        kept.withLock { $0 = nil }
+    }
+
+    /// Keeps `cache`, built under `variablesText`'s variables, for the next ingest.
+    func give(_ cache: ShapeCache, variablesText: String) {
+        let returned = Kept(variablesText: variablesText, cache: cache)
+        kept.withLock { $0 = returned }
+    }
+}

@@ -1,0 +1,90 @@
+import Testing
+import Baton
+
+private typealias B = Build
+
+/// A plan keeps the shapes its last ingest built for the next ingest under the same variables
+/// (`ShapeCacheSlot`): what that ingest writes must be what a fresh plan writes.
+@Suite("Ingest: shapes kept between ingests of one plan")
+struct IngestShapeReuseTests {
+    /// `search(text: $text) { id }`.
+    private static func searchPlan() -> Plan {
+        B.query(
+            [B.object("search", "Result", arguments: [B.variable("text", "text")], [B.leaf("id", .id)])],
+            name: "Search",
+            variables: [VariableDefinition(name: "text", type: .named("String"), defaultValue: nil)])
+    }
+
+    private static let searchResponse = #"{"data":{"search":{"id":"r1"}}}"#
+
+    /// `notes(first: 2, after: $after) @connection(key: "Notes") { edges { cursor node { id } } pageInfo { endCursor } }`.
+    private static func notesPlan() -> Plan {
+        B.query(
+            [
+                B.object(
+                    "notes", "NoteConnection",
+                    arguments: [B.argument("first", .int(2)), B.variable("after", "after")],
+                    connection: ConnectionDirective(key: "Notes", filters: nil),
+                    [
+                        B.object("edges", "NoteEdge", list: 1, [B.leaf("cursor"), B.object("node", "Note", [B.leaf("id", .id)])]),
+                        B.object("pageInfo", "PageInfo", [B.leaf("endCursor")]),
+                    ]),
+            ],
+            name: "Notes",
+            variables: [VariableDefinition(name: "after", type: .named("String"), defaultValue: nil)])
+    }
+
+    private static let notesResponse = #"""
+        {"data":{"notes":{"edges":[{"cursor":"c3","node":{"id":"n3"}}],"pageInfo":{"endCursor":"c3"}}}}
+        """#
+
+    /// The query root's storage keys as bytes, sorted (`String`'s `==` would take two spellings
+    /// of one character for one key).
+    private static func rootKeys(_ changes: ChangeSet) -> [[UInt8]] {
+        let root = changes.records.first { $0.key == .queryRoot }
+        return (root?.cells.keys.map { Array($0.name.utf8) } ?? []).sorted { $0.lexicographicallyPrecedes($1) }
+    }
+
+    @Test func twoSpellingsOfOneCharacterAreOtherVariables() throws {
+        let composed = "caf\u{E9}"
+        let decomposed = "cafe\u{301}"
+        let plan = Self.searchPlan()
+        let first = try ingest(plan, Self.searchResponse, ["text": .string(composed)])
+        let second = try ingest(plan, Self.searchResponse, ["text": .string(decomposed)])
+        let third = try ingest(plan, Self.searchResponse, ["text": .string(composed)])
+        let freshComposed = try ingest(Self.searchPlan(), Self.searchResponse, ["text": .string(composed)])
+        let freshDecomposed = try ingest(Self.searchPlan(), Self.searchResponse, ["text": .string(decomposed)])
+        #expect(Self.rootKeys(first) == Self.rootKeys(freshComposed))
+        #expect(Self.rootKeys(second) == Self.rootKeys(freshDecomposed))
+        #expect(Self.rootKeys(third) == Self.rootKeys(freshComposed))
+        #expect(Self.rootKeys(first) != Self.rootKeys(second))
+    }
+
+    @Test func aConnectionPageTakesTheCursorOfItsOwnIngest() throws {
+        let plan = Self.notesPlan()
+        let modes = try [("c1" as String?), "c2", nil, "c2"].map { after -> ConnectionPage.Mode? in
+            let variables: [String: JSONValue] = after.map { ["after": .string($0)] } ?? [:]
+            return try ingest(plan, Self.notesResponse, variables).connectionPages.first?.mode
+        }
+        #expect(modes == [.append(after: "c1"), .append(after: "c2"), .replace, .append(after: "c2")])
+    }
+
+    @Test func ingestsOfOnePlanAtOnceEachWriteWhatAFreshPlanWrites() async throws {
+        let plan = Self.searchPlan()
+        let texts = (0..<16).map { $0 % 2 == 0 ? "caf\u{E9}" : "cafe\u{301}" }
+        let results = try await withThrowingTaskGroup(of: (Int, [[UInt8]]).self) { group in
+            for (index, text) in texts.enumerated() {
+                group.addTask {
+                    (index, Self.rootKeys(try ingest(plan, Self.searchResponse, ["text": .string(text)])))
+                }
+            }
+            var results: [Int: [[UInt8]]] = [:]
+            for try await (index, keys) in group { results[index] = keys }
+            return results
+        }
+        for (index, text) in texts.enumerated() {
+            let fresh = try ingest(Self.searchPlan(), Self.searchResponse, ["text": .string(text)])
+            #expect(results[index] == Self.rootKeys(fresh))
+        }
+    }
+}
