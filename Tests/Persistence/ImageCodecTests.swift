@@ -86,10 +86,10 @@ func decodeRow(_ bytes: [UInt8], key: RecordKey, names: TestNames) -> DecodedRow
 /// Appends a correct checksum for `key` to a row body (to reach the checks behind the checksum).
 func sealed(_ body: [UInt8], key: String) -> [UInt8] {
     let crc = body.withUnsafeBytes { CRC32C.finalize(CRC32C.update(CRC32C.update(CRC32C.initial, with: key), with: $0)) }
-    var writer = ByteWriter()
-    writer.bytes = body
+    var writer = RowBuffer()
+    body.withUnsafeBytes { writer.raw($0) }
     writer.uint32(crc)
-    return writer.bytes
+    return writer.array()
 }
 
 @Suite("Image row codec")
@@ -113,21 +113,17 @@ struct ImageCodecTests {
     func varints() {
         let values: [UInt64] = [0, 1, 127, 128, 255, 16_383, 16_384, UInt64(UInt32.max), UInt64.max - 1, UInt64.max]
         for value in values {
-            var writer = ByteWriter()
+            var writer = RowBuffer()
             writer.varint(value)
-            let decoded = writer.bytes.withUnsafeBytes { bytes -> UInt64? in
-                var reader = ByteReader(bytes)
-                return reader.varint()
-            }
+            var reader = ByteReader(writer.bytes)
+            let decoded = reader.varint()
             #expect(decoded == value)
         }
         for value in [0, 1, -1, Int.max, Int.min, 1 << 62, -(1 << 62)] {
-            var writer = ByteWriter()
+            var writer = RowBuffer()
             writer.zigzag(value)
-            let decoded = writer.bytes.withUnsafeBytes { bytes -> Int? in
-                var reader = ByteReader(bytes)
-                return reader.zigzag()
-            }
+            var reader = ByteReader(writer.bytes)
+            let decoded = reader.zigzag()
             #expect(decoded == value)
         }
         let overlong: [[UInt8]] = [

@@ -46,20 +46,20 @@ public enum Ingest {
         plan: Plan, variables: Variables, response: UnsafeRawBufferPointer, mutant: Mutant?
     ) throws(IngestError) -> ChangeSet {
         let variables = try checked(variables, for: plan)
+        let identity = plan.identity(variables)
         // The shapes the plan's last ingest built under the same variables, when no other ingest
         // holds them; given back for the next ingest whatever this one answers.
-        let variablesText = CanonicalJSON.render(.object(variables.values))
-        let cache = plan.shapes.take(variables: variables, variablesText: variablesText, root: plan.selections)
-        defer { plan.shapes.give(cache, variablesText: variablesText) }
+        let cache = plan.shapes.take(for: identity, variables: variables, root: plan.selections)
+        defer { plan.shapes.give(cache, for: identity) }
         var normalizer = Normalizer(scanner: JSONScanner(response), cache: cache, mutant: mutant)
-        let read = try normalizer.response(plan: plan, variables: variables)
+        let read = try normalizer.response(plan: plan, variables: variables, identity: identity)
         guard !normalizer.violations.isEmpty else { return read }
         // Nulls the server should have propagated: read again with them propagated.
         let patched = try NullPropagation.patch(response, violations: normalizer.violations, errors: normalizer.errors)
         return try patched.withUnsafeBytes { bytes -> Result<ChangeSet, IngestError> in
             var again = Normalizer(scanner: JSONScanner(bytes), cache: cache, mutant: mutant)
             do throws(IngestError) {
-                let changes = try again.response(plan: plan, variables: variables)
+                let changes = try again.response(plan: plan, variables: variables, identity: identity)
                 if !again.violations.isEmpty { return .failure(NullPropagation.reject(bytes, violations: again.violations)) }
                 return .success(changes)
             } catch {
@@ -134,8 +134,8 @@ public enum Ingest {
 extension Normalizer {
     /// Reads the whole response: `data`, `errors` (in any order), anything else skipped; a member
     /// given twice is an error. When ``violations`` is not empty afterwards, the change set is
-    /// not the answer (see `NullPropagation.swift`).
-    mutating func response(plan: Plan, variables: Variables) throws(IngestError) -> ChangeSet {
+    /// not the answer (see `NullPropagation.swift`). `identity` is `plan.identity(variables)`.
+    mutating func response(plan: Plan, variables: Variables, identity: OperationIdentity) throws(IngestError) -> ChangeSet {
         let kind = try peek()
         guard kind == .object else { throw IngestError(.notAnObject, offset: scanner.position) }
         var sawData = false
@@ -187,7 +187,7 @@ extension Normalizer {
         try finish()
         if !sawData && errors.isEmpty { throw IngestError(.noData, offset: 0) }
         if !violations.isEmpty {
-            return ChangeSet(operation: plan.identity(variables), records: [], deletions: [], connectionPages: [], unplacedErrors: [])
+            return ChangeSet(operation: identity, records: [], deletions: [], connectionPages: [], unplacedErrors: [])
         }
 
         var unplaced: [FieldError] = []
@@ -198,7 +198,7 @@ extension Normalizer {
             }
         }
         return ChangeSet(
-            operation: plan.identity(variables),
+            operation: identity,
             records: changes(),
             deletions: deletions,
             connectionPages: pages,

@@ -10,23 +10,24 @@ import Synchronization
 /// ingest that finds the slot empty (another one holds the cache, or the variables differ) builds
 /// its own. So a cache is never read by two ingests at once.
 ///
-/// Variables match when their canonical JSON is the same bytes: two spellings of one character
-/// are other variables, with other storage keys (see ``OperationIdentity``).
+/// The slot is keyed by the operation's identity, whose variables match only when their canonical
+/// JSON is the same bytes: two spellings of one character are other variables, with other storage
+/// keys (see ``OperationIdentity``).
 final class ShapeCacheSlot: Sendable {
-    /// A cache with the canonical text of the variables it was built under. Unchecked: the slot
-    /// hands the cache to one ingest at a time, which owns it until it gives it back.
+    /// A cache with the identity it was built under. Unchecked: the slot hands the cache to one
+    /// ingest at a time, which owns it until it gives it back.
     private struct Kept: @unchecked Sendable {
-        let variablesText: String
+        let identity: OperationIdentity
         let cache: ShapeCache
     }
 
     private let kept = Mutex<Kept?>(nil)
 
-    /// The kept cache when it was built under `variablesText`'s variables (it leaves the slot),
-    /// else a new one for `variables`.
-    func take(variables: Variables, variablesText: String, root: SelectionSet) -> ShapeCache {
+    /// The kept cache when it was built under `identity` (it leaves the slot), else a new one for
+    /// `variables`.
+    func take(for identity: OperationIdentity, variables: Variables, root: SelectionSet) -> ShapeCache {
         let found: ShapeCache? = kept.withLock { kept in
-            guard let current = kept, ExactText.bytesEqual(current.variablesText, variablesText) else { return nil }
+            guard let current = kept, current.identity == identity else { return nil }
             kept = nil
             return current.cache
         }
@@ -38,9 +39,9 @@ final class ShapeCacheSlot: Sendable {
         kept.withLock { $0 = nil }
     }
 
-    /// Keeps `cache`, built under `variablesText`'s variables, for the next ingest.
-    func give(_ cache: ShapeCache, variablesText: String) {
-        let returned = Kept(variablesText: variablesText, cache: cache)
+    /// Keeps `cache`, built under `identity`, for the next ingest.
+    func give(_ cache: ShapeCache, for identity: OperationIdentity) {
+        let returned = Kept(identity: identity, cache: cache)
         kept.withLock { $0 = returned }
     }
 }

@@ -66,21 +66,19 @@ package struct TraceHasher: Sendable {
     package mutating func combine(_ text: String) {
         // A native string's bytes are contiguous: hash them from the buffer (the same bytes in
         // the same order as walking its UTF-8 view, without the view's per-byte indexing).
-        let hashed: UInt64? = text.utf8.withContiguousStorageIfAvailable { bytes in
-            var value = self.value
-            for byte in bytes {
-                value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
-            }
-            return value
+        value = text.utf8.withContiguousStorageIfAvailable { Self.fold($0, into: value) }
+            ?? Self.fold(text.utf8, into: value)
+        value = Self.fold(CollectionOfOne(0x0A), into: value)
+    }
+
+    /// `hash` continued over `bytes`.
+    @inline(__always)
+    private static func fold(_ bytes: some Sequence<UInt8>, into hash: UInt64) -> UInt64 {
+        var hash = hash
+        for byte in bytes {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
         }
-        if let hashed {
-            value = hashed
-        } else {
-            for byte in text.utf8 {
-                value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
-            }
-        }
-        value = (value ^ 0x0A) &* 0x0000_0100_0000_01B3
+        return hash
     }
 
     package var hex: String {

@@ -1,17 +1,17 @@
-/// The bytes of the row being encoded: a buffer the row encoder owns, grown as needed and kept
-/// from row to row.
+/// Appends the row format's primitives (bytes, varints, doubles, strings) to a buffer it owns:
+/// the bytes of the row being encoded, grown as needed and kept from row to row.
 ///
 /// Writing a byte into an array checks that the array is unique and has room, through the
 /// runtime, every time: a tenth of a drain's instructions went to appending the row's bytes
 /// (issue 10). Here a write checks the room once and stores. Not copyable, so that its storage
 /// has one owner and no reference count (a class's was retained around every write).
-struct RowBuffer: ~Copyable {
+package struct RowBuffer: ~Copyable {
     private var base: UnsafeMutablePointer<UInt8>
     private var capacity: Int
     /// How many bytes the row has so far.
-    private(set) var count = 0
+    package private(set) var count = 0
 
-    init(capacity: Int) {
+    package init(capacity: Int = 256) {
         self.capacity = max(capacity, 16)
         base = .allocate(capacity: self.capacity)
     }
@@ -21,12 +21,12 @@ struct RowBuffer: ~Copyable {
     }
 
     /// The row's bytes, valid until the next write.
-    var bytes: UnsafeRawBufferPointer {
+    package var bytes: UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(start: base, count: count)
     }
 
     /// Forgets the bytes written, keeping the storage.
-    mutating func removeAll() {
+    package mutating func removeAll() {
         count = 0
     }
 
@@ -46,37 +46,29 @@ struct RowBuffer: ~Copyable {
     }
 
     @inline(__always)
-    mutating func byte(_ value: UInt8) {
+    package mutating func byte(_ value: UInt8) {
         reserve(1)
         base[count] = value
         count += 1
     }
 
-    /// An unsigned LEB128 varint (``ByteWriter/varint(_:)-(UInt64)``'s bytes).
+    /// An unsigned LEB128 varint (``LEB128``).
     @inline(__always)
-    mutating func varint(_ value: UInt64) {
-        reserve(10)
-        var value = value
-        var end = count
-        while value >= 0x80 {
-            base[end] = UInt8(truncatingIfNeeded: value) | 0x80
-            value >>= 7
-            end += 1
-        }
-        base[end] = UInt8(value)
-        count = end + 1
+    package mutating func varint(_ value: UInt64) {
+        reserve(LEB128.maxCount)
+        count += LEB128.write(value, to: base + count)
     }
 
     /// A non-negative `Int` as a varint.
     @inline(__always)
-    mutating func varint(_ value: Int) {
+    package mutating func varint(_ value: Int) {
         precondition(value >= 0, "varints are unsigned")
         varint(UInt64(value))
     }
 
     /// Bytes as they are.
     @inline(__always)
-    mutating func raw(_ buffer: UnsafeRawBufferPointer) {
+    package mutating func raw(_ buffer: UnsafeRawBufferPointer) {
         guard let source = buffer.baseAddress, !buffer.isEmpty else { return }
         reserve(buffer.count)
         UnsafeMutableRawPointer(base + count).copyMemory(from: source, byteCount: buffer.count)
@@ -84,7 +76,7 @@ struct RowBuffer: ~Copyable {
     }
 
     /// Four bytes, little-endian.
-    mutating func uint32(_ value: UInt32) {
+    package mutating func uint32(_ value: UInt32) {
         reserve(4)
         var value = value
         for index in 0..<4 {
@@ -95,7 +87,7 @@ struct RowBuffer: ~Copyable {
     }
 
     /// A double as its eight IEEE 754 bytes, little-endian.
-    mutating func double(_ value: Double) {
+    package mutating func double(_ value: Double) {
         reserve(8)
         var bits = value.bitPattern
         for index in 0..<8 {
@@ -105,19 +97,19 @@ struct RowBuffer: ~Copyable {
         count += 8
     }
 
-    /// A signed integer, zigzag-encoded (``ByteWriter/zigzag(_:)``'s bytes).
+    /// A signed integer, zigzag-encoded so small magnitudes stay short.
     @inline(__always)
-    mutating func zigzag(_ value: Int) {
+    package mutating func zigzag(_ value: Int) {
         let v = Int64(value)
         varint(UInt64(bitPattern: (v << 1) ^ (v >> 63)))
     }
 
     /// A string from `value`'s UTF-8 bytes after the first `prefixCount`: the rest's length as a
-    /// varint, then those bytes (``ByteWriter/string(_:dropping:)``'s bytes).
+    /// varint, then those bytes.
     ///
     /// A native string lends its bytes without a copy of the string (or a retain of it).
     @inline(__always)
-    mutating func string(_ value: String, dropping prefixCount: Int = 0) {
+    package mutating func string(_ value: String, dropping prefixCount: Int = 0) {
         let written: Bool? = value.utf8.withContiguousStorageIfAvailable { utf8 in
             varint(utf8.count - prefixCount)
             raw(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(utf8)[prefixCount...]))
@@ -132,13 +124,13 @@ struct RowBuffer: ~Copyable {
     }
 
     /// `value`'s UTF-8 bytes alone, no length.
-    mutating func utf8(_ value: String) {
+    package mutating func utf8(_ value: String) {
         var value = value
         value.withUTF8 { raw(UnsafeRawBufferPointer($0)) }
     }
 
     /// A copy of the row's bytes.
-    borrowing func array() -> [UInt8] {
+    package borrowing func array() -> [UInt8] {
         Array(bytes)
     }
 }

@@ -71,9 +71,8 @@ package struct RowEncoder: ~Copyable {
 
     /// Encodes a query-root field's row: the cell value and the checksum of `field` and the value.
     package mutating func rootCell(field: String, _ cell: Cell, linkType: (RecordKey) -> LinkType) -> [UInt8] {
-        writer.removeAll()
-        cellValue(cell, linkType: linkType)
-        return finish(key: field)
+        sealRootCell(field: field, cell, linkType: linkType)
+        return writer.array()
     }
 
     /// Encodes a query-root field's row like ``rootCell(field:_:linkType:)``, leaving it in ``row``.

@@ -12,16 +12,8 @@ package enum TableChecksum {
     /// The varint is written on the stack, not into an array per name: opening verifies every
     /// name of the file.
     package static func name(id: Int, utf8 bytes: UnsafeRawBufferPointer) -> UInt32 {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 10) { varint in
-            var value = UInt64(bitPattern: Int64(id))
-            var count = 0
-            while value >= 0x80 {
-                varint[count] = UInt8(truncatingIfNeeded: value) | 0x80
-                value >>= 7
-                count += 1
-            }
-            varint[count] = UInt8(value)
-            count += 1
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: LEB128.maxCount) { varint in
+            let count = LEB128.write(UInt64(bitPattern: Int64(id)), to: varint.baseAddress!)
             let crc = CRC32C.update(CRC32C.initial, with: UnsafeRawBufferPointer(start: varint.baseAddress, count: count))
             return CRC32C.finalize(CRC32C.update(crc, with: bytes))
         }
@@ -39,10 +31,8 @@ package enum TableChecksum {
     /// Write ``storedTime(_:)`` of a time, not the time itself: SQLite gives negative zero back as
     /// zero.
     package static func fetch(operation: String, time: Double) -> UInt32 {
-        var bytes = ByteWriter(capacity: 8)
-        bytes.double(time)
         let crc = CRC32C.update(CRC32C.initial, with: operation)
-        return CRC32C.finalize(bytes.bytes.withUnsafeBytes { CRC32C.update(crc, with: $0) })
+        return CRC32C.finalize(withUnsafeBytes(of: time.bitPattern.littleEndian) { CRC32C.update(crc, with: $0) })
     }
 
     /// The time as the image stores it: negative zero as zero (SQLite keeps a whole `REAL` as
