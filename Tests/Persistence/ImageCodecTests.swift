@@ -308,6 +308,32 @@ struct ImageCodecTests {
         #expect(!utf8Equal("\u{E9}", "e\u{301}"))
     }
 
+    @Test("A drain's keys sorted by their UTF-8 bytes, equal keys in their order, past 16 bytes and with NULs")
+    func utf8SortedKeys() {
+        var fuzz = CodecFuzz(seed: 11)
+        // Stems of 15, 16 and 17 bytes put the first difference either side of the integer prefix.
+        let stems = [
+            "", "a", "a\u{0}", "Character:", "Character:00000", "Character:000000", "Character:0000000",
+            "client:root:characters({\"page\":", "é", "e\u{301}", "\u{10FFFF}",
+        ]
+        for round in 0..<300 {
+            var keys: [String] = []
+            for _ in 0..<fuzz.int(0...40) {
+                var key = stems[fuzz.int(0...(stems.count - 1))]
+                if fuzz.chance(0.7) { key += String(fuzz.int(0...30)) }
+                if fuzz.chance(0.3) { key += fuzz.string() }
+                keys.append(key)
+            }
+            if round % 3 == 0 { keys.sort(by: utf8Precedes) }
+            let expected = keys.indices.sorted { a, b in
+                if utf8Precedes(keys[a], keys[b]) { return true }
+                if utf8Precedes(keys[b], keys[a]) { return false }
+                return a < b
+            }
+            #expect(utf8SortedPositions(of: keys) == expected, "\(keys.map(\.debugDescription))")
+        }
+    }
+
     @Test("The names table resolves dense and far ids, and forgets a renamed id's old name")
     func nameTable() {
         var table = NameTable()

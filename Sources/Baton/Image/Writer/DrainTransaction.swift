@@ -1,12 +1,12 @@
 /// One drain's transaction: everything it writes, in order, on the image's connection.
 ///
 /// Order inside the transaction: the launch's eviction (first drain of a launch only), the
-/// overflow wipe (when asked), the check's stamps, then every snapshot, root field and fetch
-/// time in queue order, then the stamps of the names the written rows use. A name the image
-/// lacks is added when the first row that uses it is written (a snapshot's new link types
-/// sorted by UTF-8 first, then its type and storage keys in cell order), so ids follow the queue
-/// and never a dictionary's order. Names are worked on in a copy of the image's table that the
-/// image keeps only on commit.
+/// overflow wipe (when asked), the check's stamps, then each batch in queue order (its snapshots
+/// in UTF-8 order of their keys, then its root fields and fetch times), then the stamps of the
+/// names the written rows use. A name the image lacks is added when the first row that uses it
+/// is written (a snapshot's new link types sorted by UTF-8 first, then its type and storage keys
+/// in cell order), so ids follow the write order and never a dictionary's. Names are worked on
+/// in a copy of the image's table that the image keeps only on commit.
 ///
 /// Its stored properties are marked `@exclusivity(unchecked)`: the transaction is used by one
 /// drain on one thread, no method hands out a property while another writes it, and the dynamic

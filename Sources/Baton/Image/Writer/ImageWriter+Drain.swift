@@ -1,6 +1,8 @@
 extension ImageWriter {
-    /// Writes everything queued, in queue order, in one transaction; the executor calls it, and
-    /// so does the simulator.
+    /// Writes everything queued, batch by batch in queue order, in one transaction; the executor
+    /// calls it, and so does the simulator. A batch's records go in UTF-8 order of their keys (a
+    /// key queued twice in order), the table's own order: SQLite appends instead of splitting
+    /// pages, and the real page's drain is about 7 % faster (issue 10).
     ///
     /// Holds the image's lock throughout, so a read waits for it. On any SQLite error the
     /// transaction is rolled back, the work goes back to the front of the queue, the check's
@@ -12,9 +14,9 @@ extension ImageWriter {
     }
 
     /// Drains like ``drain()`` but stops after `writes` row writes (snapshots, root fields and
-    /// fetch times, counted in queue order; the eviction and the check's stamps come first and do
-    /// not count), or before `COMMIT` when there are fewer: as a process killed in the middle of
-    /// a drain would.
+    /// fetch times, counted in the order they are written; the eviction and the check's stamps
+    /// come first and do not count), or before `COMMIT` when there are fewer: as a process killed
+    /// in the middle of a drain would.
     ///
     /// The transaction is left open, uncommitted, and the image is halted: reads miss, drains
     /// answer `.unavailable`, the work stays pending. The only thing left to do with the image is
@@ -96,9 +98,11 @@ extension ImageWriter {
             return true
         }
         for batch in work.batches {
-            for snapshot in batch.snapshots {
+            // Records in key order, the order of the table's B-tree; the batches stay in queue order.
+            let snapshots = batch.snapshots
+            for index in utf8SortedPositions(of: snapshots.map(\.key.rawValue)) {
                 guard try willWrite() else { return true }
-                try transaction.write(snapshot)
+                try transaction.write(snapshots[index])
             }
             var rootTypes: [RecordKey: String]?
             for field in batch.rootFields {

@@ -3,7 +3,7 @@ import Synchronization
 /// The one writer of an image: takes what server commits changed and keeps it in the file.
 ///
 /// `enqueue(_:)` is called on the main actor and returns at once; the executor decides when
-/// ``drain()`` runs. A drain takes everything queued and writes it in queue order in one
+/// ``drain()`` runs. A drain takes everything queued and writes it batch by batch in queue order in one
 /// `BEGIN IMMEDIATE … COMMIT` transaction; on any SQLite error it rolls back, puts the work back
 /// at the front of the queue and reports the error, and the next drain retries it. See
 /// ``WriterLimits`` for the bound past which queued work is dropped.
