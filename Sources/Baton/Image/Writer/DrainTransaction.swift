@@ -151,10 +151,12 @@ final class DrainTransaction {
         guard !keys.isEmpty else { return }
         let statement = try connection.cached(sql)
         defer { statement.reset() }
-        for key in keys.sorted() {
+        // A set's order differs between processes; UTF-8 order is the table's own.
+        let texts = keys.map(\.string)
+        for index in utf8SortedPositions(of: texts) {
             statement.reset()
             try statement.bind(generation, at: 1)
-            try statement.bind(key.string, at: 2)
+            try statement.bind(texts[index], at: 2)
             try statement.run()
         }
     }
