@@ -58,12 +58,12 @@ extension Benchmarks {
         var store: Store?
         var outcome: DrainResult?
         // The floor writes the rows the drain writes into a file with the image's page size (its
-        // rows read back in key order, the cheapest order to insert: the drain writes the
-        // response's order, and names get their ids in queue order).
+        // rows read back in key order, the cheapest order to insert and the one the drain writes
+        // each batch's records in).
         let raw = RawSQLite.Writer(contents: page.contents, path: directory + "/raw-write.db")
-        // A second floor inserts the records in the order the drain writes them (the change set's),
-        // which the queue-order contract for name ids keeps: what that order costs SQLite itself.
-        let rawInDrainOrder = RawSQLite.Writer(
+        // A second floor inserts the records in the change set's order (the response's, which the
+        // drain wrote before it sorted each batch by key): what that order costs SQLite itself.
+        let rawInChangeSetOrder = RawSQLite.Writer(
             contents: page.contents.recordsInOrder(of: changeSet.records.map(\.key.rawValue)),
             path: directory + "/raw-write-ordered.db")
         let samples = try interleave([
@@ -78,8 +78,8 @@ extension Benchmarks {
                 image = nil
             }) { outcome = image!.writer.drain() },
             Contender("raw inserts", prepare: { try raw.prepare() }, finish: { raw.close() }) { try raw.run() },
-            Contender("raw inserts in the drain's order", prepare: { try rawInDrainOrder.prepare() },
-                      finish: { rawInDrainOrder.close() }) { try rawInDrainOrder.run() },
+            Contender("raw inserts in the change set's order", prepare: { try rawInChangeSetOrder.prepare() },
+                      finish: { rawInChangeSetOrder.close() }) { try rawInChangeSetOrder.run() },
         ], repetitions: repetitions)
         kept.removeAll()
         guard case .committed? = outcome else { throw BenchError("the drain did not commit: \(String(describing: outcome))") }
@@ -88,7 +88,7 @@ extension Benchmarks {
             floorName: "raw inserts of the same \(page.contents.rowCount) rows, one transaction", floor: samples[1], target: 2))
         add(Comparison(
             name: "writer: the same drain", measure: samples[0],
-            floorName: "raw inserts of the same rows, records in the drain's order", floor: samples[2]))
+            floorName: "raw inserts of the same rows, records in the change set's order", floor: samples[2]))
     }
 
     /// Hydration (warm and cold), the check with everything in memory and read-back, with the

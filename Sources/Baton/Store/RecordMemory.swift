@@ -46,9 +46,6 @@ struct RecordMemory {
     private(set) var outlines = RecordOutlines()
     /// Scratch of one outline's writing, kept to spare an allocation per record.
     private var scratchCells: [(slot: UInt32, index: Dictionary<SlotID, Cell>.Index)] = []
-    private var scratchSlots: [UInt32] = []
-    private var scratchEnds: [Int32] = []
-    private var scratchTargets: [Int32] = []
     /// How many ids hold data.
     private(set) var count = 0
 
@@ -194,33 +191,31 @@ struct RecordMemory {
     }
 
     private mutating func writeOutline(of id: Int) -> Int {
-        scratchSlots.removeAll(keepingCapacity: true)
-        scratchEnds.removeAll(keepingCapacity: true)
-        scratchTargets.removeAll(keepingCapacity: true)
-        if let record = data[id], !record.deleted {
-            let cells = record.cells
-            scratchCells.removeAll(keepingCapacity: true)
-            var index = cells.startIndex
-            // Slots through the keys alone: reading an entry of the table copied its whole cell.
-            let slots = cells.keys
-            while index != cells.endIndex {
-                scratchCells.append((slots[index].index, index))
-                index = cells.index(after: index)
-            }
-            scratchCells.sort { $0.slot < $1.slot }
-            let values = cells.values
-            for (slot, index) in scratchCells {
-                scratchSlots.append(slot)
-                switch values[index].value {
-                case .link, .links, .list:
-                    values[index].value.forEachLink { scratchTargets.append(Int32(intern($0))) }
-                default:
-                    break
-                }
-                scratchEnds.append(Int32(scratchTargets.count))
-            }
+        guard let record = data[id], !record.deleted, !record.cells.isEmpty else { return outlines.writeEmpty(id) }
+        let cells = record.cells
+        scratchCells.removeAll(keepingCapacity: true)
+        var index = cells.startIndex
+        // Slots through the keys alone: reading an entry of the table copied its whole cell.
+        let slots = cells.keys
+        while index != cells.endIndex {
+            scratchCells.append((slots[index].index, index))
+            index = cells.index(after: index)
         }
-        return outlines.write(id, slots: scratchSlots, ends: scratchEnds, targets: scratchTargets)
+        scratchCells.sort { $0.slot < $1.slot }
+        // Written straight into the arena: the slots, then each slot's targets as they are met.
+        let start = outlines.beginOutline(id, slots: scratchCells.lazy.map(\.slot))
+        let values = cells.values
+        for position in scratchCells.indices {
+            let value = values[scratchCells[position].index].value
+            switch value {
+            case .link, .links, .list:
+                value.forEachLink { outlines.appendTarget(Int32(intern($0))) }
+            default:
+                break
+            }
+            outlines.closeSlot(position, at: start)
+        }
+        return start
     }
 
     /// Reclaims the space of outlines written again (outside walks only: it moves every outline).

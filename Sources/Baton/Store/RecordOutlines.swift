@@ -40,30 +40,37 @@ struct RecordOutlines {
         starts[id] = -1
     }
 
-    /// Writes `id`'s outline from its slots (ascending), where each slot's targets end within
-    /// `targets`, and the targets; returns where it starts.
-    mutating func write(_ id: Int, slots: [UInt32], ends: [Int32], targets: [Int32]) -> Int {
-        guard !slots.isEmpty else {
-            starts[id] = 0
-            return 0
-        }
+    /// Records that `id` has no slots (it shares the empty outline); returns where it starts.
+    mutating func writeEmpty(_ id: Int) -> Int {
+        starts[id] = 0
+        return 0
+    }
+
+    /// Starts `id`'s outline with `slots` (ascending, at least one) and returns where it starts.
+    /// Each slot's targets follow in slot order through ``appendTarget(_:)``, and each slot is
+    /// closed by ``closeSlot(_:at:)`` once its targets are in. Nothing else may be written to the
+    /// arena until the last slot is closed.
+    mutating func beginOutline<Slots: Collection<UInt32>>(_ id: Int, slots: Slots) -> Int {
         let start = arena.count
-        let count = slots.count
-        let header = 1 + 2 * count
-        // Grown once for the whole outline, then filled in place (an append per word checked
-        // the buffer's uniqueness and capacity each time).
-        arena.append(contentsOf: repeatElement(0, count: header + targets.count))
-        arena.withUnsafeMutableBufferPointer { words in
-            let outline = UnsafeMutableBufferPointer(rebasing: words[start...])
-            outline[0] = Int32(count)
-            for index in 0..<count {
-                outline[1 + index] = Int32(bitPattern: slots[index])
-                outline[1 + count + index] = ends[index] + Int32(header)
-            }
-            for index in targets.indices { outline[header + index] = targets[index] }
-        }
+        arena.append(Int32(slots.count))
+        for slot in slots { arena.append(Int32(bitPattern: slot)) }
+        // Where each slot's targets end, filled as each slot closes.
+        for _ in 0..<slots.count { arena.append(0) }
         starts[id] = Int32(start)
         return start
+    }
+
+    /// Appends a target of the slot being written.
+    @inline(__always)
+    mutating func appendTarget(_ target: Int32) {
+        arena.append(target)
+    }
+
+    /// Closes the slot at `position` of the outline at `start`: its targets end here.
+    @inline(__always)
+    mutating func closeSlot(_ position: Int, at start: Int) {
+        let count = Int(arena[start])
+        arena[start + 1 + count + position] = Int32(arena.count - start)
     }
 
     /// The position of `slot` in the outline at `start`, or -1 when the record lacks it.
