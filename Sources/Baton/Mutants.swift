@@ -48,6 +48,8 @@ package enum Mutant: String, CaseIterable, Sendable {
     /// written before it, so a record the composite meets again keeps its earlier value (found by
     /// the simulator's EpisodeCastHomes operation, seed 21, issue 8).
     case lateIDLeavesJumpAhead
+    /// Read-back leaves out the field errors stored beside the cells it meets.
+    case readBackDropsErrors
 
     /// What the mutant breaks, in a sentence.
     package var summary: String {
@@ -71,6 +73,7 @@ package enum Mutant: String, CaseIterable, Sendable {
         case .walKeptAtOpen: "an open keeps the previous launch's WAL instead of checkpointing and truncating it"
         case .lateIDLeavesJumpAhead: "in an object whose id comes late, leaves after a nested object are written before it, so the earlier value of a record met twice wins"
         case .errorsFollowMergedLinks: "a field error follows the merged links of a record met twice, landing beside another occurrence's value or dropped"
+        case .readBackDropsErrors: "read-back gives the data without the field errors stored beside it"
         }
     }
 }

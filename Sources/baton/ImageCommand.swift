@@ -81,7 +81,7 @@ enum ImageCommand {
             printError("missing: the image does not hold everything \(input.plan.name ?? "the operation") selects")
             return 2
         }
-        print(prettyJSON(.object(["data": store.read(input.plan, variables: input.variables).data])))
+        print(prettyJSON(store.read(input.plan, variables: input.variables).response))
         printError("available (\(freshness), from \(source)\(fetchTime.map { ", fetched at \($0)" } ?? ""))")
         return 0
     }

@@ -14,7 +14,7 @@ enum NormalizeCommand {
         store.commit(changeSet)
         if readBack {
             let result = store.read(input.plan, variables: input.variables)
-            print(prettyJSON(.object(["data": result.data])))
+            print(prettyJSON(result.response))
             return result.isComplete ? 0 : 2
         }
         print(store.recordSource(), terminator: "")

@@ -4,6 +4,33 @@ public struct ReadResult: Hashable, Sendable {
     public var data: JSONValue
     /// True when nothing selected was absent.
     public var isComplete: Bool
+    /// The field errors stored beside the cells the read met, in the order it met them.
+    public var errors: [ReadError] = []
+
+    /// The read as a GraphQL response: `data`, and `errors` when the read met any (each with its
+    /// message, its path in this read, and its `extensions` when the server sent them).
+    public var response: JSONValue {
+        guard !errors.isEmpty else { return .object(["data": data]) }
+        return .object(["data": data, "errors": .array(errors.map(\.json))])
+    }
+}
+
+/// A field error met by a read: the error the server reported for a field, and where this read
+/// met the field.
+public struct ReadError: Hashable, Sendable {
+    /// The error as the store keeps it (its `path` is where the response that brought it put it).
+    public var error: FieldError
+    /// Where this read met the field: its response keys (aliases) and list indices.
+    public var path: [JSONValue]
+
+    /// The error as a response's `errors` member holds it.
+    public var json: JSONValue {
+        var members: [String: JSONValue] = ["message": .string(error.message), "path": .array(path)]
+        if let extensions = error.extensions {
+            members["extensions"] = (try? JSONValue.parse(extensions)) ?? .string(extensions)
+        }
+        return .object(members)
+    }
 }
 
 extension Store {
@@ -14,7 +41,7 @@ extension Store {
         var reader = ReadBackWalk(store: self, variables: variables)
         let root = visible(plan.rootKey) ?? RecordData(typename: plan.rootTypename)
         let data = reader.object(root, sets: [plan.selections])
-        return ReadResult(data: data, isComplete: reader.complete)
+        return ReadResult(data: data, isComplete: reader.complete, errors: reader.errors)
     }
 }
 
@@ -24,6 +51,9 @@ struct ReadBackWalk {
     let store: Store
     let variables: Variables
     var complete = true
+    /// The errors met so far, and the path to where the walk is (response keys, list indices).
+    var errors: [ReadError] = []
+    private var path: [JSONValue] = []
 
     init(store: Store, variables: Variables) {
         self.store = store
@@ -64,6 +94,11 @@ struct ReadBackWalk {
                 complete = false
                 continue
             }
+            path.append(.string(responseKey))
+            defer { path.removeLast() }
+            if let error = cell.error, !store.configuration.mutant.isOn(.readBackDropsErrors) {
+                errors.append(ReadError(error: error, path: path))
+            }
             if let value = self.value(cell.value, subsets: field.selections == nil ? nil : merged.subselections) {
                 members[responseKey] = value
             }
@@ -83,6 +118,8 @@ struct ReadBackWalk {
         case .list(let items):
             var out: [JSONValue] = []
             for item in items {
+                path.append(.int(out.count))
+                defer { path.removeLast() }
                 guard let element = self.value(item, subsets: subsets) else { return nil }
                 out.append(element)
             }
@@ -109,6 +146,8 @@ struct ReadBackWalk {
                     if !store.configuration.mutant.isOn(.deletedDroppedFromList) { out.append(.null) }
                     continue
                 }
+                path.append(.int(out.count))
+                defer { path.removeLast() }
                 out.append(object(data, sets: subsets ?? []))
             }
             return .array(out)

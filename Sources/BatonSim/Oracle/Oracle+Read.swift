@@ -6,6 +6,9 @@ package struct OracleReadResult: Hashable, Sendable {
     package var data: JSONValue
     /// True when nothing selected was absent.
     package var isComplete: Bool
+    /// The field errors beside the cells the read meets, as a response's `errors` holds them
+    /// (message, the read's own path, extensions), in the order the read meets them.
+    package var errors: [JSONValue] = []
 }
 
 extension Oracle {
@@ -19,7 +22,7 @@ extension Oracle {
         var walk = ReadWalk(oracle: self, variables: operation.variables(provided))
         let root = visible(operation.rootKey) ?? OracleRecord(typename: operation.rootTypename)
         let data = walk.object(root, sets: [operation.selections])
-        return OracleReadResult(data: data, isComplete: walk.complete)
+        return OracleReadResult(data: data, isComplete: walk.complete, errors: walk.errors)
     }
 }
 
@@ -28,6 +31,9 @@ private struct ReadWalk {
     let oracle: Oracle
     let variables: [String: JSONValue]
     var complete = true
+    var errors: [JSONValue] = []
+    /// Where the walk is: response keys and list indices.
+    var path: [JSONValue] = []
 
     init(oracle: Oracle, variables: [String: JSONValue]) {
         self.oracle = oracle
@@ -46,9 +52,12 @@ private struct ReadWalk {
                 complete = false
                 continue
             }
+            path.append(.string(responseKey))
+            if let error = cell.error { errors.append(json(error)) }
             if let value = value(cell.value, subsets: merged.field.selections == nil ? nil : merged.subselections) {
                 members[responseKey] = value
             }
+            path.removeLast()
         }
         return .object(members)
     }
@@ -73,10 +82,23 @@ private struct ReadWalk {
         var array: [JSONValue] = []
         array.reserveCapacity(values.count)
         for item in values {
-            guard let json = value(item, subsets: subsets) else { return nil }
+            // A deleted record's place is kept (it reads as null), so the index is the item's own.
+            path.append(.int(array.count))
+            let json = value(item, subsets: subsets)
+            path.removeLast()
+            guard let json else { return nil }
             array.append(json)
         }
         return .array(array)
+    }
+
+    /// A stored error as a response's `errors` member holds it, at the walk's path.
+    private func json(_ error: OracleFieldError) -> JSONValue {
+        var members: [String: JSONValue] = ["message": .string(error.message.string), "path": .array(path)]
+        if let extensions = error.extensions {
+            members["extensions"] = (try? OracleJSONParser.parse(extensions.string))?.jsonValue ?? .string(extensions.string)
+        }
+        return .object(members)
     }
 
     /// The linked record's object, `null` for a deleted one; `nil` (incomplete) when memory lacks it.

@@ -177,6 +177,13 @@ extension Simulation {
                     "check-reads-model-data", "model vs read back", differences: checkDifferences(process.store, model: model.data, read: read.data),
                     at: index)
             }
+            let readErrors = JSONValue.array(read.errors.map(\.json))
+            if let difference = JSONDifference.first(.array(model.errors), readErrors) {
+                throw violation(
+                    "check-reads-model-errors", "the field errors read back differ from the model's: \(difference)",
+                    differences: ["errors: expected \(CanonicalJSON.render(.array(model.errors))) ≠ actual \(CanonicalJSON.render(readErrors))"],
+                    at: index)
+            }
             return "available \(freshness) from \(source)" + (fetchTime.map { " fetched \($0)" } ?? "") + Self.readsLine(reads)
                 + Self.faultLine(faults)
         }

@@ -1,0 +1,52 @@
+import Baton
+import Foundation
+import Testing
+
+/// `baton read` and `baton image read` print a response's field errors beside its data, and the
+/// image keeps them across a launch.
+@Suite("Command line: field errors read back")
+struct ReadErrorsCommandTests {
+    @Test("read and image read print the stored errors at the read's paths, the same before and after the image")
+    func errorsPrinted() throws {
+        let directory = try ImageTestDirectory()
+        let schema = directory.path("schema.graphql")
+        let document = directory.path("query.graphql")
+        let response = directory.path("response.json")
+        let image = directory.path("app.image")
+        try "type Query { search(q: String): [Item] }\ntype Item { id: ID!, title: String }\n"
+            .write(toFile: schema, atomically: true, encoding: .utf8)
+        try "query S { found: search(q: \"x\") { id title } }\n".write(toFile: document, atomically: true, encoding: .utf8)
+        try #"""
+        {"data":{"found":[{"id":"1","title":null},null]},
+         "errors":[{"message":"title hidden","path":["found",0,"title"],"extensions":{"code":"FORBIDDEN"}},
+                   {"message":"item hidden","path":["found",1]}]}
+        """#.write(toFile: response, atomically: true, encoding: .utf8)
+        let operation = ["--schema", schema, "--document", document]
+
+        let read = try BatonProcess.run(["read"] + operation + ["--response", response])
+        #expect(read.status == 0, "\(read)")
+        let fromResponse = try Self.errors(read.output)
+        #expect(fromResponse == [
+            .object(["message": .string("item hidden"), "path": .array([.string("found")])]),
+            .object([
+                "message": .string("title hidden"), "path": .array([.string("found"), .int(0), .string("title")]),
+                "extensions": .object(["code": .string("FORBIDDEN")]),
+            ]),
+        ])
+
+        let write = try BatonProcess.run(["image", "write", "--image", image] + operation + ["--response", response])
+        #expect(write.status == 0, "\(write)")
+        let fromImage = try BatonProcess.run(["image", "read", "--image", image] + operation)
+        #expect(fromImage.status == 0, "\(fromImage)")
+        #expect(try Self.errors(fromImage.output) == fromResponse)
+    }
+
+    /// The `errors` member of printed JSON.
+    private static func errors(_ output: String) throws -> [JSONValue] {
+        guard case .object(let members) = try JSONValue.parse(output), case .array(let errors)? = members["errors"] else {
+            Issue.record("no errors printed: \(output)")
+            return []
+        }
+        return errors
+    }
+}
