@@ -51,9 +51,23 @@ struct ReadBackWalk {
     let store: Store
     let variables: Variables
     var complete = true
-    /// The errors met so far, and the path to where the walk is (response keys, list indices).
+    /// The errors met so far.
     var errors: [ReadError] = []
-    private var path: [JSONValue] = []
+    /// Where the walk is. Kept as plain steps (a `JSONValue` is boxed: one allocation per step)
+    /// and made JSON only for an error's path.
+    private var path: [PathStep] = []
+
+    private enum PathStep {
+        case key(String)
+        case index(Int)
+
+        var json: JSONValue {
+            switch self {
+            case .key(let key): .string(key)
+            case .index(let index): .int(index)
+            }
+        }
+    }
 
     init(store: Store, variables: Variables) {
         self.store = store
@@ -94,10 +108,10 @@ struct ReadBackWalk {
                 complete = false
                 continue
             }
-            path.append(.string(responseKey))
+            path.append(.key(responseKey))
             defer { path.removeLast() }
             if let error = cell.error, !store.configuration.mutant.isOn(.readBackDropsErrors) {
-                errors.append(ReadError(error: error, path: path))
+                errors.append(ReadError(error: error, path: path.map(\.json)))
             }
             if let value = self.value(cell.value, subsets: field.selections == nil ? nil : merged.subselections) {
                 members[responseKey] = value
@@ -118,7 +132,7 @@ struct ReadBackWalk {
         case .list(let items):
             var out: [JSONValue] = []
             for item in items {
-                path.append(.int(out.count))
+                path.append(.index(out.count))
                 defer { path.removeLast() }
                 guard let element = self.value(item, subsets: subsets) else { return nil }
                 out.append(element)
@@ -146,7 +160,7 @@ struct ReadBackWalk {
                     if !store.configuration.mutant.isOn(.deletedDroppedFromList) { out.append(.null) }
                     continue
                 }
-                path.append(.int(out.count))
+                path.append(.index(out.count))
                 defer { path.removeLast() }
                 out.append(object(data, sets: subsets ?? []))
             }
