@@ -45,6 +45,8 @@ struct CoverageFloorTests {
         // connectionRefreshes 5, connectionPrepends 8, rottedRowsMissed 6 and directoryEntriesLost 7.
         "rottedRowsMissed": 4,  // 19
         "faultsInjected": 30,  // 132
+        // Field errors the read-backs of available checks gave (the check-reads-model-errors invariant).
+        "errorsReadBack": 20,  // 83
     ]
 
     @Test("seeds 0..<24 of the default world reach every counted rule at least as often as the floor")

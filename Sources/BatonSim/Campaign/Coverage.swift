@@ -3,7 +3,8 @@ import Baton
 /// The paths a run's rules took: the reference model's counters (merges, deletions, revivals,
 /// hydrations, rows aged out, checks from the image, collections that swept hydrated records,
 /// connection pages by kind, power losses that landed on an older commit) and the disk's paths
-/// (torn writes, directory entries lost, failed syncs that dropped writes, 4096-byte devices). A campaign adds its seeds' coverage, reports it, and a test floors it over a fixed
+/// (torn writes, directory entries lost, failed syncs that dropped writes, 4096-byte devices), and
+/// the field errors read back. A campaign adds its seeds' coverage, reports it, and a test floors it over a fixed
 /// range of seeds, so a change that stops reaching a path fails.
 package struct Coverage: Hashable, Sendable {
     package var model = OracleCoverage()
@@ -18,6 +19,8 @@ package struct Coverage: Hashable, Sendable {
     package var seedsWith4096Sectors = 0
     /// Disk operations an injected fault failed (reads, writes, syncs, truncations).
     package var faultsInjected = 0
+    /// Field errors the read-backs of available checks gave, each compared with the model's.
+    package var errorsReadBack = 0
 
     package init(model: OracleCoverage = OracleCoverage(), tornWrites: Int = 0, faultsInjected: Int = 0) {
         self.model = model
@@ -31,6 +34,7 @@ package struct Coverage: Hashable, Sendable {
             + [("directoryEntriesLost", directoryEntriesLost)]
             + [("failedSyncsDroppingWrites", failedSyncsDroppingWrites)]
             + [("seedsWith4096Sectors", seedsWith4096Sectors)]
+            + [("errorsReadBack", errorsReadBack)]
     }
 
     package static func + (lhs: Coverage, rhs: Coverage) -> Coverage {
@@ -38,6 +42,7 @@ package struct Coverage: Hashable, Sendable {
         sum.directoryEntriesLost = lhs.directoryEntriesLost + rhs.directoryEntriesLost
         sum.failedSyncsDroppingWrites = lhs.failedSyncsDroppingWrites + rhs.failedSyncsDroppingWrites
         sum.seedsWith4096Sectors = lhs.seedsWith4096Sectors + rhs.seedsWith4096Sectors
+        sum.errorsReadBack = lhs.errorsReadBack + rhs.errorsReadBack
         return sum
     }
 
@@ -82,5 +87,6 @@ package struct Coverage: Hashable, Sendable {
         failedSyncsDroppingWrites = int("failedSyncsDroppingWrites")
         seedsWith4096Sectors = int("seedsWith4096Sectors")
         faultsInjected = int("faultsInjected")
+        errorsReadBack = int("errorsReadBack")
     }
 }

@@ -184,6 +184,7 @@ extension Simulation {
                     differences: ["errors: expected \(CanonicalJSON.render(.array(model.errors))) ≠ actual \(CanonicalJSON.render(readErrors))"],
                     at: index)
             }
+            errorsReadBack += model.errors.count
             return "available \(freshness) from \(source)" + (fetchTime.map { " fetched \($0)" } ?? "") + Self.readsLine(reads)
                 + Self.faultLine(faults)
         }

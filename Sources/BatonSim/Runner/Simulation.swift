@@ -56,6 +56,8 @@ package final class Simulation {
     let disk: SimulatedDisk
     let clock = SimClock()
     var oracle: Oracle
+    /// Field errors the read-backs of available checks gave (for the coverage).
+    var errorsReadBack = 0
     var process: Process?
     /// How the last process ended (`nil` before the first launch).
     var lastEnd: ProcessEnd?
@@ -217,6 +219,7 @@ package final class Simulation {
         coverage.directoryEntriesLost = Int(disk.counters.entriesLost)
         coverage.failedSyncsDroppingWrites = Int(disk.counters.failedSyncsDropping)
         coverage.seedsWith4096Sectors = disk.device.sectorSize == 4096 ? 1 : 0
+        coverage.errorsReadBack = errorsReadBack
         return SimOutcome(
             seed: seed, schedule: schedule, failure: failure, trace: trace, traceHash: hasher.hex,
             crashes: crashes, statesChecked: statesChecked, eventsRun: schedule.count, timeline: timeline,
