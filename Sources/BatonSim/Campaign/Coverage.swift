@@ -4,8 +4,8 @@ import Baton
 /// hydrations, rows aged out, checks from the image, collections that swept hydrated records,
 /// connection pages by kind, power losses that landed on an older commit) and the disk's paths
 /// (torn writes, directory entries lost, failed syncs that dropped writes, 4096-byte devices), and
-/// the field errors read back. A campaign adds its seeds' coverage, reports it, and a test floors it over a fixed
-/// range of seeds, so a change that stops reaching a path fails.
+/// the field errors read back. A campaign adds its seeds' coverage, reports it, and a test floors
+/// it over a fixed range of seeds, so a change that stops reaching a path fails.
 package struct Coverage: Hashable, Sendable {
     package var model = OracleCoverage()
     /// Pending writes a power loss tore (WAL frames and pages cut at a sector).

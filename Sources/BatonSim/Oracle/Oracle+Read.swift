@@ -32,8 +32,14 @@ private struct ReadWalk {
     let variables: [String: JSONValue]
     var complete = true
     var errors: [JSONValue] = []
-    /// Where the walk is: response keys and list indices.
-    var path: [JSONValue] = []
+    /// Where the walk is: response keys and list indices (plain steps, made JSON only for an
+    /// error: a `JSONValue` is boxed, and every field of every available check is a step).
+    var path: [PathStep] = []
+
+    enum PathStep {
+        case key(String)
+        case index(Int)
+    }
 
     init(oracle: Oracle, variables: [String: JSONValue]) {
         self.oracle = oracle
@@ -52,7 +58,7 @@ private struct ReadWalk {
                 complete = false
                 continue
             }
-            path.append(.string(responseKey))
+            path.append(.key(responseKey))
             if let error = cell.error { errors.append(json(error)) }
             if let value = value(cell.value, subsets: merged.field.selections == nil ? nil : merged.subselections) {
                 members[responseKey] = value
@@ -83,7 +89,7 @@ private struct ReadWalk {
         array.reserveCapacity(values.count)
         for item in values {
             // A deleted record's place is kept (it reads as null), so the index is the item's own.
-            path.append(.int(array.count))
+            path.append(.index(array.count))
             let json = value(item, subsets: subsets)
             path.removeLast()
             guard let json else { return nil }
@@ -94,7 +100,13 @@ private struct ReadWalk {
 
     /// A stored error as a response's `errors` member holds it, at the walk's path.
     private func json(_ error: OracleFieldError) -> JSONValue {
-        var members: [String: JSONValue] = ["message": .string(error.message.string), "path": .array(path)]
+        let steps: [JSONValue] = path.map { step in
+            switch step {
+            case .key(let key): .string(key)
+            case .index(let index): .int(index)
+            }
+        }
+        var members: [String: JSONValue] = ["message": .string(error.message.string), "path": .array(steps)]
         if let extensions = error.extensions {
             members["extensions"] = (try? OracleJSONParser.parse(extensions.string))?.jsonValue ?? .string(extensions.string)
         }
