@@ -50,6 +50,9 @@ package enum Mutant: String, CaseIterable, Sendable {
     case lateIDLeavesJumpAhead
     /// Read-back leaves out the field errors stored beside the cells it meets.
     case readBackDropsErrors
+    /// Of several field errors whose paths name one field, ingest keeps only the last (the
+    /// store's rule until the GitHub CLI's search response lost one of two list-item errors).
+    case fieldKeepsOneError
 
     /// What the mutant breaks, in a sentence.
     package var summary: String {
@@ -74,6 +77,7 @@ package enum Mutant: String, CaseIterable, Sendable {
         case .lateIDLeavesJumpAhead: "in an object whose id comes late, leaves after a nested object are written before it, so the earlier value of a record met twice wins"
         case .errorsFollowMergedLinks: "a field error follows the merged links of a record met twice, landing beside another occurrence's value or dropped"
         case .readBackDropsErrors: "read-back gives the data without the field errors stored beside it"
+        case .fieldKeepsOneError: "of several field errors on one field, ingest keeps only the last"
         }
     }
 }

@@ -21,8 +21,8 @@ struct IngestFieldErrorTests {
             """#)
         let cell = try #require(changes.cell("Character:1", "image"))
         #expect(cell.value == .null)
-        #expect(cell.error == FieldError(message: "image service unavailable", path: "character.image"))
-        #expect(changes.cell("Character:1", "name")?.error == nil)
+        #expect(cell.errors == [FieldError(message: "image service unavailable", path: "character.image")])
+        #expect(changes.cell("Character:1", "name")?.errors.isEmpty == true)
         #expect(changes.unplacedErrors.isEmpty)
     }
 
@@ -32,8 +32,8 @@ struct IngestFieldErrorTests {
              "errors":[{"message":"redacted","path":["character","location","name"],"extensions":{"code":"FORBIDDEN","at":{"b":1,"a":2}}}]}
             """#)
         let cell = try #require(changes.cell("Location:20", "name"))
-        #expect(cell.error?.path == "character.location.name")
-        #expect(cell.error?.extensions == #"{"at":{"a":2,"b":1},"code":"FORBIDDEN"}"#)
+        #expect(cell.errors.first?.path == "character.location.name")
+        #expect(cell.errors.first?.extensions == #"{"at":{"a":2,"b":1},"code":"FORBIDDEN"}"#)
     }
 
     @Test func errorThroughAListIndexLandsOnThatElement() throws {
@@ -41,8 +41,8 @@ struct IngestFieldErrorTests {
             {"data":{"character":{"id":"1","episodes":[{"id":"e1","name":"Pilot"},{"id":"e2","name":null}]}},
              "errors":[{"message":"no name","path":["character","episodes",1,"name"]}]}
             """#)
-        #expect(changes.cell("Episode:e2", "name")?.error?.path == "character.episodes.1.name")
-        #expect(changes.cell("Episode:e1", "name")?.error == nil)
+        #expect(changes.cell("Episode:e2", "name")?.errors.first?.path == "character.episodes.1.name")
+        #expect(changes.cell("Episode:e1", "name")?.errors.isEmpty == true)
     }
 
     @Test func trailingIndicesLandOnTheListField() throws {
@@ -52,8 +52,8 @@ struct IngestFieldErrorTests {
             """#)
         let cell = try #require(changes.cell("Character:1", "episodes"))
         #expect(cell.value == .links([RecordKey("Episode:e1"), nil]))
-        #expect(cell.error?.message == "forbidden")
-        #expect(cell.error?.path == "character.episodes.1")
+        #expect(cell.errors.first?.message == "forbidden")
+        #expect(cell.errors.first?.path == "character.episodes.1")
     }
 
     @Test func errorOnAnAbsentFieldMakesANullCell() throws {
@@ -79,7 +79,7 @@ struct IngestFieldErrorTests {
         ])
         #expect(changes.unplacedErrors[1].path == "character.nickname")
         #expect(changes.unplacedErrors[0].path == "")
-        #expect(changes.records.allSatisfy { $0.cells.values.allSatisfy { $0.error == nil } })
+        #expect(changes.records.allSatisfy { $0.cells.values.allSatisfy { $0.errors.isEmpty } })
     }
 
     @Test func dataNullWithErrorsMakesNoRecords() throws {
@@ -113,9 +113,34 @@ struct IngestFieldErrorTests {
         #expect(nodes.value == .links([
             RecordKey("client:root:assignments:nodes:0"), nil, RecordKey("client:root:assignments:nodes:2"),
         ]))
-        #expect(nodes.error?.path == "assignments.nodes.1")
+        #expect(nodes.errors.map(\.path) == ["assignments.nodes.1"])
         #expect(changes.record("client:root:assignments:nodes:2")?.typename == "Issue")
         #expect(changes.value("client:root:assignments:nodes:0", "number") == .int(5272))
+    }
+
+    @Test func everyErrorOnOneFieldIsKeptInTheResponsesOrder() throws {
+        // The GitHub CLI's search response: items 1 and 3 of one list forbidden (format 3 kept
+        // only the second), and one field asked for under two aliases that both failed.
+        let search = B.query([
+            B.object("assignments", "Connection", [
+                B.object("nodes", "Assignable", list: 1, abstract: true, [B.typename(), B.on(["Issue"], [B.leaf("title")])]),
+            ]),
+            B.object("viewer", "User", [B.leaf("id"), B.leaf("a", name: "login"), B.leaf("b", name: "login")]),
+        ])
+        let changes = try ingest(search, #"""
+            {"data":{"assignments":{"nodes":[{"__typename":"Issue","title":"A"},null,{"__typename":"Issue","title":"B"},null]},
+                     "viewer":{"id":"u1","a":null,"b":null}},
+             "errors":[{"message":"forbidden 3","path":["assignments","nodes",3],"extensions":{"type":"FORBIDDEN"}},
+                       {"message":"no login","path":["viewer","b"]},
+                       {"message":"forbidden 1","path":["assignments","nodes",1]},
+                       {"message":"no login","path":["viewer","a"]}]}
+            """#)
+        let nodes = try #require(changes.cell("client:root:assignments", "nodes"))
+        #expect(nodes.errors == [
+            FieldError(message: "forbidden 3", path: "assignments.nodes.3", extensions: #"{"type":"FORBIDDEN"}"#),
+            FieldError(message: "forbidden 1", path: "assignments.nodes.1"),
+        ])
+        #expect(changes.cell("User:u1", "login")?.errors.map(\.path) == ["viewer.b", "viewer.a"])
     }
 }
 

@@ -10,7 +10,7 @@ struct ReadBackErrorTests {
     let other = try! StoreFixture.plan("query Q { characters(page: 1) { results { id name origin { name } } } }")
 
     /// Three errors: on a null object field (with extensions), on a list item (it lands on the list
-    /// field), on a null leaf of the third item.
+    /// field and reads back at its element), on a null leaf of the third item.
     let response = #"""
     {"data":{"list":{"results":[
         {"id":"1","name":"Rick","origin":null},
@@ -34,7 +34,7 @@ struct ReadBackErrorTests {
         let read = store.read(written, variables: Variables([:]))
         #expect(read.isComplete)
         #expect(read.errors.map(\.path) == [
-            [.string("list"), .string("results")],
+            [.string("list"), .string("results"), .int(1)],
             [.string("list"), .string("results"), .int(0), .string("origin")],
             [.string("list"), .string("results"), .int(2), .string("name")],
         ])
@@ -68,7 +68,7 @@ struct ReadBackErrorTests {
             "extensions": .object(["code": .string("GONE"), "n": .int(1)]),
         ]))
         #expect(errors[0] == .object([
-            "message": .string("item hidden"), "path": .array([.string("list"), .string("results")]),
+            "message": .string("item hidden"), "path": .array([.string("list"), .string("results"), .int(1)]),
         ]))
     }
 

@@ -70,9 +70,9 @@ struct StoreCommitTests {
         """)
         let cell = try #require(store.data(of: RecordKey("Character:1"))?.cells[SlotID.named("status")])
         #expect(cell.value == .null)
-        #expect(cell.error?.message == "private")
-        #expect(cell.error?.path == "character.status")
-        #expect(store.data(of: RecordKey("Character:1"))?.cells[SlotID.named("name")]?.error == nil)
+        #expect(cell.errors.first?.message == "private")
+        #expect(cell.errors.first?.path == "character.status")
+        #expect(store.data(of: RecordKey("Character:1"))?.cells[SlotID.named("name")]?.errors.isEmpty == true)
     }
 
     @Test("equal values notify nothing and a changed slot notifies once")

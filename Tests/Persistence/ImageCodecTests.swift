@@ -43,8 +43,12 @@ struct CodecFuzz {
 
     mutating func cell() -> Cell {
         guard chance(0.3) else { return Cell(value()) }
-        let error = FieldError(message: string(), path: "a.0.b", extensions: chance(0.5) ? "{\"code\":\"X\"}" : nil)
-        return Cell(value(), error: error)
+        // One error mostly; sometimes several (format 4's further errors), in order.
+        let count = chance(0.7) ? 1 : int(2...4)
+        let errors = (0..<count).map { index in
+            FieldError(message: string(), path: "a.\(index).b", extensions: chance(0.5) ? "{\"code\":\"X\"}" : nil)
+        }
+        return Cell(value(), errors: errors)
     }
 
     mutating func snapshot() -> Snapshot {
@@ -223,6 +227,10 @@ struct ImageCodecTests {
             ("huge count", row([UInt8(nameID), 8, 0xFF, 0xFF, 0xFF, 0x7F])),
             ("error bit inside a list", row([UInt8(nameID), 8, 1, 0x80])),
             ("truncated error", row([UInt8(nameID), 0x80, 1, UInt8(ascii: "m")])),
+            ("further errors without a first", row([UInt8(nameID), 0x40])),
+            ("further errors counted 0", row([UInt8(nameID), 0xC0, 1, UInt8(ascii: "m"), 0, 0, 0])),
+            ("fewer further errors than counted", row([UInt8(nameID), 0xC0, 1, UInt8(ascii: "m"), 0, 0, 2, 0, 0, 0])),
+            ("further errors bit inside a list", row([UInt8(nameID), 8, 1, 0x40])),
         ]
         for (label, bytes) in cases {
             #expect(decodeRow(bytes, key: RecordKey(key), names: names) == nil, "\(label)")
@@ -259,6 +267,42 @@ struct ImageCodecTests {
         let single = encoder.finish(key: key)
         #expect(Array(single.dropLast(4)) == [0x02, UInt8(typeID), 1, UInt8(nameID), 10, UInt8(typeID), 1, UInt8(ascii: "9")])
         #expect(decodeRow(single, key: RecordKey(key), names: names)?.cells.first?.cell.value == .link(RecordKey("User:9")))
+    }
+
+    @Test("Format 4 keeps a field's several errors in order; a cell of one error is format 3's bytes")
+    func severalErrors() throws {
+        var names = TestNames()
+        let typeID = names.id("User")
+        let nameID = names.id("friends")
+        let key = "User:1"
+        func encoded(_ cell: Cell) -> [UInt8] {
+            var encoder = RowEncoder()
+            encoder.beginRow(deleted: false, entity: true, typeID: typeID, cellCount: 1)
+            encoder.cell(nameID: nameID, cell) { _ in .unknown }
+            return encoder.finish(key: key)
+        }
+        // One error: tag bit 7 alone, as format 3 wrote it.
+        let one = encoded(Cell(.null, error: FieldError(message: "a", path: "f.1")))
+        #expect(Array(one.dropLast(4)) == [0x02, UInt8(typeID), 1, UInt8(nameID), 0x80, 1, UInt8(ascii: "a"), 3] + Array("f.1".utf8) + [0])
+        // Three: bits 7 and 6, the first error, a count of 2, then the other two in order.
+        let errors = [
+            FieldError(message: "a", path: "f.1"), FieldError(message: "b", path: "f.3", extensions: #"{"code":"X"}"#),
+            FieldError(message: "a", path: "f.1"),
+        ]
+        let three = encoded(Cell(.list([.int(1), .null]), errors: errors))
+        let firstError = [1, UInt8(ascii: "a"), 3] + Array("f.1".utf8) + [0]
+        let secondError = [1, UInt8(ascii: "b"), 3] + Array("f.3".utf8) + [13] + Array(#"{"code":"X"}"#.utf8)
+        #expect(Array(three.dropLast(4)) == [0x02, UInt8(typeID), 1, UInt8(nameID), 0xC8, 2, 3, 2, 0]
+            + firstError + [2] + secondError + firstError)
+        #expect(decodeRow(three, key: RecordKey(key), names: names)?.cells.first?.cell == Cell(.list([.int(1), .null]), errors: errors))
+
+        // docs/design.md's example, byte for byte (a cell's name id 4).
+        var doc = RowEncoder()
+        doc.beginRow(deleted: false, entity: true, typeID: typeID, cellCount: 1)
+        doc.cell(nameID: 4, Cell(.list([.null, .null]), errors: [FieldError(message: "x", path: "c.tags.0"), FieldError(message: "y", path: "c.tags.1")])) { _ in .unknown }
+        let documented: [UInt8] = [0x04, 0xC8, 0x02, 0x00, 0x00, 0x01, 0x78, 0x08, 0x63, 0x2E, 0x74, 0x61, 0x67, 0x73, 0x2E, 0x30, 0x00,
+                                   0x01, 0x01, 0x79, 0x08, 0x63, 0x2E, 0x74, 0x61, 0x67, 0x73, 0x2E, 0x31, 0x00]
+        #expect(Array(doc.finish(key: key).dropLast(4).dropFirst(3)) == documented)
     }
 
     @Test("Root cells round-trip and are checked against their field")

@@ -17,9 +17,10 @@ struct ReadErrorsCommandTests {
             .write(toFile: schema, atomically: true, encoding: .utf8)
         try "query S { found: search(q: \"x\") { id title } }\n".write(toFile: document, atomically: true, encoding: .utf8)
         try #"""
-        {"data":{"found":[{"id":"1","title":null},null]},
+        {"data":{"found":[{"id":"1","title":null},null,{"id":"3","title":"c"},null]},
          "errors":[{"message":"title hidden","path":["found",0,"title"],"extensions":{"code":"FORBIDDEN"}},
-                   {"message":"item hidden","path":["found",1]}]}
+                   {"message":"item hidden","path":["found",1]},
+                   {"message":"item gone","path":["found",3]}]}
         """#.write(toFile: response, atomically: true, encoding: .utf8)
         let operation = ["--schema", schema, "--document", document]
 
@@ -27,7 +28,9 @@ struct ReadErrorsCommandTests {
         #expect(read.status == 0, "\(read)")
         let fromResponse = try Self.errors(read.output)
         #expect(fromResponse == [
-            .object(["message": .string("item hidden"), "path": .array([.string("found")])]),
+            // Both items' errors sit on the list's field, each read back at its element.
+            .object(["message": .string("item hidden"), "path": .array([.string("found"), .int(1)])]),
+            .object(["message": .string("item gone"), "path": .array([.string("found"), .int(3)])]),
             .object([
                 "message": .string("title hidden"), "path": .array([.string("found"), .int(0), .string("title")]),
                 "extensions": .object(["code": .string("FORBIDDEN")]),

@@ -104,7 +104,7 @@ struct StorePersistenceTests {
         #expect(age == .available(.stale, fetchTime: 5_000, source: .image))
         #expect(next.store.check(screenPlan, variables: try screenPlan.variables(one), expiration: 600) == .available(.fresh, fetchTime: 5_000, source: .memory))
         let status = next.store.data(of: RecordKey("Character:1"))?.cells[SlotID.named("status")]
-        #expect(status?.error?.message == "status is private")
+        #expect(status?.errors.first?.message == "status is private")
         #expect(next.store.check(notes, variables: try notes.variables()).isAvailable)
         #expect(next.store.read(notes, variables: try notes.variables()).data == (try JSONValue.parse(#"{"character":{"id":"1","notes":{"edges":[{"cursor":"a","node":{"id":"n1","text":"one"}},{"cursor":"b","node":{"id":"n2","text":"two"}}],"pageInfo":{"endCursor":"b","hasNextPage":false}}}}"#)))
         #expect(next.store.check(cast, variables: try cast.variables()).isAvailable)

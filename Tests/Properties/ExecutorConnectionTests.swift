@@ -146,6 +146,6 @@ struct ExecutorConnectionTests {
         #expect(page.hasNext && page.hasPrevious)
         let negative = server.execute(try #require(world.operation(named: "Things")), variables: ["first": .int(-1)])
         #expect(negative.data?["things"]?.value == .null)
-        #expect(negative.data?["things"]?.error?.message.contains("must not be negative") == true)
+        #expect(negative.data?["things"]?.errors.first?.message.contains("must not be negative") == true)
     }
 }

@@ -53,7 +53,7 @@ struct ExecutorMutationTests {
         }
         let again = try Self.run(&server, world, "DeleteCharacter", ["id": .string(id)])
         #expect(again.data?["deleteCharacter"]?.value == .null)
-        #expect(again.data?["deleteCharacter"]?.error?.message.contains("no Character has the id") == true)
+        #expect(again.data?["deleteCharacter"]?.errors.first?.message.contains("no Character has the id") == true)
     }
 
     @Test("RemoveNote takes the note out of every connection")
@@ -138,7 +138,7 @@ struct ExecutorMutationTests {
         let id = try #require(server.entityIDs(of: ["Character"]).living.first)
         let failed = try Self.run(&server, world, "Rename", ["id": .string(id), "name": .string("Nobody")])
         #expect(failed.data?["rename"]?.value == .null)
-        #expect(failed.data?["rename"]?.error != nil)
+        #expect(failed.data?["rename"]?.errors.first != nil)
         var quiet = WorldFixtures.server(world, seed: 11)
         let header = try Self.run(&quiet, world, "CharacterHeader", ["id": .string(id)])
         #expect(header.data?["character"]?.value.object?["name"]?.value != .scalar(.string("Nobody")))

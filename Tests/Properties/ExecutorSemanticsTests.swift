@@ -110,7 +110,7 @@ struct ExecutorSemanticsTests {
         }
         let missing = server.execute(try #require(world.operation(named: "Q")), variables: ["id": .string("no such id")])
         #expect(missing.data?["c"]?.value == .null)
-        #expect(missing.data?["c"]?.error == nil)
+        #expect(missing.data?["c"]?.errors.first == nil)
     }
 
     @Test("fragments on a union choose by each item's type")
@@ -239,11 +239,11 @@ struct ExecutorSemanticsTests {
         let execution = server.execute(try #require(world.operation(named: "Q")), variables: [:])
         let data = try #require(execution.data)
         #expect(data["hero"]?.value == .null)
-        #expect(data["hero"]?.error?.path == [.key("hero")])
+        #expect(data["hero"]?.errors.first?.path == [.key("hero")])
         let settings = try #require(data["settings"]?.value.object)
-        #expect(settings["theme"]?.error == nil)
+        #expect(settings["theme"]?.errors.first == nil)
         #expect(settings["opt"]?.value == .null)
-        #expect(settings["opt"]?.error?.path == [.key("settings"), .key("opt")])
+        #expect(settings["opt"]?.errors.first?.path == [.key("settings"), .key("opt")])
         #expect(execution.unplacedErrors.isEmpty)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(execution.responseText)) as? [String: Any])
         #expect((json["errors"] as? [Any])?.count == 2)
@@ -258,7 +258,7 @@ struct ExecutorSemanticsTests {
         var server = WorldFixtures.server(world) { $0.nonNullErrorRate = 1 }
         let nested = server.execute(try #require(world.operation(named: "Nested")), variables: [:])
         #expect(nested.data?["maybe"]?.value == .null)
-        #expect(nested.data?["maybe"]?.error == nil)
+        #expect(nested.data?["maybe"]?.errors.first == nil)
         #expect(nested.unplacedErrors.map(\.path) == [[.key("maybe"), .key("theme")]])
         let root = server.execute(try #require(world.operation(named: "Root")), variables: [:])
         #expect(root.data == nil)
@@ -302,7 +302,7 @@ struct ExecutorSemanticsTests {
                 continue
             }
             #expect(hero["crew"]?.value == .null)
-            #expect(hero["crew"]?.error == nil)
+            #expect(hero["crew"]?.errors.first == nil)
             #expect(execution.unplacedErrors.map(\.path) == [[.key("hero"), .key("crew"), .index(0), .key("serial")]])
             nulled += 1
         }
@@ -330,6 +330,31 @@ struct ExecutorSemanticsTests {
         #expect(earlierItemErrors > 0, "no seed nulled a list after an earlier item's nullable field failed")
     }
 
+    @Test("a nullable item that fails on its own is null at its index, and its list's field keeps every such error in order")
+    func itemErrors() throws {
+        let world = try ExecutorSchema.world("query Q { hero { __typename ... on Human { friends { __typename id name } } } }")
+        let operation = try #require(world.operation(named: "Q"))
+        var several = 0
+        for seed: UInt64 in 0..<60 {
+            var server = WorldFixtures.server(world, seed: seed) { $0.itemErrorRate = 0.5 }
+            let execution = server.execute(operation, variables: [:])
+            guard let friends = execution.data?["hero"]?.value.object?["friends"] else { continue }
+            let failed = friends.errors.map { error -> Int? in
+                guard error.path.count == 3, Array(error.path.prefix(2)) == [.key("hero"), .key("friends")],
+                      case .index(let index) = error.path[2] else { return nil }
+                return index
+            }
+            #expect(!failed.contains(nil), "seed \(seed): an error on friends that names no item")
+            let indices = failed.compactMap { $0 }
+            #expect(indices == indices.sorted(), "seed \(seed): the items' errors out of order")
+            for index in indices { #expect(friends.value.items[index] == .null) }
+            // Placed, in the response's errors, and none of them unplaced.
+            #expect(friends.errors.allSatisfy { execution.errors.contains($0) && !execution.unplacedErrors.contains($0) })
+            if indices.count >= 2 { several += 1 }
+        }
+        #expect(several > 0, "no seed failed two items of one list")
+    }
+
     @Test("errors inside list items name the item's index")
     func listItems() throws {
         let world = try ExecutorSchema.world("query Q { hero { __typename ... on Human { friends { __typename id name } } } }")
@@ -341,7 +366,7 @@ struct ExecutorSemanticsTests {
             guard let friends = execution.data?["hero"]?.value.object?["friends"] else { continue }
             for (index, friend) in friends.value.items.enumerated() {
                 guard let object = friend.object else { continue }
-                if let error = object["name"]?.error {
+                if let error = object["name"]?.errors.first {
                     #expect(error.path == [.key("hero"), .key("friends"), .index(index), .key("name")])
                     lists += 1
                 }

@@ -10,7 +10,7 @@ struct OracleDifferenceTests {
             "name": OracleCell(.string("Rick")), "status": OracleCell(.string("Alive")), "location": OracleCell(.link("L:1")),
         ])
         let actual = OracleRecord(typename: "Character", cells: [
-            "name": OracleCell(.string("Rick")), "status": OracleCell(.null, error: OracleFieldError(message: "gone", path: "character.status")),
+            "name": OracleCell(.string("Rick")), "status": OracleCell(.null, errors: [OracleFieldError(message: "gone", path: "character.status")]),
             "episodes": OracleCell(.links(["Episode:1", nil])),
         ])
         #expect(OracleDifference.records(key: "Character:1", expected: expected, actual: actual) == [

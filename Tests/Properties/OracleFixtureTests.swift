@@ -108,7 +108,7 @@ enum OracleFixture {
         _ name: String, _ value: ProvenanceValue, alias: String? = nil, arguments: [String: JSONValue] = [:],
         directives: [GraphQLDirective] = [], error: ProvenanceError? = nil
     ) -> ProvenanceField {
-        ProvenanceField(responseKey: alias ?? name, name: name, arguments: arguments, directives: directives, value: value, error: error)
+        ProvenanceField(responseKey: alias ?? name, name: name, arguments: arguments, directives: directives, value: value, errors: error.map { [$0] } ?? [])
     }
 
     static func string(_ text: String) -> ProvenanceValue { .scalar(.string(text)) }

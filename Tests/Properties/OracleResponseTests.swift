@@ -95,11 +95,11 @@ struct OracleResponseTests {
         """#
         let response = try F.text(body, "Screen", ["id": .string("1")])
         let character = try #require(response.records["Character:1"])
-        #expect(character.cells["status"] == OracleCell(.null, error: OracleFieldError(message: "no status", path: "character.status")))
-        #expect(character.cells["episodes"]?.error == OracleFieldError(message: "bad episode", path: "character.episodes.1"))
+        #expect(character.cells["status"] == OracleCell(.null, errors: [OracleFieldError(message: "no status", path: "character.status")]))
+        #expect(character.cells["episodes"]?.errors == [OracleFieldError(message: "bad episode", path: "character.episodes.1")])
         #expect(character.cells["episodes"]?.value == .links(["Episode:10", nil]))
         #expect(response.records["Episode:10"]?.cells["name"]
-            == OracleCell(.string("Pilot"), error: OracleFieldError(message: "late name", path: "character.episodes.0.name", extensions: #"{"code":"X"}"#)))
+            == OracleCell(.string("Pilot"), errors: [OracleFieldError(message: "late name", path: "character.episodes.0.name", extensions: #"{"code":"X"}"#)]))
         #expect(response.unplacedErrors.map(\.message) == ["nowhere", "through null", "no path"])
     }
 
@@ -108,7 +108,7 @@ struct OracleResponseTests {
         let response = try F.text(
             #"{"data":{"character":{"id":"1","name":"Rick"}},"errors":[{"message":"gone","path":["character","status"]}]}"#,
             "Header", ["id": .string("1")])
-        #expect(response.records["Character:1"]?.cells["status"] == OracleCell(.null, error: OracleFieldError(message: "gone", path: "character.status")))
+        #expect(response.records["Character:1"]?.cells["status"] == OracleCell(.null, errors: [OracleFieldError(message: "gone", path: "character.status")]))
     }
 
     @Test("provenance errors land on the field that raised them")
@@ -121,7 +121,7 @@ struct OracleResponseTests {
             responseText: [], data: F.object("Query", [F.field("character", .object(character), arguments: ["id": .string("1")])]),
             unplacedErrors: [ProvenanceError(message: "elsewhere", path: [])])
         let response = try F.response(execution, "Header")
-        #expect(response.records["Character:1"]?.cells["status"] == OracleCell(.null, error: OracleFieldError(message: "no status", path: "character.status")))
+        #expect(response.records["Character:1"]?.cells["status"] == OracleCell(.null, errors: [OracleFieldError(message: "no status", path: "character.status")]))
         #expect(response.unplacedErrors == [OracleFieldError(message: "elsewhere", path: "")])
     }
 

@@ -144,8 +144,8 @@ struct OracleRowReaderTests {
         #expect(row.cells["height"]?.value == .double(-1.5))
         #expect(row.cells["id"]?.value == .string("1"))
         #expect(row.cells["meta"]?.value == .object(#"{"a":[1,true]}"#))
-        #expect(row.cells["name"] == OracleCell(.string("Rick é😀"), error: OracleFieldError(message: "late", path: "character.name", extensions: #"{"code":1}"#)))
-        #expect(row.cells["status"] == OracleCell(.null, error: OracleFieldError(message: "no status", path: "character.status")))
+        #expect(row.cells["name"] == OracleCell(.string("Rick é😀"), errors: [OracleFieldError(message: "late", path: "character.name", extensions: #"{"code":1}"#)]))
+        #expect(row.cells["status"] == OracleCell(.null, errors: [OracleFieldError(message: "no status", path: "character.status")]))
         #expect(row.cells["zeta"]?.value == .list([.int(-300), .bool(false), .bool(true), .link("b")]))
         #expect(image.generation == 3)
     }
@@ -166,6 +166,27 @@ struct OracleRowReaderTests {
         #expect(decoded.cells["friends"]?.value == .links(["Character:2", nil, "client:root:x", "Character:3"]))
         #expect(decoded.cells["name"]?.value == .link("Character:é1"))
         #expect(decoded.cells["grid"]?.value == .list([.link("Character:")]))
+    }
+
+    @Test("format 4's further errors read in order beside the first")
+    func severalErrors() throws {
+        let cells: [(UInt64, [UInt8])] = [
+            (4, W.value { w in  // friends: [null, null] with the errors of items 0 and 1, then a third
+                w.bytes.append(0xC7); w.varint(2); w.varint(0); w.varint(0)
+                w.error(message: "first", path: "c.friends.0", extensions: nil)
+                w.varint(2)
+                w.error(message: "second", path: "c.friends.1", extensions: #"{"code":"X"}"#)
+                w.error(message: "first", path: "c.friends.0", extensions: nil)
+            }),
+        ]
+        let row = W.row(key: "Character:1", flags: 0x02, type: 1, cells: cells)
+        let image = try Self.decoded(Self.image(records: [RawImage.Record(key: "Character:1", used: 2, row: row)]))
+        let decoded = try #require(image.records["Character:1"])
+        #expect(decoded.cells["friends"] == OracleCell(.links([nil, nil]), errors: [
+            OracleFieldError(message: "first", path: "c.friends.0"),
+            OracleFieldError(message: "second", path: "c.friends.1", extensions: #"{"code":"X"}"#),
+            OracleFieldError(message: "first", path: "c.friends.0"),
+        ]))
     }
 
     @Test("deleted rows, root cells and fetch times decode")
@@ -235,6 +256,9 @@ struct OracleRowReaderTests {
         ("a string past the end", "Character:1", W.row(key: "Character:1", flags: 2, type: 1, cells: [(2, [0x05, 0x09, 0x41])])),
         ("invalid UTF-8", "Character:1", W.row(key: "Character:1", flags: 2, type: 1, cells: [(2, [0x05, 0x02, 0xC3, 0x28])])),
         ("an error bit inside a list", "Character:1", W.row(key: "Character:1", flags: 2, type: 1, cells: [(2, [0x08, 0x01, 0x80])])),
+        ("further errors without a first", "Character:1", W.row(key: "Character:1", flags: 2, type: 1, cells: [(2, [0x40])])),
+        ("further errors counted 0", "Character:1", W.row(key: "Character:1", flags: 2, type: 1, cells: [(2, [0xC0, 0x01, 0x6D, 0x00, 0x00, 0x00])])),
+        ("further errors bit inside a list", "Character:1", W.row(key: "Character:1", flags: 2, type: 1, cells: [(2, [0x08, 0x01, 0x40])])),
         ("a varint past 64 bits", "Character:1", W.row(key: "Character:1", flags: 2, type: 1, cells: [(2, [0x03] + [UInt8](repeating: 0xFF, count: 9) + [0x02])])),
         ("fewer cells than counted", "Character:1", sealed("Character:1", [0x02, 0x01, 0x01])),
         ("shorter than a checksum", "Character:1", [0x02, 0x01]),

@@ -183,9 +183,16 @@ struct ServerResponseTests {
                 problems.append("\(path): members \(read.keys.sorted()) against \(object.fields.map(\.responseKey))")
             }
             for field in object.fields {
-                if let error = field.error {
+                for error in field.errors {
                     placed.append(error)
-                    if field.value != .null { problems.append("\(path)/\(field.responseKey): an error beside a value") }
+                    // The field's own error nulls it; an item's error (its path ends in the
+                    // item's index) nulls that item.
+                    var failed = field.value
+                    for case .index(let index) in error.path.reversed().prefix(while: { if case .index = $0 { true } else { false } }).reversed() {
+                        guard case .list(let items) = failed, index < items.count else { failed = .scalar(.bool(true)); break }
+                        failed = items[index]
+                    }
+                    if failed != .null { problems.append("\(path)/\(field.responseKey): an error beside a value") }
                 }
                 compare(field.value, read[field.responseKey] as Any, at: "\(path)/\(field.responseKey)", problems: &problems, placed: &placed, tally: &tally)
             }

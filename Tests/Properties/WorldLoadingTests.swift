@@ -22,6 +22,7 @@ enum WorldFixtures {
         var settings = WorldSettings()
         settings.errorRates = [0]
         settings.nonNullErrorRates = [0]
+        settings.itemErrorRates = [0]
         settings.nullRates = [0]
         settings.nullIDRates = [0]
         settings.trickyStringRates = [0]

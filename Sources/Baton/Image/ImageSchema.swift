@@ -8,10 +8,12 @@ package enum ImageSchema {
     /// Version 2 added the checksums of `names` and `fetches` (``TableChecksum``): a damaged name
     /// or fetch time is a miss, as a damaged row always was. Version 3 added the entity links
     /// (tags 10 and 11): a link to `Type:id` keeps the id alone beside the type's name id.
-    package static let rowFormatVersion = 3
-    /// The row formats an image is opened with: a format 2 row reads the same in format 3, so a
-    /// format 2 file keeps its rows and is marked 3 when opened (in the generation's transaction).
-    package static let readableRowFormats = 2...3
+    /// Version 4 added a cell's further errors (tag bit 6): a field keeps every error whose path
+    /// names it, where format 3 kept the last.
+    package static let rowFormatVersion = 4
+    /// The row formats an image is opened with: a format 2 or 3 row reads the same in format 4, so
+    /// such a file keeps its rows and is marked 4 when opened (in the generation's transaction).
+    package static let readableRowFormats = 2...4
     /// `PRAGMA page_size` of a new image. Half SQLite's default: an image's small tables (names,
     /// meta, root, fetches and their indexes) take a page each, and its rows are small, so
     /// smaller pages leave less of the file empty (the Rick and Morty page's image: 152 KB in

@@ -33,7 +33,7 @@ extension Normalizer {
         guard let found, let index = record(found.key),
             let member = found.shape.entry(named: name), !member.isTypename
         else { return false }
-        records[index].place(error, on: member.slot)
+        records[index].place(error, on: member.slot, replacing: mutant.isOn(.fieldKeepsOneError))
         return true
     }
 

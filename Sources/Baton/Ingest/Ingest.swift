@@ -94,7 +94,7 @@ public enum Ingest {
         for index in changes.records.indices {
             for (slot, cell) in changes.records[index].cells {
                 if case .string(let text) = cell.value, text.count > 8 {
-                    changes.records[index].cells[slot] = Cell(.string(String(text.dropLast())), error: cell.error)
+                    changes.records[index].cells[slot] = Cell(.string(String(text.dropLast())), errors: cell.errors)
                 }
             }
         }

@@ -19,7 +19,7 @@ struct RecordBuilder {
     /// span (kept together: a repeated entity reads both for every string member).
     var fields: [Field] = []
     var values: [Value] = []
-    /// Field errors by position, in the order they were placed (a later one on a position wins).
+    /// Field errors by position, in the order they were placed (each kept, in that order).
     var errors: [(position: Int, error: FieldError)] = []
     /// The text of the leaf entity object that wrote the record last, when nothing has written
     /// it since: the same text met again writes nothing new (``Normalizer/skipRepeat(of:shape:from:)``).
@@ -61,10 +61,12 @@ struct RecordBuilder {
         }
     }
 
-    /// Puts `error` beside `slot`'s value, making the cell (null) when the response has none.
-    mutating func place(_ error: FieldError, on slot: SlotID) {
+    /// Puts `error` beside `slot`'s value, after any placed there already, making the cell (null)
+    /// when the response has none. With `replacing` (a mutant) it takes the place of those.
+    mutating func place(_ error: FieldError, on slot: SlotID, replacing: Bool = false) {
         lastText = nil
         if let position = position(of: slot) {
+            if replacing { errors.removeAll { $0.position == position } }
             errors.append((position, error))
         } else {
             write(slot, .null)
@@ -78,7 +80,7 @@ struct RecordBuilder {
         // Made at its size (cheaper than reserving capacity in an empty dictionary).
         var map = [SlotID: Cell](minimumCapacity: fields.count)
         for i in fields.indices { map[fields[i].slot] = Cell(values[i]) }
-        for (position, error) in errors { map[fields[position].slot]?.error = error }
+        for (position, error) in errors { map[fields[position].slot]?.errors.append(error) }
         return RecordChange(key: key, typename: typename, cells: map)
     }
 }

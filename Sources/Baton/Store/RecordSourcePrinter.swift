@@ -1,7 +1,8 @@
 /// Prints records in Relay's record-source shape: one JSON object, keys sorted, one record per line.
 ///
 /// `"Type:id": {"__typename": "Type", "field": value, "link": {"__ref": "Key"},
-/// "list": {"__refs": ["Key", null]}}`, field errors under `"__errors"`, a deleted record as `null`.
+/// "list": {"__refs": ["Key", null]}}`, field errors under `"__errors"` (each field's list of
+/// them by storage key), a deleted record as `null`.
 public enum RecordSourcePrinter {
     /// The record source of `records` (key → data, `nil` data printing as a deleted record).
     public static func render(_ records: [(RecordKey, RecordData)]) -> String {
@@ -27,15 +28,20 @@ public enum RecordSourcePrinter {
         }
         var members: [(String, (inout String) -> Void)] = []
         let cells = data.namedCells
-        let errors = cells.filter { $0.cell.error != nil }
+        let errors = cells.filter { !$0.cell.errors.isEmpty }
         if !errors.isEmpty {
+            // Each field with errors: the list of them, in the order the response gave them.
             members.append(("__errors", { out in
                 out += "{"
                 for (i, named) in errors.enumerated() {
                     if i > 0 { out += ", " }
                     CanonicalJSON.writeString(named.storageKey, into: &out)
-                    out += ": "
-                    writeError(named.cell.error!, into: &out)
+                    out += ": ["
+                    for (j, error) in named.cell.errors.enumerated() {
+                        if j > 0 { out += ", " }
+                        writeError(error, into: &out)
+                    }
+                    out += "]"
                 }
                 out += "}"
             }))

@@ -57,6 +57,18 @@ struct ReadBackWalk {
     /// and made JSON only for an error's path.
     private var path: [PathStep] = []
 
+    /// The list indices that end an error's dotted path (`nodes.1` gives `[1]`): an error on a
+    /// list's element lands on the list's field, and reads back at that element, as the response
+    /// that brought it put it. A response key never starts with a digit, so these are indices.
+    static func elementIndices(of dotted: String) -> [JSONValue] {
+        var indices: [JSONValue] = []
+        for component in dotted.split(separator: ".", omittingEmptySubsequences: false).reversed() {
+            guard !component.isEmpty, component.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), let index = Int(component) else { break }
+            indices.append(.int(index))
+        }
+        return indices.reversed()
+    }
+
     private enum PathStep {
         case key(String)
         case index(Int)
@@ -110,8 +122,10 @@ struct ReadBackWalk {
             }
             path.append(.key(responseKey))
             defer { path.removeLast() }
-            if let error = cell.error, !store.configuration.mutant.isOn(.readBackDropsErrors) {
-                errors.append(ReadError(error: error, path: path.map(\.json)))
+            if !cell.errors.isEmpty, !store.configuration.mutant.isOn(.readBackDropsErrors) {
+                for error in cell.errors {
+                    errors.append(ReadError(error: error, path: path.map(\.json) + Self.elementIndices(of: error.path)))
+                }
             }
             if let value = self.value(cell.value, subsets: field.selections == nil ? nil : merged.subselections) {
                 members[responseKey] = value

@@ -46,14 +46,22 @@ public struct FieldError: Hashable, Sendable {
     }
 }
 
-/// One slot of a record: a value and, beside it, the field error the server reported for it.
+/// One slot of a record: a value and, beside it, the field errors the server reported for it.
 public struct Cell: Hashable, Sendable {
     public var value: Value
-    public var error: FieldError?
+    /// The errors of the response that wrote the cell whose paths name its field, in the order of
+    /// that response's `errors`: several when the field was met at several places (two aliases
+    /// of it, or a record met twice) or when its list's elements failed one by one.
+    public var errors: [FieldError]
 
-    public init(_ value: Value, error: FieldError? = nil) {
+    public init(_ value: Value, errors: [FieldError] = []) {
         self.value = value
-        self.error = error
+        self.errors = errors
+    }
+
+    /// A cell with one error beside its value.
+    public init(_ value: Value, error: FieldError) {
+        self.init(value, errors: [error])
     }
 }
 

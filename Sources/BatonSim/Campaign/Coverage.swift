@@ -21,6 +21,9 @@ package struct Coverage: Hashable, Sendable {
     package var faultsInjected = 0
     /// Field errors the read-backs of available checks gave, each compared with the model's.
     package var errorsReadBack = 0
+    /// Fields among them that held several errors (list elements that failed one by one, a field
+    /// asked for under two aliases, a record met twice).
+    package var fieldsWithSeveralErrorsReadBack = 0
 
     package init(model: OracleCoverage = OracleCoverage(), tornWrites: Int = 0, faultsInjected: Int = 0) {
         self.model = model
@@ -34,7 +37,7 @@ package struct Coverage: Hashable, Sendable {
             + [("directoryEntriesLost", directoryEntriesLost)]
             + [("failedSyncsDroppingWrites", failedSyncsDroppingWrites)]
             + [("seedsWith4096Sectors", seedsWith4096Sectors)]
-            + [("errorsReadBack", errorsReadBack)]
+            + [("errorsReadBack", errorsReadBack), ("fieldsWithSeveralErrorsReadBack", fieldsWithSeveralErrorsReadBack)]
     }
 
     package static func + (lhs: Coverage, rhs: Coverage) -> Coverage {
@@ -43,6 +46,7 @@ package struct Coverage: Hashable, Sendable {
         sum.failedSyncsDroppingWrites = lhs.failedSyncsDroppingWrites + rhs.failedSyncsDroppingWrites
         sum.seedsWith4096Sectors = lhs.seedsWith4096Sectors + rhs.seedsWith4096Sectors
         sum.errorsReadBack = lhs.errorsReadBack + rhs.errorsReadBack
+        sum.fieldsWithSeveralErrorsReadBack = lhs.fieldsWithSeveralErrorsReadBack + rhs.fieldsWithSeveralErrorsReadBack
         return sum
     }
 
@@ -88,5 +92,6 @@ package struct Coverage: Hashable, Sendable {
         seedsWith4096Sectors = int("seedsWith4096Sectors")
         faultsInjected = int("faultsInjected")
         errorsReadBack = int("errorsReadBack")
+        fieldsWithSeveralErrorsReadBack = int("fieldsWithSeveralErrorsReadBack")
     }
 }

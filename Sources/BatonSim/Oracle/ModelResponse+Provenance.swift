@@ -19,7 +19,7 @@ extension ModelResponse {
         }
         // Errors land after the data, on the field's final cell (as a response's `errors` are
         // read after its `data`): a record met twice keeps the later value beside the error.
-        // Several errors on one field: the last in the response's `errors` wins.
+        // Several errors on one field are all kept, in the order of the response's `errors`.
         var position: [ProvenanceError: Int] = [:]
         for (index, error) in execution.errors.enumerated() { position[error] = index }
         let ordered = walk.errors.enumerated().sorted {
@@ -27,7 +27,7 @@ extension ModelResponse {
         }.map(\.element)
         for placed in ordered {
             var cell = walk.response.records[placed.key]?.cells[placed.slot] ?? OracleCell(.null)
-            cell.error = placed.error
+            cell.errors.append(placed.error)
             walk.response.records[placed.key]?.cells[placed.slot] = cell
         }
         return walk.response
@@ -70,7 +70,7 @@ struct ProvenanceWalk {
                 value = try OracleLeaf.value(try Self.tree(field.value), kind: kind, depth: definition.listDepth)
             }
             response.write(key, typename: typename, slot: slot, cell: OracleCell(value))
-            if let error = field.error { errors.append((key, slot, Self.fieldError(error), error)) }
+            for error in field.errors { errors.append((key, slot, Self.fieldError(error), error)) }
             if let directive = OracleDeleteDirective(field.directives) {
                 response.delete(value, directive)
             }

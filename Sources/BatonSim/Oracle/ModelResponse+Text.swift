@@ -324,7 +324,7 @@ struct TextWalk {
         let slot = self.slot(of: merged.field).slot
         let typename = response.records[parent.key]?.typename ?? ""
         var cell = response.records[parent.key]?.cells[slot] ?? OracleCell(.null)
-        cell.error = fieldError
+        cell.errors.append(fieldError)
         response.write(parent.key, typename: typename, slot: slot, cell: cell)
     }
 

@@ -7,7 +7,9 @@ package struct OracleReadResult: Hashable, Sendable {
     /// True when nothing selected was absent.
     package var isComplete: Bool
     /// The field errors beside the cells the read meets, as a response's `errors` holds them
-    /// (message, the read's own path, extensions), in the order the read meets them.
+    /// (message, the read's own path, extensions), in the order the read meets them; a cell's
+    /// several errors in their stored order. An error whose stored path ends in list indices
+    /// (it named an element of the field's list) gets those indices after the read's path.
     package var errors: [JSONValue] = []
 }
 
@@ -59,7 +61,7 @@ private struct ReadWalk {
                 continue
             }
             path.append(.key(responseKey))
-            if let error = cell.error { errors.append(json(error)) }
+            for error in cell.errors { errors.append(json(error)) }
             if let value = value(cell.value, subsets: merged.field.selections == nil ? nil : merged.subselections) {
                 members[responseKey] = value
             }
@@ -98,14 +100,27 @@ private struct ReadWalk {
         return .array(array)
     }
 
+    /// The numbers that end a dotted path, in order (`a.b.2.0` gives 2 and 0). A GraphQL name
+    /// never starts with a digit, so a component of digits alone is a list index.
+    static func trailingIndices(_ dotted: String) -> [Int] {
+        var components = dotted.components(separatedBy: ".")
+        var indices: [Int] = []
+        while let last = components.last, !last.isEmpty, last.allSatisfy({ $0.isASCII && $0.isNumber }), let index = Int(last) {
+            indices.insert(index, at: 0)
+            components.removeLast()
+        }
+        return indices
+    }
+
     /// A stored error as a response's `errors` member holds it, at the walk's path.
     private func json(_ error: OracleFieldError) -> JSONValue {
-        let steps: [JSONValue] = path.map { step in
+        var steps: [JSONValue] = path.map { step in
             switch step {
             case .key(let key): .string(key)
             case .index(let index): .int(index)
             }
         }
+        steps += Self.trailingIndices(error.path.string).map { .int($0) }
         var members: [String: JSONValue] = ["message": .string(error.message.string), "path": .array(steps)]
         if let extensions = error.extensions {
             members["extensions"] = (try? OracleJSONParser.parse(extensions.string))?.jsonValue ?? .string(extensions.string)

@@ -110,13 +110,16 @@ package enum OracleDifference {
         return "\(record.typename) {" + cells.joined(separator: ", ") + "}"
     }
 
-    /// A cell: its value, then its error if any; `nothing` for no cell.
+    /// A cell: its value, then its errors if any; `nothing` for no cell.
     package static func render(_ cell: OracleCell?) -> String {
         guard let cell else { return "nothing" }
-        guard let error = cell.error else { return render(cell.value) }
-        var text = render(cell.value) + " (error \"\(error.message)\" at \(error.path)"
-        if let extensions = error.extensions { text += " \(extensions)" }
-        return text + ")"
+        var text = render(cell.value)
+        for error in cell.errors {
+            text += " (error \"\(error.message)\" at \(error.path)"
+            if let extensions = error.extensions { text += " \(extensions)" }
+            text += ")"
+        }
+        return text
     }
 
     /// A value: JSON for scalars, `@Key` for a link.

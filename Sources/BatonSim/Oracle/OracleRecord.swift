@@ -78,14 +78,15 @@ package struct OracleFieldError: Hashable, Sendable {
     }
 }
 
-/// One slot of a record: a value and the error the server reported beside it, if any.
+/// One slot of a record: a value and the errors the server reported beside it, in the order of
+/// the response's `errors` (every error whose path names the field, none dropped).
 package struct OracleCell: Hashable, Sendable {
     package var value: OracleValue
-    package var error: OracleFieldError?
+    package var errors: [OracleFieldError]
 
-    package init(_ value: OracleValue, error: OracleFieldError? = nil) {
+    package init(_ value: OracleValue, errors: [OracleFieldError] = []) {
         self.value = value
-        self.error = error
+        self.errors = errors
     }
 }
 

@@ -272,18 +272,37 @@ struct OracleRowReader {
     private mutating func cell() throws(Failure) -> OracleCell {
         let tag = try byte()
         let value = try value(tag: tag, depth: 0)
-        guard tag & 0x80 != 0 else { return OracleCell(value) }
+        switch tag & 0xC0 {
+        case 0x00:
+            return OracleCell(value)
+        case 0x80:
+            return OracleCell(value, errors: [try fieldError()])
+        case 0xC0:
+            // Format 4: the first error, a count of the others (never 0), then each of them.
+            var errors = [try fieldError()]
+            let others = try count()
+            guard others > 0 else { throw Failure(reason: "a count of 0 further errors") }
+            for _ in 0..<others { errors.append(try fieldError()) }
+            return OracleCell(value, errors: errors)
+        default:
+            throw Failure(reason: "further errors without a first in tag \(tag)")
+        }
+    }
+
+    /// One field error: message, path, and the length + 1 of its extensions' text (0: none).
+    private mutating func fieldError() throws(Failure) -> OracleFieldError {
         let message = try string()
         let path = try string()
         let extensions = try count()
         var text: OracleText?
         if extensions > 0 { text = try utf8(length: extensions - 1) }
-        return OracleCell(value, error: OracleFieldError(message: message, path: path, extensions: text))
+        return OracleFieldError(message: message, path: path, extensions: text)
     }
 
+    /// A value; bit 6 of a cell's tag (further errors) was read by ``cell()`` and is ignored here.
     private mutating func value(tag: UInt8, depth: Int) throws(Failure) -> OracleValue {
-        guard tag & 0x70 == 0 else { throw Failure(reason: "unknown tag bits in \(tag)") }
-        if depth > 0, tag & 0x80 != 0 { throw Failure(reason: "an error inside a list") }
+        if depth > 0, tag & 0xC0 != 0 { throw Failure(reason: "an error inside a list") }
+        guard tag & 0x30 == 0 else { throw Failure(reason: "unknown tag bits in \(tag)") }
         switch tag & 0x0F {
         case 0: return .null
         case 1: return .bool(false)

@@ -56,11 +56,11 @@ package struct RowExpectation: Hashable, Sendable {
     package var deleted: Bool?
     /// The launch that last wrote or read the row (`$used`).
     package var used: Int?
-    /// Storage key → the field error beside the cell, or `nil` for none (`$errors`).
-    package var errors: [String: FieldErrorExpectation?] = [:]
+    /// Storage key → the field errors beside the cell, in order; empty for none (`$errors`).
+    package var errors: [String: [FieldErrorExpectation]] = [:]
 
     package init(cells: [String: JSONValue] = [:], absent: [String] = [], deleted: Bool? = nil, used: Int? = nil,
-                 errors: [String: FieldErrorExpectation?] = [:]) {
+                 errors: [String: [FieldErrorExpectation]] = [:]) {
         self.cells = cells
         self.absent = absent
         self.deleted = deleted
@@ -75,10 +75,10 @@ package struct RootExpectation: Hashable, Sendable {
     package var cells: [String: JSONValue] = [:]
     package var absent: [String] = []
     package var used: [String: Int] = [:]
-    package var errors: [String: FieldErrorExpectation?] = [:]
+    package var errors: [String: [FieldErrorExpectation]] = [:]
 
     package init(cells: [String: JSONValue] = [:], absent: [String] = [], used: [String: Int] = [:],
-                 errors: [String: FieldErrorExpectation?] = [:]) {
+                 errors: [String: [FieldErrorExpectation]] = [:]) {
         self.cells = cells
         self.absent = absent
         self.used = used

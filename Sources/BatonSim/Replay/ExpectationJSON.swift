@@ -6,7 +6,7 @@ import Baton
 /// ```
 /// "expect": {
 ///   "image": {"Character:1": {"name": "Rick", "$absent": ["status"], "$used": 2,
-///                             "$errors": {"species": "unavailable"}},
+///                             "$errors": {"species": "unavailable", "episode": ["gone", "late"]}},
 ///             "Character:2": {"$deleted": true}, "Character:3": null},
 ///   "root": {"character(id:\"1\")": {"__ref": "Character:1"}, "$absent": ["hero"], "$used": {"character(id:\"1\")": 2}},
 ///   "fetches": {"CharacterScreen{\"id\":\"1\"}": {"time": 0, "used": 2}, "Notes{\"id\":\"2\"}": null},
@@ -191,22 +191,30 @@ enum ExpectationJSON {
         }
     }
 
-    private static func errors(_ value: JSONValue?, at path: String) throws(ReplayError) -> [String: FieldErrorExpectation?] {
+    private static func errors(_ value: JSONValue?, at path: String) throws(ReplayError) -> [String: [FieldErrorExpectation]] {
         switch value {
         case nil: return [:]
         case .object(let entries)?:
-            var errors: [String: FieldErrorExpectation?] = [:]
+            var errors: [String: [FieldErrorExpectation]] = [:]
             for field in entries.keys.sorted() {
-                errors[field] = try fieldError(entries[field]!, at: "\(path)[\"\(field)\"]")
+                let at = "\(path)[\"\(field)\"]"
+                switch entries[field]! {
+                case .null: errors[field] = []
+                case .array(let items):
+                    var list: [FieldErrorExpectation] = []
+                    for (index, item) in items.enumerated() { list.append(try fieldError(item, at: "\(at)[\(index)]")) }
+                    errors[field] = list
+                case let single: errors[field] = [try fieldError(single, at: at)]
+                }
             }
             return errors
-        default: throw ReplayError("\(path) is an object: storage key → the error's message, or null for no error")
+        default:
+            throw ReplayError("\(path) is an object: storage key → the error (or a list of the field's errors, in order), or null for no error")
         }
     }
 
-    private static func fieldError(_ value: JSONValue, at path: String) throws(ReplayError) -> FieldErrorExpectation? {
+    private static func fieldError(_ value: JSONValue, at path: String) throws(ReplayError) -> FieldErrorExpectation {
         switch value {
-        case .null: return nil
         case .string(let message): return FieldErrorExpectation(message: message)
         case .object(let o):
             if let extra = o.keys.sorted().first(where: { !errorKeys.contains($0) }) {
@@ -222,7 +230,7 @@ enum ExpectationJSON {
             error.extensions = o["extensions"]
             return error
         default:
-            throw ReplayError("\(path) is the error's message, an object of \(errorKeys.joined(separator: ", ")), or null for no error")
+            throw ReplayError("\(path) is the error's message or an object of \(errorKeys.joined(separator: ", "))")
         }
     }
 
@@ -255,7 +263,7 @@ enum ExpectationJSON {
             var members = root.cells
             if !root.absent.isEmpty { members["$absent"] = .array(root.absent.map { .string($0) }) }
             if !root.used.isEmpty { members["$used"] = .object(root.used.mapValues { .int($0) }) }
-            if !root.errors.isEmpty { members["$errors"] = .object(root.errors.mapValues(error)) }
+            if !root.errors.isEmpty { members["$errors"] = .object(root.errors.mapValues(errors)) }
             o["root"] = .object(members)
         }
         if let fetches = state.fetches {
@@ -276,12 +284,20 @@ enum ExpectationJSON {
         if !row.absent.isEmpty { members["$absent"] = .array(row.absent.map { .string($0) }) }
         if let deleted = row.deleted { members["$deleted"] = .bool(deleted) }
         if let used = row.used { members["$used"] = .int(used) }
-        if !row.errors.isEmpty { members["$errors"] = .object(row.errors.mapValues(error)) }
+        if !row.errors.isEmpty { members["$errors"] = .object(row.errors.mapValues(errors)) }
         return members
     }
 
-    private static func error(_ error: FieldErrorExpectation?) -> JSONValue {
-        guard let error else { return .null }
+    /// A field's errors: null for none, the error alone for one, else the list of them.
+    private static func errors(_ errors: [FieldErrorExpectation]) -> JSONValue {
+        switch errors.count {
+        case 0: .null
+        case 1: error(errors[0])
+        default: .array(errors.map(error))
+        }
+    }
+
+    private static func error(_ error: FieldErrorExpectation) -> JSONValue {
         guard error.path != nil || error.extensions != nil else { return .string(error.message) }
         var members: [String: JSONValue] = ["message": .string(error.message)]
         if let path = error.path { members["path"] = .string(path) }

@@ -18,7 +18,7 @@ enum OracleBridge {
     }
 
     static func cell(_ cell: Cell) -> OracleCell {
-        OracleCell(value(cell.value), error: cell.error.map {
+        OracleCell(value(cell.value), errors: cell.errors.map {
             OracleFieldError(message: OracleText($0.message), path: OracleText($0.path), extensions: $0.extensions.map { OracleText($0) })
         })
     }
@@ -45,14 +45,13 @@ enum OracleBridge {
     /// True when `cell(cell) == expected`, without building the model's cell.
     static func matches(_ cell: Cell, _ expected: OracleCell) -> Bool {
         guard matches(cell.value, expected.value) else { return false }
-        switch (cell.error, expected.error) {
-        case (nil, nil): return true
-        case (let error?, let other?):
-            return same(error.message, other.message) && same(error.path, other.path)
-                && (error.extensions == nil) == (other.extensions == nil)
-                && same(error.extensions ?? "", other.extensions ?? "")
-        default: return false
+        guard cell.errors.count == expected.errors.count else { return false }
+        for (error, other) in zip(cell.errors, expected.errors) {
+            guard same(error.message, other.message), same(error.path, other.path),
+                (error.extensions == nil) == (other.extensions == nil), same(error.extensions ?? "", other.extensions ?? "")
+            else { return false }
         }
+        return true
     }
 
     /// True when `value(value) == expected` (strings and keys by their bytes, doubles by their bits).

@@ -185,9 +185,30 @@ extension Simulation {
                     at: index)
             }
             errorsReadBack += model.errors.count
+            fieldsWithSeveralErrorsReadBack += Self.fieldsWithSeveralErrors(model.errors)
             return "available \(freshness) from \(source)" + (fetchTime.map { " fetched \($0)" } ?? "") + Self.readsLine(reads)
                 + Self.faultLine(faults)
         }
+    }
+
+    /// How many fields a read's errors name more than once: a cell's errors come one after another,
+    /// at its field's path (list indices after it for an element's error).
+    static func fieldsWithSeveralErrors(_ errors: [JSONValue]) -> Int {
+        var fields = 0
+        var previous: [JSONValue]?
+        var counted = false
+        for error in errors {
+            guard case .object(let members) = error, case .array(var path)? = members["path"] else { continue }
+            while case .int? = path.last { path.removeLast() }
+            if path == previous {
+                if !counted { fields += 1 }
+                counted = true
+            } else {
+                previous = path
+                counted = false
+            }
+        }
+        return fields
     }
 
     /// Where the disk failed the check's reads, for the trace.

@@ -133,7 +133,7 @@ extension Simulation {
 
     /// Cells that must hold a value, cells that must be absent, and field errors.
     private static func cellDifferences(
-        _ name: String, expected: [String: JSONValue], absent: [String], errors: [String: FieldErrorExpectation?],
+        _ name: String, expected: [String: JSONValue], absent: [String], errors: [String: [FieldErrorExpectation]],
         cell: (String) -> OracleCell?
     ) -> [String] {
         var lines: [String] = []
@@ -157,38 +157,42 @@ extension Simulation {
                 lines.append("\(name).\(slot) error: expected \(describe(error)) ≠ actual no cell")
                 continue
             }
-            if !matches(error, actual.error) {
-                lines.append("\(name).\(slot) error: expected \(describe(error)) ≠ actual \(describe(actual.error))")
+            if !matches(error, actual.errors) {
+                lines.append("\(name).\(slot) error: expected \(describe(error)) ≠ actual \(describe(actual.errors))")
             }
         }
         return lines
     }
 
-    private static func matches(_ expected: FieldErrorExpectation?, _ actual: OracleFieldError?) -> Bool {
-        switch (expected, actual) {
-        case (nil, nil): return true
-        case (let e?, let a?):
+    private static func matches(_ expected: [FieldErrorExpectation], _ actual: [OracleFieldError]) -> Bool {
+        guard expected.count == actual.count else { return false }
+        for (e, a) in zip(expected, actual) {
             guard OracleText(e.message) == a.message else { return false }
             if let path = e.path, OracleText(path) != a.path { return false }
             if let extensions = e.extensions {
                 guard let text = a.extensions, let parsed = try? JSONValue.parse(text.bytes) else { return false }
-                return JSONComparison.equal(parsed, extensions)
+                guard JSONComparison.equal(parsed, extensions) else { return false }
             }
-            return true
-        default: return false
         }
+        return true
     }
 
-    private static func describe(_ error: FieldErrorExpectation?) -> String {
-        guard let error else { return "no error" }
+    private static func describe(_ errors: [FieldErrorExpectation]) -> String {
+        errors.isEmpty ? "no error" : errors.map(describe).joined(separator: ", ")
+    }
+
+    private static func describe(_ errors: [OracleFieldError]) -> String {
+        errors.isEmpty ? "no error" : errors.map(describe).joined(separator: ", ")
+    }
+
+    private static func describe(_ error: FieldErrorExpectation) -> String {
         var text = CanonicalJSON.render(.string(error.message))
         if let path = error.path { text += " at \(path)" }
         if let extensions = error.extensions { text += " " + CanonicalJSON.render(extensions) }
         return text
     }
 
-    private static func describe(_ error: OracleFieldError?) -> String {
-        guard let error else { return "no error" }
+    private static func describe(_ error: OracleFieldError) -> String {
         var text = CanonicalJSON.render(.string(error.message.string)) + " at \(error.path)"
         if let extensions = error.extensions { text += " \(extensions)" }
         return text

@@ -176,7 +176,7 @@ struct Executor {
             record(error, at: node.location, placed: true)
             return ProvenanceField(
                 responseKey: group.responseKey, name: node.name, arguments: arguments, directives: directives, value: .null,
-                error: error)
+                errors: [error])
         }
         let firstError = errors.count
         do {
@@ -185,7 +185,8 @@ struct Executor {
                 definition.type, resolved, selections: group.selections, field: "\(object.type).\(node.name)",
                 location: node.location, path: &path)
             return ProvenanceField(
-                responseKey: group.responseKey, name: node.name, arguments: arguments, directives: directives, value: value)
+                responseKey: group.responseKey, name: node.name, arguments: arguments, directives: directives, value: value,
+                errors: itemErrors(from: firstError, of: path))
         } catch let propagation as NullPropagation {
             if definition.type.isNonNull { throw propagation }
             // The field is null: what its value raised before the null reached it (a list's
@@ -195,7 +196,7 @@ struct Executor {
             record(propagation.error, at: propagation.location, placed: placed)
             return ProvenanceField(
                 responseKey: group.responseKey, name: node.name, arguments: arguments, directives: directives, value: .null,
-                error: placed ? propagation.error : nil)
+                errors: placed ? [propagation.error] : [])
         }
     }
 
@@ -221,6 +222,13 @@ struct Executor {
             for (index, item) in items.enumerated() {
                 path.append(.index(index))
                 defer { path.removeLast() }
+                if !inner.isNonNull, case .answer = mode, configuration.itemErrorRate > 0, random.chance(configuration.itemErrorRate) {
+                    // The item's own failure: null at its place, the error's path ending in its index.
+                    record(ProvenanceError(message: "item \(index) of \(field) is unavailable (simulated failure)", path: path),
+                           at: location, placed: true)
+                    values.append(.null)
+                    continue
+                }
                 do {
                     values.append(try complete(inner, item, selections: selections, field: field, location: location, path: &path))
                 } catch let propagation as NullPropagation {
@@ -243,6 +251,20 @@ struct Executor {
 
     mutating func record(_ error: ProvenanceError, at location: GraphQLLocation?, placed: Bool) {
         errors.append(RaisedError(error: error, location: location, placed: placed))
+    }
+
+    /// The placed errors raised since `start` whose paths are `fieldPath` and list indices after it:
+    /// the errors of the field's own items (an item inside a nested object names that object's field).
+    func itemErrors(from start: Int, of fieldPath: [ProvenanceError.PathComponent]) -> [ProvenanceError] {
+        var found: [ProvenanceError] = []
+        for raised in errors[start...] where raised.placed && raised.error.path.count > fieldPath.count {
+            let path = raised.error.path
+            guard path.starts(with: fieldPath),
+                path[fieldPath.count...].allSatisfy({ if case .index = $0 { true } else { false } })
+            else { continue }
+            found.append(raised.error)
+        }
+        return found
     }
 
     /// Errors raised inside an object that became null no longer name a field of the response.

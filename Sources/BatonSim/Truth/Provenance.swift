@@ -65,19 +65,21 @@ package struct ProvenanceField: Hashable, Sendable {
     /// as the parser gives them; the model interprets the client directives itself.
     package var directives: [GraphQLDirective]
     package var value: ProvenanceValue
-    /// The error this field raised (its value is then `.null`), if any.
-    package var error: ProvenanceError?
+    /// The errors whose paths name this field, in the response's order: the one it raised (its
+    /// value is then `.null`), or those its list's items raised (each `null` at its place, its
+    /// path ending in the item's index).
+    package var errors: [ProvenanceError]
 
     package init(
         responseKey: String, name: String, arguments: [String: JSONValue], directives: [GraphQLDirective] = [],
-        value: ProvenanceValue, error: ProvenanceError? = nil
+        value: ProvenanceValue, errors: [ProvenanceError] = []
     ) {
         self.responseKey = responseKey
         self.name = name
         self.arguments = arguments
         self.directives = directives
         self.value = value
-        self.error = error
+        self.errors = errors
     }
 }
 

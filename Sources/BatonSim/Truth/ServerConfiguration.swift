@@ -26,6 +26,8 @@ package struct ServerConfiguration: Sendable, Hashable, CustomStringConvertible 
     package var errorRate: Double
     /// Chance a non-null field answers with an error (its null then propagates).
     package var nonNullErrorRate: Double
+    /// Chance a nullable list item answers with an error of its own (answers only).
+    package var itemErrorRate: Double
     /// Chance a nullable field, or a nullable list item, is `null`.
     package var nullRate: Double
     /// Chance an entity whose type has a nullable id has none.
@@ -67,6 +69,8 @@ package struct ServerConfiguration: Sendable, Hashable, CustomStringConvertible 
         decoratedCursors = random.chance(0.25)
         globalIDs = settings.globalIDs ?? world.analysis.looksUpAcrossTypes
         json = JSONStyle(random: &random)
+        // Drawn last, so that the draws before it are the ones a seed made before item errors.
+        itemErrorRate = random.pick(world.settings.itemErrorRates)
     }
 
     package var description: String {
@@ -76,7 +80,7 @@ package struct ServerConfiguration: Sendable, Hashable, CustomStringConvertible 
             "versions \(valueVersions)",
             "lists \(listLength.lowerBound)...\(listLength.upperBound)",
             "connections \(connectionLength.lowerBound)...\(connectionLength.upperBound)",
-            "errors \(errorRate)/\(nonNullErrorRate)", "nulls \(nullRate)", "null ids \(nullIDRate)",
+            "errors \(errorRate)/\(nonNullErrorRate)/\(itemErrorRate) (items)", "nulls \(nullRate)", "null ids \(nullIDRate)",
             "tricky strings \(trickyStringRate)", "tricky ids \(trickyIDRate)",
             "cursors \(cursorStyle.rawValue)\(decoratedCursors ? " decorated" : "")",
         ]

@@ -20,6 +20,10 @@ package struct WorldSettings: Sendable, Hashable {
     /// Chances the swarm picks from for a non-null field to answer with an error (its parent then
     /// becomes null: non-null propagation).
     package var nonNullErrorRates: [Double] = [0, 0, 0.02]
+    /// Chances the swarm picks from for a nullable list item to answer with an error of its own
+    /// (`null` at its place, the error's path ending in its index), as a server that checks each
+    /// node's permission does; a list with two such items gives its field two errors.
+    package var itemErrorRates: [Double] = [0, 0.1, 0.3]
     /// Chances the swarm picks from for a nullable field to answer `null`.
     package var nullRates: [Double] = [0, 0.1, 0.3]
     /// Chances the swarm picks from for an entity whose type has a nullable `id` to have a `null` id.
@@ -51,8 +55,8 @@ package struct WorldSettings: Sendable, Hashable {
 extension WorldSettings {
     /// The keys `world.json` may hold.
     static let keys = [
-        "canonicalTwinChance", "connectionLength", "entities", "entitiesPerType", "errorRates", "globalIDs", "listLength",
-        "nonNullErrorRates", "nullIDRates", "nullRates", "trickyIDRates", "trickyStringRates",
+        "canonicalTwinChance", "connectionLength", "entities", "entitiesPerType", "errorRates", "globalIDs", "itemErrorRates",
+        "listLength", "nonNullErrorRates", "nullIDRates", "nullRates", "trickyIDRates", "trickyStringRates",
         "unansweredOperations", "valueVersions",
     ]
 
@@ -89,6 +93,7 @@ extension WorldSettings {
             case "connectionLength": settings.connectionLength = try range(value, fail)
             case "errorRates": settings.errorRates = try rates(value, fail)
             case "nonNullErrorRates": settings.nonNullErrorRates = try rates(value, fail)
+            case "itemErrorRates": settings.itemErrorRates = try rates(value, fail)
             case "nullRates": settings.nullRates = try rates(value, fail)
             case "nullIDRates": settings.nullIDRates = try rates(value, fail)
             case "trickyStringRates": settings.trickyStringRates = try rates(value, fail)

@@ -23,16 +23,16 @@ extension RowDecoder {
         var cells: [SlotID: Cell] = deleted ? [:] : emptyCells(capacity: header.cellCount)
         for _ in 0..<header.cellCount {
             guard let nameID = reader.count(), let slot = names.slot(ofID: nameID), let tag = reader.byte(),
-                  let value = value(tag & ~RowFormat.errorBit, &reader, depth: 0, names: names, sink: &sink)
+                  let value = value(tag & ~RowFormat.errorBits, &reader, depth: 0, names: names, sink: &sink)
             else { return nil }
             sink.nameIDs.append(nameID)
             // The cell is made where the dictionary keeps it (a `Cell` returned from a helper
             // was copied and destroyed once more per cell).
-            if tag & RowFormat.errorBit == 0 {
+            if tag & RowFormat.errorBits == 0 {
                 if !deleted { cells[slot] = Cell(consume value) }
             } else {
-                guard let error = fieldError(&reader) else { return nil }
-                if !deleted { cells[slot] = Cell(consume value, error: error) }
+                guard let errors = fieldErrors(tag: tag, &reader) else { return nil }
+                if !deleted { cells[slot] = Cell(consume value, errors: errors) }
             }
         }
         guard reader.isAtEnd else { return nil }

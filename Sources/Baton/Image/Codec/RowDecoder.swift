@@ -126,11 +126,27 @@ package enum RowDecoder {
     /// A cell value: tag, payload, and the field error when the tag says so.
     static func cellValue<N: RowNames>(_ reader: inout ByteReader, names: N, sink: inout RowDecodeSink) -> Cell? {
         guard let tag = reader.byte(),
-              let value = value(tag & ~RowFormat.errorBit, &reader, depth: 0, names: names, sink: &sink)
+              let value = value(tag & ~RowFormat.errorBits, &reader, depth: 0, names: names, sink: &sink)
         else { return nil }
-        guard tag & RowFormat.errorBit != 0 else { return Cell(value) }
-        guard let error = fieldError(&reader) else { return nil }
-        return Cell(value, error: error)
+        guard tag & RowFormat.errorBits != 0 else { return Cell(value) }
+        guard let errors = fieldErrors(tag: tag, &reader) else { return nil }
+        return Cell(value, errors: errors)
+    }
+
+    /// The field errors that follow a value whose tag carries an error bit: one, or with bit 6 a
+    /// count of further ones after it. Nil for damage (bit 6 alone, a count of 0, a bad error).
+    static func fieldErrors(tag: UInt8, _ reader: inout ByteReader) -> [FieldError]? {
+        guard tag & RowFormat.errorBit != 0, let first = fieldError(&reader) else { return nil }
+        guard tag & RowFormat.moreErrorsBit != 0 else { return [first] }
+        // Each further error takes at least three bytes (two empty strings and a marker).
+        guard let more = reader.count(), more > 0, more <= reader.remaining / 3 else { return nil }
+        var errors = [first]
+        errors.reserveCapacity(more + 1)
+        for _ in 0..<more {
+            guard let error = fieldError(&reader) else { return nil }
+            errors.append(error)
+        }
+        return errors
     }
 
     /// The field error that follows a value whose tag carries the error bit.

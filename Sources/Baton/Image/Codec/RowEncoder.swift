@@ -86,17 +86,28 @@ package struct RowEncoder: ~Copyable {
 
     @inline(__always)
     private mutating func cellValue(_ cell: Cell, linkType: (RecordKey) -> LinkType) {
-        let errorBit: UInt8 = cell.error == nil ? 0 : RowFormat.errorBit
-        value(cell.value, errorBit: errorBit, linkType: linkType)
-        if let error = cell.error {
-            writer.string(error.message)
-            writer.string(error.path)
-            if let extensions = error.extensions {
-                writer.varint(extensions.utf8.count + 1)
-                writer.utf8(extensions)
-            } else {
-                writer.varint(0)
-            }
+        let errors = cell.errors
+        let errorBits: UInt8 = switch errors.count {
+        case 0: 0
+        case 1: RowFormat.errorBit
+        default: RowFormat.errorBits
+        }
+        value(cell.value, errorBit: errorBits, linkType: linkType)
+        guard !errors.isEmpty else { return }
+        fieldError(errors[0])
+        guard errors.count > 1 else { return }
+        writer.varint(errors.count - 1)
+        for error in errors.dropFirst() { fieldError(error) }
+    }
+
+    private mutating func fieldError(_ error: FieldError) {
+        writer.string(error.message)
+        writer.string(error.path)
+        if let extensions = error.extensions {
+            writer.varint(extensions.utf8.count + 1)
+            writer.utf8(extensions)
+        } else {
+            writer.varint(0)
         }
     }
 
