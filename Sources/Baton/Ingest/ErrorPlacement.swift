@@ -149,7 +149,7 @@ extension Normalizer {
                 return true
             }
             guard member.isComposite, let position = records[index].position(of: member.slot) else { return false }
-            var value = records[index].values[position]
+            var value = records[index].fields[position].value
             while case .index(let position)? = path.first {
                 path.removeFirst()
                 switch value {

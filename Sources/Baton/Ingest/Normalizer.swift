@@ -142,7 +142,7 @@ struct Normalizer {
                     if let position = records[index].position(of: member.slot),
                         records[index].fields[position].span.sameBytes(as: idText, in: bytes)
                     {
-                        return (index, wantsValue ? records[index].values[position] : nil)
+                        return (index, wantsValue ? records[index].fields[position].value : nil)
                     }
                     let value = Value.string(try string(span))
                     records[index].write(member.slot, value, span: idText)
@@ -576,7 +576,7 @@ struct Normalizer {
             if !known.isNone {
                 // The stored text's bytes, then a quote: the same string, found without scanning.
                 if scanner.skipString(sameAs: Int(known.start), count: Int(known.count)) { return true }
-            } else if case .string(let old) = records[index].values[position] {
+            } else if case .string(let old) = records[index].fields[position].value {
                 let start = scanner.mark
                 let span: JSONStringSpan
                 // Equal bytes are as valid as the stored text: the UTF-8 check waits for a difference.

@@ -15,27 +15,27 @@ struct RecordBuilder {
     /// The slot whose cell holds exactly the key's id as it was read (`UInt32.max`: none), so that
     /// the entity met again skips its id's cell; any other write to that slot clears it.
     var keySlot = UInt32.max
-    /// By position: the slot, and where its value's text lies for strings read from an unescaped
-    /// span (kept together: a repeated entity reads both for every string member).
+    /// By position: the slot, its value, and where the value's text lies for strings read from an
+    /// unescaped span (one array: a record's cells cost one allocation, and a repeated entity
+    /// reads the slot and the span of every string member together).
     var fields: [Field] = []
-    var values: [Value] = []
     /// Field errors by position, in the order they were placed (each kept, in that order).
     var errors: [(position: Int, error: FieldError)] = []
     /// The text of the leaf entity object that wrote the record last, when nothing has written
     /// it since: the same text met again writes nothing new (``Normalizer/skipRepeat(of:shape:from:)``).
     var lastText: LastText?
 
-    /// A slot and the text span of its value.
+    /// A slot, its value and the text span of that value.
     struct Field {
         let slot: SlotID
         var span: TextSpan
+        var value: Value
     }
 
     init(key: RecordKey, typename: String, capacity: Int) {
         self.key = key
         self.typename = typename
         fields.reserveCapacity(capacity)
-        values.reserveCapacity(capacity)
     }
 
     /// Where `slot`'s cell is, if the response wrote it already.
@@ -53,11 +53,10 @@ struct RecordBuilder {
         if slot.index == keySlot { keySlot = .max }
         lastText = nil
         if let position = position(of: slot) {
-            values[position] = value
+            fields[position].value = value
             fields[position].span = span
         } else {
-            fields.append(Field(slot: slot, span: span))
-            values.append(value)
+            fields.append(Field(slot: slot, span: span, value: value))
         }
     }
 
@@ -70,7 +69,7 @@ struct RecordBuilder {
             errors.append((position, error))
         } else {
             write(slot, .null)
-            errors.append((values.count - 1, error))
+            errors.append((fields.count - 1, error))
         }
     }
 
@@ -78,8 +77,8 @@ struct RecordBuilder {
     /// (an array element read through a getter is copied first: five references counted).
     mutating func makeChange() -> RecordChange {
         // Made at its size (cheaper than reserving capacity in an empty dictionary).
-        var map = [SlotID: Cell](minimumCapacity: fields.count)
-        for i in fields.indices { map[fields[i].slot] = Cell(values[i]) }
+        var map = EmptyCellTables.withCapacity(fields.count)
+        for i in fields.indices { map[fields[i].slot] = Cell(fields[i].value) }
         for (position, error) in errors { map[fields[position].slot]?.errors.append(error) }
         return RecordChange(key: key, typename: typename, cells: map)
     }

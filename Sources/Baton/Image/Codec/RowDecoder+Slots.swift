@@ -20,7 +20,7 @@ extension RowDecoder {
         else { return nil }
         sink.nameIDs.append(header.typeID)
         let deleted = header.flags & RowFormat.deletedFlag != 0
-        var cells: [SlotID: Cell] = deleted ? [:] : emptyCells(capacity: header.cellCount)
+        var cells: [SlotID: Cell] = deleted ? [:] : EmptyCellTables.withCapacity(header.cellCount)
         for _ in 0..<header.cellCount {
             guard let nameID = reader.count(), let slot = names.slot(ofID: nameID), let tag = reader.byte(),
                   let value = value(tag & ~RowFormat.errorBits, &reader, depth: 0, names: names, sink: &sink)
@@ -37,20 +37,5 @@ extension RowDecoder {
         }
         guard reader.isAtEnd else { return nil }
         return SlotRow(deleted: deleted, typename: typename, cells: cells)
-    }
-
-    /// Empty cell tables of growing capacity (scales 0 … 7: up to 192 cells), made once.
-    private static let emptyCellTables: [[SlotID: Cell]] = (0..<8).map { scale in
-        Dictionary(minimumCapacity: (1 << scale) * 3 / 4)
-    }
-
-    /// An empty cell table with room for `capacity` cells: a shared empty table of that size, which
-    /// the first insertion copies into a table of its own. `Dictionary(minimumCapacity:)` is not
-    /// specialized and looked up the table's generic metadata at run time, once per row.
-    private static func emptyCells(capacity: Int) -> [SlotID: Cell] {
-        var scale = 0
-        while scale < emptyCellTables.count && (1 << scale) * 3 / 4 < capacity { scale += 1 }
-        guard scale < emptyCellTables.count else { return Dictionary(minimumCapacity: capacity) }
-        return emptyCellTables[scale]
     }
 }
