@@ -85,7 +85,7 @@ struct IngestErrorPlacementTests {
     func objectUnlinkedElsewhereKeepsItsError() throws {
         let changes = try Self.objectElsewhereNulled()
         #expect(changes.value("Calendar:2:provider", "node") == .null)
-        #expect(changes.cell("CalendarProvider:1", "color") == Cell(.null, error: FieldError(message: "no color", path: providerPath + ".color")))
+        #expect(changes.cell("CalendarProvider:1", "color") == Cell(.null, errors: [FieldError(message: "no color", path: providerPath + ".color")]))
         #expect(changes.unplacedErrors.isEmpty)
     }
 

@@ -60,7 +60,7 @@ struct IngestFieldErrorTests {
         let changes = try ingest(plan, #"""
             {"data":{"character":{"id":"1"}},"errors":[{"message":"gone","path":["character","name"]}]}
             """#)
-        #expect(changes.cell("Character:1", "name") == Cell(.null, error: FieldError(message: "gone", path: "character.name")))
+        #expect(changes.cell("Character:1", "name") == Cell(.null, errors: [FieldError(message: "gone", path: "character.name")]))
     }
 
     @Test func errorsThatNameNothingAreUnplaced() throws {

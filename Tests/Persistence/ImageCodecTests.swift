@@ -282,7 +282,7 @@ struct ImageCodecTests {
             return encoder.finish(key: key)
         }
         // One error: tag bit 7 alone, as format 3 wrote it.
-        let one = encoded(Cell(.null, error: FieldError(message: "a", path: "f.1")))
+        let one = encoded(Cell(.null, errors: [FieldError(message: "a", path: "f.1")]))
         #expect(Array(one.dropLast(4)) == [0x02, UInt8(typeID), 1, UInt8(nameID), 0x80, 1, UInt8(ascii: "a"), 3] + Array("f.1".utf8) + [0])
         // Three: bits 7 and 6, the first error, a count of 2, then the other two in order.
         let errors = [

@@ -124,7 +124,7 @@ struct ImageMergeTests {
             NamedCell(storageKey: "episode", cell: Cell(.links([RecordKey("Episode:1"), nil, RecordKey("Episode:2")]))),
             NamedCell(storageKey: "location", cell: Cell(.link(RecordKey("Location:3")))),
             NamedCell(storageKey: "meta", cell: Cell(.object("{\"a\":[1,2]}"))),
-            NamedCell(storageKey: "name", cell: Cell(.null, error: error)),
+            NamedCell(storageKey: "name", cell: Cell(.null, errors: [error])),
             NamedCell(storageKey: "tags", cell: Cell(.list([.string("x"), .list([.int(1), .null]), .double(2.5)]))),
         ]
         let snap = Snapshot(

@@ -48,20 +48,17 @@ public struct FieldError: Hashable, Sendable {
 
 /// One slot of a record: a value and, beside it, the field errors the server reported for it.
 public struct Cell: Hashable, Sendable {
+    /// The value the response wrote, `null` when it wrote only errors.
     public var value: Value
     /// The errors of the response that wrote the cell whose paths name its field, in the order of
     /// that response's `errors`: several when the field was met at several places (two aliases
     /// of it, or a record met twice) or when its list's elements failed one by one.
     public var errors: [FieldError]
 
+    /// A cell holding `value`, with `errors` beside it (none by default).
     public init(_ value: Value, errors: [FieldError] = []) {
         self.value = value
         self.errors = errors
-    }
-
-    /// A cell with one error beside its value.
-    public init(_ value: Value, error: FieldError) {
-        self.init(value, errors: [error])
     }
 }
 
