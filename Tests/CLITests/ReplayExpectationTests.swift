@@ -69,6 +69,8 @@ struct ReplayExpectationTests {
          #"image Character:1.status error: expected "status unavailable" at character.name ≠ actual "status unavailable" at character.status"#),
         (5, #"{"image":{"Character:1":{"$errors":{"status":null}}}}"#, #"image Character:1.status error: expected no error ≠ actual "status unavailable" at character.status"#),
         (5, #"{"image":{"Character:1":{"$errors":{"name":"gone"}}}}"#, #"image Character:1.name error: expected "gone" ≠ actual no error"#),
+        (5, #"{"image":{"Character:1":{"$errors":{"status":["status unavailable","again"]}}}}"#,
+         #"image Character:1.status error: expected "status unavailable", "again" ≠ actual "status unavailable" at character.status"#),
         (9, #"{"oneOf":[{"image":{"Character:1":{"name":"Summer"}}},{"image":{"Character:1":null}}]}"#,
          #"state 1: image Character:1.name: expected "Summer" ≠ actual"#),
     ]
@@ -81,6 +83,17 @@ struct ReplayExpectationTests {
         #expect(failure.eventIndex == index)
         #expect(failure.differences.contains { $0.hasPrefix(line) }, "\(failure.differences)")
         #expect(failure.event?.hasPrefix("#\(index) ") == true)
+    }
+
+    @Test("a cell's several errors are written as a list, in order, and read back the same")
+    func severalErrorsRoundTrip() throws {
+        let text = #"{"baton-replay":1,"events":[{"event":"collect","expect":{"image":{"Character:1":{"$errors":{"episode":["a",{"message":"b","path":"c.episode.1"}],"name":null,"status":"gone"}}}}}]}"#
+        let file = try ReplayFile.parse(text)
+        let row = try #require(file.events[0].expect?.image?.records?["Character:1"] ?? nil)
+        #expect(row.errors["episode"] == [FieldErrorExpectation(message: "a"), FieldErrorExpectation(message: "b", path: "c.episode.1")])
+        #expect(row.errors["name"] == [])
+        #expect(row.errors["status"] == [FieldErrorExpectation(message: "gone")])
+        #expect(try ReplayFile.parse(file.render()) == file)
     }
 
     @Test("one of these states: the failure lists every state's mismatches")
@@ -118,6 +131,7 @@ struct ReplayExpectationTests {
         (#"{"image":{"Character:1":{"$absent":"name"}}}"#, "$absent is a list of storage keys"),
         (#"{"image":{"Character:1":{"$errors":{"name":1}}}}"#, #"$errors["name"] is the error's message"#),
         (#"{"image":{"Character:1":{"$errors":{"name":{"text":"x"}}}}}"#, #"unknown key "text" in expect.image["Character:1"].$errors["name"]"#),
+        (#"{"image":{"Character:1":{"$errors":{"name":["x",2]}}}}"#, #"$errors["name"][1] is the error's message"#),
         (#"{"image":{"Character:1":5}}"#, "is an object of cells, or null for no row"),
         (#"{"root":{"$used":2}}"#, "expect.root.$used is an object"),
         (#"{"root":{"$deleted":true}}"#, #"unknown root key "$deleted" in expect.root"#),
