@@ -43,7 +43,7 @@ final class HydrationReader {
             return .found(SlotRow(deleted: true, typename: typename, cells: [:]))
         case .found(.present(let typename, let cells)):
             let slots = SlotTable.shared.slots(cells.lazy.map(\.storageKey))
-            var bySlot = EmptyCellTables.withCapacity(cells.count)
+            var bySlot = EmptyTables.cells.withCapacity(cells.count)
             for (slot, named) in zip(slots, cells) { bySlot[slot] = named.cell }
             return .found(SlotRow(deleted: false, typename: typename, cells: bySlot))
         }

@@ -77,7 +77,7 @@ struct RecordBuilder {
     /// (an array element read through a getter is copied first: five references counted).
     mutating func makeChange() -> RecordChange {
         // Made at its size (cheaper than reserving capacity in an empty dictionary).
-        var map = EmptyCellTables.withCapacity(fields.count)
+        var map = EmptyTables.cells.withCapacity(fields.count)
         for i in fields.indices { map[fields[i].slot] = Cell(fields[i].value) }
         for (position, error) in errors { map[fields[position].slot]?.errors.append(error) }
         return RecordChange(key: key, typename: typename, cells: map)

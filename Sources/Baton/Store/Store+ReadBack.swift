@@ -108,7 +108,7 @@ struct ReadBackWalk {
     }
 
     private mutating func object(_ data: RecordData, fields: [MergedField]) -> JSONValue {
-        var members = EmptyJSONObjects.withCapacity(fields.count)
+        var members = EmptyTables.jsonObjects.withCapacity(fields.count)
         for merged in fields {
             let responseKey = merged.field.responseKey
             let field = merged.field
@@ -122,7 +122,7 @@ struct ReadBackWalk {
             }
             path.append(.key(responseKey))
             defer { path.removeLast() }
-            if !cell.errors.isEmpty, !store.configuration.mutant.isOn(.readBackDropsErrors) {
+            if !store.configuration.mutant.isOn(.readBackDropsErrors) {
                 for error in cell.errors {
                     errors.append(ReadError(error: error, path: path.map(\.json) + Self.elementIndices(of: error.path)))
                 }
@@ -180,23 +180,5 @@ struct ReadBackWalk {
             }
             return .array(out)
         }
-    }
-}
-
-/// Empty JSON objects of growing capacity, made once, for read-back's objects: as with
-/// ``EmptyCellTables``, `Dictionary(minimumCapacity:)` looked the table's generic metadata up at
-/// run time once per object read back.
-enum EmptyJSONObjects {
-    /// Scales 0 … 6: room for up to 48 members without growing.
-    private static let tables: [[String: JSONValue]] = (0..<7).map { scale in
-        Dictionary(minimumCapacity: (1 << scale) * 3 / 4)
-    }
-
-    /// An empty object with room for `capacity` members.
-    static func withCapacity(_ capacity: Int) -> [String: JSONValue] {
-        var scale = 0
-        while scale < tables.count && (1 << scale) * 3 / 4 < capacity { scale += 1 }
-        guard scale < tables.count else { return Dictionary(minimumCapacity: capacity) }
-        return tables[scale]
     }
 }

@@ -22,9 +22,10 @@ import Darwin
 /// (message, path, extensions: two strings and a varint that is 0 when the error has no
 /// extensions, else the length + 1 of their UTF-8 text that follows). When bit 6 is set as well
 /// (format 4), a count (varint, at least 1) of further errors follows the first, then each of them
-/// spelled the same way; bit 6 without bit 7 is damage. Tags (bits 0-3; bits 4-5 zero): 0 null, 1 false, 2 true, 3 int (zigzag varint), 4 double (8 bytes, little-endian
-/// IEEE 754 bits), 5 string, 6 link (the target type's name id as a varint, 0 when unknown, then
-/// the key as a string), 7 links (a count, then per element a varint that is 0 for null or the
+/// spelled the same way; bit 6 without bit 7 is damage. Tags (bits 0-3; bits 4-5 zero): 0 null,
+/// 1 false, 2 true, 3 int (zigzag varint), 4 double (8 bytes, little-endian IEEE 754 bits),
+/// 5 string, 6 link (the target type's name id as a varint, 0 when unknown, then the key as a
+/// string), 7 links (a count, then per element a varint that is 0 for null or the
 /// type's name id + 1, followed for non-null elements by the key as a string), 8 list (a count,
 /// then nested values: tag byte without the error bit, then payload), 9 object (canonical JSON
 /// text as a string), 10 entity link (the target type's name id, never 0, then the key's bytes
