@@ -12,7 +12,7 @@ struct GraphQLFuzzTests {
           hero @include(if: $show) { ...Fields name @skip(if: false) }
           node(id: $id) { __typename ... on Character { age height(unit: FOOT) } ... { id } }
           characters(filter: $f, page: -3, ratio: 1.5e-3, flags: [true, null]) {
-            friends(first: 2, after: """cursor""") @connection(key: "K", filters: ["filter"]) { edges { cursor } }
+            friends(first: 2, after: """cursor""") @connection(key: "K", filters: ["filter"]) { edges { cursor node { id } } pageInfo { endCursor } }
           }
         }
         fragment Fields on Character { id alias: name }

@@ -97,10 +97,12 @@ struct GraphQLPlanDirectiveTests {
     static let connections = """
         query Q($cursor: String) {
           hero {
-            friends(first: 10, after: $cursor, orderby: ["name"]) @connection(key: "Friends") { edges { cursor } }
+            friends(first: 10, after: $cursor, orderby: ["name"]) @connection(key: "Friends") {
+              edges { cursor node { id } } pageInfo { endCursor }
+            }
             filtered: friends(first: 10, orderby: ["name"], filter: {name: "R"})
-              @connection(key: "Filtered", filters: ["filter"]) { pageInfo { hasNextPage } }
-            empty: friends(first: 1) @connection(key: "Empty", filters: []) { pageInfo { endCursor } }
+              @connection(key: "Filtered", filters: ["filter"]) { edges { node { id } } pageInfo { hasNextPage } }
+            empty: friends(first: 1) @connection(key: "Empty", filters: []) { ... on FriendsConnection { edges { node { id } } } }
             plain: friends(first: 1) { pageInfo { endCursor } }
           }
         }
@@ -144,6 +146,42 @@ struct GraphQLPlanDirectiveTests {
     ])
     func connectionErrors(source: String, expected: String) {
         #expect(F.planError(source) == expected)
+    }
+
+    /// Each of these built a plan before, and the store then lost pages without a word: a page
+    /// `after` a cursor the connection does not hold is not merged, and `nodes` are not merged at all.
+    @Test("@connection must select what merges its pages", arguments: [
+        ("{ hero { friends(first: 2) @connection(key: \"F\") { pageInfo { endCursor } } } }",
+         "1:28: @connection on \"Character.friends\" needs edges { node } (without arguments): pages merge edge by edge"),
+        ("{ hero { friends(first: 2) @connection(key: \"F\") { edges { cursor } } } }",
+         "1:28: @connection on \"Character.friends\" needs edges { node } (without arguments): pages merge edge by edge"),
+        ("{ hero { friends(first: 2) @connection(key: \"F\") { edges { node { id } } nodes { id } } } }",
+         "1:28: @connection on \"Character.friends\" cannot select \"nodes\": pages merge through edges, so nodes would hold only the last page; select edges { node } instead"),
+        ("query Q($c: String) { hero { friends(first: 2, after: $c) @connection(key: \"F\") { edges { node { id } } } } }",
+         "1:59: @connection on \"Character.friends\" pages with \"after\", so it needs pageInfo { endCursor }: a page joins the connection only at the endCursor it holds"),
+        ("query Q($c: String) { hero { friends(first: 2, after: $c) @connection(key: \"F\") { edges { node { id } } pageInfo { hasNextPage } } } }",
+         "1:59: @connection on \"Character.friends\" pages with \"after\", so it needs pageInfo { endCursor }: a page joins the connection only at the endCursor it holds"),
+        ("query Q($c: String) { hero { friends(first: 2, before: $c) @connection(key: \"F\") { edges { node { id } } pageInfo { endCursor } } } }",
+         "1:60: @connection on \"Character.friends\" pages with \"before\", so it needs pageInfo { startCursor }: a page joins the connection only at the startCursor it holds"),
+    ])
+    func connectionSelectionErrors(source: String, expected: String) {
+        #expect(F.planError(source) == expected)
+    }
+
+    @Test("@connection's required selections may come through fragments and conditions")
+    func connectionSelectionsThroughFragments() throws {
+        let source = """
+            query Q($c: String, $more: Boolean!) {
+              hero {
+                friends(first: 2, after: $c) @connection(key: "F") {
+                  ...Edges
+                  pageInfo @include(if: $more) { ... on PageInfo { endCursor } }
+                }
+              }
+            }
+            fragment Edges on FriendsConnection { edges { node { id } } }
+            """
+        _ = try F.plan(source)
     }
 
     @Test("@deleteRecord reads its optional typename")

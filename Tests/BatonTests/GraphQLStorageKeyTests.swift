@@ -82,8 +82,8 @@ struct GraphQLStorageKeyTests {
         let document = """
             query Q($after: String, $f: CharacterFilter) {
               hero {
-                all: friends(first: 10, after: $after, orderby: ["name"], filter: $f) @connection(key: "All") { pageInfo { endCursor } }
-                some: friends(first: 10, after: $after, orderby: ["name"], filter: $f) @connection(key: "Some", filters: ["filter"]) { pageInfo { endCursor } }
+                all: friends(first: 10, after: $after, orderby: ["name"], filter: $f) @connection(key: "All") { edges { node { id } } pageInfo { endCursor } }
+                some: friends(first: 10, after: $after, orderby: ["name"], filter: $f) @connection(key: "Some", filters: ["filter"]) { edges { node { id } } pageInfo { endCursor } }
               }
             }
             """

@@ -20,7 +20,7 @@ enum GraphQLFixtures {
           metadata: JSON
           nicknames: [String]
           appearsIn: [[Episode!]]!
-          friends(first: Int, after: String, orderby: [String], filter: CharacterFilter): FriendsConnection!
+          friends(first: Int, after: String, last: Int, before: String, orderby: [String], filter: CharacterFilter): FriendsConnection!
           bestFriend: Character
         }
         type Droid implements Being & Node & Named { id: ID! name: String primaryFunction: String }
@@ -39,9 +39,9 @@ enum GraphQLFixtures {
         directive @argumentDefinitions(a: JSON) on FRAGMENT_DEFINITION
         directive @tag(name: String!) repeatable on FIELD | QUERY | VARIABLE_DEFINITION
         input CharacterFilter { name: String status: Status tags: [String] nested: CharacterFilter }
-        type FriendsConnection { edges: [FriendEdge] pageInfo: PageInfo! }
+        type FriendsConnection { edges: [FriendEdge] nodes: [Character] pageInfo: PageInfo! }
         type FriendEdge { cursor: String! node: Character }
-        type PageInfo { hasNextPage: Boolean! endCursor: String }
+        type PageInfo { hasNextPage: Boolean! endCursor: String startCursor: String }
         type Query {
           hero: Character
           character(id: ID!): Character

@@ -61,10 +61,17 @@ extension PlanBuilder {
                 "field \"\(node.name)\" of type \"\(definition.type)\" cannot have a selection of subfields",
                 at: node.location)
         }
+        let connection = try self.connection(node, definition: definition, type: type, parent: parent)
+        if connection != nil, let directive = node.directives.first(where: { $0.name == "connection" }) {
+            try checkConnectionSelections(
+                selections, field: "\(parent.name).\(node.name)",
+                pagingArguments: Set(node.arguments.map(\.name)).intersection(ConnectionDirective.pagingArguments),
+                at: directive.location)
+        }
         return FieldSelection(
             responseKey: node.responseKey, name: node.name, arguments: arguments, type: type,
             selections: selections,
-            connection: try connection(node, definition: definition, type: type, parent: parent),
+            connection: connection,
             deleteRecord: try deleteRecord(node, definition: definition, type: type, parent: parent), mutant: mutant)
     }
 
