@@ -68,8 +68,11 @@ package enum WorldTypes {
     }
 }
 
-/// A type shaped as a Relay connection: `edges { cursor node }` and
-/// `pageInfo { startCursor endCursor hasNextPage hasPreviousPage }`, and maybe `nodes`.
+/// A type shaped as a Relay connection: `edges { node }` (with `cursor` when the edge type has
+/// one) and `pageInfo` with `endCursor` or `startCursor` (a forward-only or backward-only
+/// connection has one of them), `hasNextPage` and `hasPreviousPage` where the type has them, and
+/// maybe `nodes`. The store merges pages at `pageInfo`'s cursors, never the edges', so a connection
+/// whose edges carry no cursor still pages.
 package struct ConnectionShape: Sendable, Hashable {
     /// The connection type (`NoteConnection`).
     package let typeName: String
@@ -88,17 +91,17 @@ package struct ConnectionShape: Sendable, Hashable {
         guard let type = schema.type(named: typeName), type.kind == .object,
             let edges = type.field(named: "edges"), edges.type.listDepth == 1,
             let edge = schema.type(named: edges.type.namedType), edge.kind == .object,
-            let cursor = edge.field(named: "cursor"), WorldTypes.isIDLike(cursor.type, in: schema),
+            edge.field(named: "cursor").map({ WorldTypes.isIDLike($0.type, in: schema) }) ?? true,
             let node = edge.field(named: "node"), node.type.listDepth == 0,
             schema.type(named: node.type.namedType)?.isComposite == true,
             let pageInfo = type.field(named: "pageInfo"), pageInfo.type.listDepth == 0,
             let info = schema.type(named: pageInfo.type.namedType), info.kind == .object
         else { return nil }
-        for name in ["startCursor", "endCursor"] {
-            guard let field = info.field(named: name), WorldTypes.isIDLike(field.type, in: schema) else { return nil }
-        }
+        let cursors = ["startCursor", "endCursor"].compactMap { info.field(named: $0) }
+        guard !cursors.isEmpty, cursors.allSatisfy({ WorldTypes.isIDLike($0.type, in: schema) }) else { return nil }
         for name in ["hasNextPage", "hasPreviousPage"] {
-            guard let field = info.field(named: name), field.type.listDepth == 0, field.type.namedType == "Boolean" else { return nil }
+            guard let field = info.field(named: name) else { continue }
+            guard field.type.listDepth == 0, field.type.namedType == "Boolean" else { return nil }
         }
         return ConnectionShape(typeName: typeName, edgeType: edge.name, nodeType: node.type.namedType, pageInfoType: info.name)
     }
