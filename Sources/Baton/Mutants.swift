@@ -53,6 +53,9 @@ package enum Mutant: String, CaseIterable, Sendable {
     /// Of several field errors whose paths name one field, ingest keeps only the last (the
     /// store's rule until the GitHub CLI's search response lost one of two list-item errors).
     case fieldKeepsOneError
+    /// A joining connection page's `nodes` replace the connection's instead of joining them (the
+    /// store's behaviour until a `nodes` connection was refused, then merged).
+    case connectionNodesReplaced
 
     /// What the mutant breaks, in a sentence.
     package var summary: String {
@@ -78,6 +81,7 @@ package enum Mutant: String, CaseIterable, Sendable {
         case .errorsFollowMergedLinks: "a field error follows the merged links of a record met twice, landing beside another occurrence's value or dropped"
         case .readBackDropsErrors: "read-back gives the data without the field errors stored beside it"
         case .fieldKeepsOneError: "of several field errors on one field, ingest keeps only the last"
+        case .connectionNodesReplaced: "a connection's nodes are the last page's, not every page's joined"
         }
     }
 }

@@ -149,14 +149,12 @@ struct GraphQLPlanDirectiveTests {
     }
 
     /// Each of these built a plan before, and the store then lost pages without a word: a page
-    /// `after` a cursor the connection does not hold is not merged, and `nodes` are not merged at all.
+    /// `after` a cursor the connection does not hold is not merged.
     @Test("@connection must select what merges its pages", arguments: [
         ("{ hero { friends(first: 2) @connection(key: \"F\") { pageInfo { endCursor } } } }",
-         "1:28: @connection on \"Character.friends\" needs edges { node } (without arguments): pages merge edge by edge"),
+         "1:28: @connection on \"Character.friends\" needs edges { node } or nodes (without arguments): pages merge through them"),
         ("{ hero { friends(first: 2) @connection(key: \"F\") { edges { cursor } } } }",
-         "1:28: @connection on \"Character.friends\" needs edges { node } (without arguments): pages merge edge by edge"),
-        ("{ hero { friends(first: 2) @connection(key: \"F\") { edges { node { id } } nodes { id } } } }",
-         "1:28: @connection on \"Character.friends\" cannot select \"nodes\": pages merge through edges, so nodes would hold only the last page; select edges { node } instead"),
+         "1:28: @connection on \"Character.friends\" needs edges { node } or nodes (without arguments): pages merge through them"),
         ("query Q($c: String) { hero { friends(first: 2, after: $c) @connection(key: \"F\") { edges { node { id } } } } }",
          "1:59: @connection on \"Character.friends\" pages with \"after\", so it needs pageInfo { endCursor }: a page joins the connection only at the endCursor it holds"),
         ("query Q($c: String) { hero { friends(first: 2, after: $c) @connection(key: \"F\") { edges { node { id } } pageInfo { hasNextPage } } } }",
@@ -168,7 +166,7 @@ struct GraphQLPlanDirectiveTests {
         #expect(F.planError(source) == expected)
     }
 
-    @Test("@connection's required selections may come through fragments and conditions")
+    @Test("@connection's required selections may come through fragments and conditions, and nodes serve as edges")
     func connectionSelectionsThroughFragments() throws {
         let source = """
             query Q($c: String, $more: Boolean!) {
@@ -182,6 +180,8 @@ struct GraphQLPlanDirectiveTests {
             fragment Edges on FriendsConnection { edges { node { id } } }
             """
         _ = try F.plan(source)
+        _ = try F.plan(#"query Q($c: String) { hero { friends(first: 2, after: $c) @connection(key: "F") { nodes { id } pageInfo { endCursor } } } }"#)
+        _ = try F.plan(#"{ hero { friends(first: 2) @connection(key: "F") { edges { cursor } nodes { id } } } }"#)
     }
 
     @Test("@deleteRecord reads its optional typename")

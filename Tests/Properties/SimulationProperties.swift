@@ -130,7 +130,7 @@ struct SimulationProperties {
 @MainActor
 @Suite("Mutants: the simulator has teeth")
 struct MutantProperties {
-    /// Seeds tried per mutant: the slowest, `errorsFollowMergedLinks`, first fails at seed 86 of the
+    /// Seeds tried per mutant: the slowest, `errorsFollowMergedLinks`, first fails at seed 59 of the
     /// default world (it needs a field error under a record met at two paths).
     static let bound: UInt64 = 120
 

@@ -73,7 +73,7 @@ struct WorldLoadingTests {
     func rickAndMortyKeepsItsNames() throws {
         let world = WorldFixtures.rickAndMorty
         #expect(world.name == "rickandmorty")
-        #expect(world.operations.map(\.name) == ["CharacterHeader", "CharacterList", "CharacterScreen", "DeleteCharacter", "EpisodeCast", "EpisodeCastHomes", "LocationResidents", "Notes", "RemoveNote", "Rename"])
+        #expect(world.operations.map(\.name) == ["CharacterHeader", "CharacterList", "CharacterScreen", "DeleteCharacter", "EpisodeCast", "EpisodeCastHomes", "LocationResidents", "NoteFeed", "Notes", "RemoveNote", "Rename"])
         #expect(world.settings.entityCount(of: "Character") == 2...7)
         #expect(world.settings.entityCount(of: "Episode") == 1...4)
         #expect(world.settings.entityCount(of: "Location") == 1...3)
@@ -84,7 +84,7 @@ struct WorldLoadingTests {
     @Test("the GitHub world loads, with its connections, entities and mutations understood")
     func githubLoads() throws {
         let world = WorldFixtures.github
-        #expect(world.operations.count == 12)
+        #expect(world.operations.count == 13)
         let analysis = world.analysis
         #expect(analysis.connections.keys.sorted() == [
             "IssueCommentConnection", "IssueConnection", "IssueTimelineItemConnection", "LabelConnection",

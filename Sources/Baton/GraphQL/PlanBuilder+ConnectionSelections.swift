@@ -1,25 +1,22 @@
 /// What a `@connection` field must select for its pages to merge.
 ///
-/// The store merges a connection's pages edge by edge, and a page joins the connection only when
-/// its `after` (or `before`) is the end (or start) cursor the connection already holds. A
-/// selection without those parts builds a plan that reads as missing after its second page, or
-/// shows only the last page, so it is refused here with the reason instead.
+/// The store merges a connection's pages through its edges or its `nodes`, and a page joins the
+/// connection only when its `after` (or `before`) is the end (or start) cursor the connection
+/// already holds. A selection without those parts built a plan whose later pages were dropped
+/// without a word, so it is refused here with the reason instead.
 extension PlanBuilder {
-    /// Throws when `selections` of the `@connection` field `field` cannot merge pages: no
-    /// `edges { node }`, `nodes` beside the edges, or a paging argument without the cursor it is
-    /// matched against.
+    /// Throws when `selections` of the `@connection` field `field` cannot merge pages: neither
+    /// `edges { node }` nor `nodes` (each without arguments), or a paging argument without the
+    /// cursor it is matched against.
     func checkConnectionSelections(
         _ selections: SelectionSet?, field: String, pagingArguments: Set<String>, at location: GraphQLLocation
     ) throws {
         let top = ConnectionSelectionNames(selections)
-        if top.fields["nodes"] != nil {
+        let edges = top.fields["edges"].map { !$0.hasArguments && ConnectionSelectionNames($0.selections).fields["node"] != nil } ?? false
+        let nodes = top.fields["nodes"].map { !$0.hasArguments } ?? false
+        guard edges || nodes, top.fields["edges"]?.hasArguments != true, top.fields["nodes"]?.hasArguments != true else {
             throw GraphQLError(
-                "@connection on \"\(field)\" cannot select \"nodes\": pages merge through edges, so nodes would hold only the last page; select edges { node } instead",
-                at: location)
-        }
-        guard let edges = top.fields["edges"], !edges.hasArguments, ConnectionSelectionNames(edges.selections).fields["node"] != nil else {
-            throw GraphQLError(
-                "@connection on \"\(field)\" needs edges { node } (without arguments): pages merge edge by edge", at: location)
+                "@connection on \"\(field)\" needs edges { node } or nodes (without arguments): pages merge through them", at: location)
         }
         let pageInfo = ConnectionSelectionNames(top.fields["pageInfo"]?.selections ?? [])
         for (argument, cursor) in [("after", "endCursor"), ("before", "startCursor")]

@@ -6,6 +6,7 @@ enum ChangeSetApplier {
     static let edgesSlot = SlotID.named("edges")
     static let pageInfoSlot = SlotID.named("pageInfo")
     static let nodeSlot = SlotID.named("node")
+    static let nodesSlot = SlotID.named("nodes")
     static let endCursorSlot = SlotID.named("endCursor")
     static let startCursorSlot = SlotID.named("startCursor")
     static let hasNextPageSlot = SlotID.named("hasNextPage")
@@ -102,10 +103,13 @@ enum ChangeSetApplier {
 
         var connection = existing ?? RecordData(typename: page.typename)
         connection.typename = page.typename
-        for (slot, cell) in server.cells where slot != edgesSlot && slot != pageInfoSlot {
+        for (slot, cell) in server.cells where slot != edgesSlot && slot != pageInfoSlot && slot != nodesSlot {
             connection.cells[slot] = cell
         }
         connection.cells[edgesSlot] = Cell(.links(edges))
+        if case .links(let pageNodes)? = server.cells[nodesSlot]?.value {
+            connection.cells[nodesSlot] = Cell(.links(joinedNodes(pageNodes, held: existing?.cells[nodesSlot], mode: page.mode, mutant: mutant)))
+        }
 
         if let serverPageInfoKey = linkTarget(server.cells[pageInfoSlot]), let serverPageInfo = view[serverPageInfoKey] {
             var pageInfo = existingPageInfo ?? RecordData(typename: serverPageInfo.typename)
@@ -131,6 +135,28 @@ enum ChangeSetApplier {
         view[page.connectionRecord] = connection
         parent.cells[page.connectionSlot] = Cell(.link(page.connectionRecord))
         view[page.parent] = parent
+    }
+
+    /// A page's `nodes` joined to the ones the connection holds, as its edges are: a refreshing
+    /// page's alone, a later page's after them, an earlier page's before them; `null` items
+    /// dropped and a node already held once dropped (the first kept). A deleted node stays, and
+    /// reads as `null` at its place as in any list of links. Only a page that brings `nodes`
+    /// touches them.
+    private static func joinedNodes(_ pageNodes: [RecordKey?], held: Cell?, mode: ConnectionPage.Mode, mutant: Mutant?) -> [RecordKey?] {
+        var heldNodes: [RecordKey?] = []
+        if case .links(let links)? = held?.value, !mutant.isOn(.connectionNodesReplaced) { heldNodes = links }
+        let ordered: [RecordKey?]
+        switch mode {
+        case .replace: ordered = pageNodes
+        case .append: ordered = heldNodes + pageNodes
+        case .prepend: ordered = pageNodes + heldNodes
+        }
+        var seen = Set<RecordKey>()
+        var joined: [RecordKey?] = []
+        for case let key? in ordered where seen.insert(key).inserted {
+            joined.append(key)
+        }
+        return joined
     }
 
     /// Null and deleted edges dropped; an edge whose node another edge already holds is dropped

@@ -33,6 +33,7 @@ enum OracleApply {
     static let edges: OracleText = "edges"
     static let pageInfo: OracleText = "pageInfo"
     static let node: OracleText = "node"
+    static let nodes: OracleText = "nodes"
     static let endCursor: OracleText = "endCursor"
     static let startCursor: OracleText = "startCursor"
     static let hasNextPage: OracleText = "hasNextPage"
@@ -131,10 +132,23 @@ enum OracleApply {
 
         var connection = existing ?? OracleRecord(typename: page.typename)
         connection.typename = page.typename
-        for (slot, cell) in server.cells where slot != edges && slot != pageInfo {
+        for (slot, cell) in server.cells where slot != edges && slot != pageInfo && slot != nodes {
             connection.cells[slot] = cell
         }
         connection.cells[edges] = OracleCell(.links(kept))
+        // `nodes`, when the page brings them, join what the connection holds as edges do; a
+        // repeated node keeps its first place, a deleted one stays (it reads as null).
+        if case .links(let brought)? = server.cells[nodes]?.value {
+            var before: [OracleText?] = []
+            if page.mode != .replace, case .links(let links)? = existing?.cells[nodes]?.value { before = links }
+            let joined: [OracleText?] = switch page.mode {
+            case .replace: brought
+            case .append: before + brought
+            case .prepend: brought + before
+            }
+            var met = Set<OracleText>()
+            connection.cells[nodes] = OracleCell(.links(joined.compactMap { $0 }.filter { met.insert($0).inserted }))
+        }
 
         if let serverInfoKey = server.cells[pageInfo]?.value.linkTarget, let serverInfo = view[serverInfoKey] {
             let infoKey = OracleKeys.pageInfo(of: page.connection)

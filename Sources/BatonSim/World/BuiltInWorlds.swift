@@ -32,6 +32,24 @@ mutation DeleteIssueComment($id: ID!) {
 }
 
 """#),
+            ("IssueComments.graphql", #"""
+# An issue's comments read through `nodes`, as GitHub's own clients often page them: the
+# connection's nodes join page by page, forward only.
+query IssueComments($id: ID!, $first: Int, $after: String) {
+  node(id: $id) {
+    __typename
+    id
+    ... on Issue {
+      comments(first: $first, after: $after) @connection(key: "IssueComments_comments") {
+        totalCount
+        nodes { id body author { __typename login } }
+        pageInfo { endCursor hasNextPage }
+      }
+    }
+  }
+}
+
+"""#),
             ("IssueDetail.graphql", #"""
 query IssueDetail($id: ID!, $first: Int, $after: String, $withBody: Boolean!, $compact: Boolean = false) {
   node(id: $id) {
@@ -507,6 +525,21 @@ query EpisodeCastHomes($id: ID!) {
 query LocationResidents($id: ID!) { location(id: $id) { id name dimension residents { id name species } } }
 
 """#),
+            ("NoteFeed.graphql", #"""
+# A character's notes read through `nodes` as well as edges, paged both ways: the connection's
+# nodes join page by page as its edges do.
+query NoteFeed($id: ID!, $first: Int, $after: String, $last: Int, $before: String) {
+  character(id: $id) {
+    id
+    notes(first: $first, after: $after, last: $last, before: $before) @connection(key: "NoteFeed_notes") {
+      edges { node { id } }
+      nodes { id text }
+      pageInfo { endCursor startCursor hasNextPage hasPreviousPage }
+    }
+  }
+}
+
+"""#),
             ("Notes.graphql", #"""
 query Notes($id: ID!, $first: Int, $after: String, $last: Int, $before: String) {
   character(id: $id) {
@@ -572,7 +605,7 @@ type Location {
 type CharacterPage { info: PageSummary, results: [Character] }
 type PageSummary { count: Int, next: Int }
 
-type NoteConnection { totalCount: Int, edges: [NoteEdge], pageInfo: PageInfo! }
+type NoteConnection { totalCount: Int, edges: [NoteEdge], pageInfo: PageInfo!, nodes: [Note] }
 type NoteEdge { cursor: String!, node: Note }
 type Note { id: ID!, text: String }
 type PageInfo { endCursor: String, startCursor: String, hasNextPage: Boolean!, hasPreviousPage: Boolean! }

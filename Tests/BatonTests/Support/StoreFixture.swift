@@ -32,7 +32,7 @@ type Episode implements Node { id: ID!, name: String, characters: [Character] }
 type Location { id: ID, name: String }
 type CharacterPage { info: Info, results: [Character] }
 type Info { count: Int, next: Int }
-type NoteConnection { totalCount: Int, edges: [NoteEdge], pageInfo: PageInfo! }
+type NoteConnection { totalCount: Int, edges: [NoteEdge], nodes: [Note], pageInfo: PageInfo! }
 type NoteEdge { cursor: String!, node: Note }
 type Note implements Node { id: ID!, text: String }
 type PageInfo { endCursor: String, startCursor: String, hasNextPage: Boolean!, hasPreviousPage: Boolean! }
