@@ -40,7 +40,7 @@ let forwardOnlyOperations = [
 ]
 
 @MainActor
-@Suite("A forward-only connection whose edges carry no cursor")
+@Suite("Forward-only connections: edges without a cursor, or nodes without edges")
 struct ForwardOnlyWorldTests {
     @Test("the world loads, and its seeds page the connection forward and run clean")
     func seeds() throws {
@@ -55,6 +55,22 @@ struct ForwardOnlyWorldTests {
         #expect(covered["connectionFirstPages", default: 0] > 0)
         #expect(covered["connectionAppends", default: 0] > 0)
         #expect(covered["connectionPrepends", default: 0] == 0)
+    }
+
+    @Test("a connection with nodes and no edges pages too, as GitHub's commit comparisons do")
+    func nodesOnly() throws {
+        let schema = forwardOnlySchema
+            .replacingOccurrences(of: "type PostConnection { edges: [PostEdge] ", with: "type PostConnection { nodes: [Post] ")
+            .replacingOccurrences(of: "type PostEdge { node: Post }\n", with: "")
+        var operations = forwardOnlyOperations
+        operations["Feed.graphql"] = operations["Feed.graphql"]?.replacingOccurrences(of: "edges { node { id body likes } }", with: "nodes { id body likes }")
+        let world = try SimulationWorld(name: "feed", schema: schema, operations: operations)
+        let results = Simulator.campaign(seeds: 0...11, in: world, events: 150)
+        for (seed, result) in results.enumerated() {
+            #expect(result.failure == nil, "seed \(seed): \(result.failure.map(String.init(describing:)) ?? "")")
+        }
+        let appends = results.reduce(0) { $0 + ($1.coverage["connectionAppends"] ?? 0) }
+        #expect(appends > 0)
     }
 
     @Test("a page info with neither cursor is not a connection, and the world says where")

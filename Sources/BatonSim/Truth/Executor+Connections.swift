@@ -74,9 +74,10 @@ extension Executor {
     func connectionField(_ name: String, definition: Schema.Field, page: AnsweredPage) -> Resolved? {
         switch name {
         case "edges":
+            guard let edgeType = page.shape.edgeType else { return nil }
             return .list(page.nodes.indices.map { index in
                 .object(ServerObject(
-                    type: page.shape.edgeType, identity: ServerHash.of(page.identity, 0xED6E, UInt64(index)),
+                    type: edgeType, identity: ServerHash.of(page.identity, 0xED6E, UInt64(index)),
                     role: .edge(page, index)))
             })
         case "nodes" where Self.itemType(of: definition.type).namedType == page.shape.nodeType:

@@ -39,7 +39,7 @@ extension OperationValidator {
         try checkOnly(["key", "filters"], on: directive)
         guard definition.type.listDepth == 0, ConnectionShape.detect(definition.type.namedType, in: schema) != nil else {
             throw error(
-                "@connection needs a field whose type is a connection (edges { node } and pageInfo { endCursor } or pageInfo { startCursor }); \"\(label)\" is \"\(definition.type)\"",
+                "@connection needs a field whose type is a connection (edges { node } or nodes, and pageInfo { endCursor } or pageInfo { startCursor }); \"\(label)\" is \"\(definition.type)\"",
                 at: directive.location)
         }
         guard let key = directive.argument("key") else {

@@ -69,16 +69,18 @@ package enum WorldTypes {
 }
 
 /// A type shaped as a Relay connection: `edges { node }` (with `cursor` when the edge type has
-/// one) and `pageInfo` with `endCursor` or `startCursor` (a forward-only or backward-only
-/// connection has one of them), `hasNextPage` and `hasPreviousPage` where the type has them, and
-/// maybe `nodes`. The store merges pages at `pageInfo`'s cursors, never the edges', so a connection
-/// whose edges carry no cursor still pages.
+/// one) or a `nodes` list, or both, and `pageInfo` with `endCursor` or `startCursor` (a
+/// forward-only or backward-only connection has one of them), `hasNextPage` and
+/// `hasPreviousPage` where the type has them. The store joins pages at `pageInfo`'s cursors,
+/// never the edges', so a connection whose edges carry no cursor, or that has no edges, still
+/// pages.
 package struct ConnectionShape: Sendable, Hashable {
     /// The connection type (`NoteConnection`).
     package let typeName: String
-    /// The type of an item of `edges` (`NoteEdge`).
-    package let edgeType: String
-    /// The named type of an edge's `node`, which may be an interface or a union.
+    /// The type of an item of `edges` (`NoteEdge`); `nil` for a connection with `nodes` only.
+    package let edgeType: String?
+    /// The named type of an edge's `node` (or of an item of `nodes`), which may be an interface
+    /// or a union.
     package let nodeType: String
     /// The type of `pageInfo`.
     package let pageInfoType: String
@@ -89,11 +91,6 @@ package struct ConnectionShape: Sendable, Hashable {
     /// The shape of `typeName`, or `nil` when it is not a connection.
     package static func detect(_ typeName: String, in schema: Schema) -> ConnectionShape? {
         guard let type = schema.type(named: typeName), type.kind == .object,
-            let edges = type.field(named: "edges"), edges.type.listDepth == 1,
-            let edge = schema.type(named: edges.type.namedType), edge.kind == .object,
-            edge.field(named: "cursor").map({ WorldTypes.isIDLike($0.type, in: schema) }) ?? true,
-            let node = edge.field(named: "node"), node.type.listDepth == 0,
-            schema.type(named: node.type.namedType)?.isComposite == true,
             let pageInfo = type.field(named: "pageInfo"), pageInfo.type.listDepth == 0,
             let info = schema.type(named: pageInfo.type.namedType), info.kind == .object
         else { return nil }
@@ -103,7 +100,28 @@ package struct ConnectionShape: Sendable, Hashable {
             guard let field = info.field(named: name) else { continue }
             guard field.type.listDepth == 0, field.type.namedType == "Boolean" else { return nil }
         }
-        return ConnectionShape(typeName: typeName, edgeType: edge.name, nodeType: node.type.namedType, pageInfoType: info.name)
+        let edgeShape = edges(of: type, in: schema)
+        let nodesType = type.field(named: "nodes").flatMap { nodes -> String? in
+            guard nodes.type.listDepth == 1, schema.type(named: nodes.type.namedType)?.isComposite == true else { return nil }
+            return nodes.type.namedType
+        }
+        if let edgeShape {
+            return ConnectionShape(typeName: typeName, edgeType: edgeShape.edge, nodeType: edgeShape.node, pageInfoType: info.name)
+        }
+        guard let nodesType else { return nil }
+        return ConnectionShape(typeName: typeName, edgeType: nil, nodeType: nodesType, pageInfoType: info.name)
+    }
+
+    /// The edge type and its node's type, when `type` has `edges` of objects with a composite
+    /// `node` (and a cursor-like `cursor` if any).
+    private static func edges(of type: Schema.NamedType, in schema: Schema) -> (edge: String, node: String)? {
+        guard let edges = type.field(named: "edges"), edges.type.listDepth == 1,
+            let edge = schema.type(named: edges.type.namedType), edge.kind == .object,
+            edge.field(named: "cursor").map({ WorldTypes.isIDLike($0.type, in: schema) }) ?? true,
+            let node = edge.field(named: "node"), node.type.listDepth == 0,
+            schema.type(named: node.type.namedType)?.isComposite == true
+        else { return nil }
+        return (edge.name, node.type.namedType)
     }
 }
 
