@@ -49,7 +49,7 @@ enum Help {
                     options: []),
         CommandHelp(path: ["image", "write"],
                     synopsis: "baton image write --image FILE --schema SDL --document GRAPHQL [--operation NAME] [--variables JSON] --response JSON",
-                    summary: "Commits a response into a store over the image FILE and lets the writer keep it.",
+                    summary: "Checks the operation over the image FILE as its screen would, then commits the response and lets the writer keep it (so a page joins the connection the image holds).",
                     options: [("--image FILE", "the image (made if missing)")] + operationOptions + [("--response JSON", "a file holding the server's response")]),
         CommandHelp(path: ["image", "read"],
                     synopsis: "baton image read --image FILE --schema SDL --document GRAPHQL [--operation NAME] [--variables JSON]",

@@ -58,6 +58,10 @@ enum ImageCommand {
         let changeSet = try input.changeSet(responsePath: responsePath)
         let image = try open(path)
         let store = Store(image: image, configuration: .init(collectsAutomatically: false))
+        // An app's screen checks before its response lands, so memory holds what the image does
+        // for the operation; without that, a page `after` the end cursor the image holds would
+        // find no connection to join and be dropped.
+        _ = store.check(input.plan, variables: input.variables)
         store.commit(changeSet)
         image.close()
         if let error = image.writer.lastError {
