@@ -141,7 +141,13 @@ extension Simulation {
         disk.flushAll()
         guard var file = disk.bytes(of: Self.imagePath) else { return "killed; no file to rot" }
         var random = SimRandom(seed: seed)
-        var candidates = tables.records.filter { $0.row.count >= 8 }.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+        // A row already rotted is a miss already; a second flip can only add nothing or undo the
+        // first (seed 3507 of the default world flipped the same bit back, and the row rightly read
+        // as it was written, which the model had forgotten).
+        let alreadyRotted = oracle.rotted
+        var candidates = tables.records
+            .filter { $0.row.count >= 8 && !alreadyRotted.contains(OracleText($0.key)) }
+            .sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
         var rotted: [String] = []
         while rotted.count < 3, !candidates.isEmpty {
             let record = candidates.remove(at: random.int(0...(candidates.count - 1)))
