@@ -103,13 +103,14 @@ enum ChangeSetApplier {
 
         var connection = existing ?? RecordData(typename: page.typename)
         connection.typename = page.typename
-        for (slot, cell) in server.cells where slot != edgesSlot && slot != pageInfoSlot && slot != nodesSlot {
-            connection.cells[slot] = cell
+        for (slot, cell) in server.cells where slot != edgesSlot && slot != pageInfoSlot {
+            if slot == nodesSlot, case .links(let pageNodes) = cell.value {
+                connection.cells[slot] = Cell(.links(joinedNodes(pageNodes, held: existing?.cells[slot], mode: page.mode, mutant: mutant)))
+            } else {
+                connection.cells[slot] = cell
+            }
         }
         connection.cells[edgesSlot] = Cell(.links(edges))
-        if case .links(let pageNodes)? = server.cells[nodesSlot]?.value {
-            connection.cells[nodesSlot] = Cell(.links(joinedNodes(pageNodes, held: existing?.cells[nodesSlot], mode: page.mode, mutant: mutant)))
-        }
 
         if let serverPageInfoKey = linkTarget(server.cells[pageInfoSlot]), let serverPageInfo = view[serverPageInfoKey] {
             var pageInfo = existingPageInfo ?? RecordData(typename: serverPageInfo.typename)
@@ -137,11 +138,12 @@ enum ChangeSetApplier {
         view[page.parent] = parent
     }
 
-    /// A page's `nodes` joined to the ones the connection holds, as its edges are: a refreshing
-    /// page's alone, a later page's after them, an earlier page's before them; `null` items
-    /// dropped and a node already held once dropped (the first kept). A deleted node stays, and
-    /// reads as `null` at its place as in any list of links. Only a page that brings `nodes`
-    /// touches them.
+    /// A page's `nodes` (a list of links) joined to the ones the connection holds, as its edges
+    /// are: a refreshing page's alone, a later page's after them, an earlier page's before them;
+    /// `null` items dropped and a node already held once dropped (the first kept). A deleted node
+    /// stays, and reads as `null` at its place as in any list of links. A page without `nodes`
+    /// leaves them as they are; any other value of `nodes` is copied like the connection's other
+    /// fields.
     private static func joinedNodes(_ pageNodes: [RecordKey?], held: Cell?, mode: ConnectionPage.Mode, mutant: Mutant?) -> [RecordKey?] {
         var heldNodes: [RecordKey?] = []
         if case .links(let links)? = held?.value, !mutant.isOn(.connectionNodesReplaced) { heldNodes = links }

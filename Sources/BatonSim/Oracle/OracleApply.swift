@@ -132,12 +132,13 @@ enum OracleApply {
 
         var connection = existing ?? OracleRecord(typename: page.typename)
         connection.typename = page.typename
-        for (slot, cell) in server.cells where slot != edges && slot != pageInfo && slot != nodes {
+        for (slot, cell) in server.cells where slot != edges && slot != pageInfo {
             connection.cells[slot] = cell
         }
         connection.cells[edges] = OracleCell(.links(kept))
-        // `nodes`, when the page brings them, join what the connection holds as edges do; a
-        // repeated node keeps its first place, a deleted one stays (it reads as null).
+        // A list of links in `nodes` joins what the connection holds as edges do (a repeated node
+        // keeps its first place, a deleted one stays: it reads as null); any other value was
+        // copied above like the connection's other fields.
         if case .links(let brought)? = server.cells[nodes]?.value {
             var before: [OracleText?] = []
             if page.mode != .replace, case .links(let links)? = existing?.cells[nodes]?.value { before = links }
