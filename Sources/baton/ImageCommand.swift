@@ -62,7 +62,7 @@ enum ImageCommand {
         // for the operation; without that, a page `after` the end cursor the image holds would
         // find no connection to join and be dropped.
         _ = store.check(input.plan, variables: input.variables)
-        store.commit(changeSet)
+        PagesNotJoined.report(store.commit(changeSet))
         image.close()
         if let error = image.writer.lastError {
             throw CLIError.failed("\(path): the writer failed: \(error)")

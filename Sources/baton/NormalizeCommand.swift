@@ -11,7 +11,7 @@ enum NormalizeCommand {
         try arguments.finish()
         let changeSet = try input.changeSet(responsePath: responsePath)
         let store = Store(configuration: .init(collectsAutomatically: false))
-        store.commit(changeSet)
+        PagesNotJoined.report(store.commit(changeSet))
         if readBack {
             let result = store.read(input.plan, variables: input.variables)
             print(prettyJSON(result.response))

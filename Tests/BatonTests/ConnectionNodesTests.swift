@@ -75,6 +75,19 @@ struct ConnectionNodesTests {
         #expect(try list(store, nodesOnly, "nodes") == ["n7"])
     }
 
+    @Test("a commit answers the pages that joined nothing, and only those")
+    func pagesNotJoined() throws {
+        let store = Store()
+        func commit(_ variables: [String: JSONValue], _ json: String) throws -> [ConnectionPage] {
+            store.commit(try StoreFixture.changeSet(nodesOnly, variables, json))
+        }
+        #expect(try commit(["first": .int(2), "after": .string("c2")], page([3], start: "c3", end: "c3")).map(\.mode) == [.append(after: "c2")])
+        #expect(try commit(["first": .int(2)], page([1, 2], start: "c1", end: "c2")).isEmpty)
+        #expect(try commit(["first": .int(2), "after": .string("c2")], page([3], start: "c3", end: "c3")).isEmpty)
+        #expect(try commit(["last": .int(2), "before": .string("c9")], page([0], start: "c0", end: "c0")).map(\.mode) == [.prepend(before: "c9")])
+        #expect(try list(store, nodesOnly, "nodes") == ["n1", "n2", "n3"])
+    }
+
     @Test("a deleted node keeps its place and reads as null there")
     func deletedNode() throws {
         let store = Store()

@@ -55,5 +55,13 @@ struct ImageWritePagesCommandTests {
         #expect(ids == ["a", "b", "c"])
         #expect(info["endCursor"] == .string("c3"))
         #expect(info["hasNextPage"] == .bool(false))
+        #expect(!read.errors.contains("joined no connection"), "\(read)")
+
+        // The second page alone, in a new store that holds no connection: read says what it
+        // could not do rather than dropping the page in silence.
+        let alone = try BatonProcess.run(
+            ["read", "--schema", schema, "--document", document, "--variables", #"{"after":"c2"}"#, "--response", directory.path("page-1.json")])
+        #expect(alone.status == 2, "\(alone)")
+        #expect(alone.errors.contains(#"baton: note: the page after "c2" joined no connection: client:Repository:R:__Commits_connection does not hold that end cursor in memory"#), "\(alone)")
     }
 }

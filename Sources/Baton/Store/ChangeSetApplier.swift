@@ -12,7 +12,10 @@ enum ChangeSetApplier {
     static let hasNextPageSlot = SlotID.named("hasNextPage")
     static let hasPreviousPageSlot = SlotID.named("hasPreviousPage")
 
-    static func apply(_ changeSet: ChangeSet, to view: inout SourceView, mutant: Mutant? = nil) {
+    /// Applies `changeSet` to `view`; answers the connection pages that joined nothing (an
+    /// `after` or `before` that is not the cursor the connection holds, or no connection held).
+    @discardableResult
+    static func apply(_ changeSet: ChangeSet, to view: inout SourceView, mutant: Mutant? = nil) -> [ConnectionPage] {
         for change in changeSet.records {
             guard var data = view[change.key], !data.deleted else {
                 // A new record takes the change's cells as they are; a record named again after its
@@ -32,9 +35,11 @@ enum ChangeSetApplier {
             let typename = view[key]?.typename ?? typenameFromKey(key)
             view.write(key, RecordData(typename: typename, deleted: true), holdsEarlierCells: false)
         }
-        for page in changeSet.connectionPages {
-            applyPage(page, to: &view, mutant: mutant)
+        var notJoined: [ConnectionPage] = []
+        for page in changeSet.connectionPages where !applyPage(page, to: &view, mutant: mutant) {
+            notJoined.append(page)
         }
+        return notJoined
     }
 
     /// The type of an entity key (`Type:id`), or `""` for keys that do not say.
@@ -46,12 +51,13 @@ enum ChangeSetApplier {
 
     // MARK: - Connections
 
-    private static func applyPage(_ page: ConnectionPage, to view: inout SourceView, mutant: Mutant?) {
-        guard var parent = view[page.parent], !parent.deleted else { return }
+    /// Applies one page; false when a joining page found no connection holding its cursor.
+    private static func applyPage(_ page: ConnectionPage, to view: inout SourceView, mutant: Mutant?) -> Bool {
+        guard var parent = view[page.parent], !parent.deleted else { return true }
         guard let serverKey = page.serverRecord, let server = view[serverKey], !server.deleted else {
             parent.cells[page.connectionSlot] = Cell(.null)
             view[page.parent] = parent
-            return
+            return true
         }
         let existing = view[page.connectionRecord].flatMap { $0.deleted ? nil : $0 }
         let pageInfoKey = RecordKey(page.connectionRecord.rawValue + ":pageInfo")
@@ -61,9 +67,9 @@ enum ChangeSetApplier {
         case .replace:
             break
         case .append(let after):
-            guard existingPageInfo?.cells[endCursorSlot]?.value == .string(after) else { return }
+            guard existingPageInfo?.cells[endCursorSlot]?.value == .string(after) else { return false }
         case .prepend(let before):
-            guard existingPageInfo?.cells[startCursorSlot]?.value == .string(before) else { return }
+            guard existingPageInfo?.cells[startCursorSlot]?.value == .string(before) else { return false }
         }
 
         // Copy the page's edges into records the connection owns.
@@ -136,6 +142,7 @@ enum ChangeSetApplier {
         view[page.connectionRecord] = connection
         parent.cells[page.connectionSlot] = Cell(.link(page.connectionRecord))
         view[page.parent] = parent
+        return true
     }
 
     /// A page's `nodes` (a list of links) joined to the ones the connection holds, as its edges

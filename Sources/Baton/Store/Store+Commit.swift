@@ -23,13 +23,20 @@ extension Store {
     ///
     /// A server commit under live layers reverts them, applies, and re-applies the rest;
     /// `answering` names the layer this response answers, which is dropped.
-    public func commit(_ changeSet: ChangeSet, kind: BatchKind = .server, answering layer: OptimisticLayerID? = nil) {
+    ///
+    /// - Returns: the connection pages that joined nothing: a page `after` (or `before`) a cursor
+    ///   that is not the end (or start) cursor the connection holds in memory, or whose
+    ///   connection memory does not hold (a check that reads it hydrates it). Their records are
+    ///   committed all the same; only the connection is left as it was.
+    @discardableResult
+    public func commit(_ changeSet: ChangeSet, kind: BatchKind = .server, answering layer: OptimisticLayerID? = nil) -> [ConnectionPage] {
         let written: [SourceView.Write]
+        let notJoined: [ConnectionPage]
         do {
             // The view reads a copy of the base; it ends here, before the base is written, so the
             // base's storage is never copied for it.
             var view = SourceView(capacity: changeSet.records.count) { [base] in base[$0] }
-            ChangeSetApplier.apply(changeSet, to: &view, mutant: configuration.mutant)
+            notJoined = ChangeSetApplier.apply(changeSet, to: &view, mutant: configuration.mutant)
             written = view.written
         }
         let previousRoot = base[.queryRoot]
@@ -74,6 +81,7 @@ extension Store {
         }
         base.reclaimOutlines()
         if droppedLink { noteCollectionNeeded() }
+        return notJoined
     }
 
     /// Applies `changeSet` as an optimistic layer over the base; it never reaches the image.
