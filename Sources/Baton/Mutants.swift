@@ -56,6 +56,8 @@ package enum Mutant: String, CaseIterable, Sendable {
     /// A joining connection page's `nodes` replace the connection's instead of joining them (the
     /// store's behaviour until a `nodes` connection was refused, then merged).
     case connectionNodesReplaced
+    /// A commit answers no connection page as joining nothing, so a dropped page goes unsaid.
+    case unjoinedPagesUnreported
 
     /// What the mutant breaks, in a sentence.
     package var summary: String {
@@ -82,6 +84,7 @@ package enum Mutant: String, CaseIterable, Sendable {
         case .readBackDropsErrors: "read-back gives the data without the field errors stored beside it"
         case .fieldKeepsOneError: "of several field errors on one field, ingest keeps only the last"
         case .connectionNodesReplaced: "a connection's nodes are the last page's, not every page's joined"
+        case .unjoinedPagesUnreported: "a commit never says that a page joined no connection"
         }
     }
 }

@@ -81,7 +81,7 @@ extension Store {
         }
         base.reclaimOutlines()
         if droppedLink { noteCollectionNeeded() }
-        return notJoined
+        return configuration.mutant.isOn(.unjoinedPagesUnreported) ? [] : notJoined
     }
 
     /// Applies `changeSet` as an optimistic layer over the base; it never reaches the image.

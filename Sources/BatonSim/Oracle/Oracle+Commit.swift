@@ -21,6 +21,8 @@ package struct OracleCommitEffect: Hashable, Sendable {
     }
     /// What the commit hands the writer (empty when nothing changed and the response had no data).
     package var batch = OracleBatch()
+    /// The connection records of the response's pages that joined nothing, in order.
+    package var pagesNotJoined: [OracleText] = []
 }
 
 extension Oracle {
@@ -41,6 +43,7 @@ extension Oracle {
         connectionRecords.formUnion(report.connections)
 
         var effect = OracleCommitEffect()
+        effect.pagesNotJoined = report.notJoined
         var before: [OracleText: OracleRecord?] = [:]
         for key in overlay.keys { before[key] = .some(visible(key)) }
         for (key, record) in writes where base[key] != record {

@@ -23,6 +23,8 @@ struct OracleApplyReport {
     var prepends = 0
     var refreshes = 0
     var ignoredPages = 0
+    /// The connection records of the pages that joined nothing, in the order they came.
+    var notJoined: [OracleText] = []
     var deduplicatedEdges = 0
     /// The connection records the response's pages wrote.
     var connections: [OracleText] = []
@@ -91,12 +93,14 @@ enum OracleApply {
         case .append(let after):
             guard storedInfo?.cells[endCursor]?.value == .string(after) else {
                 report.ignoredPages += 1
+                report.notJoined.append(page.connection)
                 return
             }
             report.appends += 1
         case .prepend(let before):
             guard storedInfo?.cells[startCursor]?.value == .string(before) else {
                 report.ignoredPages += 1
+                report.notJoined.append(page.connection)
                 return
             }
             report.prepends += 1

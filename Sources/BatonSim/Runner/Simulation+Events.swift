@@ -197,11 +197,23 @@ extension Simulation {
         guard let changeSet = try ingest(operation, variables, body, index: index) else { return "skipped: unknown operation" }
         let response = try modelResponse(operation, variables, body, execution: execution, index: index)
         let id = layer.flatMap { process.layers.removeValue(forKey: $0) }
-        process.store.commit(changeSet, answering: id)
+        let notJoined = process.store.commit(changeSet, answering: id)
         self.process = process
         let effect = oracle.serverCommit(response, operation: operation, variables: variables, now: clock.now(), answering: id == nil ? nil : layer)
+        let reported = notJoined.map { OracleText($0.connectionRecord.rawValue) }
+        guard reported == effect.pagesNotJoined else {
+            throw violation(
+                "commit-reports-unjoined-pages",
+                "the pages that joined no connection, as the store answers: \(Self.listed(reported)); as the model has them: \(Self.listed(effect.pagesNotJoined))",
+                at: index)
+        }
         try checkWriterQueue(process, index: index)
         return Self.commitLine(changeSet, changed: effect.changed)
+    }
+
+    /// Connection keys for a message, or `none`.
+    private static func listed(_ keys: [OracleText]) -> String {
+        keys.isEmpty ? "none" : keys.map(\.description).joined(separator: ", ")
     }
 
     // MARK: - Collection
