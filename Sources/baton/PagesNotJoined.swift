@@ -13,12 +13,13 @@ enum PagesNotJoined {
     /// `the page after "c2" joined no connection: client:R:__C_connection does not hold that end
     /// cursor in memory, so its records were written and the connection was left as it was`.
     static func line(_ page: ConnectionPage) -> String {
-        let (side, cursor, which) = switch page.mode {
-        case .replace: ("", "", "")
-        case .append(let after): ("after", after, "end")
-        case .prepend(let before): ("before", before, "start")
+        let place = switch page.mode {
+        case .replace: "the refreshing page" // a refresh always joins; named in case one is ever answered
+        case .append(let after): "the page after \(prettyJSON(.string(after)))"
+        case .prepend(let before): "the page before \(prettyJSON(.string(before)))"
         }
-        return "the page \(side) \(prettyJSON(.string(cursor))) joined no connection: \(page.connectionRecord) does not hold that \(which) cursor in memory, "
+        let cursor = if case .prepend = page.mode { "start" } else { "end" }
+        return "\(place) joined no connection: \(page.connectionRecord) does not hold that \(cursor) cursor in memory, "
             + "so its records were written and the connection was left as it was"
     }
 }

@@ -36,8 +36,9 @@ enum ChangeSetApplier {
             view.write(key, RecordData(typename: typename, deleted: true), holdsEarlierCells: false)
         }
         var notJoined: [ConnectionPage] = []
-        for page in changeSet.connectionPages where !applyPage(page, to: &view, mutant: mutant) {
-            notJoined.append(page)
+        for page in changeSet.connectionPages {
+            let joined = applyPage(page, to: &view, mutant: mutant)
+            if !joined { notJoined.append(page) }
         }
         return notJoined
     }

@@ -204,16 +204,11 @@ extension Simulation {
         guard reported == effect.pagesNotJoined else {
             throw violation(
                 "commit-reports-unjoined-pages",
-                "the pages that joined no connection, as the store answers: \(Self.listed(reported)); as the model has them: \(Self.listed(effect.pagesNotJoined))",
+                "the store answers \(Self.count(reported.count, "page")) that joined no connection\(Self.keyList(reported)); the model has \(Self.count(effect.pagesNotJoined.count, "page"))\(Self.keyList(effect.pagesNotJoined))",
                 at: index)
         }
         try checkWriterQueue(process, index: index)
         return Self.commitLine(changeSet, changed: effect.changed)
-    }
-
-    /// Connection keys for a message, or `none`.
-    private static func listed(_ keys: [OracleText]) -> String {
-        keys.isEmpty ? "none" : keys.map(\.description).joined(separator: ", ")
     }
 
     // MARK: - Collection

@@ -100,16 +100,13 @@ package struct ConnectionShape: Sendable, Hashable {
             guard let field = info.field(named: name) else { continue }
             guard field.type.listDepth == 0, field.type.namedType == "Boolean" else { return nil }
         }
-        let edgeShape = edges(of: type, in: schema)
-        let nodesType = type.field(named: "nodes").flatMap { nodes -> String? in
-            guard nodes.type.listDepth == 1, schema.type(named: nodes.type.namedType)?.isComposite == true else { return nil }
-            return nodes.type.namedType
-        }
-        if let edgeShape {
+        if let edgeShape = edges(of: type, in: schema) {
             return ConnectionShape(typeName: typeName, edgeType: edgeShape.edge, nodeType: edgeShape.node, pageInfoType: info.name)
         }
-        guard let nodesType else { return nil }
-        return ConnectionShape(typeName: typeName, edgeType: nil, nodeType: nodesType, pageInfoType: info.name)
+        guard let nodes = type.field(named: "nodes"), nodes.type.listDepth == 1,
+            schema.type(named: nodes.type.namedType)?.isComposite == true
+        else { return nil }
+        return ConnectionShape(typeName: typeName, edgeType: nil, nodeType: nodes.type.namedType, pageInfoType: info.name)
     }
 
     /// The edge type and its node's type, when `type` has `edges` of objects with a composite
