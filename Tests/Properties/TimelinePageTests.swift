@@ -80,6 +80,28 @@ struct TimelinePageTests {
         #expect(dom.contains("<td class=\"differs\" title=\"the model expects: used 2 Character {"))
     }
 
+    @Test("a response event shows the response: members in the order the server sent them, escapes decoded")
+    func responseShown() throws {
+        let file = try FailureReportTests.file("Fixtures/regressions", "seed-14-memory-agrees-with-model-connectionNodesReplaced.json")
+        let outcome = FailureReportTests.replay(file, mutant: .connectionNodesReplaced, timeline: true)
+        let failure = try #require(outcome.failure)
+        let timeline = try #require(outcome.timeline)
+        #expect(timeline.events.allSatisfy { ($0.kind == "response") == ($0.response != nil) })
+        let dom = try Self.renderedDOM(of: TimelinePage.render(timeline))
+        #expect(dom.contains("data-rendered=\"ok\""))
+        #expect(!dom.contains("data-errors=\""))
+        // The failing event is a response, selected at load: its text is shown below its details.
+        let details = try #require(dom.range(of: "<div id=\"details\" data-event=\"\(failure.eventIndex)\">"))
+        let shown = try #require(dom[details.upperBound...].range(of: "<pre class=\"response-body\">"))
+        let text = dom[shown.upperBound...].prefix { $0 != "<" }
+        // The server wrote note 1's text before its id, and every member name and cursor with
+        // escapes (`\\u0069d`): the page shows them in that order, read.
+        #expect(text.contains(#"{"text": "text 485", "id": "1"}"#))
+        #expect(text.contains(#""endCursor": "offset:3""#))
+        #expect(!text.contains(#"\u00"#))
+        #expect(dom.contains("<details class=\"response\" open=\"\">"))
+    }
+
     @Test("the disk lane marks syncs and a power loss's dropped or torn writes; every event has its details")
     func diskLane() throws {
         let (_, file) = try #require(try SimulationProperties.scenarios().first { $0.0 == "image-expectations-every-kind.json" })

@@ -29,9 +29,12 @@ package struct Timeline: Sendable {
         package var files: [FileState]
         /// What the disk did during the event.
         package var disk: DiskActivity
+        /// The response the event delivered (a response, an optimistic response or an answer), as
+        /// ``ResponseDisplay`` shows it; `nil` for other events.
+        package var response: String?
 
         package init(index: Int, lane: Lane, kind: String, summary: String, details: [String] = [], keys: [String] = [],
-                     files: [FileState] = [], disk: DiskActivity = DiskActivity()) {
+                     files: [FileState] = [], disk: DiskActivity = DiskActivity(), response: String? = nil) {
             self.index = index
             self.lane = lane
             self.kind = kind
@@ -40,6 +43,7 @@ package struct Timeline: Sendable {
             self.keys = keys
             self.files = files
             self.disk = disk
+            self.response = response
         }
     }
 

@@ -37,6 +37,8 @@ extension TimelinePage {
     #details .keys { display: flex; flex-wrap: wrap; gap: 2px 10px; }
     #details .key { color: #06c; cursor: pointer; text-decoration: underline; }
     #details .failure-headline { color: #b00; margin-top: 4px; }
+    #details details.response summary { cursor: pointer; color: #06c; }
+    #details pre.response-body { margin: 4px 0; font-size: 12px; max-height: 420px; overflow: auto; background: #f7f7f7; }
     #history { margin-top: 8px; }
     #history table { border-collapse: collapse; margin-top: 6px; }
     #history td, #history th { border: 1px solid #ccc; padding: 2px 6px; vertical-align: top; font-family: monospace; font-size: 12px; }
@@ -195,6 +197,13 @@ extension TimelinePage {
         if (data.failure && e.index === failing) {
           details.appendChild(el('div', 'failure-headline', failureHeadline()));
           if (data.failure.differences.length) details.appendChild(diffList(data.failure.differences));
+        }
+        if (e.response !== undefined) {
+          var response = el('details', 'response', '');
+          response.open = true;
+          response.appendChild(el('summary', '', 'the response (members in the order sent, escapes decoded)'));
+          response.appendChild(el('pre', 'response-body', e.response));
+          details.appendChild(response);
         }
       }
       var chooser = document.getElementById('record');

@@ -24,7 +24,7 @@ package enum TimelinePage {
 
     static func json(_ timeline: Timeline) -> JSONValue {
         let events: [JSONValue] = timeline.events.map { event in
-            .object([
+            var object: [String: JSONValue] = [
                 "index": .int(event.index),
                 "lane": .string(event.lane.rawValue),
                 "kind": .string(event.kind),
@@ -42,7 +42,9 @@ package enum TimelinePage {
                     "faults": .int(event.disk.faults), "kept": .int(event.disk.kept), "dropped": .int(event.disk.dropped),
                     "torn": .int(event.disk.torn),
                 ]),
-            ])
+            ]
+            if let response = event.response { object["response"] = .string(response) }
+            return .object(object)
         }
         // A list, not an object: two keys that differ only in how a character is composed are
         // two records, and one JSON object could not hold both.

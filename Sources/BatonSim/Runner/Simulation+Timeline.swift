@@ -36,8 +36,18 @@ extension Simulation {
         timelineMarks = TimelineMarks(traceLines: trace.count, counters: counters)
         timeline.events.append(Timeline.Event(
             index: index, lane: Self.lane(of: event), kind: event.kind, summary: "\(event.summary) → \(outcome)",
-            details: details, keys: touched, files: fileStates(), disk: activity))
+            details: details, keys: touched, files: fileStates(), disk: activity, response: Self.responseShown(by: event)))
         self.timeline = timeline
+    }
+
+    /// The response an event delivers, as the page shows it.
+    static func responseShown(by event: SimEvent) -> String? {
+        switch event {
+        case .response(_, _, let body), .optimistic(_, _, _, let body), .answer(_, _, _, let body):
+            ResponseDisplay.text(of: body)
+        default:
+            nil
+        }
     }
 
     /// Notes rows a check read, so the event lists them among the records it touched.
