@@ -84,7 +84,6 @@ struct WorldErrorTests {
         Case(name: "an interface nothing implements", document: "query Q { character(id: \"1\") { orphan { name } } }", position: "1:32", message: "which no object type implements"),
         Case(name: "a mutation without an id", document: "mutation M { touch(name: \"x\") { character { id } } }", position: "1:14", message: "has no \"id\" argument"),
         Case(name: "a mutation whose payload names two types", document: "mutation M { pair(id: \"1\") { character { id } node { value } } }", position: "1:14", message: "entities of several types"),
-        Case(name: "a mutation argument that cannot set its field", document: "mutation M { relabel(id: \"1\", name: 3) { character { name } } }", position: "1:14", message: "the types must match"),
         Case(name: "a deletion whose type nothing names", document: "mutation M { rename(id: \"1\") { __typename d: __typename } }", position: "1:14", message: "selects no entity in its payload"),
         Case(name: "an abstract type without __typename", document: "query Q { node(id: \"1\") { id } }", position: "1:11", message: "does not select __typename for \"Character\""),
         Case(name: "__typename for one of a union's two members", document: "query Q { vehicle { ... on Character { __typename id } ... on Ship { id } } }", position: "1:11", message: "does not select __typename for \"Ship\""),
@@ -119,6 +118,15 @@ struct WorldErrorTests {
     func typenameAccepted(_ document: String) throws {
         let world = try WorldFixtures.world(Self.schema, document)
         #expect(world.operation(named: "Q") != nil)
+    }
+
+    @Test("a mutation argument named like a field but of another type sets nothing, and the world loads")
+    func argumentOfAnotherType() throws {
+        let world = try WorldFixtures.world(Self.schema, "mutation M { relabel(id: \"1\", name: 3) { character { name } } }")
+        let relabel = try #require(world.analysis.mutations["M"]?["relabel"])
+        #expect(relabel.targetType == "Character")
+        #expect(relabel.setters.isEmpty)
+        #expect(relabel.renewedFields == ["name"])
     }
 
     @Test("two operations with one name, in two files")

@@ -8,7 +8,8 @@ import Baton
 /// its type is the `typename:` of a payload field carrying `@deleteRecord`, else the field's own
 /// type when that is an entity, else the one entity type the payload selects. Fields the payload
 /// selects on that entity get a new version; an argument (or a field of the id's input object)
-/// named like a scalar field of the entity sets it; `@deleteRecord` deletes the entity.
+/// named like a scalar field of the entity, and of its type, sets it; `@deleteRecord` deletes the
+/// entity.
 package struct MutationEdit: Sendable, Hashable {
     /// An argument that sets a field of the edited entity.
     package struct Setter: Sendable, Hashable {
@@ -104,7 +105,7 @@ package struct MutationEdit: Sendable, Hashable {
             throw fail("edits \"\(target)\", which is not an object type with an id")
         }
 
-        let setters = try self.setters(of: definition, idArgument: idArgument, target: target, schema: schema, fail: fail)
+        let setters = self.setters(of: definition, idArgument: idArgument, target: target, schema: schema)
         var renewed: [String] = []
         func renew(_ selections: [Document.SelectionNode]) {
             for (field, _) in SelectionWalk.fields(selections, on: target, fragments: fragments)
@@ -137,11 +138,11 @@ package struct MutationEdit: Sendable, Hashable {
         return nil
     }
 
-    /// Arguments (and fields of the id's input object) named like a scalar field of `target`.
+    /// Arguments (and fields of the id's input object) named like a scalar field of `target`, of
+    /// the field's type.
     private static func setters(
-        of definition: Schema.Field, idArgument: [String], target: String, schema: Schema,
-        fail: (String, GraphQLLocation?) -> WorldError
-    ) throws -> [Setter] {
+        of definition: Schema.Field, idArgument: [String], target: String, schema: Schema
+    ) -> [Setter] {
         var candidates: [(path: [String], value: Schema.InputValue)] = []
         for argument in definition.arguments where argument.name != idArgument[0] || idArgument.count > 1 {
             if argument.name == idArgument[0] {
@@ -158,11 +159,10 @@ package struct MutationEdit: Sendable, Hashable {
             guard let field = schema.field(value.name, on: target), field.name != "id", field.name != "__typename",
                 schema.type(named: field.type.namedType)?.isLeaf == true
             else { continue }
-            guard field.type.namedType == value.type.namedType, field.type.listDepth == value.type.listDepth else {
-                throw fail(
-                    "sets \"\(target).\(field.name)\" of type \"\(field.type)\" from \"\(path.joined(separator: "."))\" of type \"\(value.type)\"; the types must match",
-                    nil)
-            }
+            // An argument of another type (an input object where the field is a JSON scalar, an
+            // ID where it is a String) is not the field's value: it sets nothing, as a real server
+            // would map it some way the schema does not say.
+            guard field.type.namedType == value.type.namedType, field.type.listDepth == value.type.listDepth else { continue }
             setters.append(Setter(argumentPath: path, field: field.name))
         }
         return setters.sorted { $0.field.utf8.lexicographicallyPrecedes($1.field.utf8) }
