@@ -69,8 +69,7 @@ struct ResponseWriter {
             literal("null")
             return value
         case .scalar(let scalar):
-            json(scalar)
-            return value
+            return .scalar(json(scalar))
         case .object(let object):
             return .object(self.object(object))
         case .list(let items):
@@ -86,37 +85,48 @@ struct ResponseWriter {
         }
     }
 
-    private mutating func json(_ value: JSONValue) {
+    /// Writes `value` and returns it as written: a double spelled as a whole number (`366`, `-0`)
+    /// is an integer to a reader, and inside a custom scalar nothing says otherwise.
+    @discardableResult
+    private mutating func json(_ value: JSONValue) -> JSONValue {
         switch value {
         case .null: literal("null")
         case .bool(let flag): literal(flag ? "true" : "false")
         case .int(let number): literal(String(number))
         case .double(let number):
+            let spelling: String
             if style.variesNumbers {
                 let spellings = FloatText.spellings(number)
-                literal(spellings[random.int(0...(spellings.count - 1))])
+                spelling = spellings[random.int(0...(spellings.count - 1))]
             } else {
-                literal(FloatText.plain(number))
+                spelling = FloatText.plain(number)
             }
+            literal(spelling)
+            if !spelling.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }), let whole = Int(spelling) { return .int(whole) }
         case .string(let text):
             whitespace()
             string(text)
         case .array(let items):
             token(UInt8(ascii: "["))
+            var written: [JSONValue] = []
             for (index, item) in items.enumerated() {
                 if index > 0 { token(UInt8(ascii: ",")) }
-                json(item)
+                written.append(json(item))
             }
             token(UInt8(ascii: "]"))
+            return .array(written)
         case .object(let members):
             token(UInt8(ascii: "{"))
+            var written: [String: JSONValue] = [:]
             for (index, name) in members.keys.sorted(by: ServerHash.utf8Less).enumerated() {
                 if index > 0 { token(UInt8(ascii: ",")) }
                 key(name)
-                json(members[name]!)
+                written[name] = json(members[name]!)
             }
             token(UInt8(ascii: "}"))
+            return .object(written)
         }
+        return value
     }
 
     private mutating func error(_ raised: RaisedError) {

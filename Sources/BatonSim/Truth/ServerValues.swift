@@ -48,7 +48,41 @@ enum ServerValues {
         case "Boolean": return .bool(hash & 1 == 1)
         case "ID": return .string("\(field)-\(hash % 1000)")
         case "String": return .string(string(hash, field: field, trickyRate: trickyRate))
-        default: return .string(custom(type.name, hash: hash, field: field, trickyRate: trickyRate))
+        default:
+            if holdsJSON(type.name) { return structured(hash, field: field, trickyRate: trickyRate, depth: 0) }
+            return .string(custom(type.name, hash: hash, field: field, trickyRate: trickyRate))
+        }
+    }
+
+    /// Whether a custom scalar's name says its values are any JSON (`JSON`, `JSONObject`, `jsonb`,
+    /// `Map`, `Any`, `Object`), as many servers' are; `JSONString` says they are text.
+    static func holdsJSON(_ name: String) -> Bool {
+        let lower = name.lowercased()
+        if lower.contains("json") { return !lower.contains("string") }
+        return ["map", "any", "object"].contains(lower)
+    }
+
+    /// Any JSON from `hash`: mostly a small object or array, sometimes a bare scalar. Member names
+    /// include the ones a store uses for its own structure (`id`, `__typename`, `__ref`), which
+    /// inside a scalar are plain data.
+    static func structured(_ hash: UInt64, field: String, trickyRate: Double, depth: Int) -> JSONValue {
+        let mixed = ServerHash.mix(hash &+ UInt64(depth))
+        let names = ["id", "__typename", "__ref", "__refs", "count", "a b", "caf\u{E9}", "", "nested", "z"]
+        switch depth >= 2 ? mixed % 4 + 2 : mixed % 6 {
+        case 0:
+            var members: [String: JSONValue] = [:]
+            for index in 0..<Int((mixed >> 8) % 4) {
+                let name = names[Int((mixed >> (12 + 4 * UInt64(index))) % UInt64(names.count))]
+                members[name] = structured(ServerHash.mix(mixed &+ UInt64(index)), field: field, trickyRate: trickyRate, depth: depth + 1)
+            }
+            return .object(members)
+        case 1:
+            let count = Int((mixed >> 8) % 4)
+            return .array((0..<count).map { structured(ServerHash.mix(mixed ^ UInt64($0 + 1)), field: field, trickyRate: trickyRate, depth: depth + 1) })
+        case 2: return .int(int(mixed >> 16))
+        case 3: return .double(float(mixed >> 16))
+        case 4: return (mixed >> 16) % 3 == 0 ? .null : .bool((mixed >> 18) & 1 == 1)
+        default: return .string(string(mixed >> 16, field: field, trickyRate: trickyRate))
         }
     }
 
