@@ -58,6 +58,9 @@ package enum Mutant: String, CaseIterable, Sendable {
     case connectionNodesReplaced
     /// A commit answers no connection page as joining nothing, so a dropped page goes unsaid.
     case unjoinedPagesUnreported
+    /// Arguments and variables are keyed as written, not as input coercion makes them, so
+    /// `scale: 2` and `scale: 2.0` of a `Float` are two slots (the store's rule until 2026-12-04).
+    case inputsNotCoerced
 
     /// What the mutant breaks, in a sentence.
     package var summary: String {
@@ -85,6 +88,7 @@ package enum Mutant: String, CaseIterable, Sendable {
         case .fieldKeepsOneError: "of several field errors on one field, ingest keeps only the last"
         case .connectionNodesReplaced: "a connection's nodes are the last page's, not every page's joined"
         case .unjoinedPagesUnreported: "a commit never says that a page joined no connection"
+        case .inputsNotCoerced: "arguments and variables are keyed as written, so a Float written 2 and 2.0 is two slots"
         }
     }
 }

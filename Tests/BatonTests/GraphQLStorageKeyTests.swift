@@ -77,6 +77,48 @@ struct GraphQLStorageKeyTests {
         #expect(try rootField(document).0.staticStorageKey == expected)
     }
 
+    @Test("one value written two ways is one storage key, as input coercion makes it", arguments: [
+        ("{ characters(ratio: 2) { id } }", "{ characters(ratio: 2.0) { id } }", "characters(ratio:2.0)"),
+        (#"{ characters(ids: "1") { id } }"#, #"{ characters(ids: ["1"]) { id } }"#, #"characters(ids:["1"])"#),
+        (#"{ characters(filter: {tags: "x"}) { id } }"#, #"{ characters(filter: {tags: ["x"]}) { id } }"#, #"characters(filter:{"tags":["x"]})"#),
+        (#"{ characters(filter: {nested: {tags: "x"}}) { id } }"#, #"{ characters(filter: {nested: {tags: ["x"]}}) { id } }"#, #"characters(filter:{"nested":{"tags":["x"]}})"#),
+    ])
+    func coercedLiterals(one: String, other: String, expected: String) throws {
+        #expect(try rootField(one).0.staticStorageKey == expected)
+        #expect(try rootField(other).0.staticStorageKey == expected)
+    }
+
+    @Test("a custom scalar's value has no type to coerce by: it is keyed as written")
+    func customScalarAsWritten() throws {
+        #expect(try rootField("{ characters(meta: {ratio: 2, ids: \"1\"}) { id } }").0.staticStorageKey == #"characters(meta:{"ids":"1","ratio":2})"#)
+    }
+
+    @Test("variables are coerced to their declared types: one storage key and one operation identity")
+    func coercedVariables() throws {
+        let document = "query Q($r: Float, $p: Int, $i: [ID!], $f: CharacterFilter) { characters(ratio: $r, page: $p, ids: $i, filter: $f) { id } }"
+        let plan = try F.plan(document)
+        let written: [String: JSONValue] = ["r": .int(2), "p": .double(3), "i": .string("1"), "f": .object(["tags": .string("x")])]
+        let coerced: [String: JSONValue] = ["r": .double(2), "p": .int(3), "i": .array([.string("1")]), "f": .object(["tags": .array([.string("x")])])]
+        let (field, _) = try rootField(document)
+        let key = #"characters(filter:{"tags":["x"]},ids:["1"],page:3,ratio:2.0)"#
+        #expect(field.storageKey(try plan.variables(written)) == key)
+        #expect(field.storageKey(try plan.variables(coerced)) == key)
+        #expect(plan.identity(try plan.variables(written)) == plan.identity(try plan.variables(coerced)))
+        #expect(try plan.variables(written).values == coerced)
+    }
+
+    #if BATON_MUTANTS
+    @Test("under inputsNotCoerced the two spellings are two keys (the check above can fail)")
+    func mutantKeepsSpellings() throws {
+        let plan = try Plan.build(
+            document: "query Q($r: Float) { characters(ratio: $r) { id } a: characters(page: 1, ratio: 2) { id } }",
+            schema: F.schema, mutant: .inputsNotCoerced)
+        let fields = plan.selections.fields(for: "Query", variables: try plan.variables())
+        #expect(fields[0].storageKey(try plan.variables(["r": .int(2)])) == "characters(ratio:2)")
+        #expect(fields[1].staticStorageKey == "characters(page:1,ratio:2)")
+    }
+    #endif
+
     @Test("the connection key keeps the filters, or every non-paging argument")
     func connectionKeys() throws {
         let document = """

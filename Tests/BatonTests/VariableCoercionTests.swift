@@ -98,10 +98,17 @@ struct VariableCoercionTests {
         #expect(variableError(provided) == nil)
     }
 
-    @Test("defaults fill what is not given; an explicit null stays; undeclared variables are dropped; values are kept as given")
+    @Test("defaults fill what is not given; an explicit null stays; undeclared variables are dropped; values are coerced to their types")
     func values() throws {
         let variables = try every.variables(["id": .int(7), "name": .null, "extra": .int(1), "ids": .string("1")])
-        #expect(variables.values == ["id": .int(7), "name": .null, "flag": .bool(true), "ids": .string("1")])
+        // An ID given as a number stays a number (as Relay keys it); a single item for a list is
+        // a list of one.
+        #expect(variables.values == ["id": .int(7), "name": .null, "flag": .bool(true), "ids": .array([.string("1")])])
+        let numbers = try every.variables(["id": .double(7), "page": .double(3), "ratio": .int(2), "matrix": .int(3)])
+        #expect(numbers.values["id"] == .int(7))
+        #expect(numbers.values["page"] == .int(3))
+        #expect(numbers.values["ratio"] == .double(2))
+        #expect(numbers.values["matrix"] == .array([.array([.int(3)])]))
         let defaults = try every.variables(["id": .string("1")])
         #expect(defaults.values == ["id": .string("1"), "name": .string("x"), "flag": .bool(true)])
     }

@@ -59,11 +59,24 @@ public final class Plan: Sendable {
     let variableSignature: String
     /// The shapes the last ingest built, for the next ingest under the same variables.
     let shapes = ShapeCacheSlot()
+    /// False only under the `inputsNotCoerced` mutant: variables are kept as given.
+    let coercesInputs: Bool
 
-    public init(
+    public convenience init(
         kind: OperationKind, name: String?, rootTypename: String,
         variableDefinitions: [VariableDefinition], selections: SelectionSet, schema: Schema? = nil
     ) {
+        self.init(
+            kind: kind, name: name, rootTypename: rootTypename, variableDefinitions: variableDefinitions,
+            selections: selections, schema: schema, mutant: nil)
+    }
+
+    /// A plan whose variables may put a known bug back (`inputsNotCoerced`).
+    init(
+        kind: OperationKind, name: String?, rootTypename: String,
+        variableDefinitions: [VariableDefinition], selections: SelectionSet, schema: Schema?, mutant: Mutant?
+    ) {
+        self.coercesInputs = !mutant.isOn(.inputsNotCoerced)
         self.kind = kind
         self.name = name
         self.rootTypename = rootTypename
@@ -98,13 +111,15 @@ public final class Plan: Sendable {
     /// must fit its type: `Int` a whole number in 32 bits, `Float` any number, `ID` a string or
     /// a whole number, `String` and `Boolean` their JSON kinds, an enum one of its values (as a
     /// string), an input object only its fields with every required one present, a list a JSON
-    /// array of fitting items or a single fitting item. Values are kept as given (an `ID` given as
+    /// array of fitting items or a single fitting item. Values are then coerced as ``InputRewrite``
+    /// says (`2` for a `Float` is `2.0`, a single item for a list a list of one; an `ID` given as
     /// `4` stays `4` in storage keys); variables the operation does not declare are dropped.
     ///
     /// - Throws: ``VariableError`` naming the first variable (in declaration order) that does not
     ///   fit, and where inside its value: `$id: expected ID!, got nothing`.
     public func variables(_ provided: [String: JSONValue] = [:]) throws(VariableError) -> Variables {
         let coercion = InputCoercion(schema: schema)
+        let rewrite = InputRewrite(schema: schema)
         var values: [String: JSONValue] = [:]
         for definition in variableDefinitions {
             var value = provided[definition.name]
@@ -114,7 +129,7 @@ public final class Plan: Sendable {
             } catch {
                 throw VariableError(variable: definition.name, path: error.path, message: error.message)
             }
-            if let value { values[definition.name] = value }
+            if let value { values[definition.name] = coercesInputs ? rewrite.json(value, as: definition.type) : value }
         }
         return Variables(checked: values, signature: variableSignature)
     }

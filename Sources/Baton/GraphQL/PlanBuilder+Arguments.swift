@@ -20,7 +20,10 @@ extension PlanBuilder {
             try checkValue(
                 argument.value, as: argumentDefinition.type, hasDefault: argumentDefinition.defaultValue != nil,
                 at: argument.location, position: Position(name: argument.name, owner: " of field \"\(field)\""))
-            arguments.append(ArgumentField(name: argument.name, value: try argumentValue(argument.value)))
+            let value = try argumentValue(argument.value)
+            arguments.append(ArgumentField(
+                name: argument.name,
+                value: mutant.isOn(.inputsNotCoerced) ? value : InputRewrite(schema: schema).argument(value, as: argumentDefinition.type)))
         }
         for argument in definition.arguments
         where argument.type.isNonNull && argument.defaultValue == nil && !nodes.contains(where: { $0.name == argument.name }) {

@@ -127,7 +127,7 @@ struct PlanBuilder {
         try checkEveryVariableUsed()
         return Plan(
             kind: operation.kind, name: operation.name, rootTypename: rootName,
-            variableDefinitions: definitions, selections: selections, schema: schema)
+            variableDefinitions: definitions, selections: selections, schema: schema, mutant: mutant)
     }
 
     /// A declared variable, checked to have an input type and a default of that type, its

@@ -239,7 +239,7 @@ struct TextWalk {
     /// A field's storage key and resolved arguments, memoized for the walk's variables.
     mutating func slot(of field: OracleField) -> (slot: OracleText, arguments: [String: JSONValue]) {
         if let known = memo.slots[ObjectIdentifier(field)] { return known }
-        let arguments = OracleArguments.resolve(field.node.arguments, variables)
+        let arguments = field.arguments(variables)
         let result = (OracleKeys.fieldSlot(name: field.name, arguments: arguments), arguments)
         memo.slots[ObjectIdentifier(field)] = result
         return result

@@ -18,6 +18,8 @@ package final class OracleOperation: Sendable {
     private let identityMemo = OracleIdentityMemo()
     /// The schema's fields as the walks read them (shared by the operations of one oracle).
     let catalog: OracleFieldCatalog
+    /// Coerces the variables to their declared types.
+    let coercion: OracleCoercion
 
     package init(_ operation: WorldOperation, schema: Schema, catalog: OracleFieldCatalog? = nil) {
         self.catalog = catalog ?? OracleFieldCatalog(schema: schema)
@@ -26,13 +28,15 @@ package final class OracleOperation: Sendable {
         rootTypename = schema.rootTypeName(for: operation.kind) ?? "Query"
         rootKey = OracleKeys.root(of: operation.kind)
         declarations = operation.syntax.variables
-        var builder = OracleSelectionBuilder(fragments: operation.fragments)
-        selections = builder.set(operation.syntax.selections)
+        coercion = OracleCoercion(schema: schema)
+        var builder = OracleSelectionBuilder(fragments: operation.fragments, schema: schema)
+        selections = builder.set(operation.syntax.selections, on: rootTypename)
     }
 
-    /// The variables this operation runs with (declared defaults applied, undeclared dropped).
+    /// The variables this operation runs with (declared defaults applied, undeclared dropped,
+    /// each coerced to its declared type).
     package func variables(_ provided: [String: JSONValue]) -> [String: JSONValue] {
-        OracleArguments.variables(declared: declarations, provided: provided)
+        coercion.coerce(variables: OracleArguments.variables(declared: declarations, provided: provided), declared: declarations)
     }
 
     /// ``variables(_:)`` and ``identity(_:)`` for `provided`, remembered for the next call with
@@ -133,10 +137,16 @@ package final class OracleField: Sendable {
     package let connection: OracleConnectionDirective?
     /// `@deleteRecord(typename:)` as written on the field.
     package let deleteRecord: OracleDeleteDirective?
+    /// The schema's definition of the field on the type of the set it is written in (`nil` for
+    /// `__typename` and fields the schema lacks): its arguments' types coerce what is written.
+    let definition: Schema.Field?
+    let coercion: OracleCoercion
 
-    init(node: Document.FieldNode, selections: OracleSelectionSet?) {
+    init(node: Document.FieldNode, selections: OracleSelectionSet?, definition: Schema.Field?, coercion: OracleCoercion) {
         self.node = node
         self.selections = selections
+        self.definition = definition
+        self.coercion = coercion
         connection = OracleConnectionDirective(node.directives)
         deleteRecord = OracleDeleteDirective(node.directives)
     }
@@ -144,9 +154,14 @@ package final class OracleField: Sendable {
     package var name: String { node.name }
     package var isTypename: Bool { node.name == "__typename" }
 
+    /// The field's arguments under `variables`, resolved and coerced to their declared types.
+    package func arguments(_ variables: [String: JSONValue]) -> [String: JSONValue] {
+        coercion.coerce(arguments: OracleArguments.resolve(node.arguments, variables), of: definition)
+    }
+
     /// The field's storage key under `variables`.
     package func slot(_ variables: [String: JSONValue]) -> OracleText {
-        OracleKeys.fieldSlot(name: node.name, arguments: OracleArguments.resolve(node.arguments, variables))
+        OracleKeys.fieldSlot(name: node.name, arguments: arguments(variables))
     }
 
     /// The slot the walks read: a connection field reads its client record through
@@ -154,7 +169,7 @@ package final class OracleField: Sendable {
     package func readSlot(_ variables: [String: JSONValue]) -> OracleText {
         guard let connection else { return slot(variables) }
         return OracleKeys.connectionSlot(
-            key: connection.key, filters: connection.filters, arguments: OracleArguments.resolve(node.arguments, variables))
+            key: connection.key, filters: connection.filters, arguments: arguments(variables))
     }
 }
 
@@ -214,24 +229,36 @@ package struct OracleDeleteDirective: Hashable, Sendable {
     }
 }
 
-/// Turns an operation's syntax into ``OracleSelectionSet``s, one shared set per fragment.
+/// Turns an operation's syntax into ``OracleSelectionSet``s, one shared set per fragment; each
+/// field knows its definition on the type of the set it is written in.
 struct OracleSelectionBuilder {
     let fragments: [String: Document.Fragment]
+    let schema: Schema
+    let coercion: OracleCoercion
     private var built: [String: OracleSelectionSet] = [:]
     private var building: Set<String> = []
 
-    init(fragments: [String: Document.Fragment]) {
+    init(fragments: [String: Document.Fragment], schema: Schema) {
         self.fragments = fragments
+        self.schema = schema
+        coercion = OracleCoercion(schema: schema)
     }
 
-    mutating func set(_ nodes: [Document.SelectionNode]) -> OracleSelectionSet {
+    /// The set of `nodes`, written on the type `typename`.
+    mutating func set(_ nodes: [Document.SelectionNode], on typename: String) -> OracleSelectionSet {
         var items: [OracleSelectionSet.Item] = []
         for node in nodes {
             switch node {
             case .field(let field):
-                items.append(.field(OracleField(node: field, selections: field.selections.map { set($0) })))
+                let definition = schema.field(field.name, on: typename)
+                let inner = definition?.type.namedType ?? typename
+                items.append(.field(OracleField(
+                    node: field, selections: field.selections.map { set($0, on: inner) }, definition: definition,
+                    coercion: coercion)))
             case .inlineFragment(let fragment):
-                items.append(.fragment(typeCondition: fragment.typeCondition, directives: fragment.directives, set(fragment.selections)))
+                items.append(.fragment(
+                    typeCondition: fragment.typeCondition, directives: fragment.directives,
+                    set(fragment.selections, on: fragment.typeCondition ?? typename)))
             case .fragmentSpread(let spread):
                 guard let fragment = fragments[spread.name] else { continue }
                 items.append(.fragment(typeCondition: fragment.typeCondition, directives: spread.directives, fragmentSet(fragment)))
@@ -245,7 +272,7 @@ struct OracleSelectionBuilder {
     private mutating func fragmentSet(_ fragment: Document.Fragment) -> OracleSelectionSet {
         if let done = built[fragment.name] { return done }
         guard building.insert(fragment.name).inserted else { return OracleSelectionSet(items: []) }
-        let result = set(fragment.selections)
+        let result = set(fragment.selections, on: fragment.typeCondition)
         building.remove(fragment.name)
         built[fragment.name] = result
         return result

@@ -170,8 +170,10 @@ struct Executor {
                 responseKey: group.responseKey, name: node.name, arguments: [:], directives: directives,
                 value: .scalar(.string(object.type)))
         }
-        let arguments = self.arguments(node.arguments)
-        guard let definition = schema.field(node.name, on: object.type) else {
+        let definition = schema.field(node.name, on: object.type)
+        // Arguments as the spec's input coercion makes them: `scale: 2` of a Float runs as 2.0.
+        let arguments = OracleCoercion(schema: schema).coerce(arguments: self.arguments(node.arguments), of: definition)
+        guard let definition else {
             let error = ProvenanceError(message: "\"\(object.type)\" has no field \"\(node.name)\"", path: path)
             record(error, at: node.location, placed: true)
             return ProvenanceField(

@@ -7,9 +7,12 @@ import Baton
 /// includes tricky ones, and input objects.
 package struct VariableDrawer: Sendable {
     private var random: SimRandom
+    /// How values are spelled: a stream of its own, so respelling moves no other choice.
+    private var spelling: SimRandom
 
     package init(random: SimRandom) {
         self.random = random
+        spelling = random.split("spelling")
     }
 
     /// Which way an operation with paging variables pages this time.
@@ -73,7 +76,43 @@ package struct VariableDrawer: Sendable {
                 }
             }
         }
+        for declaration in operation.syntax.variables {
+            guard let value = values[declaration.name] else { continue }
+            values[declaration.name] = respelled(value, as: declaration.type, schema: server.world.schema)
+        }
         return values
+    }
+
+    /// `value` as another client might write the same thing, which input coercion makes equal: a
+    /// whole `Float` without its fraction (JavaScript and Foundation write `2.0` as `2`), an
+    /// `Int` or `ID` number as a double (`3.0`), a list of one as its single item.
+    private mutating func respelled(_ value: JSONValue, as type: GraphQLTypeReference, schema: Schema) -> JSONValue {
+        switch type {
+        case .nonNull(let inner):
+            return respelled(value, as: inner, schema: schema)
+        case .list(let item):
+            guard case .array(let items) = value else { return value }
+            let each = items.map { respelled($0, as: item, schema: schema) }
+            if each.count == 1, each[0] != .null, spelling.chance(0.3) { return each[0] }
+            return .array(each)
+        case .named(let name):
+            switch (name, value) {
+            case ("Float", .double(let number)):
+                guard let whole = Int(exactly: number), spelling.chance(0.5) else { return value }
+                return .int(whole)
+            case ("Int", .int(let number)), ("ID", .int(let number)):
+                return spelling.chance(0.15) ? .double(Double(number)) : value
+            case (_, .object(let members)):
+                guard let input = schema.type(named: name), input.kind == .inputObject else { return value }
+                var respelled = members
+                for field in input.inputFields {
+                    if let member = members[field.name] { respelled[field.name] = self.respelled(member, as: field.type, schema: schema) }
+                }
+                return .object(respelled)
+            default:
+                return value
+            }
+        }
     }
 
     /// Mostly the cursor that joins the last page answered; sometimes another real cursor of the

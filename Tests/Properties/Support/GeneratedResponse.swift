@@ -83,7 +83,7 @@ struct GenResponseBuilder {
             guard let definition = schema.field(first.name, on: typename) else {
                 preconditionFailure("no field \(first.name) on \(typename)")
             }
-            let storageKey = self.storageKey(first)
+            let storageKey = self.storageKey(first, definition: definition)
             let slot = key + "\u{1}" + storageKey
             if schema.type(definition.type.namedType).isComposite {
                 let tree: Tree
@@ -259,12 +259,15 @@ struct GenResponseBuilder {
 
     // MARK: Storage keys
 
-    /// `name(a:1,b:"x")`: arguments sorted by name, values as canonical JSON, null arguments and
-    /// absent variables left out at every depth of objects, no parentheses when none remain.
-    func storageKey(_ field: GenFieldSelection) -> String {
+    /// `name(a:1,b:"x")`: arguments sorted by name, values coerced to their types and written as
+    /// canonical JSON, null arguments and absent variables left out at every depth of objects, no
+    /// parentheses when none remain.
+    func storageKey(_ field: GenFieldSelection, definition: GenField) -> String {
         var parts: [(String, String)] = []
         for (name, value) in field.arguments {
-            guard let resolved = resolve(value), let pruned = prune(resolved) else { continue }
+            guard let resolved = resolve(value) else { continue }
+            let type = definition.arguments.first { $0.name == name }?.type
+            guard let pruned = prune(type.map { coerce(resolved, to: $0) } ?? resolved) else { continue }
             parts.append((name, GenCanonical.render(pruned)))
         }
         if parts.isEmpty { return field.name }
@@ -287,6 +290,37 @@ struct GenResponseBuilder {
             return .object(members)
         default:
             return value.constant
+        }
+    }
+
+    /// Input coercion as the spec words it: an integer for a Float is that number as a double, a
+    /// whole double for an Int or ID an integer, a single value for a list a list of one, an
+    /// input object's fields by their types; anything else as it is.
+    private func coerce(_ value: JSONValue, to type: GenTypeRef) -> JSONValue {
+        if case .null = value { return value }
+        switch type {
+        case .nonNull(let inner):
+            return coerce(value, to: inner)
+        case .list(let item):
+            if case .array(let items) = value { return .array(items.map { coerce($0, to: item) }) }
+            return .array([coerce(value, to: item)])
+        case .named(let name):
+            switch (name, value) {
+            case ("Float", .int(let number)):
+                return .double(Double(number))
+            case ("Int", .double(let number)), ("ID", .double(let number)):
+                return Int(exactly: number).map { .int($0) } ?? value
+            case (_, .object(let members)):
+                let input = schema.type(name)
+                guard input.kind == .input else { return value }
+                var coerced = members
+                for field in input.inputFields {
+                    if let member = members[field.name] { coerced[field.name] = coerce(member, to: field.type) }
+                }
+                return .object(coerced)
+            default:
+                return value
+            }
         }
     }
 
