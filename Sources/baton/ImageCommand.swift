@@ -63,6 +63,7 @@ enum ImageCommand {
         // find no connection to join and be dropped.
         _ = store.check(input.plan, variables: input.variables)
         PagesNotJoined.report(store.commit(changeSet))
+        UnplacedErrors.report(changeSet.unplacedErrors)
         image.close()
         if let error = image.writer.lastError {
             throw CLIError.failed("\(path): the writer failed: \(error)")

@@ -12,6 +12,7 @@ enum NormalizeCommand {
         let changeSet = try input.changeSet(responsePath: responsePath)
         let store = Store(configuration: .init(collectsAutomatically: false))
         PagesNotJoined.report(store.commit(changeSet))
+        UnplacedErrors.report(changeSet.unplacedErrors)
         if readBack {
             let result = store.read(input.plan, variables: input.variables)
             print(prettyJSON(result.response))

@@ -44,6 +44,35 @@ struct ReadErrorsCommandTests {
         #expect(try Self.errors(fromImage.output) == fromResponse)
     }
 
+    @Test("errors that name no field of the data are said on stderr, by read, normalize and image write")
+    func unplacedErrorsSaid() throws {
+        let directory = try ImageTestDirectory()
+        let schema = directory.path("schema.graphql")
+        let document = directory.path("query.graphql")
+        let response = directory.path("response.json")
+        try "type Query { item(id: ID!): Item }\ntype Item { id: ID!, title: String }\n"
+            .write(toFile: schema, atomically: true, encoding: .utf8)
+        try "query I { item(id: \"1\") { id title } }\n".write(toFile: document, atomically: true, encoding: .utf8)
+        let operation = ["--schema", schema, "--document", document, "--response", response]
+
+        // A response without data: the request failed as a whole.
+        try #"{"errors":[{"message":"rate limited"}]}"#.write(toFile: response, atomically: true, encoding: .utf8)
+        let read = try BatonProcess.run(["read"] + operation)
+        #expect(read.status == 2, "\(read)")
+        #expect(read.errors.contains(#"baton: note: the response's error "rate limited" names no field of the data, so no cell keeps it"#), "\(read)")
+
+        // An error under a null parent, beside one the data can keep.
+        try #"""
+        {"data":{"item":null},"errors":[{"message":"item gone","path":["item"]},{"message":"title hidden","path":["item","title"]}]}
+        """#.write(toFile: response, atomically: true, encoding: .utf8)
+        for command in [["read"], ["normalize"], ["image", "write", "--image", directory.path("app.image")]] {
+            let run = try BatonProcess.run(command + operation)
+            #expect(run.status == 0, "\(command): \(run)")
+            #expect(run.errors.contains(#"baton: note: the response's error "title hidden" (at item.title) names no field of the data"#), "\(command): \(run)")
+            #expect(!run.errors.contains("item gone"), "\(command): \(run)")
+        }
+    }
+
     /// The `errors` member of printed JSON.
     private static func errors(_ output: String) throws -> [JSONValue] {
         guard case .object(let members) = try JSONValue.parse(output), case .array(let errors)? = members["errors"] else {
