@@ -61,6 +61,10 @@ package enum Mutant: String, CaseIterable, Sendable {
     /// Arguments and variables are keyed as written, not as input coercion makes them, so
     /// `scale: 2` and `scale: 2.0` of a `Float` are two slots (the store's rule until 2026-12-04).
     case inputsNotCoerced
+    /// Entity keys hold the id as it is, so an entity whose id has a `:` (`Thing` `1:meta`) and an
+    /// object at a path (`Thing:1`'s field `meta`) can be one record (the store's rule until
+    /// 2026-12-04).
+    case entityIDsNotEscaped
 
     /// What the mutant breaks, in a sentence.
     package var summary: String {
@@ -89,6 +93,7 @@ package enum Mutant: String, CaseIterable, Sendable {
         case .connectionNodesReplaced: "a connection's nodes are the last page's, not every page's joined"
         case .unjoinedPagesUnreported: "a commit never says that a page joined no connection"
         case .inputsNotCoerced: "arguments and variables are keyed as written, so a Float written 2 and 2.0 is two slots"
+        case .entityIDsNotEscaped: "entity keys hold ids as they are, so an entity whose id has a colon can share a record with an object at a path"
         }
     }
 }

@@ -32,6 +32,30 @@ struct IngestIdentityTests {
         #expect(changes.record("client:root")?.typename == "Query")
     }
 
+    /// Without escaping, `Character` `1:location` and the object at `Character:1`'s `location`
+    /// were one record, and the impostor's name landed in the location's cell.
+    @Test func idWithAColonIsNotAPath() throws {
+        let plan = B.query([
+            B.object("a", "Character", [B.leaf("id", .id), B.object("location", "Location", [B.leaf("name")])]),
+            B.object("b", "Character", [B.leaf("id", .id), B.leaf("name")]),
+        ])
+        let changes = try ingest(plan, #"""
+            {"data":{"a":{"id":"1","location":{"name":"Earth"}},"b":{"id":"1:location","name":"Impostor"}}}
+            """#)
+        #expect(changes.keys == ["client:root", "Character:1", "Character:1:location", #"Character:1\:location"#])
+        #expect(changes.value("Character:1:location", "name") == .string("Earth"))
+        #expect(changes.value(#"Character:1\:location"#, "name") == .string("Impostor"))
+        #expect(changes.value(#"Character:1\:location"#, "id") == .string("1:location"))
+        #expect(changes.record("Character:1:location")?.typename == "Location")
+    }
+
+    @Test("an id's colons and backslashes are escaped in its key, and nothing else is", arguments: [
+        ("1", "T:1"), ("1:2", #"T:1\:2"#), (#"a\b"#, #"T:a\\b"#), (#":\:"#, #"T:\:\\\:"#), ("é🦄/x", "T:é🦄/x"),
+    ])
+    func entityKeyEscapes(id: String, key: String) {
+        #expect(RecordKey.entity(typename: "T", id: id).rawValue == key)
+    }
+
     @Test func integerIDIsRenderedInDecimal() throws {
         let changes = try ingest(characterPlan, #"{"data":{"character":{"id":7,"name":"Abradolf"}}}"#)
         #expect(changes.keys == ["client:root", "Character:7"])

@@ -42,6 +42,8 @@ struct OracleKeysTests {
     @Test("entity, path and nested list keys")
     func recordKeys() {
         #expect(K.entity(typename: "Character", id: "1") == "Character:1")
+        #expect(K.entity(typename: "Character", id: "1:location") == #"Character:1\:location"#)
+        #expect(K.entity(typename: "Character", id: #"a\b"#) == #"Character:a\\b"#)
         #expect(K.path(parent: "Character:1", storageKey: "location") == "Character:1:location")
         #expect(K.path(parent: "client:root", storageKey: #"search(order:"ASC")"#, index: 2) == #"client:root:search(order:"ASC"):2"#)
     }

@@ -53,13 +53,14 @@ struct ServerDeterminismTests {
         #expect(twins > 5 && twins < 50)
     }
 
-    @Test("tricky ids carry quotes, backslashes, control characters, emoji and combining sequences")
+    @Test("tricky ids carry quotes, backslashes, colons, control characters, emoji and combining sequences")
     func trickyIDs() {
         let world = ExecutorMutationTests.quiet(WorldFixtures.github)
         let server = WorldFixtures.server(world, seed: 12) { $0.trickyIDRate = 1 }
         let ids = server.entityIDs(of: []).living
         #expect(ids.count > 5)
-        #expect(ids.allSatisfy { id in id.unicodeScalars.contains { $0.value < 0x20 || $0.value > 0x7E || $0 == "\"" || $0 == "\\" || $0 == "/" } })
+        #expect(ids.allSatisfy { id in id.unicodeScalars.contains { $0.value < 0x20 || $0.value > 0x7E || $0 == "\"" || $0 == "\\" || $0 == "/" || $0 == ":" } })
+        #expect(ids.contains { $0.contains(":") })
         #expect(Set(ids.map { Array($0.utf8) }).count == ids.count, "ids are unique byte for byte")
     }
 

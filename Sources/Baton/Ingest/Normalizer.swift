@@ -118,7 +118,11 @@ struct Normalizer {
             } else {
                 do { span = try scanner.readStringSpan() } catch { throw .json(error) }
             }
-            if !span.hasEscapes && span.isASCII {
+            // A `:` in the id is escaped in its key (a raw `\` is always a JSON escape): such ids
+            // take the general way.
+            if !span.hasEscapes && span.isASCII
+                && !scanner.bytes[span.range].contains(UInt8(ascii: ":")) && !mutant.isOn(.entityIDsNotEscaped)
+            {
                 let bytes = scanner.bytes
                 let idText = span.text
                 let id = UnsafeRawBufferPointer(rebasing: bytes[span.range])
@@ -393,7 +397,7 @@ struct Normalizer {
     /// The key an `id` value gives: `Type:id` for a string or an integer, the path key for null.
     func identity(_ value: Value, typename: String, keySource: KeySource, item: Int?) throws(IngestError) -> RecordKey {
         switch value {
-        case .string(let id): return .entity(typename: typename, id: id)
+        case .string(let id): return entityKey(typename: typename, id: id)
         case .int(let id): return .entity(typename: typename, id: String(id))
         case .null: return keySource.pathKey(item: item)
         default:
@@ -719,13 +723,19 @@ struct Normalizer {
         }
     }
 
+    /// `Type:id` as ``RecordKey/entity(typename:id:)`` makes it; under the `entityIDsNotEscaped`
+    /// mutant the id's `:` and `\` are kept as they are.
+    func entityKey(typename: String, id: String) -> RecordKey {
+        mutant.isOn(.entityIDsNotEscaped) ? RecordKey(typename + ":" + id) : .entity(typename: typename, id: id)
+    }
+
     // MARK: Deletions
 
     /// Appends the records a `@deleteRecord` field's value names (an id or lists of them).
     mutating func appendDeletions(_ value: Value, _ directive: DeleteRecordDirective) {
         switch value {
         case .string(let id):
-            deletions.append(directive.typename.map { RecordKey($0 + ":" + id) } ?? RecordKey(id))
+            deletions.append(directive.typename.map { entityKey(typename: $0, id: id) } ?? RecordKey(id))
         case .int(let id):
             appendDeletions(.string(String(id)), directive)
         case .list(let items):

@@ -1,8 +1,10 @@
 /// The key of one normalized record.
 ///
-/// Entities are keyed `Type:id`; objects without an id are keyed by their path from the parent
-/// record (`parentKey:storageKey[:index]`); the operation roots are `client:root`,
-/// `client:root:mutation` and `client:root:subscription`.
+/// Entities are keyed `Type:id`, the id with `\` and `:` escaped (`\\`, `\:`); objects without an
+/// id are keyed by their path from the parent record (`parentKey:storageKey[:index]`); the
+/// operation roots are `client:root`, `client:root:mutation` and `client:root:subscription`.
+/// Escaping keeps the two kinds apart: without it a `Thing` whose id is `1:meta` and the object at
+/// `Thing:1`'s field `meta` were one record.
 public struct RecordKey: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// The key's text, exactly as it appears in a record source or in the image.
     public let rawValue: String
@@ -19,9 +21,23 @@ public struct RecordKey: Hashable, Sendable, Comparable, CustomStringConvertible
     /// The root that subscription payloads hang from.
     public static let subscriptionRoot = RecordKey("client:root:subscription")
 
-    /// The key of an entity: `Type:id`.
+    /// The key of an entity: `Type:id`, with `\` and `:` in the id escaped as `\\` and `\:`, so
+    /// that an entity's key never reads as a path under another record.
     public static func entity(typename: String, id: String) -> RecordKey {
-        RecordKey(typename + ":" + id)
+        RecordKey(typename + ":" + escapedID(id))
+    }
+
+    /// An id as an entity key holds it: `\` and `:` preceded by a `\` (most ids hold neither and
+    /// are returned as they are).
+    static func escapedID(_ id: String) -> String {
+        guard id.utf8.contains(where: { $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: "\\") }) else { return id }
+        var escaped = ""
+        escaped.reserveCapacity(id.utf8.count + 4)
+        for scalar in id.unicodeScalars {
+            if scalar == ":" || scalar == "\\" { escaped.unicodeScalars.append("\\") }
+            escaped.unicodeScalars.append(scalar)
+        }
+        return escaped
     }
 
     /// The key of an object without an id, reached from `parent` through `storageKey`.

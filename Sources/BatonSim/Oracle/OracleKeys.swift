@@ -27,9 +27,16 @@ package enum OracleKeys {
         key == queryRoot || key == mutationRoot || key == subscriptionRoot
     }
 
-    /// An entity's key: `Type:id`.
+    /// An entity's key: `Type:id`, every `\` and `:` of the id preceded by a `\`, so that no
+    /// entity's key is also the path of an object under another record (`Thing` `1:meta` against
+    /// `Thing:1`'s field `meta`).
     package static func entity(typename: String, id: String) -> OracleText {
-        OracleText(typename + ":" + id)
+        var key = typename + ":"
+        for character in id.unicodeScalars {
+            if character == "\\" || character == ":" { key.unicodeScalars.append("\\") }
+            key.unicodeScalars.append(character)
+        }
+        return OracleText(key)
     }
 
     /// The key of an object without an id: `parent:storageKey`, or `parent:storageKey:index` for

@@ -75,7 +75,7 @@ extension Executor {
             if case .string? = directive.argument("typename")?.value {
                 value = .scalar(Self.idValue(target.id, as: definition.type))
             } else {
-                value = .scalar(.string("\(target.edit.targetType):\(target.id)"))
+                value = .scalar(.string(OracleKeys.entity(typename: target.edit.targetType, id: target.id).string))
             }
             for _ in 0..<definition.type.listDepth { value = .list([value]) }
             return value

@@ -21,6 +21,8 @@ package struct Server: Sendable {
     var driftRandom: SimRandom
     /// Draws for the ids of entities.
     var idRandom: SimRandom
+    /// Draws which tricky ids hold a `:` (a stream of its own, so no other id moves).
+    var colonIDRandom: SimRandom
 
     /// Draws the configuration from the world's settings, then the starting state.
     package init(world: World, random: SimRandom) {
@@ -39,6 +41,7 @@ package struct Server: Sendable {
         jsonRandom = random.split("json")
         driftRandom = random.split("drift")
         idRandom = random.split("ids")
+        colonIDRandom = random.split("colon ids")
         state = ServerState()
         if let query = world.schema.queryTypeName {
             let identity = Executor.rootIdentity(query)
@@ -135,13 +138,32 @@ package struct Server: Sendable {
             if configuration.canonicalTwins, serial < 2 {
                 id = (serial == 0 ? "caf\u{E9}" : "cafe\u{301}") + plain(0)
             } else if idRandom.chance(configuration.trickyIDRate) {
-                id = ServerValues.trickyID(plain(serial), template: idRandom.int(0...7))
+                let template = idRandom.int(0...7)
+                if colonIDRandom.chance(0.3) {
+                    id = colonID(plain(serial), earlier: serial > 0 ? plain(colonIDRandom.int(0...(serial - 1))) : nil, type: table.name)
+                } else {
+                    id = ServerValues.trickyID(plain(serial), template: template)
+                }
             } else {
                 id = plain(serial)
             }
         }
         state.tables[typeIndex].append(id: id)
         return EntityRef(type: typeIndex, serial: serial)
+    }
+
+    /// An id with a `:` in it: mostly an earlier entity's id, a colon and the name of one of the
+    /// type's fields without arguments (`1:location`), which is the path of the object under that
+    /// entity when its own id is null, so keys that do not escape ids merge the two; else a colon
+    /// or a backslash somewhere in the plain id.
+    private mutating func colonID(_ plain: String, earlier: String?, type: String) -> String {
+        let fields = world.schema.type(named: type)?.fields.filter { $0.arguments.isEmpty && $0.name != "id" }.map(\.name) ?? []
+        if let earlier, !fields.isEmpty, colonIDRandom.chance(0.7) {
+            let id = earlier + ":" + fields[colonIDRandom.int(0...(fields.count - 1))]
+            // Ids are unique per type: one taken already gives way to a plain one of this serial's.
+            if let table = state.tables.first(where: { $0.name == type }), !table.ids.contains(id) { return id }
+        }
+        return [plain + ":", ":" + plain, "a\\:" + plain, plain + "\\", "urn:x:" + plain][colonIDRandom.int(0...4)]
     }
 
     /// The ids of the entities of `types` (all entity types when empty): living ones, and deleted ones.

@@ -123,7 +123,9 @@ struct GenResponseBuilder {
             })
         case .object(let typename, let id):
             if operation.selectsID(typename, through: field), case .string(let value)? = id {
-                return object(typename: typename, key: typename + ":" + value, id: id, isEntity: true, sets: sets)
+                // The id's `\` and `:` escaped, so that an id is never read as a path.
+                let escaped = value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: ":", with: "\\:")
+                return object(typename: typename, key: typename + ":" + escaped, id: id, isEntity: true, sets: sets)
             }
             if id != nil { stats.note("object: path key for a type with an id") }
             return object(typename: typename, key: parent + ":" + storageKey + suffix, id: id, sets: sets)
