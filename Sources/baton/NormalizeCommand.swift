@@ -16,6 +16,7 @@ enum NormalizeCommand {
         if readBack {
             let result = store.read(input.plan, variables: input.variables)
             print(prettyJSON(result.response))
+            MissingFields.report(result)
             return result.isComplete ? 0 : 2
         }
         print(store.recordSource(), terminator: "")

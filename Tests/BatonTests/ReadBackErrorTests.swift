@@ -28,6 +28,16 @@ struct ReadBackErrorTests {
         return store
     }
 
+    @Test("an incomplete read names where it found nothing, a complete one nowhere")
+    func missingPlaces() throws {
+        let store = try committed()
+        #expect(store.read(written, variables: Variables([:])).missing.isEmpty)
+        let wider = try StoreFixture.plan("query W { list: characters(page: 1) { info { count } results { id status origin { name } } } }")
+        let read = store.read(wider, variables: Variables([:]))
+        #expect(!read.isComplete)
+        #expect(read.missing == ["list.info", "list.results.0.status", "list.results.2.status"])
+    }
+
     @Test("each error at the read's own path, in the order the read meets them, as stored")
     func errorsAtTheReadsPaths() throws {
         let store = try committed()

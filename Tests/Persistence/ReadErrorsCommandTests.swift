@@ -73,6 +73,26 @@ struct ReadErrorsCommandTests {
         }
     }
 
+    @Test("a read that misses says where: every field the response left out, in the order read")
+    func missingPlacesSaid() throws {
+        let directory = try ImageTestDirectory()
+        let schema = directory.path("schema.graphql")
+        let document = directory.path("query.graphql")
+        let response = directory.path("response.json")
+        try "type Query { item(id: ID!): Item }\ntype Item { id: ID!, title: String, tags: [Tag] }\ntype Tag { name: String }\n"
+            .write(toFile: schema, atomically: true, encoding: .utf8)
+        try "query I { item(id: \"1\") { id title tags { name } } }\n".write(toFile: document, atomically: true, encoding: .utf8)
+        try #"{"data":{"item":{"id":"1","tags":[{"name":"a"},{}]}}}"#.write(toFile: response, atomically: true, encoding: .utf8)
+        let read = try BatonProcess.run(["read", "--schema", schema, "--document", document, "--response", response])
+        #expect(read.status == 2, "\(read)")
+        #expect(read.errors.contains("baton: note: the store holds nothing at item.title, item.tags.1.name"), "\(read)")
+
+        try #"{"data":{"item":{"id":"1","title":"t","tags":[]}}}"#.write(toFile: response, atomically: true, encoding: .utf8)
+        let complete = try BatonProcess.run(["read", "--schema", schema, "--document", document, "--response", response])
+        #expect(complete.status == 0, "\(complete)")
+        #expect(!complete.errors.contains("holds nothing"), "\(complete)")
+    }
+
     /// The `errors` member of printed JSON.
     private static func errors(_ output: String) throws -> [JSONValue] {
         guard case .object(let members) = try JSONValue.parse(output), case .array(let errors)? = members["errors"] else {

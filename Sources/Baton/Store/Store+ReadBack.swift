@@ -6,6 +6,13 @@ public struct ReadResult: Hashable, Sendable {
     public var isComplete: Bool
     /// The field errors stored beside the cells the read met, in the order it met them.
     public var errors: [ReadError] = []
+    /// Where the read found nothing, dotted (`character.location.name`, list indices as numbers),
+    /// in the order it met them, the first ``ReadResult/missingLimit``: a field memory holds no
+    /// cell for, or a link to a record memory does not hold. Empty when ``isComplete``.
+    public var missing: [String] = []
+
+    /// The most places ``missing`` names.
+    public static let missingLimit = 20
 
     /// The read as a GraphQL response: `data`, and `errors` when the read met any (each with its
     /// message, its path in this read, and its `extensions` when the server sent them).
@@ -41,7 +48,7 @@ extension Store {
         var reader = ReadBackWalk(store: self, variables: variables)
         let root = visible(plan.rootKey) ?? RecordData(typename: plan.rootTypename)
         let data = reader.object(root, sets: [plan.selections])
-        return ReadResult(data: data, isComplete: reader.complete, errors: reader.errors)
+        return ReadResult(data: data, isComplete: reader.complete, errors: reader.errors, missing: reader.missing)
     }
 }
 
@@ -53,6 +60,8 @@ struct ReadBackWalk {
     var complete = true
     /// The errors met so far.
     var errors: [ReadError] = []
+    /// Where nothing was found so far (see ``ReadResult/missing``).
+    var missing: [String] = []
     /// Where the walk is. Kept as plain steps (a `JSONValue` is boxed: one allocation per step)
     /// and made JSON only for an error's path.
     private var path: [PathStep] = []
@@ -79,6 +88,20 @@ struct ReadBackWalk {
             case .index(let index): .int(index)
             }
         }
+
+        var text: String {
+            switch self {
+            case .key(let key): key
+            case .index(let index): String(index)
+            }
+        }
+    }
+
+    /// The read is incomplete: notes where, below the current path and `step`.
+    private mutating func noteMissing(_ step: PathStep? = nil) {
+        complete = false
+        guard missing.count < ReadResult.missingLimit else { return }
+        missing.append((path + (step.map { [$0] } ?? [])).map(\.text).joined(separator: "."))
     }
 
     init(store: Store, variables: Variables) {
@@ -117,7 +140,7 @@ struct ReadBackWalk {
                 continue
             }
             guard let cell = data.cells[field.readSlot(variables)] else {
-                complete = false
+                noteMissing(.key(responseKey))
                 continue
             }
             path.append(.key(responseKey))
@@ -154,7 +177,7 @@ struct ReadBackWalk {
             return .array(out)
         case .link(let key):
             guard let data = store.visible(key) else {
-                complete = false
+                noteMissing()
                 return nil
             }
             if data.deleted { return .null }
@@ -167,7 +190,7 @@ struct ReadBackWalk {
                     continue
                 }
                 guard let data = store.visible(key) else {
-                    complete = false
+                    noteMissing(.index(out.count))
                     return nil
                 }
                 if data.deleted {
