@@ -30,6 +30,7 @@ enum ImageCommand {
     /// Opens the image as the app would, except that it waits longer for another process; a
     /// database that is not an image is left untouched and is an error here.
     private static func open(_ path: String) throws -> Image {
+        try refuseFolder(path)
         let image: Image
         do {
             image = try Image.open(
@@ -91,11 +92,20 @@ enum ImageCommand {
         return 0
     }
 
+    /// An image is a file: a folder at its path is named as one rather than left to SQLite.
+    private static func refuseFolder(_ path: String) throws {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+            throw CLIError.failed("\(path): it is a folder, not an image file")
+        }
+    }
+
     private static func inspect(_ words: [String]) throws -> Image {
         var arguments = try Arguments(words, flagNames: [])
         let path = try arguments.required("image")
         try arguments.finish()
         guard FileManager.default.fileExists(atPath: path) else { throw CLIError.failed("\(path): no such file") }
+        try refuseFolder(path)
         do {
             return try Image.inspect(path: path)
         } catch {

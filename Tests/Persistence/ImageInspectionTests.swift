@@ -28,6 +28,24 @@ struct ImageInspectionTests {
         "Character:" + String(repeating: "0", count: 4 - String(index).count) + String(index)
     }
 
+    @Test("a folder where the image should be is named as one by every image command, exit 1")
+    func folderNamed() throws {
+        let folder = directory.path("a-folder")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let schema = directory.path("s.graphql")
+        let document = directory.path("q.graphql")
+        let response = directory.path("r.json")
+        try "type Query { a: Int }".write(toFile: schema, atomically: true, encoding: .utf8)
+        try "query Q { a }".write(toFile: document, atomically: true, encoding: .utf8)
+        try #"{"data":{"a":1}}"#.write(toFile: response, atomically: true, encoding: .utf8)
+        let operation = ["--schema", schema, "--document", document]
+        for command in [["dump"], ["stats"], ["read"] + operation, ["write"] + operation + ["--response", response]] {
+            let run = try BatonProcess.run(["image", command[0], "--image", folder] + command.dropFirst())
+            #expect(run.status == 1, "\(command[0]): \(run)")
+            #expect(run.errors == "baton: \(folder): it is a folder, not an image file\n", "\(command[0]): \(run)")
+        }
+    }
+
     @Test("dump and stats on a closed image leave every file as it was, in process and from the command line")
     func closedImage() throws {
         let before = try DirectorySnapshot(directory.url.path)

@@ -55,7 +55,7 @@ public enum ImageError: Error, Sendable, Hashable, CustomStringConvertible {
         case .alreadyOpen(let path): "an image is already open on \(path) in this process; close it first"
         case .inUse(let path): "another process has the image \(path) open"
         case .journalModeNotWAL(let mode): "SQLite answered journal_mode=\(mode), not wal"
-        case .cannotCreateFile(let path, let code): "cannot create \(path) (errno \(code))"
+        case .cannotCreateFile(let path, let code): "cannot create \(path): \(String(cString: strerror(code))) (errno \(code))"
         case .notAnImage(let path, let reason): "\(path) is not an image (\(reason))"
         case .recreateFailed(let path): "\(path) was recreated and still cannot be used"
         case .sqlite(let error): error.description
