@@ -1,6 +1,10 @@
+import CByteScan
+
 /// The ingest's floor: one pass over a response's bytes that finds what any JSON reader must
 /// find (where strings start and end, with their escapes, and the brackets' nesting) and builds
-/// nothing.
+/// nothing. The loop is C (`Benchmarks/CByteScan`): the same loop written here in Swift ran 0.400
+/// ms in one build of this benchmark and 0.485 ms in the next, with no change to it, which moved
+/// the ingest ratio from 3.5× to 2.9×.
 enum ByteScan {
     /// What a scan found; the caller checks it, so the optimizer cannot drop the scan.
     struct Tally: Equatable {
@@ -13,37 +17,10 @@ enum ByteScan {
     static func scan(_ bytes: [UInt8]) -> Tally {
         bytes.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return Tally() }
-            var tally = Tally()
-            var depth = 0
-            var index = 0
-            let end = buffer.count
-            while index < end {
-                let byte = base[index]
-                index += 1
-                switch byte {
-                case UInt8(ascii: "\""):
-                    tally.strings += 1
-                    // Inside a string: only a quote ends it, and a backslash takes the next byte.
-                    while index < end {
-                        let inner = base[index]
-                        index += 1
-                        if inner == UInt8(ascii: "\"") { break }
-                        if inner == UInt8(ascii: "\\") {
-                            tally.escapes += 1
-                            index += 1
-                        }
-                    }
-                case UInt8(ascii: "{"), UInt8(ascii: "["):
-                    tally.containers += 1
-                    depth += 1
-                    if depth > tally.deepest { tally.deepest = depth }
-                case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                    depth -= 1
-                default:
-                    continue
-                }
-            }
-            return tally
+            let found = byte_scan(base, buffer.count)
+            return Tally(
+                strings: Int(found.strings), escapes: Int(found.escapes), containers: Int(found.containers),
+                deepest: Int(found.deepest))
         }
     }
 }
