@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The state of one normalize call: a scanner over the response and the change set being built.
 ///
 /// Objects are normalized in one pass while their key is known: always for objects keyed by path,
@@ -120,8 +126,8 @@ struct Normalizer {
             }
             // A `:` in the id is escaped in its key (a raw `\` is always a JSON escape): such ids
             // take the general way.
-            if !span.hasEscapes && span.isASCII
-                && !scanner.bytes[span.range].contains(UInt8(ascii: ":")) && !mutant.isOn(.entityIDsNotEscaped)
+            if !span.hasEscapes && span.isASCII && !Self.holdsColon(scanner.bytes, span.range)
+                && !mutant.isOn(.entityIDsNotEscaped)
             {
                 let bytes = scanner.bytes
                 let idText = span.text
@@ -721,6 +727,13 @@ struct Normalizer {
         default:
             return try scalarValue(.customScalar) ?? .null
         }
+    }
+
+    /// True when the bytes at `range` hold a `:` (an id whose key escapes it).
+    @inline(__always)
+    static func holdsColon(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> Bool {
+        guard let base = bytes.baseAddress, !range.isEmpty else { return false }
+        return memchr(base + range.lowerBound, Int32(UInt8(ascii: ":")), range.count) != nil
     }
 
     /// `Type:id` as ``RecordKey/entity(typename:id:)`` makes it; under the `entityIDsNotEscaped`
