@@ -46,6 +46,16 @@ enum SimRunCommand {
         let rerun = CampaignReport.reproduceCommand(seed: seed, events: options.events, mutant: options.mutant, world: worldWords)
         guard shrunk.reproduces else {
             printError("baton: " + Campaign.unreproduced(failure))
+            // No replay file to draw from: the page shows the whole run from the seed instead.
+            let name = "seed-\(seed)" + (options.mutant.map { "-" + $0.rawValue } ?? "") + ".html"
+            let page = (replayDirectory.hasSuffix("/") ? replayDirectory : replayDirectory + "/") + name
+            do {
+                try FileWriting.makeDirectory(replayDirectory)
+                try TimelineFile.write(running: seed, options: options, to: page)
+                print("timeline:    \(page) (the whole run)")
+            } catch {
+                printError("baton: no timeline: \(error)")
+            }
             print("rerun:       " + rerun)
             return
         }

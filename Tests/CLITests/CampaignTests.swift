@@ -118,6 +118,28 @@ struct CampaignTests {
     }
 
     #if BATON_MUTANTS
+    /// What a campaign and `sim run` write for a failure whose schedule does not fail again when
+    /// replayed (an `oracle-self-consistent` failure: the replay has no server): no replay file,
+    /// and this page of the whole run instead.
+    @Test("the timeline of a whole run from its seed, for a failure with no replay file to draw from")
+    func wholeRunPicture() throws {
+        try TemporaryFolder.with { folder in
+            let options = Simulation.Options(events: 200, mutant: .partialSnapshotReplaces)
+            let outcome = Simulation.run(seed: 0, options: options)
+            let failure = try #require(outcome.failure)
+            let page = folder.appendingPathComponent("seed-0.html").path
+            try TimelineFile.write(running: 0, options: options, to: page)
+            let html = try String(contentsOfFile: page, encoding: .utf8)
+            #expect(html.contains("seed 0, the whole run (it did not fail again when replayed), mutant partialSnapshotReplaces"))
+            #expect(html.contains(#""invariant":"\#(failure.invariant)""#))
+            // Every event of the run up to the failing one, not a shrunk schedule.
+            #expect(html.contains(#""index":\#(failure.eventIndex),"#))
+            #expect(failure.eventIndex > 5)
+        }
+    }
+    #endif
+
+    #if BATON_MUTANTS
     @Test("--max-failures stops the stream; each failure is shrunk, written and saved as a regression that guards its mutant")
     func maxFailuresAndRegressions() throws {
         try TemporaryFolder.with { folder in

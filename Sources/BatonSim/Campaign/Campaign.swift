@@ -102,17 +102,26 @@ package struct Campaign {
         let mutant = plan.options.mutant
         let shrunk = Self.shrink(outcome, options: plan.options, budget: plan.shrinkBudget, shouldStop: { stop() != nil })
         failure.replays = shrunk.replays
+        let world = plan.options.world
+        let name = "seed-\(seed)" + (mutant.map { "-" + $0.rawValue } ?? "") + ".json"
         guard shrunk.reproduces else {
             failure.writeError = Self.unreproduced(violation)
+            // No replay file to draw from: the page shows the whole run from the seed instead.
+            let page = TimelineFile.path(besideReplay: (directory.hasSuffix("/") ? directory : directory + "/") + name)
+            do {
+                try FileWriting.makeDirectory(directory)
+                try TimelineFile.write(running: seed, options: plan.options, to: page)
+                failure.timelinePath = page
+            } catch {
+                failure.writeError = Self.unreproduced(violation) + "; no timeline: \(error)"
+            }
             return failure
         }
         failure.shrunkLength = shrunk.events.count
-        let world = plan.options.world
         let file = ReplayFile(
             seed: seed, mutant: mutant, invariant: violation.invariant, detail: violation.detail,
             world: world.name == World.defaultName ? nil : world.name, disk: Self.swarm(for: seed, world: world).disk,
             writerBound: outcome.writerBound, events: shrunk.events)
-        let name = "seed-\(seed)" + (mutant.map { "-" + $0.rawValue } ?? "") + ".json"
         do {
             let path = try file.write(into: directory, name: name)
             failure.replayPath = path

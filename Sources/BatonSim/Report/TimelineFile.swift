@@ -27,4 +27,19 @@ package enum TimelineFile {
             + (options.mutant.map { ", mutant \($0.rawValue)" } ?? "") + ", world \(options.world.name)"
         try write(timeline, to: path)
     }
+
+    /// Runs `seed` again from its start, recording a timeline, and writes its page to `path`: the
+    /// picture of a failure whose schedule did not fail again when replayed, so that it has no
+    /// replay file to draw from (the whole run, up to the failing event).
+    package static func write(running seed: UInt64, options: Simulation.Options, to path: String) throws(WriteError) {
+        var recording = options
+        recording.echo = false
+        recording.recordsTimeline = true
+        guard var timeline = Simulation.run(seed: seed, options: recording).timeline else {
+            throw WriteError(message: "no timeline for \(path): the world's plans do not build")
+        }
+        timeline.title = "seed \(seed), the whole run (it did not fail again when replayed)"
+            + (options.mutant.map { ", mutant \($0.rawValue)" } ?? "") + ", world \(options.world.name)"
+        try write(timeline, to: path)
+    }
 }
