@@ -49,6 +49,28 @@ struct IngestIdentityTests {
         #expect(changes.record("Character:1:location")?.typename == "Location")
     }
 
+    @Test("no entity's key is another record's path, and no two ids of a type share a key")
+    func entityKeysNeverMeetPaths() {
+        let pieces = ["1", ":", "\\", "meta", "a:b", "", "é", "(x:1)"]
+        var distinct = Set<String>()
+        for first in pieces { for second in pieces { distinct.insert(first + second) } }
+        let ids = distinct.sorted()
+        let storageKeys = ["meta", "meta(x:1)", "a", "b", "1", "notes(first:2)"]
+        var entities: [String: String] = [:]
+        var paths = Set<String>()
+        for id in ids {
+            let key = RecordKey.entity(typename: "T", id: id)
+            if let other = entities[key.rawValue] { Issue.record("ids \(other) and \(id) share \(key)") }
+            entities[key.rawValue] = id
+            for storageKey in storageKeys {
+                paths.insert(RecordKey.path(parent: key, storageKey: storageKey).rawValue)
+                paths.insert(RecordKey.path(parent: key, storageKey: storageKey, index: 0).rawValue)
+            }
+        }
+        let shared = Set(entities.keys).intersection(paths)
+        #expect(shared.isEmpty, "entity keys that are also paths: \(shared.sorted().prefix(5))")
+    }
+
     @Test("an id's colons and backslashes are escaped in its key, and nothing else is", arguments: [
         ("1", "T:1"), ("1:2", #"T:1\:2"#), (#"a\b"#, #"T:a\\b"#), (#":\:"#, #"T:\:\\\:"#), ("é🦄/x", "T:é🦄/x"),
     ])
