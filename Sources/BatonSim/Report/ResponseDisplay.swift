@@ -69,22 +69,10 @@ enum ResponseDisplay {
         }
     }
 
-    /// A string in JSON's quotes: `"` and `\` escaped, control characters as `\u00xx`.
+    /// A string in JSON's quotes, escaped as canonical JSON escapes it.
     private static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+        var out = ""
+        CanonicalJSON.writeString(text, into: &out)
+        return out
     }
 }
