@@ -47,11 +47,10 @@ enum SimRunCommand {
         guard shrunk.reproduces else {
             printError("baton: " + Campaign.unreproduced(failure))
             // No replay file to draw from: the page shows the whole run from the seed instead.
-            let name = "seed-\(seed)" + (options.mutant.map { "-" + $0.rawValue } ?? "") + ".html"
-            let page = (replayDirectory.hasSuffix("/") ? replayDirectory : replayDirectory + "/") + name
             do {
-                try FileWriting.makeDirectory(replayDirectory)
-                try TimelineFile.write(running: seed, options: options, to: page)
+                let page = try TimelineFile.write(
+                    running: seed, options: options, into: replayDirectory,
+                    besideReplay: ReplayFile.fileName(seed: seed, mutant: options.mutant))
                 print("timeline:    \(page) (the whole run)")
             } catch {
                 printError("baton: no timeline: \(error)")
@@ -64,9 +63,8 @@ enum SimRunCommand {
             seed: seed, mutant: options.mutant, invariant: failure.invariant, detail: failure.detail,
             world: options.world.name == World.defaultName ? nil : options.world.name,
             disk: Simulation.swarm(for: seed, world: options.world).disk, writerBound: outcome.writerBound, events: shrunk.events)
-        let name = "seed-\(seed)" + (options.mutant.map { "-" + $0.rawValue } ?? "") + ".json"
         do {
-            let path = try file.write(into: replayDirectory, name: name)
+            let path = try file.write(into: replayDirectory, name: ReplayFile.fileName(seed: seed, mutant: options.mutant))
             print("replay file: \(path)")
             let page = TimelineFile.path(besideReplay: path)
             do {

@@ -9,13 +9,10 @@ struct ReadErrorsCommandTests {
     @Test("read and image read print the stored errors at the read's paths, the same before and after the image")
     func errorsPrinted() throws {
         let directory = try ImageTestDirectory()
-        let schema = directory.path("schema.graphql")
-        let document = directory.path("query.graphql")
-        let response = directory.path("response.json")
+        let (schema, document, response) = try Self.operationFiles(
+            directory, schema: "type Query { search(q: String): [Item] }\ntype Item { id: ID!, title: String }\n",
+            document: "query S { found: search(q: \"x\") { id title } }\n")
         let image = directory.path("app.image")
-        try "type Query { search(q: String): [Item] }\ntype Item { id: ID!, title: String }\n"
-            .write(toFile: schema, atomically: true, encoding: .utf8)
-        try "query S { found: search(q: \"x\") { id title } }\n".write(toFile: document, atomically: true, encoding: .utf8)
         try #"""
         {"data":{"found":[{"id":"1","title":null},null,{"id":"3","title":"c"},null]},
          "errors":[{"message":"title hidden","path":["found",0,"title"],"extensions":{"code":"FORBIDDEN"}},
@@ -47,12 +44,9 @@ struct ReadErrorsCommandTests {
     @Test("errors that name no field of the data are said on stderr, by read, normalize and image write")
     func unplacedErrorsSaid() throws {
         let directory = try ImageTestDirectory()
-        let schema = directory.path("schema.graphql")
-        let document = directory.path("query.graphql")
-        let response = directory.path("response.json")
-        try "type Query { item(id: ID!): Item }\ntype Item { id: ID!, title: String }\n"
-            .write(toFile: schema, atomically: true, encoding: .utf8)
-        try "query I { item(id: \"1\") { id title } }\n".write(toFile: document, atomically: true, encoding: .utf8)
+        let (schema, document, response) = try Self.operationFiles(
+            directory, schema: "type Query { item(id: ID!): Item }\ntype Item { id: ID!, title: String }\n",
+            document: "query I { item(id: \"1\") { id title } }\n")
         let operation = ["--schema", schema, "--document", document, "--response", response]
 
         // A response without data: the request failed as a whole.
@@ -76,12 +70,9 @@ struct ReadErrorsCommandTests {
     @Test("a read that misses says where: every field the response left out, in the order read")
     func missingPlacesSaid() throws {
         let directory = try ImageTestDirectory()
-        let schema = directory.path("schema.graphql")
-        let document = directory.path("query.graphql")
-        let response = directory.path("response.json")
-        try "type Query { item(id: ID!): Item }\ntype Item { id: ID!, title: String, tags: [Tag] }\ntype Tag { name: String }\n"
-            .write(toFile: schema, atomically: true, encoding: .utf8)
-        try "query I { item(id: \"1\") { id title tags { name } } }\n".write(toFile: document, atomically: true, encoding: .utf8)
+        let (schema, document, response) = try Self.operationFiles(
+            directory, schema: "type Query { item(id: ID!): Item }\ntype Item { id: ID!, title: String, tags: [Tag] }\ntype Tag { name: String }\n",
+            document: "query I { item(id: \"1\") { id title tags { name } } }\n")
         try #"{"data":{"item":{"id":"1","tags":[{"name":"a"},{}]}}}"#.write(toFile: response, atomically: true, encoding: .utf8)
         let read = try BatonProcess.run(["read", "--schema", schema, "--document", document, "--response", response])
         #expect(read.status == 2, "\(read)")
@@ -91,6 +82,18 @@ struct ReadErrorsCommandTests {
         let complete = try BatonProcess.run(["read", "--schema", schema, "--document", document, "--response", response])
         #expect(complete.status == 0, "\(complete)")
         #expect(!complete.errors.contains("holds nothing"), "\(complete)")
+    }
+
+    /// An operation's files in `directory`: the schema and the document written, the response's
+    /// path named (each test writes its responses).
+    private static func operationFiles(
+        _ directory: ImageTestDirectory, schema: String, document: String
+    ) throws -> (schema: String, document: String, response: String) {
+        let files = (schema: directory.path("schema.graphql"), document: directory.path("query.graphql"),
+                     response: directory.path("response.json"))
+        try schema.write(toFile: files.schema, atomically: true, encoding: .utf8)
+        try document.write(toFile: files.document, atomically: true, encoding: .utf8)
+        return files
     }
 
     /// The `errors` member of printed JSON.

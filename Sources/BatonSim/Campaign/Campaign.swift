@@ -103,15 +103,12 @@ package struct Campaign {
         let shrunk = Self.shrink(outcome, options: plan.options, budget: plan.shrinkBudget, shouldStop: { stop() != nil })
         failure.replays = shrunk.replays
         let world = plan.options.world
-        let name = "seed-\(seed)" + (mutant.map { "-" + $0.rawValue } ?? "") + ".json"
+        let name = ReplayFile.fileName(seed: seed, mutant: mutant)
         guard shrunk.reproduces else {
             failure.writeError = Self.unreproduced(violation)
             // No replay file to draw from: the page shows the whole run from the seed instead.
-            let page = TimelineFile.path(besideReplay: (directory.hasSuffix("/") ? directory : directory + "/") + name)
             do {
-                try FileWriting.makeDirectory(directory)
-                try TimelineFile.write(running: seed, options: plan.options, to: page)
-                failure.timelinePath = page
+                failure.timelinePath = try TimelineFile.write(running: seed, options: plan.options, into: directory, besideReplay: name)
             } catch {
                 failure.writeError = Self.unreproduced(violation) + "; no timeline: \(error)"
             }

@@ -28,6 +28,15 @@ package enum TimelineFile {
         try write(timeline, to: path)
     }
 
+    /// ``write(running:options:to:)`` where the replay file `replayName` would be in `directory`
+    /// (made if missing); returns the page's path.
+    package static func write(running seed: UInt64, options: Simulation.Options, into directory: String, besideReplay replayName: String) throws(WriteError) -> String {
+        try FileWriting.makeDirectory(directory)
+        let page = path(besideReplay: ReplayFile.path(in: directory, name: replayName))
+        try write(running: seed, options: options, to: page)
+        return page
+    }
+
     /// Runs `seed` again from its start, recording a timeline, and writes its page to `path`: the
     /// picture of a failure whose schedule did not fail again when replayed, so that it has no
     /// replay file to draw from (the whole run, up to the failing event).
