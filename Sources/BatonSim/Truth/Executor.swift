@@ -24,6 +24,8 @@ struct Executor {
     var random: SimRandom
     let operation: WorldOperation
     let variables: [String: JSONValue]
+    /// Arguments as the spec's input coercion makes them: `scale: 2` of a Float runs as 2.0.
+    let coercion: OracleCoercion
     var errors: [RaisedError] = []
     /// Connections passed through (probes only).
     var reached: [ReachedConnection] = []
@@ -48,6 +50,7 @@ struct Executor {
         self.random = random
         self.operation = operation
         self.variables = variables
+        coercion = OracleCoercion(schema: world.schema)
         typeIndex = world.analysis.entityTypeIndex
         if case .probe = mode {
             probedFields = world.analysis.cursorPaths[operation.name] ?? []
@@ -171,8 +174,7 @@ struct Executor {
                 value: .scalar(.string(object.type)))
         }
         let definition = schema.field(node.name, on: object.type)
-        // Arguments as the spec's input coercion makes them: `scale: 2` of a Float runs as 2.0.
-        let arguments = OracleCoercion(schema: schema).coerce(arguments: self.arguments(node.arguments), of: definition)
+        let arguments = coercion.coerce(arguments: self.arguments(node.arguments), of: definition)
         guard let definition else {
             let error = ProvenanceError(message: "\"\(object.type)\" has no field \"\(node.name)\"", path: path)
             record(error, at: node.location, placed: true)
