@@ -49,6 +49,28 @@ struct IngestIdentityTests {
         #expect(changes.record("Character:1:location")?.typename == "Location")
     }
 
+    /// Schemas generated from tables (Hasura's, for one) name types after them: a `client` table
+    /// gives the type `client`, and its row `root` was keyed `client:root`, the query root, so
+    /// the row and the root were one record (the type flipping between `Query` and `client`).
+    @Test("a client whose id is root is not the query root", arguments: [#""root""#, #""r\u006fot""#])
+    func clientRootIsNotTheQueryRoot(id: String) throws {
+        let plan = B.query([
+            B.object("owner", "client", [B.leaf("id", .id), B.leaf("name")]),
+            B.leaf("motto"),
+        ])
+        let changes = try ingest(plan, #"{"data":{"owner":{"id":"# + id + #","name":"Ada"},"motto":"hi"}}"#)
+        #expect(changes.keys == ["client:root", #"client:\root"#])
+        #expect(changes.record("client:root")?.typename == "Query")
+        #expect(changes.value("client:root", "motto") == .string("hi"))
+        #expect(changes.value("client:root", "owner") == .link(RecordKey(#"client:\root"#)))
+        #expect(changes.record(#"client:\root"#)?.typename == "client")
+        #expect(changes.value(#"client:\root"#, "name") == .string("Ada"))
+        #expect(changes.value("client:root", "name") == nil)
+        #expect(RecordKey.entity(typename: "client", id: "root") != .queryRoot)
+        #expect(RecordKey.entity(typename: "client", id: #"\root"#).rawValue == #"client:\\root"#)
+        #expect(RecordKey.entity(typename: "Client", id: "root").rawValue == "Client:root")
+    }
+
     @Test("no entity's key is another record's path, and no two ids of a type share a key")
     func entityKeysNeverMeetPaths() {
         let pieces = ["1", ":", "\\", "meta", "a:b", "", "é", "(x:1)"]

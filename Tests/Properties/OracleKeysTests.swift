@@ -44,6 +44,9 @@ struct OracleKeysTests {
         #expect(K.entity(typename: "Character", id: "1") == "Character:1")
         #expect(K.entity(typename: "Character", id: "1:location") == #"Character:1\:location"#)
         #expect(K.entity(typename: "Character", id: #"a\b"#) == #"Character:a\\b"#)
+        #expect(K.entity(typename: "client", id: "root") == #"client:\root"#)
+        #expect(K.entity(typename: "client", id: "root") != K.queryRoot)
+        #expect(K.entity(typename: "client", id: "roots") == "client:roots")
         #expect(K.path(parent: "Character:1", storageKey: "location") == "Character:1:location")
         #expect(K.path(parent: "client:root", storageKey: #"search(order:"ASC")"#, index: 2) == #"client:root:search(order:"ASC"):2"#)
     }

@@ -124,9 +124,11 @@ struct Normalizer {
             } else {
                 do { span = try scanner.readStringSpan() } catch { throw .json(error) }
             }
-            // A `:` in the id is escaped in its key (a raw `\` is always a JSON escape): such ids
-            // take the general way.
+            // A `:` in the id is escaped in its key (a raw `\` is always a JSON escape), and a
+            // `client` whose id is `root` is not keyed as the query root: such ids take the
+            // general way.
             if !span.hasEscapes && span.isASCII && !Self.holdsColon(scanner.bytes, span.range)
+                && !(shape.isClientType && Self.isRoot(scanner.bytes, span.range))
                 && !mutant.isOn(.entityIDsNotEscaped)
             {
                 let bytes = scanner.bytes
@@ -734,6 +736,12 @@ struct Normalizer {
     static func holdsColon(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> Bool {
         guard let base = bytes.baseAddress, !range.isEmpty else { return false }
         return memchr(base + range.lowerBound, Int32(UInt8(ascii: ":")), range.count) != nil
+    }
+
+    /// True when the bytes at `range` are `root` (with the type `client`, the query root's key).
+    static func isRoot(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> Bool {
+        range.count == 4 && bytes[range.lowerBound] == UInt8(ascii: "r") && bytes[range.lowerBound + 1] == UInt8(ascii: "o")
+            && bytes[range.lowerBound + 2] == UInt8(ascii: "o") && bytes[range.lowerBound + 3] == UInt8(ascii: "t")
     }
 
     /// `Type:id` as ``RecordKey/entity(typename:id:)`` makes it; under the `entityIDsNotEscaped`

@@ -98,6 +98,9 @@ final class Shape {
     let keyPrefixHash: UInt64
     /// The type name's number in this normalize call (shapes of one type under other groups share it).
     let typeID: Int32
+    /// The type is named `client`: its entity with id `root` is not keyed `client:root`
+    /// (``RecordKey/entity(typename:id:)``).
+    let isClientType: Bool
 
     init(typename: String, entries: [ShapeEntry], typeID: Int32) {
         self.typename = typename
@@ -107,6 +110,7 @@ final class Shape {
         isLeafEntity = hasID && entries.allSatisfy { !$0.isComposite && $0.deleteRecord == nil }
         keyPrefix = Array((typename + ":").utf8)
         keyPrefixHash = keyPrefix.withUnsafeBytes { RecordTable.hash($0) }
+        isClientType = typename == "client"
     }
 
     /// The index of the entry whose response key is the body of `span` (unescaped), trying `hint`

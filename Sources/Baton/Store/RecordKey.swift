@@ -4,7 +4,8 @@
 /// id are keyed by their path from the parent record (`parentKey:storageKey[:index]`); the
 /// operation roots are `client:root`, `client:root:mutation` and `client:root:subscription`.
 /// Escaping keeps the two kinds apart: without it a `Thing` whose id is `1:meta` and the object at
-/// `Thing:1`'s field `meta` were one record.
+/// `Thing:1`'s field `meta` were one record. For the same reason an entity of a type named
+/// `client` whose id is `root` is `client:\root`, not the query root's key.
 public struct RecordKey: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// The key's text, exactly as it appears in a record source or in the image.
     public let rawValue: String
@@ -22,9 +23,18 @@ public struct RecordKey: Hashable, Sendable, Comparable, CustomStringConvertible
     public static let subscriptionRoot = RecordKey("client:root:subscription")
 
     /// The key of an entity: `Type:id`, with `\` and `:` in the id escaped as `\\` and `\:`, so
-    /// that an entity's key never reads as a path under another record.
+    /// that an entity's key never reads as a path under another record. The one id that would
+    /// still be another record's key, `root` of a type named `client` (the query root is
+    /// `client:root`), is written `\root`: escaping puts a `\` only before a `\` or a `:`.
     public static func entity(typename: String, id: String) -> RecordKey {
-        RecordKey(typename + ":" + escapedID(id))
+        if isRootLike(typename: typename, id: id) { return RecordKey("client:\\root") }
+        return RecordKey(typename + ":" + escapedID(id))
+    }
+
+    /// True for the entity whose `Type:id` is the query root's key: type `client`, id `root`.
+    @inline(__always)
+    static func isRootLike(typename: String, id: String) -> Bool {
+        typename.utf8.count == 6 && id.utf8.count == 4 && typename == "client" && id == "root"
     }
 
     /// An id as an entity key holds it: `\` and `:` preceded by a `\` (most ids hold neither and

@@ -29,9 +29,11 @@ package enum OracleKeys {
 
     /// An entity's key: `Type:id`, every `\` and `:` of the id preceded by a `\`, so that no
     /// entity's key is also the path of an object under another record (`Thing` `1:meta` against
-    /// `Thing:1`'s field `meta`).
+    /// `Thing:1`'s field `meta`). A `client` whose id is `root` would still be the query root:
+    /// its key is `client:\root` (a `\` before an `r` is no escape's).
     package static func entity(typename: String, id: String) -> OracleText {
         var key = typename + ":"
+        if id == "root" && typename == "client" { return OracleText(key + "\\" + id) }
         for character in id.unicodeScalars {
             if character == "\\" || character == ":" { key.unicodeScalars.append("\\") }
             key.unicodeScalars.append(character)

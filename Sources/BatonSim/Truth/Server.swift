@@ -21,7 +21,8 @@ package struct Server: Sendable {
     var driftRandom: SimRandom
     /// Draws for the ids of entities.
     var idRandom: SimRandom
-    /// Draws which tricky ids hold a `:` (a stream of its own, so no other id moves).
+    /// Draws which tricky ids hold a `:`, and whether a `client` is `root` (a stream of its own,
+    /// so no other id moves).
     var colonIDRandom: SimRandom
 
     /// Draws the configuration from the world's settings, then the starting state.
@@ -135,7 +136,10 @@ package struct Server: Sendable {
             func plain(_ serial: Int) -> String {
                 configuration.globalIDs ? "\(table.name)_\(serial + 1)" : "\(serial + 1)"
             }
-            if configuration.canonicalTwins, serial < 2 {
+            if table.name == "client", serial == 0, colonIDRandom.chance(0.5) {
+                // `client:root` is the query root's key: the store must key this one apart.
+                id = "root"
+            } else if configuration.canonicalTwins, serial < 2 {
                 id = (serial == 0 ? "caf\u{E9}" : "cafe\u{301}") + plain(0)
             } else if idRandom.chance(configuration.trickyIDRate) {
                 let template = idRandom.int(0...7)
