@@ -33,7 +33,7 @@ extension Normalizer {
         guard let found, let index = record(found.key),
             let member = found.shape.entry(named: name), !member.isTypename
         else { return false }
-        records[index].place(error, on: member.slot, replacing: mutant.isOn(.fieldKeepsOneError))
+        cells.place(error, on: member.slot, in: &records[index], replacing: mutant.isOn(.fieldKeepsOneError))
         return true
     }
 
@@ -145,11 +145,11 @@ extension Normalizer {
             let shape = cache.shape(group: group, typename: records[index].typename)
             guard let member = shape.entry(named: key), !member.isTypename else { return false }
             if path.isEmpty {
-                records[index].place(error, on: member.slot)
+                cells.place(error, on: member.slot, in: &records[index])
                 return true
             }
-            guard member.isComposite, let position = records[index].position(of: member.slot) else { return false }
-            var value = records[index].fields[position].value
+            guard member.isComposite, let position = cells.position(of: member.slot, start: records[index].start, count: records[index].count) else { return false }
+            var value = cells.fields[position].value
             while case .index(let position)? = path.first {
                 path.removeFirst()
                 switch value {

@@ -235,11 +235,16 @@ extension Normalizer {
         return (FieldError(message: message, path: dotted, extensions: extensions), path)
     }
 
-    /// The records as the change set holds them, in first-seen order (each builder read in place).
+    /// The records as the change set holds them, in first-seen order (each builder read field by
+    /// field, in place: a builder copied out of the array costs its references' counting).
     mutating func changes() -> [RecordChange] {
         var changes: [RecordChange] = []
         changes.reserveCapacity(records.count)
-        for index in records.indices { changes.append(records[index].makeChange()) }
+        for index in records.indices {
+            changes.append(cells.change(
+                key: records[index].key, typename: records[index].typename,
+                start: records[index].start, count: records[index].count, errors: records[index].errors))
+        }
         return changes
     }
 

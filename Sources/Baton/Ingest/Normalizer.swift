@@ -15,6 +15,8 @@ struct Normalizer {
     var scanner: JSONScanner
     let cache: ShapeCache
     var records: [RecordBuilder] = []
+    /// The records' cells, a block per record.
+    var cells: CellPool
     /// Record keys → indices in `records`, hashed over UTF-8 (see ``RecordTable``).
     var table = RecordTable()
     var deletions: [RecordKey] = []
@@ -39,6 +41,7 @@ struct Normalizer {
     init(scanner: JSONScanner, cache: ShapeCache, mutant: Mutant? = nil) {
         self.scanner = scanner
         self.cache = cache
+        self.cells = CellPool(responseBytes: scanner.bytes.count)
         self.mutant = mutant
     }
 
@@ -99,7 +102,7 @@ struct Normalizer {
 
     mutating func appendRecord(_ key: RecordKey, typename: String, capacity: Int, hash: UInt64) -> Int {
         let index = records.count
-        records.append(RecordBuilder(key: key, typename: typename, capacity: capacity))
+        records.append(RecordBuilder(key: key, typename: typename, block: cells.block(capacity: capacity), capacity: capacity))
         table.insert(hash)
         return index
     }
@@ -151,13 +154,13 @@ struct Normalizer {
                         // Found by these bytes, and the id's cell still holds them.
                         return (index, wantsValue ? .string(try string(span)) : nil)
                     }
-                    if let position = records[index].position(of: member.slot),
-                        records[index].fields[position].span.sameBytes(as: idText, in: bytes)
+                    if let position = cells.position(of: member.slot, start: records[index].start, count: records[index].count),
+                        cells.fields[position].span.sameBytes(as: idText, in: bytes)
                     {
-                        return (index, wantsValue ? records[index].fields[position].value : nil)
+                        return (index, wantsValue ? cells.fields[position].value : nil)
                     }
                     let value = Value.string(try string(span))
-                    records[index].write(member.slot, value, span: idText)
+                    cells.write(member.slot, value, span: idText, into: &records[index])
                     return (index, value)
                 }
                 let text = try string(span)
@@ -171,7 +174,7 @@ struct Normalizer {
                 let index = appendRecord(key, typename: shape.typename, capacity: shape.entries.count, hash: hash)
                 records[index].keyType = typeID
                 records[index].keyID = idText
-                records[index].write(member.slot, .string(text), span: idText)
+                cells.write(member.slot, .string(text), span: idText, into: &records[index])
                 records[index].keySlot = member.slot.index
                 return (index, wantsValue ? .string(text) : nil)
             }
@@ -181,7 +184,7 @@ struct Normalizer {
         }
         let key = try identity(value, typename: shape.typename, keySource: keySource, item: item)
         let index = openRecord(key, typename: shape.typename, capacity: shape.entries.count)
-        records[index].write(member.slot, value)
+        cells.write(member.slot, value, into: &records[index])
         return (index, value)
     }
 
@@ -308,7 +311,7 @@ struct Normalizer {
                             return index
                         }
                         if pending.count > pendingBase {
-                            for (slot, value) in pending[pendingBase...] { records[index].write(slot, value) }
+                            for (slot, value) in pending[pendingBase...] { cells.write(slot, value, into: &records[index]) }
                             pending.removeSubrange(pendingBase...)
                         }
                         if let directive = member.deleteRecord, let value = found.value { appendDeletions(value, directive) }
@@ -324,7 +327,7 @@ struct Normalizer {
                         }
                         let value = try leafValue(member)
                         if index >= 0 {
-                            records[index].write(member.slot, value)
+                            cells.write(member.slot, value, into: &records[index])
                         } else {
                             pending.append((member.slot, value))
                         }
@@ -350,7 +353,7 @@ struct Normalizer {
                         try writeComposite(member, into: index)
                     } else {
                         let value = try leafValue(member)
-                        records[index].write(member.slot, value)
+                        cells.write(member.slot, value, into: &records[index])
                         if let directive = member.deleteRecord { appendDeletions(value, directive) }
                     }
                 } catch {
@@ -365,6 +368,49 @@ struct Normalizer {
         if shape.isLeafEntity, violations.count == violationsBase {
             records[index].lastText = LastText(text: TextSpan(start..<scanner.position), shape: ObjectIdentifier(shape))
         }
+        return index
+    }
+
+    /// The record of the object at the scanner when it is a leaf entity met again, written exactly
+    /// as the text that last wrote its record, under a field of object type: the scanner moves
+    /// past it. This is what ``normalizeObject(group:declaredType:entry:keySource:item:)`` ends in
+    /// for such an object (``identify(_:shape:keySource:item:)`` finds the record by the id's
+    /// bytes, ``skipRepeat(of:shape:from:)`` skips the rest), without its setting up: most
+    /// objects of a large response are entities it has met before (a page of characters lists the
+    /// same few characters under every episode).
+    ///
+    /// Only an object written `{"id":"` with a plain id, the id its shape's first member, takes
+    /// this way; for anything else (and under a mutant) nil, the scanner where it was.
+    @inline(__always)
+    mutating func repeatedLeafEntity(_ member: ShapeEntry) -> Int? {
+        guard member.kind == .object, let shape = member.childShape, !shape.idOpening.isEmpty, mutant == nil,
+            let base = scanner.bytes.baseAddress
+        else { return nil }
+        let bytes = scanner.bytes
+        let start = scanner.position
+        let idStart = start + shape.idOpening.count
+        guard idStart < bytes.count,
+            shape.idOpening.withUnsafeBytes({ JSONScanner.sameBytes(base + start, $0.baseAddress!, count: $0.count) })
+        else { return nil }
+        let limit = min(bytes.count, idStart + 32)
+        var end = idStart
+        while true {
+            guard end < limit else { return nil }
+            let byte = bytes[end]
+            if byte == UInt8(ascii: "\"") { break }
+            if byte < 0x20 || byte >= 0x80 || byte == UInt8(ascii: "\\") { return nil }
+            end += 1
+        }
+        let idText = TextSpan(idStart..<end)
+        let hash = RecordTable.hash(UnsafeRawBufferPointer(rebasing: bytes[idStart..<end]), from: shape.keyPrefixHash)
+        let typeID = shape.typeID
+        // Only a record keyed from these bytes in place (`Type:` and the id) can have been last
+        // written by this text; one keyed the general way (an escaped id) takes the long way.
+        guard let index = find(hash, { records[$0].keyType == typeID && records[$0].keyID.sameBytes(as: idText, in: bytes) }),
+            let last = records[index].lastText, last.shape == ObjectIdentifier(shape),
+            scanner.sameText(at: start, as: last.text)
+        else { return nil }
+        scanner.reset(to: JSONScanner.Mark(position: start + Int(last.text.count), depth: scanner.depth))
         return index
     }
 
@@ -463,7 +509,7 @@ struct Normalizer {
     mutating func writeComposite(_ member: ShapeEntry, into index: Int) throws(IngestError) {
         let parent = records[index].key
         let value = try compositeValue(member, parent: parent, storageKey: member.storageKey, depth: member.listDepth)
-        records[index].write(member.slot, value)
+        cells.write(member.slot, value, into: &records[index])
         if let connection = member.connection {
             var serverRecord: RecordKey?
             var typename = member.namedType
@@ -556,7 +602,8 @@ struct Normalizer {
     /// Normalizes one object of a composite member and returns its record's index.
     @inline(__always)
     mutating func childObject(_ member: ShapeEntry, _ keySource: KeySource, item: Int?) throws(IngestError) -> Int {
-        try normalizeObject(
+        if let index = repeatedLeafEntity(member) { return index }
+        return try normalizeObject(
             group: member.childGroup,
             declaredType: nil,
             entry: member,
@@ -583,12 +630,12 @@ struct Normalizer {
     /// the scanner where it was.
     mutating func writeString(_ member: ShapeEntry, into index: Int) throws(IngestError) -> Bool {
         guard try peek() == .string else { return false }
-        if let position = records[index].position(of: member.slot) {
-            let known = records[index].fields[position].span
+        if let position = cells.position(of: member.slot, start: records[index].start, count: records[index].count) {
+            let known = cells.fields[position].span
             if !known.isNone {
                 // The stored text's bytes, then a quote: the same string, found without scanning.
                 if scanner.skipString(sameAs: Int(known.start), count: Int(known.count)) { return true }
-            } else if case .string(let old) = records[index].fields[position].value {
+            } else if case .string(let old) = cells.fields[position].value {
                 let start = scanner.mark
                 let span: JSONStringSpan
                 // Equal bytes are as valid as the stored text: the UTF-8 check waits for a difference.
@@ -601,7 +648,7 @@ struct Normalizer {
         }
         let span: JSONStringSpan
         do { span = try scanner.readStringSpan() } catch { throw .json(error) }
-        records[index].write(member.slot, .string(try string(span)), span: span.text)
+        cells.write(member.slot, .string(try string(span)), span: span.text, into: &records[index])
         return true
     }
 

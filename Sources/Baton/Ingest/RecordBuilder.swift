@@ -1,6 +1,7 @@
-/// One record's cells while a response is normalized.
+/// One record while a response is normalized: its key, its type, and where its cells lie in the
+/// normalizer's ``CellPool``.
 ///
-/// Slots sit in a flat array searched linearly (an object has a handful of fields), which is
+/// Slots sit in a flat block searched linearly (an object has a handful of fields), which is
 /// cheaper than hashing on every write when the same entity comes back many times in a response;
 /// the change's dictionary is built once, at the end. Values and errors are kept apart (errors
 /// are rare and placed last), and each string value read from an unescaped span remembers where
@@ -15,11 +16,13 @@ struct RecordBuilder {
     /// The slot whose cell holds exactly the key's id as it was read (`UInt32.max`: none), so that
     /// the entity met again skips its id's cell; any other write to that slot clears it.
     var keySlot = UInt32.max
-    /// By position: the slot, its value, and where the value's text lies for strings read from an
-    /// unescaped span (one array: a record's cells cost one allocation, and a repeated entity
-    /// reads the slot and the span of every string member together).
-    var fields: [Field] = []
-    /// Field errors by position, in the order they were placed (each kept, in that order).
+    /// The record's block of the pool: `capacity` fields from `start`, the first `count` in use,
+    /// each a slot, its value, and where the value's text lies for strings read from an unescaped
+    /// span (a repeated entity reads the slot and the span of every string member together).
+    var start: Int
+    var count = 0
+    var capacity: Int
+    /// Field errors by position in the block, in the order they were placed (each kept, in that order).
     var errors: [(position: Int, error: FieldError)] = []
     /// The text of the leaf entity object that wrote the record last, when nothing has written
     /// it since: the same text met again writes nothing new (``Normalizer/skipRepeat(of:shape:from:)``).
@@ -30,56 +33,115 @@ struct RecordBuilder {
         let slot: SlotID
         var span: TextSpan
         var value: Value
+
+        /// An unused field of a block.
+        static let unused = Field(slot: SlotID(index: .max), span: .none, value: .null)
     }
 
-    init(key: RecordKey, typename: String, capacity: Int) {
+    init(key: RecordKey, typename: String, block: Int, capacity: Int) {
         self.key = key
         self.typename = typename
-        fields.reserveCapacity(capacity)
+        self.start = block
+        self.capacity = capacity
+    }
+}
+
+/// The cells of every record a normalize call builds, in one array: each record owns a block of
+/// it, made at its shape's size, so that the records of a response cost one growing allocation
+/// instead of one each (a large response has hundreds of records, most written once).
+///
+/// A block that fills up (a record written by a second, larger selection) moves to the end,
+/// twice as large; the fields it leaves behind are unused.
+struct CellPool {
+    private(set) var fields: [RecordBuilder.Field] = []
+
+    /// A pool for a response of `bytes` bytes, with room for a field per 128 of them, so that
+    /// most responses never copy it to grow.
+    init(responseBytes bytes: Int) {
+        fields.reserveCapacity(bytes / 128)
     }
 
-    /// Where `slot`'s cell is, if the response wrote it already.
+    /// A new block of `capacity` unused fields; its start.
+    mutating func block(capacity: Int) -> Int {
+        let start = fields.count
+        for _ in 0..<capacity { fields.append(.unused) }
+        return start
+    }
+
+    /// Where `slot`'s cell of `record` is in ``fields``, if the response wrote it already.
     @inline(__always)
-    func position(of slot: SlotID) -> Int? {
+    func position(of slot: SlotID, in record: RecordBuilder) -> Int? {
+        position(of: slot, start: record.start, count: record.count)
+    }
+
+    /// Where `slot`'s cell is in ``fields``, if the response wrote it already, for the record whose
+    /// block starts at `start` and holds `count` cells (two integers read out of the record in
+    /// place: a record copied out of an array costs its references' counting).
+    @inline(__always)
+    func position(of slot: SlotID, start: Int, count: Int) -> Int? {
         fields.withUnsafeBufferPointer { fields in
-            for i in fields.indices where fields[i].slot == slot { return i }
+            var i = start
+            let end = start + count
+            while i < end {
+                if fields[i].slot == slot { return i }
+                i += 1
+            }
             return nil
         }
     }
 
-    /// Writes `value` into `slot` (a later write wins); `span` is where a string value's text lies.
+    /// Writes `value` into `record`'s `slot` (a later write wins); `span` is where a string
+    /// value's text lies.
     @inline(__always)
-    mutating func write(_ slot: SlotID, _ value: Value, span: TextSpan = .none) {
-        if slot.index == keySlot { keySlot = .max }
-        lastText = nil
-        if let position = position(of: slot) {
+    mutating func write(_ slot: SlotID, _ value: Value, span: TextSpan = .none, into record: inout RecordBuilder) {
+        if slot.index == record.keySlot { record.keySlot = .max }
+        record.lastText = nil
+        if let position = position(of: slot, in: record) {
             fields[position].value = value
             fields[position].span = span
+            return
+        }
+        if record.count == record.capacity { grow(&record) }
+        fields[record.start + record.count] = RecordBuilder.Field(slot: slot, span: span, value: value)
+        record.count += 1
+    }
+
+    /// Moves a full block to the end, twice as large (at least four fields).
+    private mutating func grow(_ record: inout RecordBuilder) {
+        let capacity = max(4, record.capacity * 2)
+        let start = block(capacity: capacity)
+        for i in 0..<record.count {
+            fields.swapAt(record.start + i, start + i)
+        }
+        record.start = start
+        record.capacity = capacity
+    }
+
+    /// Puts `error` beside `record`'s `slot` value, after any placed there already, making the
+    /// cell (null) when the response has none. With `replacing` (a mutant) it takes the place of those.
+    mutating func place(_ error: FieldError, on slot: SlotID, in record: inout RecordBuilder, replacing: Bool = false) {
+        record.lastText = nil
+        if let position = position(of: slot, in: record) {
+            let relative = position - record.start
+            if replacing { record.errors.removeAll { $0.position == relative } }
+            record.errors.append((relative, error))
         } else {
-            fields.append(Field(slot: slot, span: span, value: value))
+            write(slot, .null, into: &record)
+            record.errors.append((record.count - 1, error))
         }
     }
 
-    /// Puts `error` beside `slot`'s value, after any placed there already, making the cell (null)
-    /// when the response has none. With `replacing` (a mutant) it takes the place of those.
-    mutating func place(_ error: FieldError, on slot: SlotID, replacing: Bool = false) {
-        lastText = nil
-        if let position = position(of: slot) {
-            if replacing { errors.removeAll { $0.position == position } }
-            errors.append((position, error))
-        } else {
-            write(slot, .null)
-            errors.append((fields.count - 1, error))
-        }
-    }
-
-    /// The record as the change set holds it. Mutating only so that the builder is read in place
-    /// (an array element read through a getter is copied first: five references counted).
-    mutating func makeChange() -> RecordChange {
+    /// The record keyed `key` as the change set holds it: its type, its block (`count` cells from
+    /// `start`) and the errors placed on them.
+    func change(
+        key: RecordKey, typename: String, start: Int, count: Int, errors: [(position: Int, error: FieldError)]
+    ) -> RecordChange {
         // Made at its size (cheaper than reserving capacity in an empty dictionary).
-        var map = EmptyTables.cells.withCapacity(fields.count)
-        for i in fields.indices { map[fields[i].slot] = Cell(fields[i].value) }
-        for (position, error) in errors { map[fields[position].slot]?.errors.append(error) }
+        var map = EmptyTables.cells.withCapacity(count)
+        fields.withUnsafeBufferPointer { fields in
+            for i in start..<(start + count) { map[fields[i].slot] = Cell(fields[i].value) }
+        }
+        for (position, error) in errors { map[fields[start + position].slot]?.errors.append(error) }
         return RecordChange(key: key, typename: typename, cells: map)
     }
 }

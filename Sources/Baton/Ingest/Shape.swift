@@ -101,6 +101,10 @@ final class Shape {
     /// The type is named `client`: its entity with id `root` is not keyed `client:root`
     /// (``RecordKey/entity(typename:id:)``).
     let isClientType: Bool
+    /// For a leaf entity whose first entry is its `id`: `{"id":"` (the id's response key), how
+    /// the text of such an object met again starts (``Normalizer/repeatedLeafEntity(_:)``).
+    /// Empty otherwise.
+    let idOpening: [UInt8]
 
     init(typename: String, entries: [ShapeEntry], typeID: Int32) {
         self.typename = typename
@@ -111,6 +115,11 @@ final class Shape {
         keyPrefix = Array((typename + ":").utf8)
         keyPrefixHash = keyPrefix.withUnsafeBytes { RecordTable.hash($0) }
         isClientType = typename == "client"
+        if isLeafEntity, let first = entries.first, first.isID, first.reusesStrings, !first.plainKey.isEmpty {
+            idOpening = Array("{\"".utf8) + first.plainKey + Array("\":\"".utf8)
+        } else {
+            idOpening = []
+        }
     }
 
     /// The index of the entry whose response key is the body of `span` (unescaped), trying `hint`

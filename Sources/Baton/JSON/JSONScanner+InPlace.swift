@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A member name as the scanner matches it in place: the name between its quotes, packed into
 /// two words with masks of the bytes that count, so that a name of up to 14 bytes is compared
 /// with two loads instead of byte by byte.
@@ -90,6 +96,8 @@ extension JSONScanner {
     func sameText(at start: Int, as text: TextSpan) -> Bool {
         let count = Int(text.count)
         guard !text.isNone, start >= 0, start + count <= bytes.count, let base = bytes.baseAddress else { return false }
+        // A whole object's text is long enough for the C library's vector compare to pay.
+        if count >= 32 { return memcmp(base + start, base + Int(text.start), count) == 0 }
         return JSONScanner.sameBytes(base + start, base + Int(text.start), count: count)
     }
 
