@@ -55,10 +55,10 @@ struct RecordBuilder {
 struct CellPool {
     private(set) var fields: [RecordBuilder.Field] = []
 
-    /// A pool for a response of `bytes` bytes, with room for a field per 128 of them, so that
-    /// most responses never copy it to grow.
+    /// A pool for a response of `bytes` bytes, with room for a field per 128 of them (at most
+    /// 65,536 fields, 2.5 MiB, reserved ahead), so that most responses never copy it to grow.
     init(responseBytes bytes: Int) {
-        fields.reserveCapacity(bytes / 128)
+        fields.reserveCapacity(min(bytes / 128, 1 << 16))
     }
 
     /// A new block of `capacity` unused fields; its start.
