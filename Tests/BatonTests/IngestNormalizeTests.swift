@@ -98,6 +98,27 @@ struct IngestIdentityTests {
         #expect(sameAgain.value("Person:1", "mood") == .string("calmer"))
     }
 
+    /// Apollo's clients put `__typename` first in every selection: the same check applies to an
+    /// object that opens with its type name, selected (here aliased) or not.
+    @Test("an entity met again that opens with its type name is skipped only when its text is the same", arguments: [false, true])
+    func repeatedTypenamedEntity(selectsTypename: Bool) throws {
+        let fields = [B.leaf("id", .id), B.leaf("name")]
+        let plan = B.query([
+            B.object("people", "Person", list: 1, selectsTypename ? [B.typename("kind")] + fields : fields),
+        ])
+        let name = selectsTypename ? "kind" : "__typename"
+        let first = #"{"\#(name)":"Person","id":"1","name":"Ada"}"#
+        let changes = try ingest(plan, #"{"data":{"people":["# + [
+            first, first, #"{"\#(name)":"Person","id":"1","name":"Ann"}"#, first, #"{"\#(name)":"Person","id":"1","name":"Amy"}"#,
+        ].joined(separator: ",") + "]}}")
+        #expect(changes.keys == ["client:root", "Person:1"])
+        #expect(changes.value("Person:1", "name") == .string("Amy"))
+        #expect(changes.value("client:root", "people") == .links(Array(repeating: RecordKey("Person:1"), count: 5)))
+        if selectsTypename {
+            #expect(ingestError(plan, #"{"data":{"people":["# + first + #",{"kind":"Robot","id":"1","name":"Ada"}]}}"#) != nil)
+        }
+    }
+
     @Test("no entity's key is another record's path, and no two ids of a type share a key")
     func entityKeysNeverMeetPaths() {
         let pieces = ["1", ":", "\\", "meta", "a:b", "", "é", "(x:1)"]

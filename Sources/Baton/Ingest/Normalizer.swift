@@ -379,19 +379,33 @@ struct Normalizer {
     /// objects of a large response are entities it has met before (a page of characters lists the
     /// same few characters under every episode).
     ///
-    /// Only an object written `{"id":"` with a plain id, the id its shape's first member, takes
-    /// this way; for anything else (and under a mutant) nil, the scanner where it was.
+    /// Only an object written `{"id":"` or `{"__typename":"Type","id":"` with a plain id, in its
+    /// shape's order, takes this way (``Shape/idOpening``); for anything else (and under a
+    /// mutant) nil, the scanner where it was.
     @inline(__always)
     mutating func repeatedLeafEntity(_ member: ShapeEntry) -> Int? {
-        guard member.kind == .object, let shape = member.childShape, !shape.idOpening.isEmpty, mutant == nil,
+        guard member.kind == .object, let shape = member.childShape, !shape.typenamedIDOpening.isEmpty, mutant == nil,
             let base = scanner.bytes.baseAddress
         else { return nil }
         let bytes = scanner.bytes
         let start = scanner.position
-        let idStart = start + shape.idOpening.count
-        guard idStart < bytes.count,
-            shape.idOpening.withUnsafeBytes({ JSONScanner.sameBytes(base + start, $0.baseAddress!, count: $0.count) })
-        else { return nil }
+        let idStart: Int
+        let plain = shape.idOpening.count
+        if shape.idOpeningMask != 0, start + 8 <= bytes.count,
+            (base + start).loadUnaligned(as: UInt64.self).littleEndian & shape.idOpeningMask == shape.idOpeningWord
+        {
+            idStart = start + plain
+        } else if plain > 8, start + plain < bytes.count,
+            shape.idOpening.withUnsafeBytes({ JSONScanner.sameBytes(base + start, $0.baseAddress!, count: plain) })
+        {
+            idStart = start + plain
+        } else {
+            let typed = shape.typenamedIDOpening.count
+            guard start + typed < bytes.count,
+                shape.typenamedIDOpening.withUnsafeBytes({ JSONScanner.sameBytes(base + start, $0.baseAddress!, count: typed) })
+            else { return nil }
+            idStart = start + typed
+        }
         let limit = min(bytes.count, idStart + 32)
         var end = idStart
         while true {

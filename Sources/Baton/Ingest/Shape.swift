@@ -101,10 +101,17 @@ final class Shape {
     /// The type is named `client`: its entity with id `root` is not keyed `client:root`
     /// (``RecordKey/entity(typename:id:)``).
     let isClientType: Bool
-    /// For a leaf entity whose first entry is its `id`: `{"id":"` (the id's response key), how
-    /// the text of such an object met again starts (``Normalizer/repeatedLeafEntity(_:)``).
-    /// Empty otherwise.
+    /// For a leaf entity: how the text of such an object met again starts, up to its id's
+    /// opening quote, when the id is its first member, `{"id":"` (the id's response key), and when
+    /// its type name comes first, `{"__typename":"Type","id":"` (as Apollo's clients order every
+    /// selection), whether the selection names `__typename` there or not
+    /// (``Normalizer/repeatedLeafEntity(_:)``). Empty when the selection's order gives neither.
     let idOpening: [UInt8]
+    let typenamedIDOpening: [UInt8]
+    /// `idOpening` as one little-endian word and the mask of its bytes, when it fits in eight
+    /// (`{"id":"` does): compared with one load.
+    let idOpeningWord: UInt64
+    let idOpeningMask: UInt64
 
     init(typename: String, entries: [ShapeEntry], typeID: Int32) {
         self.typename = typename
@@ -115,11 +122,36 @@ final class Shape {
         keyPrefix = Array((typename + ":").utf8)
         keyPrefixHash = keyPrefix.withUnsafeBytes { RecordTable.hash($0) }
         isClientType = typename == "client"
-        if isLeafEntity, let first = entries.first, first.isID, first.reusesStrings, !first.plainKey.isEmpty {
-            idOpening = Array("{\"".utf8) + first.plainKey + Array("\":\"".utf8)
+        // The id entry, and the type name's response key before it: `__typename` when the id
+        // is the selection's first entry (the member then is not selected, and is read past).
+        var id: ShapeEntry?
+        var typenameKey = Array("__typename".utf8)
+        if isLeafEntity, let first = entries.first {
+            if first.isID {
+                id = first
+            } else if first.isTypename, !first.plainKey.isEmpty, entries.count > 1, entries[1].isID {
+                id = entries[1]
+                typenameKey = first.plainKey
+            }
+        }
+        if let id, id.reusesStrings, !id.plainKey.isEmpty {
+            let idKey = Array("\"".utf8) + id.plainKey + Array("\":\"".utf8)
+            idOpening = entries[0] === id ? Array("{".utf8) + idKey : []
+            typenamedIDOpening = Array("{\"".utf8) + typenameKey + Array("\":\"".utf8) + Array(typename.utf8) + Array("\",".utf8) + idKey
         } else {
             idOpening = []
+            typenamedIDOpening = []
         }
+        var word: UInt64 = 0
+        var mask: UInt64 = 0
+        if !idOpening.isEmpty, idOpening.count <= 8 {
+            for (i, byte) in idOpening.enumerated() {
+                word |= UInt64(byte) << UInt64(8 * i)
+                mask |= 0xFF << UInt64(8 * i)
+            }
+        }
+        idOpeningWord = word
+        idOpeningMask = mask
     }
 
     /// The index of the entry whose response key is the body of `span` (unescaped), trying `hint`
