@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import Baton
 
@@ -89,6 +90,41 @@ struct JSONStringTests {
     @Test func surrogatePairsDecode() throws {
         #expect(try JSONValue.parse(#""\ud83d\ude00""#) == .string("😀"))
         #expect(try JSONValue.parse(#""x\uD834\uDD1Ey""#) == .string("x𝄞y"))
+    }
+
+    /// Long texts with escapes between runs of raw characters (a GitHub issue's body): the runs
+    /// are copied whole and every escape is decoded, whatever stands next to it.
+    @Test("escaped texts decode to the text they were written from")
+    func escapedTextsRoundTrip() throws {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        let alphabet: [Unicode.Scalar] = ["a", "Z", " ", "\"", "\\", "/", "\n", "\r", "\t", "\u{8}", "\u{C}", "\u{1}", "é", "世", "😀", "\u{7F}"]
+        for _ in 0..<500 {
+            var text = ""
+            var json = "\""
+            for _ in 0..<next(200) {
+                let scalar = alphabet[next(alphabet.count)]
+                text.unicodeScalars.append(scalar)
+                switch (scalar, next(3)) {
+                case ("\"", _): json += "\\\""
+                case ("\\", _): json += "\\\\"
+                case ("\n", 0): json += "\\n"
+                case ("\r", 0): json += "\\r"
+                case ("\t", 0): json += "\\t"
+                case ("/", 0): json += "\\/"
+                case ("\u{8}", 0): json += "\\b"
+                case ("\u{C}", 0): json += "\\f"
+                case (_, 1), ("\n", _), ("\r", _), ("\t", _), ("\u{8}", _), ("\u{C}", _), ("\u{1}", _):
+                    for unit in String(scalar).utf16 { json += "\\u" + String(format: "%04x", unit) }
+                default: json.unicodeScalars.append(scalar)
+                }
+            }
+            json += "\""
+            #expect(try JSONValue.parse(json) == .string(text), "\(json)")
+        }
     }
 
     @Test func rawUTF8PassesThrough() throws {

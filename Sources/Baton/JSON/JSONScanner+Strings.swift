@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 extension JSONScanner {
     /// Reads a string value.
     public mutating func readString() throws(JSONError) -> String {
@@ -187,67 +193,88 @@ extension JSONScanner {
         }
         let body = UnsafeRawBufferPointer(rebasing: bytes[span.range])
         if !span.hasEscapes { return String(decoding: body, as: UTF8.self) }
-        var out: [UInt8] = []
-        out.reserveCapacity(span.range.count)
-        var p = span.range.lowerBound
-        let end = span.range.upperBound
-        while p < end {
-            let b = bytes[p]
-            guard b == UInt8(ascii: "\\") else {
-                out.append(b)
-                p += 1
-                continue
-            }
-            guard p + 1 < end else { throw error(.invalidEscape, at: p) }
-            let e = bytes[p + 1]
-            p += 2
-            switch e {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(e)
-            case UInt8(ascii: "b"): out.append(0x08)
-            case UInt8(ascii: "f"): out.append(0x0C)
-            case UInt8(ascii: "n"): out.append(0x0A)
-            case UInt8(ascii: "r"): out.append(0x0D)
-            case UInt8(ascii: "t"): out.append(0x09)
-            case UInt8(ascii: "u"):
-                guard p + 4 <= end else { throw error(.invalidUnicodeEscape, at: p - 2) }
-                var scalar = try hex4(at: p)
-                p += 4
-                if scalar >= 0xD800 && scalar <= 0xDBFF {
-                    guard p + 6 <= end, bytes[p] == UInt8(ascii: "\\"), bytes[p + 1] == UInt8(ascii: "u") else {
-                        throw error(.invalidUnicodeEscape, at: p - 6)
-                    }
-                    let low = try hex4(at: p + 2)
-                    guard low >= 0xDC00 && low <= 0xDFFF else { throw error(.invalidUnicodeEscape, at: p) }
-                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                    p += 6
-                } else if scalar >= 0xDC00 && scalar <= 0xDFFF {
-                    throw error(.invalidUnicodeEscape, at: p - 6)
+        // Written straight into the string's storage: every escape is longer than what it stands
+        // for, so the body's length bounds the result, and the runs between escapes (most of a
+        // long text) are copied whole, found with `memchr`.
+        var failure: JSONError?
+        let decoded = String(unsafeUninitializedCapacity: span.range.count) { out -> Int in
+            guard let source = bytes.baseAddress, let target = out.baseAddress else { return 0 }
+            var p = span.range.lowerBound
+            let end = span.range.upperBound
+            var n = 0
+            while p < end {
+                let next = memchr(source + p, Int32(UInt8(ascii: "\\")), end - p)
+                let stop = next.map { UnsafeRawPointer($0) - source } ?? end
+                if stop > p {
+                    UnsafeMutableRawPointer(target + n).copyMemory(from: source + p, byteCount: stop - p)
+                    n += stop - p
+                    p = stop
                 }
-                JSONScanner.appendUTF8(scalar, to: &out)
-            default:
-                throw error(.invalidEscape, at: p - 2)
+                guard p < end else { break }
+                guard p + 1 < end else { failure = error(.invalidEscape, at: p); return 0 }
+                let e = bytes[p + 1]
+                p += 2
+                switch e {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): target[n] = e; n += 1
+                case UInt8(ascii: "b"): target[n] = 0x08; n += 1
+                case UInt8(ascii: "f"): target[n] = 0x0C; n += 1
+                case UInt8(ascii: "n"): target[n] = 0x0A; n += 1
+                case UInt8(ascii: "r"): target[n] = 0x0D; n += 1
+                case UInt8(ascii: "t"): target[n] = 0x09; n += 1
+                case UInt8(ascii: "u"):
+                    do throws(JSONError) {
+                        guard p + 4 <= end else { throw error(.invalidUnicodeEscape, at: p - 2) }
+                        var scalar = try hex4(at: p)
+                        p += 4
+                        if scalar >= 0xD800 && scalar <= 0xDBFF {
+                            guard p + 6 <= end, bytes[p] == UInt8(ascii: "\\"), bytes[p + 1] == UInt8(ascii: "u") else {
+                                throw error(.invalidUnicodeEscape, at: p - 6)
+                            }
+                            let low = try hex4(at: p + 2)
+                            guard low >= 0xDC00 && low <= 0xDFFF else { throw error(.invalidUnicodeEscape, at: p) }
+                            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                            p += 6
+                        } else if scalar >= 0xDC00 && scalar <= 0xDFFF {
+                            throw error(.invalidUnicodeEscape, at: p - 6)
+                        }
+                        n += JSONScanner.writeUTF8(scalar, to: target + n)
+                    } catch {
+                        failure = error
+                        return 0
+                    }
+                default:
+                    failure = error(.invalidEscape, at: p - 2)
+                    return 0
+                }
             }
+            return n
         }
-        return String(decoding: out, as: UTF8.self)
+        if let failure { throw failure }
+        return decoded
     }
 
-    /// Appends the UTF-8 bytes of the scalar `value` (a valid scalar: surrogates are excluded).
-    static func appendUTF8(_ value: UInt32, to out: inout [UInt8]) {
+    /// Writes the UTF-8 bytes of the scalar `value` (a valid scalar: surrogates are excluded) at
+    /// `target`; how many.
+    static func writeUTF8(_ value: UInt32, to target: UnsafeMutablePointer<UInt8>) -> Int {
         switch value {
         case 0..<0x80:
-            out.append(UInt8(value))
+            target[0] = UInt8(value)
+            return 1
         case 0x80..<0x800:
-            out.append(UInt8(0xC0 | (value >> 6)))
-            out.append(UInt8(0x80 | (value & 0x3F)))
+            target[0] = UInt8(0xC0 | (value >> 6))
+            target[1] = UInt8(0x80 | (value & 0x3F))
+            return 2
         case 0x800..<0x10000:
-            out.append(UInt8(0xE0 | (value >> 12)))
-            out.append(UInt8(0x80 | ((value >> 6) & 0x3F)))
-            out.append(UInt8(0x80 | (value & 0x3F)))
+            target[0] = UInt8(0xE0 | (value >> 12))
+            target[1] = UInt8(0x80 | ((value >> 6) & 0x3F))
+            target[2] = UInt8(0x80 | (value & 0x3F))
+            return 3
         default:
-            out.append(UInt8(0xF0 | (value >> 18)))
-            out.append(UInt8(0x80 | ((value >> 12) & 0x3F)))
-            out.append(UInt8(0x80 | ((value >> 6) & 0x3F)))
-            out.append(UInt8(0x80 | (value & 0x3F)))
+            target[0] = UInt8(0xF0 | (value >> 18))
+            target[1] = UInt8(0x80 | ((value >> 12) & 0x3F))
+            target[2] = UInt8(0x80 | ((value >> 6) & 0x3F))
+            target[3] = UInt8(0x80 | (value & 0x3F))
+            return 4
         }
     }
 }
