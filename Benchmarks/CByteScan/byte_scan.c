@@ -1,5 +1,9 @@
 #include "byte_scan.h"
 
+/* Aligned to 64 bytes so that its loops sit at the same offsets from a cache line in every build:
+   placed wherever the linker put it, the same code ran 0.378 ms or 0.387 ms on the Rick and Morty
+   page and 0.396 ms or 0.503 ms on the calendar page, by build. */
+__attribute__((aligned(64)))
 byte_scan_tally byte_scan(const uint8_t *bytes, size_t count) {
     byte_scan_tally tally = {0, 0, 0, 0};
     int64_t depth = 0;
