@@ -119,6 +119,30 @@ struct IngestIdentityTests {
         }
     }
 
+    /// A record's cells sit in a block sized for the first selection that wrote it; a larger
+    /// selection later moves them to a larger block, and an error placed after finds its cell.
+    @Test("a record written first by a small selection and then a larger one keeps every cell")
+    func recordGrowsPastItsFirstBlock() throws {
+        let plan = B.query([
+            B.object("small", "Person", [B.leaf("id", .id)]),
+            B.object("large", "Person", [
+                B.leaf("id", .id), B.leaf("name"), B.leaf("mood"), B.leaf("city"), B.leaf("zip"), B.leaf("nick"), B.leaf("team"),
+            ]),
+        ])
+        let changes = try ingest(plan, #"""
+            {"data":{"small":{"id":"1"},"large":{"id":"1","name":"Ada","mood":"calm","city":"Oslo","zip":"0150","nick":"A","team":null}},
+             "errors":[{"message":"no team","path":["large","team"]}]}
+            """#)
+        let person = try #require(changes.record("Person:1"))
+        #expect(person.cells.count == 7)
+        for (field, value) in [("id", "1"), ("name", "Ada"), ("mood", "calm"), ("city", "Oslo"), ("zip", "0150"), ("nick", "A")] {
+            #expect(changes.value("Person:1", field) == .string(value), "\(field)")
+        }
+        #expect(changes.value("Person:1", "team") == .null)
+        #expect(person.cells[SlotID.named("team")]?.errors.map(\.message) == ["no team"])
+        #expect(person.cells[SlotID.named("name")]?.errors.isEmpty == true)
+    }
+
     @Test("no entity's key is another record's path, and no two ids of a type share a key")
     func entityKeysNeverMeetPaths() {
         let pieces = ["1", ":", "\\", "meta", "a:b", "", "é", "(x:1)"]
