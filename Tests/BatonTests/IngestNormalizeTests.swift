@@ -165,6 +165,23 @@ struct IngestIdentityTests {
         #expect(shared.isEmpty, "entity keys that are also paths: \(shared.sorted().prefix(5))")
     }
 
+    @Test("a path key is its parent, storage key and index joined by colons")
+    func pathKeyJoinsItsParts() {
+        let parents = ["client:root", "Character:1", #"T:a\:b"#, "é🦄:x", ""]
+        let storageKeys = ["location", #"search(text:"a:b",first:10)"#, "", "世界"]
+        let indices: [Int?] = [nil, 0, 9, 10, 99, 100, 12_345, -1, Int.max]
+        for parent in parents {
+            for storageKey in storageKeys {
+                for index in indices {
+                    let joined = parent + ":" + storageKey + (index.map { ":" + String($0) } ?? "")
+                    let key = RecordKey.path(parent: RecordKey(parent), storageKey: storageKey, index: index)
+                    #expect(key.rawValue == joined)
+                    #expect(Array(key.rawValue.utf8) == Array(joined.utf8))
+                }
+            }
+        }
+    }
+
     @Test("an id's colons and backslashes are escaped in its key, and nothing else is", arguments: [
         ("1", "T:1"), ("1:2", #"T:1\:2"#), (#"a\b"#, #"T:a\\b"#), (#":\:"#, #"T:\:\\\:"#), ("é🦄/x", "T:é🦄/x"),
     ])

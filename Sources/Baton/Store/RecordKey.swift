@@ -52,10 +52,42 @@ public struct RecordKey: Hashable, Sendable, Comparable, CustomStringConvertible
 
     /// The key of an object without an id, reached from `parent` through `storageKey`.
     public static func path(parent: RecordKey, storageKey: String, index: Int? = nil) -> RecordKey {
-        if let index {
-            return RecordKey(parent.rawValue + ":" + storageKey + ":" + String(index))
+        guard index.map({ $0 >= 0 }) ?? true else {
+            return RecordKey(parent.rawValue + ":" + storageKey + ":" + String(index!))
         }
-        return RecordKey(parent.rawValue + ":" + storageKey)
+        // Made in one piece: ingest makes one per object without an id, and joining the parts
+        // one by one allocated a string per part.
+        var digits = 0
+        if let index {
+            digits = 1
+            var rest = index
+            while rest >= 10 { rest /= 10; digits += 1 }
+        }
+        var parentText = parent.rawValue
+        var storageText = storageKey
+        let count = parentText.utf8.count + 1 + storageText.utf8.count + (index == nil ? 0 : 1 + digits)
+        let text = parentText.withUTF8 { parentBytes in
+            storageText.withUTF8 { storageBytes in
+                String(unsafeUninitializedCapacity: count) { out in
+                    var n = 0
+                    for byte in parentBytes { out[n] = byte; n += 1 }
+                    out[n] = UInt8(ascii: ":"); n += 1
+                    for byte in storageBytes { out[n] = byte; n += 1 }
+                    if var rest = index {
+                        out[n] = UInt8(ascii: ":")
+                        n += 1 + digits
+                        var position = n - 1
+                        repeat {
+                            out[position] = UInt8(ascii: "0") + UInt8(rest % 10)
+                            rest /= 10
+                            position -= 1
+                        } while rest > 0
+                    }
+                    return n
+                }
+            }
+        }
+        return RecordKey(text)
     }
 
     public var description: String { rawValue }
