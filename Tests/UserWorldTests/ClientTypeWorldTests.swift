@@ -32,9 +32,6 @@ struct ClientTypeWorldTests {
             Server(world: world.world, random: SimRandom(seed: seed)).entityIDs(of: ["client"]).living.contains("root")
         }
         #expect(roots.count >= 3, "servers with a client named root: \(roots)")
-        let results = Simulator.campaign(seeds: 0...11, in: world, events: 150)
-        for (seed, result) in results.enumerated() {
-            #expect(result.failure == nil, "seed \(seed): \(result.failure.map(String.init(describing:)) ?? "")")
-        }
+        expectCleanSeeds(world)
     }
 }

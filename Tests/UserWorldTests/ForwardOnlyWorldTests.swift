@@ -45,10 +45,7 @@ struct ForwardOnlyWorldTests {
     @Test("the world loads, and its seeds page the connection forward and run clean")
     func seeds() throws {
         let world = try SimulationWorld(name: "feed", schema: forwardOnlySchema, operations: forwardOnlyOperations)
-        let results = Simulator.campaign(seeds: 0...11, in: world, events: 150)
-        for (seed, result) in results.enumerated() {
-            #expect(result.failure == nil, "seed \(seed): \(result.failure.map(String.init(describing:)) ?? "")")
-        }
+        let results = expectCleanSeeds(world)
         let covered = results.reduce(into: [String: Int]()) { total, result in
             for (name, value) in result.coverage { total[name, default: 0] += value }
         }
@@ -65,10 +62,7 @@ struct ForwardOnlyWorldTests {
         var operations = forwardOnlyOperations
         operations["Feed.graphql"] = operations["Feed.graphql"]?.replacingOccurrences(of: "edges { node { id body likes } }", with: "nodes { id body likes }")
         let world = try SimulationWorld(name: "feed", schema: schema, operations: operations)
-        let results = Simulator.campaign(seeds: 0...11, in: world, events: 150)
-        for (seed, result) in results.enumerated() {
-            #expect(result.failure == nil, "seed \(seed): \(result.failure.map(String.init(describing:)) ?? "")")
-        }
+        let results = expectCleanSeeds(world)
         let appends = results.reduce(0) { $0 + ($1.coverage["connectionAppends"] ?? 0) }
         #expect(appends > 0)
     }

@@ -44,9 +44,6 @@ struct JSONScalarWorldTests {
     @Test("the world's seeds run clean: the store keeps each JSON value whole, as the model does")
     func seeds() throws {
         let world = try SimulationWorld(name: "items", schema: jsonScalarSchema, operations: jsonScalarOperations)
-        let results = Simulator.campaign(seeds: 0...11, in: world, events: 150)
-        for (seed, result) in results.enumerated() {
-            #expect(result.failure == nil, "seed \(seed): \(result.failure.map(String.init(describing:)) ?? "")")
-        }
+        expectCleanSeeds(world)
     }
 }

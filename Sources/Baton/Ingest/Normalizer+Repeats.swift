@@ -37,17 +37,10 @@ extension Normalizer {
             else { return nil }
             idStart = start + typed
         }
-        let limit = min(bytes.count, idStart + 32)
-        var end = idStart
-        while true {
-            guard end < limit else { return nil }
-            let byte = bytes[end]
-            if byte == UInt8(ascii: "\"") { break }
-            if byte < 0x20 || byte >= 0x80 || byte == UInt8(ascii: "\\") { return nil }
-            end += 1
-        }
-        let idText = TextSpan(idStart..<end)
-        let hash = RecordTable.hash(UnsafeRawBufferPointer(rebasing: bytes[idStart..<end]), from: shape.keyPrefixHash)
+        // Every opening ends with the id's opening quote.
+        guard let id = scanner.shortPlainString(at: idStart - 1) else { return nil }
+        let idText = TextSpan(id)
+        let hash = RecordTable.hash(UnsafeRawBufferPointer(rebasing: bytes[id]), from: shape.keyPrefixHash)
         let typeID = shape.typeID
         // Only a record keyed from these bytes in place (`Type:` and the id) can have been last
         // written by this text; one keyed the general way (an escaped id) takes the long way.

@@ -61,15 +61,21 @@ extension JSONScanner {
     /// is then its bytes, and valid); otherwise stays and returns nil, for the general scan.
     @inline(__always)
     mutating func readShortPlainString(limit: Int = 32) -> Range<Int>? {
-        let start = position + 1
+        guard let body = shortPlainString(at: position, limit: limit) else { return nil }
+        position = body.upperBound + 1
+        return body
+    }
+
+    /// The body's range of the string whose opening quote is at `quote`, when it is at most
+    /// `limit` bytes of printable ASCII without escapes; nil otherwise. Reads only.
+    @inline(__always)
+    func shortPlainString(at quote: Int, limit: Int = 32) -> Range<Int>? {
+        let start = quote + 1
         let end = min(bytes.count, start + limit)
         var p = start
         while p < end {
             let b = bytes[p]
-            if b == UInt8(ascii: "\"") {
-                position = p + 1
-                return start..<p
-            }
+            if b == UInt8(ascii: "\"") { return start..<p }
             if b < 0x20 || b >= 0x80 || b == UInt8(ascii: "\\") { return nil }
             p += 1
         }
