@@ -53,6 +53,10 @@ package enum Mutant: String, CaseIterable, Sendable {
     /// Of several field errors whose paths name one field, ingest keeps only the last (the
     /// store's rule until the GitHub CLI's search response lost one of two list-item errors).
     case fieldKeepsOneError
+    /// A field error whose path steps through a `null` (the null it explains, propagated from the
+    /// field that failed) is returned unplaced instead of landing on the field holding the null
+    /// (the store's rule until 2026-12-05: the error was lost from every later read).
+    case errorsUnderNullUnplaced
     /// A joining connection page's `nodes` replace the connection's instead of joining them (the
     /// store's behaviour until a `nodes` connection was refused, then merged).
     case connectionNodesReplaced
@@ -90,6 +94,7 @@ package enum Mutant: String, CaseIterable, Sendable {
         case .errorsFollowMergedLinks: "a field error follows the merged links of a record met twice, landing beside another occurrence's value or dropped"
         case .readBackDropsErrors: "read-back gives the data without the field errors stored beside it"
         case .fieldKeepsOneError: "of several field errors on one field, ingest keeps only the last"
+        case .errorsUnderNullUnplaced: "a field error whose path steps through the null it explains is returned unplaced, so no read gives it back"
         case .connectionNodesReplaced: "a connection's nodes are the last page's, not every page's joined"
         case .unjoinedPagesUnreported: "a commit never says that a page joined no connection"
         case .inputsNotCoerced: "arguments and variables are keyed as written, so a Float written 2 and 2.0 is two slots"

@@ -57,7 +57,8 @@ private func error(_ message: String, _ path: String) -> String {
 struct IngestErrorPlacementTests {
     /// (a) The first occurrence's provider is null (its non-null `displayName` failed); the second
     /// links the same wrapper record to a provider whose name is "x". The error's path steps
-    /// through null in its own occurrence: unplaced, and "x" stays clean.
+    /// through null in its own occurrence: it lands on the field holding that null (the wrapper's
+    /// merged `node`), and "x" stays clean.
     static func stepThroughNullElsewhereLinked(mutant: Mutant? = nil) throws -> ChangeSet {
         let json = twoEvents("null", #"{"id":"1","displayName":"x","color":"red"}"#,
                              errors: "[" + error("no name", providerPath + ".displayName") + "]")
@@ -72,13 +73,13 @@ struct IngestErrorPlacementTests {
         return try Ingest.normalize(plan: calendarPlan, variables: Variables([:]), response: Array(json.utf8), mutant: mutant)
     }
 
-    @Test("a path that steps through null in its own occurrence is unplaced, though another occurrence links the record on")
-    func stepThroughNullIsUnplaced() throws {
+    @Test("a path that steps through null in its own occurrence lands on the field holding it, though another occurrence links the record on")
+    func stepThroughNullLandsOnTheNull() throws {
         let changes = try Self.stepThroughNullElsewhereLinked()
-        #expect(changes.value("Calendar:2:provider", "node") == .link(RecordKey("CalendarProvider:1")))
+        #expect(changes.cell("Calendar:2:provider", "node") == Cell(
+            .link(RecordKey("CalendarProvider:1")), errors: [FieldError(message: "no name", path: providerPath + ".displayName")]))
         #expect(changes.cell("CalendarProvider:1", "displayName") == Cell(.string("x")))
-        #expect(changes.unplacedErrors.map(\.message) == ["no name"])
-        #expect(changes.unplacedErrors.first?.path == providerPath + ".displayName")
+        #expect(changes.unplacedErrors.isEmpty)
     }
 
     @Test("an error on an object another occurrence unlinks still lands on that object's field")
@@ -101,13 +102,14 @@ struct IngestErrorPlacementTests {
     }
 
     @Test("a null the client propagates for the server is stepped through like one the server sent")
-    func clientPropagatedNullIsUnplaced() throws {
+    func clientPropagatedNullKeepsItsError() throws {
         // The server left `displayName` null in place; ingest propagates it to `node`.
         let json = twoEvents(#"{"id":"1","displayName":null,"color":null}"#, #"{"id":"1","displayName":"x","color":"red"}"#,
                              errors: "[" + error("no name", providerPath + ".displayName") + "]")
         let changes = try ingest(calendarPlan, json)
         #expect(changes.cell("CalendarProvider:1", "displayName") == Cell(.string("x")))
-        #expect(changes.unplacedErrors.map(\.message) == ["no name"])
+        #expect(changes.cell("Calendar:2:provider", "node")?.errors.map(\.message) == ["no name"])
+        #expect(changes.unplacedErrors.isEmpty)
     }
 
     @Test("paths through aliases, an interface and a list of lists reach the object their occurrence holds")

@@ -68,19 +68,48 @@ struct IngestFieldErrorTests {
             {"data":{"character":{"id":"1","location":null}},
              "errors":[{"message":"no path"},
                        {"message":"unknown field","path":["character","nickname"]},
-                       {"message":"under a null","path":["character","location","name"]},
                        {"message":"bad index","path":["character","episodes",0,"name"]},
                        {"message":"root","path":[]},
                        {"message":"odd path","path":["character",1.5]},
+                       {"message":"into a leaf","path":["character","id","x"]},
                        "not an object"]}
             """#)
         #expect(changes.unplacedErrors.map(\.message) == [
-            "no path", "unknown field", "under a null", "bad index", "root", "odd path", #""not an object""#,
+            "no path", "unknown field", "bad index", "root", "odd path", "into a leaf", #""not an object""#,
         ])
         #expect(changes.unplacedErrors[1].path == "character.nickname")
         #expect(changes.unplacedErrors[0].path == "")
         #expect(changes.records.allSatisfy { $0.cells.values.allSatisfy { $0.errors.isEmpty } })
     }
+
+    /// A spec server that nulls a nullable field because a non-null one below it failed keeps the
+    /// failed field's path in the error: the error explains the null, and stays beside it.
+    static let throughNulls = #"""
+        {"data":{"character":{"id":"1","location":null,"episodes":[{"id":"10","name":"Pilot"},null]}},
+         "errors":[{"message":"location's name failed","path":["character","location","name"]},
+                   {"message":"episode's id failed","path":["character","episodes",1,"id"]},
+                   {"message":"deeper still","path":["character","location","residents",0,"name"]}]}
+        """#
+
+    @Test func errorsThroughANullLandOnTheFieldHoldingIt() throws {
+        let changes = try ingest(plan, Self.throughNulls)
+        #expect(changes.cell("Character:1", "location") == Cell(.null, errors: [
+            FieldError(message: "location's name failed", path: "character.location.name"),
+            FieldError(message: "deeper still", path: "character.location.residents.0.name"),
+        ]))
+        #expect(changes.cell("Character:1", "episodes")?.errors == [FieldError(message: "episode's id failed", path: "character.episodes.1.id")])
+        #expect(changes.cell("Episode:10", "id")?.errors.isEmpty == true)
+        #expect(changes.unplacedErrors.isEmpty)
+    }
+
+    #if BATON_MUTANTS
+    @Test func errorsUnderNullUnplacedMutantLosesThem() throws {
+        let changes = try Ingest.normalize(
+            plan: plan, variables: Variables([:]), response: Array(Self.throughNulls.utf8), mutant: .errorsUnderNullUnplaced)
+        #expect(changes.unplacedErrors.count == 3)
+        #expect(changes.cell("Character:1", "location")?.errors.isEmpty == true)
+    }
+    #endif
 
     @Test func dataNullWithErrorsMakesNoRecords() throws {
         let changes = try ingest(plan, #"{"data":null,"errors":[{"message":"boom","path":["character"]}]}"#)

@@ -54,6 +54,28 @@ struct ReadBackErrorTests {
         #expect(read.errors[1].error.extensions == #"{"code":"GONE","n":1}"#)
     }
 
+    @Test("errors whose paths step through a null read back at the field holding it; trailing indices only where they reach a null")
+    func errorsThroughNulls() throws {
+        let plan = try StoreFixture.plan("query E { list: characters(page: 1) { results { id origin { name } episodes { id } } } }")
+        let store = Store(configuration: .init(collectsAutomatically: false))
+        try StoreFixture.commit(store, plan, [:], #"""
+            {"data":{"list":{"results":[{"id":"1","origin":null,"episodes":[]},null]}},
+             "errors":[
+                {"message":"origin's name failed","path":["list","results",0,"origin","name"]},
+                {"message":"an episode's id failed","path":["list","results",1,"episodes",0,"id"]},
+                {"message":"an episode failed","path":["list","results",1,"episodes",0]}]}
+            """#)
+        let read = store.read(plan, variables: Variables([:]))
+        #expect(read.errors.map(\.error.message) == ["an episode's id failed", "an episode failed", "origin's name failed"])
+        // The last two end in an index, but `0` of `results` is Rick, not a null: read at the field.
+        #expect(read.errors.map(\.path) == [
+            [.string("list"), .string("results")],
+            [.string("list"), .string("results")],
+            [.string("list"), .string("results"), .int(0), .string("origin")],
+        ])
+        #expect(read.errors.map(\.error.path) == ["list.results.1.episodes.0.id", "list.results.1.episodes.0", "list.results.0.origin.name"])
+    }
+
     @Test("another operation over the same records reads the errors at its own response keys")
     func anotherOperationsKeys() throws {
         let store = try committed()

@@ -55,16 +55,26 @@ struct ReadErrorsCommandTests {
         #expect(read.status == 2, "\(read)")
         #expect(read.errors.contains(#"baton: note: the response's error "rate limited" names no field of the data, so no cell keeps it"#), "\(read)")
 
-        // An error under a null parent, beside one the data can keep.
+        // An error naming a field the document does not select, beside two the data keeps: the
+        // null's own, and one whose path steps through that null (a non-null field's, propagated).
         try #"""
-        {"data":{"item":null},"errors":[{"message":"item gone","path":["item"]},{"message":"title hidden","path":["item","title"]}]}
+        {"data":{"item":null},"errors":[{"message":"item gone","path":["item"]},{"message":"title hidden","path":["item","title"]},
+                                        {"message":"elsewhere","path":["other"]}]}
         """#.write(toFile: response, atomically: true, encoding: .utf8)
         for command in [["read"], ["normalize"], ["image", "write", "--image", directory.path("app.image")]] {
             let run = try BatonProcess.run(command + operation)
             #expect(run.status == 0, "\(command): \(run)")
-            #expect(run.errors.contains(#"baton: note: the response's error "title hidden" (at item.title) names no field of the data"#), "\(command): \(run)")
+            #expect(run.errors.contains(#"baton: note: the response's error "elsewhere" (at other) names no field of the data"#), "\(command): \(run)")
             #expect(!run.errors.contains("item gone"), "\(command): \(run)")
+            #expect(!run.errors.contains("title hidden"), "\(command): \(run)")
         }
+        // Both stay beside the null: a read of the image gives both back at the field that is null.
+        let fromImage = try BatonProcess.run(["image", "read", "--image", directory.path("app.image"), "--schema", schema, "--document", document])
+        #expect(fromImage.status == 0, "\(fromImage)")
+        #expect(try Self.errors(fromImage.output) == [
+            .object(["message": .string("item gone"), "path": .array([.string("item")])]),
+            .object(["message": .string("title hidden"), "path": .array([.string("item")])]),
+        ])
     }
 
     @Test("a read that misses says where: every field the response left out, in the order read")

@@ -249,7 +249,7 @@ struct ExecutorSemanticsTests {
         #expect((json["errors"] as? [Any])?.count == 2)
     }
 
-    @Test("non-null propagation: the nearest nullable parent becomes null and the error is unplaced")
+    @Test("non-null propagation: the nearest nullable parent becomes null and keeps the error; a null data keeps none")
     func nonNullPropagation() throws {
         let world = try ExecutorSchema.world("""
             query Nested { maybe { theme inner { value } } }
@@ -258,8 +258,8 @@ struct ExecutorSemanticsTests {
         var server = WorldFixtures.server(world) { $0.nonNullErrorRate = 1 }
         let nested = server.execute(try #require(world.operation(named: "Nested")), variables: [:])
         #expect(nested.data?["maybe"]?.value == .null)
-        #expect(nested.data?["maybe"]?.errors.first == nil)
-        #expect(nested.unplacedErrors.map(\.path) == [[.key("maybe"), .key("theme")]])
+        #expect(nested.data?["maybe"]?.errors.map(\.path) == [[.key("maybe"), .key("theme")]])
+        #expect(nested.unplacedErrors.isEmpty)
         let root = server.execute(try #require(world.operation(named: "Root")), variables: [:])
         #expect(root.data == nil)
         #expect(root.unplacedErrors.map(\.path) == [[.key("settings")]])
@@ -267,7 +267,7 @@ struct ExecutorSemanticsTests {
         #expect(json["data"] is NSNull)
     }
 
-    @Test("errors inside an object that a later sibling nulls become unplaced, in order")
+    @Test("errors inside an object that a later sibling nulls go to the field holding its null, in order")
     func errorsUnderANulledParent() throws {
         let world = try ExecutorSchema.world("query Q { maybe { opt { note } inner { value } } }")
         var found = false
@@ -277,7 +277,8 @@ struct ExecutorSemanticsTests {
                 $0.nonNullErrorRate = 0.5
             }
             let execution = server.execute(try #require(world.operation(named: "Q")), variables: [:])
-            let paths = execution.unplacedErrors.map(\.path)
+            #expect(execution.unplacedErrors.isEmpty)
+            let paths = execution.data?["maybe"]?.errors.map(\.path) ?? []
             if paths.count == 2 {
                 #expect(paths[0].first == .key("maybe"))
                 #expect(paths[1] == [.key("maybe"), .key("inner")] || paths[1] == [.key("maybe"), .key("inner"), .key("value")])
@@ -302,14 +303,14 @@ struct ExecutorSemanticsTests {
                 continue
             }
             #expect(hero["crew"]?.value == .null)
-            #expect(hero["crew"]?.errors.first == nil)
-            #expect(execution.unplacedErrors.map(\.path) == [[.key("hero"), .key("crew"), .index(0), .key("serial")]])
+            #expect(hero["crew"]?.errors.map(\.path) == [[.key("hero"), .key("crew"), .index(0), .key("serial")]])
+            #expect(execution.unplacedErrors.isEmpty)
             nulled += 1
         }
         #expect(nulled > 0)
     }
 
-    @Test("errors of a list's earlier items become unplaced when a later item nulls the list")
+    @Test("errors of a list's earlier items go to the list's field when a later item nulls the list")
     func errorsUnderANulledList() throws {
         let world = try ExecutorSchema.world("query Q { hero { __typename ... on Human { crew { name serial } } } }")
         let operation = try #require(world.operation(named: "Q"))
@@ -323,8 +324,9 @@ struct ExecutorSemanticsTests {
             guard let hero = execution.data?["hero"]?.value.object, hero.typename == "Human", hero["crew"]?.value == .null else { continue }
             let inside: (ProvenanceError) -> Bool = { $0.path.count > 2 && Array($0.path.prefix(2)) == [.key("hero"), .key("crew")] }
             let underCrew = execution.errors.filter(inside)
-            let unplaced = execution.unplacedErrors.filter(inside)
-            #expect(unplaced.map(\.path) == underCrew.map(\.path), "seed \(seed): an error under a null list is placed")
+            #expect(execution.unplacedErrors.filter(inside).isEmpty, "seed \(seed): an error under a null list is unplaced")
+            let atOrUnderCrew = execution.errors.filter { Array($0.path.prefix(2)) == [.key("hero"), .key("crew")] }
+            #expect(hero["crew"]?.errors.map(\.path) == atOrUnderCrew.map(\.path), "seed \(seed): the null list does not keep every error at or under it, in order")
             earlierItemErrors += underCrew.contains { $0.path.last == .key("name") } ? 1 : 0
         }
         #expect(earlierItemErrors > 0, "no seed nulled a list after an earlier item's nullable field failed")

@@ -100,7 +100,8 @@ struct OracleResponseTests {
         #expect(character.cells["episodes"]?.value == .links(["Episode:10", nil]))
         #expect(response.records["Episode:10"]?.cells["name"]
             == OracleCell(.string("Pilot"), errors: [OracleFieldError(message: "late name", path: "character.episodes.0.name", extensions: #"{"code":"X"}"#)]))
-        #expect(response.unplacedErrors.map(\.message) == ["nowhere", "through null", "no path"])
+        #expect(character.cells["location"] == OracleCell(.null, errors: [OracleFieldError(message: "through null", path: "character.location.name")]))
+        #expect(response.unplacedErrors.map(\.message) == ["nowhere", "no path"])
     }
 
     @Test("an error naming a selected field absent from data makes a null cell to carry it")

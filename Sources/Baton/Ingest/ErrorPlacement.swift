@@ -7,10 +7,16 @@
 /// names. A record met at two paths merges both occurrences, and its links may differ between
 /// them, so the merged records cannot answer which object the error's own occurrence held.
 ///
+/// A path that steps through a `null` (a field's or a list element's) stops there: the error is
+/// the reason for that null (the spec's null propagation keeps the path of the field that
+/// failed, below it), so it goes on the cell of the field holding the null, and a read gives it
+/// back with its own path.
+///
 /// This costs a response without errors nothing; each error re-reads the bytes along its path.
 extension Normalizer {
-    /// Puts `error` on the cell `path` names; false when the path names nothing the response
-    /// holds (a step through null, a missing or unselected field, past a list's end, `__typename`).
+    /// Puts `error` on the cell `path` names, or on the field holding a `null` the path steps
+    /// through; false when the path names nothing the response holds (a missing or unselected
+    /// field, a step into a leaf, past a list's end, `__typename`).
     ///
     /// Trailing list indices are dropped (an error on a list element lands on the list's field).
     /// The last field may be absent from its object and from the record: its cell is then made,
@@ -23,26 +29,45 @@ extension Normalizer {
         let end = scanner.mark
         defer { scanner.reset(to: end) }
         scanner.reset(to: dataMark)
-        let found: (key: RecordKey, shape: Shape)?
+        let found: Occurrence?
         do throws(IngestError) {
             found = try occurrence(along: steps.dropLast(), plan: plan)
         } catch {
             // The bytes were read once already; an error here names nothing.
             return false
         }
-        guard let found, let index = record(found.key),
-            let member = found.shape.entry(named: name), !member.isTypename
-        else { return false }
+        let key: RecordKey
+        let member: ShapeEntry
+        switch found {
+        case .object(let object, let shape)?:
+            guard let entry = shape.entry(named: name), !entry.isTypename else { return false }
+            key = object
+            member = entry
+        case .null(let object, let field)?:
+            if mutant.isOn(.errorsUnderNullUnplaced) { return false }
+            key = object
+            member = field
+        case nil:
+            return false
+        }
+        guard let index = record(key) else { return false }
         cells.place(error, on: member.slot, in: &records[index], replacing: mutant.isOn(.fieldKeepsOneError))
         return true
     }
 
+    /// Where a path's steps end: at an object, or at a `null` that a field holds (its own value,
+    /// or an element of its list at some depth).
+    private enum Occurrence {
+        case object(RecordKey, Shape)
+        case null(RecordKey, ShapeEntry)
+    }
+
     /// Follows `steps` from `data`'s object (at the scanner) and answers the key and shape of the
-    /// object they reach, or nil when they step through null, a missing member, a leaf, or past
-    /// a list's end.
+    /// object they reach, or the record and field of the first `null` they step through; nil when
+    /// they step through a missing member, a leaf, or past a list's end.
     private mutating func occurrence(
         along steps: ArraySlice<ResponsePathComponent>, plan: Plan
-    ) throws(IngestError) -> (key: RecordKey, shape: Shape)? {
+    ) throws(IngestError) -> Occurrence? {
         var steps = steps
         var group = 0
         var declaredType: String? = plan.rootTypename
@@ -63,7 +88,7 @@ extension Normalizer {
                 next = entry
             }
             guard let (key, target) = try identifyObject(shape: shape, keySource: keySource, item: item, finding: next) else { return nil }
-            guard let next else { return (key, shape) }
+            guard let next else { return .object(key, shape) }
             guard let target else { return nil }
             steps.removeFirst()
             scanner.reset(to: target)
@@ -71,6 +96,7 @@ extension Normalizer {
             var storageKey = next.storageKey
             var index: Int?
             for level in 0..<next.listDepth {
+                if try peek() == .null { return .null(key, next) }
                 guard case .index(let position)? = steps.first, try peek() == .array, try element(position) else { return nil }
                 steps.removeFirst()
                 if level + 1 < next.listDepth {
@@ -79,7 +105,9 @@ extension Normalizer {
                     index = position
                 }
             }
-            guard try peek() == .object else { return nil }
+            let kind = try peek()
+            if kind == .null { return .null(key, next) }
+            guard kind == .object else { return nil }
             group = next.childGroup
             declaredType = next.kind == .object ? next.namedType : nil
             abstractType = next.namedType

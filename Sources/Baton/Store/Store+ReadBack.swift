@@ -66,16 +66,32 @@ struct ReadBackWalk {
     /// and made JSON only for an error's path.
     private var path: [PathStep] = []
 
-    /// The list indices that end an error's dotted path (`nodes.1` gives `[1]`): an error on a
-    /// list's element lands on the list's field, and reads back at that element, as the response
-    /// that brought it put it. A response key never starts with a digit, so these are indices.
-    static func elementIndices(of dotted: String) -> [JSONValue] {
-        var indices: [JSONValue] = []
+    /// The list indices that end an error's dotted path (`nodes.1` gives `[1]`) when they lead to
+    /// a null element of the field's `value`: an error on a list's element lands on the list's
+    /// field, and reads back at that element, as the response that brought it put it. Otherwise
+    /// none: the error explains a null its path stepped through (the field's own, or an element's
+    /// whose failed field lay deeper), and reads back at the field. A response key never starts
+    /// with a digit, so these are indices.
+    static func elementIndices(of dotted: String, in value: Value) -> [JSONValue] {
+        var indices: [Int] = []
         for component in dotted.split(separator: ".", omittingEmptySubsequences: false).reversed() {
             guard !component.isEmpty, component.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), let index = Int(component) else { break }
-            indices.append(.int(index))
+            indices.append(index)
         }
-        return indices.reversed()
+        guard !indices.isEmpty else { return [] }
+        indices.reverse()
+        var element = value
+        for index in indices {
+            switch element {
+            case .list(let items) where index < items.count:
+                element = items[index]
+            case .links(let keys) where index < keys.count:
+                element = keys[index].map(Value.link) ?? .null
+            default:
+                return []
+            }
+        }
+        return element == .null ? indices.map { .int($0) } : []
     }
 
     private enum PathStep {
@@ -147,7 +163,7 @@ struct ReadBackWalk {
             defer { path.removeLast() }
             if !store.configuration.mutant.isOn(.readBackDropsErrors) {
                 for error in cell.errors {
-                    errors.append(ReadError(error: error, path: path.map(\.json) + Self.elementIndices(of: error.path)))
+                    errors.append(ReadError(error: error, path: path.map(\.json) + Self.elementIndices(of: error.path, in: cell.value)))
                 }
             }
             if let value = self.value(cell.value, subsets: field.selections == nil ? nil : merged.subselections) {

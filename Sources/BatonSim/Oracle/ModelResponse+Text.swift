@@ -72,10 +72,12 @@ struct TextWalk {
         case path(parent: OracleText, slot: OracleText, index: [Int])
     }
 
-    /// An object met in `data`: its record and the fields that applied to it.
+    /// An object met in `data`: its record, the fields that applied to it, and its members as
+    /// the response wrote them (for an error's path to find a null it steps through).
     struct Met {
         var key: OracleText
         var fields: [OracleMergedField]
+        var members: [OracleJSONMember]
     }
 
     /// The fields that apply to one type under one list of sets, looked up by response key.
@@ -141,7 +143,7 @@ struct TextWalk {
         let fields = applying.merged
         let key = try self.key(members, idKeys: applying.idKeys, typename: typename, place: place, path: TextWalk.dotted(path))
         response.open(key, typename: typename)
-        if recordsMet { met[path] = Met(key: key, fields: fields) }
+        if recordsMet { met[path] = Met(key: key, fields: fields, members: members) }
         for member in members {
             guard let position = applying.byKey[member.key], !fields[position].field.isTypename else { continue }
             let merged = fields[position]
@@ -306,7 +308,8 @@ struct TextWalk {
 
     // MARK: Errors
 
-    /// Puts one element of `errors` on the field its path names, or among the unplaced ones.
+    /// Puts one element of `errors` on the field its path names (or the field holding a null the
+    /// path steps through), or among the unplaced ones.
     mutating func place(_ error: OracleJSON) {
         let (fieldError, steps) = TextWalk.fieldError(error)
         guard response.hasData, var steps else {
@@ -314,10 +317,7 @@ struct TextWalk {
             return
         }
         while case .index? = steps.last { steps.removeLast() }
-        guard case .key(let last)? = steps.last, let parent = met[Array(steps.dropLast())],
-            let merged = parent.fields.first(where: { OracleText($0.field.node.responseKey) == OracleText(last) }),
-            !merged.field.isTypename
-        else {
+        guard let (parent, merged) = landing(steps) else {
             response.unplacedErrors.append(fieldError)
             return
         }
@@ -326,6 +326,41 @@ struct TextWalk {
         var cell = response.records[parent.key]?.cells[slot] ?? OracleCell(.null)
         cell.errors.append(fieldError)
         response.write(parent.key, typename: typename, slot: slot, cell: cell)
+    }
+
+    /// Where an error whose path is `steps` (no trailing indices) belongs: walking `data` from
+    /// its top, each key a selected member of the object there, each index an element of the
+    /// list there, it is the field the last key names, or the field whose value (or an element of
+    /// it, at any depth) is the first `null` the walk meets before its end. A spec server keeps,
+    /// for a null it propagated, the path of the field that failed below it: the error explains
+    /// that null. `nil` for a missing member, a step into a leaf, past a list's end, a key where a
+    /// list stands, or `__typename`.
+    func landing(_ steps: [Step]) -> (parent: Met, field: OracleMergedField)? {
+        guard case .key? = steps.last else { return nil }
+        var objectPath: [Step] = []
+        var position = 0
+        while true {
+            guard let object = met[objectPath], case .key(let name) = steps[position] else { return nil }
+            let wanted = OracleText(name)
+            guard let merged = object.fields.first(where: { OracleText($0.field.node.responseKey) == wanted }),
+                !merged.field.isTypename
+            else { return nil }
+            if position == steps.count - 1 { return (object, merged) }
+            guard merged.field.selections != nil, var value = object.members.first(where: { $0.key == wanted })?.value else {
+                return nil
+            }
+            objectPath.append(.key(name))
+            position += 1
+            while true {
+                if case .null = value { return (object, merged) }
+                guard case .array(let items) = value else { break }
+                guard case .index(let index) = steps[position], index < items.count else { return nil }
+                value = items[index]
+                objectPath.append(.index(index))
+                position += 1
+            }
+            guard case .object = value else { return nil }
+        }
     }
 
     /// A response error as a field error, with its path when the path is well formed (strings

@@ -9,7 +9,8 @@ package struct OracleReadResult: Hashable, Sendable {
     /// The field errors beside the cells the read meets, as a response's `errors` holds them
     /// (message, the read's own path, extensions), in the order the read meets them; a cell's
     /// several errors in their stored order. An error whose stored path ends in list indices
-    /// (it named an element of the field's list) gets those indices after the read's path.
+    /// that lead to a null element of the field's list (it named that element) gets those indices
+    /// after the read's path.
     package var errors: [JSONValue] = []
 }
 
@@ -61,7 +62,7 @@ private struct ReadWalk {
                 continue
             }
             path.append(.key(responseKey))
-            for error in cell.errors { errors.append(json(error)) }
+            for error in cell.errors { errors.append(json(error, value: cell.value)) }
             if let value = value(cell.value, subsets: merged.field.selections == nil ? nil : merged.subselections) {
                 members[responseKey] = value
             }
@@ -112,15 +113,36 @@ private struct ReadWalk {
         return indices
     }
 
-    /// A stored error as a response's `errors` member holds it, at the walk's path.
-    private func json(_ error: OracleFieldError) -> JSONValue {
+    /// True when `indices` lead through `value`'s lists to a `null` element.
+    static func reachesNull(_ value: OracleValue, _ indices: [Int]) -> Bool {
+        var value = value
+        for index in indices {
+            switch value {
+            case .list(let items) where index < items.count:
+                value = items[index]
+            case .links(let keys) where index < keys.count:
+                guard let key = keys[index] else { value = .null; continue }
+                value = .link(key)
+            default:
+                return false
+            }
+        }
+        return !indices.isEmpty && value == .null
+    }
+
+    /// A stored error as a response's `errors` member holds it, at the walk's path: followed by
+    /// its trailing indices when they lead to a null element of the field's value `value` (an
+    /// error that named that element), else at the field (an error explaining a null its path
+    /// steps through, the field's own or one inside it).
+    private func json(_ error: OracleFieldError, value: OracleValue) -> JSONValue {
         var steps: [JSONValue] = path.map { step in
             switch step {
             case .key(let key): .string(key)
             case .index(let index): .int(index)
             }
         }
-        steps += Self.trailingIndices(error.path.string).map { .int($0) }
+        let indices = Self.trailingIndices(error.path.string)
+        if Self.reachesNull(value, indices) { steps += indices.map { .int($0) } }
         var members: [String: JSONValue] = ["message": .string(error.message.string), "path": .array(steps)]
         if let extensions = error.extensions {
             members["extensions"] = (try? OracleJSONParser.parse(extensions.string))?.jsonValue ?? .string(extensions.string)

@@ -67,7 +67,7 @@ struct Executor {
     mutating func run() -> ExecutionResult {
         guard let rootType = schema.rootTypeName(for: operation.kind) else {
             return ExecutionResult(data: nil, errors: [
-                RaisedError(error: ProvenanceError(message: "the schema has no \(operation.kind.rawValue) type", path: []), location: nil, placed: false)
+                RaisedError(error: ProvenanceError(message: "the schema has no \(operation.kind.rawValue) type", path: []), location: nil, field: nil)
             ])
         }
         let root = ServerObject(
@@ -77,8 +77,9 @@ struct Executor {
             let data = try executeObject(root, selections: operation.syntax.selections, path: &path)
             return ExecutionResult(data: data, errors: errors)
         } catch let propagation as NullPropagation {
-            record(propagation.error, at: propagation.location, placed: false)
-            unplace(from: 0)
+            // `data` is null: no error names a field of the response.
+            record(propagation.error, at: propagation.location, field: nil)
+            place(from: 0, on: nil)
             return ExecutionResult(data: nil, errors: errors)
         } catch {
             return ExecutionResult(data: nil, errors: errors)
@@ -94,18 +95,14 @@ struct Executor {
         var groups: [FieldGroup] = []
         var entered: [String] = []
         collectFields(on: object.type, selections, into: &groups, entered: &entered)
-        let firstError = errors.count
         var fields: [ProvenanceField] = []
         fields.reserveCapacity(groups.count)
-        do {
-            for group in groups {
-                path.append(.key(group.responseKey))
-                defer { path.removeLast() }
-                fields.append(try executeField(group, on: object, path: &path))
-            }
-        } catch let propagation as NullPropagation {
-            unplace(from: firstError)
-            throw propagation
+        // A null that propagates out of here takes the object with it: whatever nullable place
+        // swallows it takes the errors raised inside (their paths step through its null).
+        for group in groups {
+            path.append(.key(group.responseKey))
+            defer { path.removeLast() }
+            fields.append(try executeField(group, on: object, path: &path))
         }
         return ProvenanceObject(typename: object.type, id: object.id, fields: fields)
     }
@@ -177,7 +174,7 @@ struct Executor {
         let arguments = coercion.coerce(arguments: self.arguments(node.arguments), of: definition)
         guard let definition else {
             let error = ProvenanceError(message: "\"\(object.type)\" has no field \"\(node.name)\"", path: path)
-            record(error, at: node.location, placed: true)
+            record(error, at: node.location, field: path)
             return ProvenanceField(
                 responseKey: group.responseKey, name: node.name, arguments: arguments, directives: directives, value: .null,
                 errors: [error])
@@ -190,17 +187,16 @@ struct Executor {
                 location: node.location, path: &path)
             return ProvenanceField(
                 responseKey: group.responseKey, name: node.name, arguments: arguments, directives: directives, value: value,
-                errors: itemErrors(from: firstError, of: path))
+                errors: errors(from: firstError, on: path))
         } catch let propagation as NullPropagation {
             if definition.type.isNonNull { throw propagation }
-            // The field is null: what its value raised before the null reached it (a list's
-            // earlier items) names no field of the response any more.
-            unplace(from: firstError)
-            let placed = propagation.error.path == path
-            record(propagation.error, at: propagation.location, placed: placed)
+            // The field is null: the error that made it so, and whatever its value raised before
+            // (a list's earlier items, the object's other fields), step through this null.
+            record(propagation.error, at: propagation.location, field: path)
+            place(from: firstError, on: path)
             return ProvenanceField(
                 responseKey: group.responseKey, name: node.name, arguments: arguments, directives: directives, value: .null,
-                errors: placed ? [propagation.error] : [])
+                errors: errors(from: firstError, on: path))
         }
     }
 
@@ -229,15 +225,18 @@ struct Executor {
                 if !inner.isNonNull, case .answer = mode, configuration.itemErrorRate > 0, random.chance(configuration.itemErrorRate) {
                     // The item's own failure: null at its place, the error's path ending in its index.
                     record(ProvenanceError(message: "item \(index) of \(field) is unavailable (simulated failure)", path: path),
-                           at: location, placed: true)
+                           at: location, field: Self.field(of: path))
                     values.append(.null)
                     continue
                 }
+                let firstError = errors.count
                 do {
                     values.append(try complete(inner, item, selections: selections, field: field, location: location, path: &path))
                 } catch let propagation as NullPropagation {
                     if inner.isNonNull { throw propagation }
-                    record(propagation.error, at: propagation.location, placed: false)
+                    // The item is null: its errors step through it, so they belong to the list's field.
+                    record(propagation.error, at: propagation.location, field: nil)
+                    place(from: firstError, on: Self.field(of: path))
                     values.append(.null)
                 }
             }
@@ -253,27 +252,27 @@ struct Executor {
 
     // MARK: - Errors
 
-    mutating func record(_ error: ProvenanceError, at location: GraphQLLocation?, placed: Bool) {
-        errors.append(RaisedError(error: error, location: location, placed: placed))
+    mutating func record(_ error: ProvenanceError, at location: GraphQLLocation?, field: [ProvenanceError.PathComponent]?) {
+        errors.append(RaisedError(error: error, location: location, field: field))
     }
 
-    /// The placed errors raised since `start` whose paths are `fieldPath` and list indices after it:
-    /// the errors of the field's own items (an item inside a nested object names that object's field).
-    func itemErrors(from start: Int, of fieldPath: [ProvenanceError.PathComponent]) -> [ProvenanceError] {
-        var found: [ProvenanceError] = []
-        for raised in errors[start...] where raised.placed && raised.error.path.count > fieldPath.count {
-            let path = raised.error.path
-            guard path.starts(with: fieldPath),
-                path[fieldPath.count...].allSatisfy({ if case .index = $0 { true } else { false } })
-            else { continue }
-            found.append(raised.error)
-        }
-        return found
+    /// The errors raised since `start` that belong to the field at `fieldPath`, in the order
+    /// they were raised.
+    func errors(from start: Int, on fieldPath: [ProvenanceError.PathComponent]) -> [ProvenanceError] {
+        errors[start...].compactMap { $0.field == fieldPath ? $0.error : nil }
     }
 
-    /// Errors raised inside an object that became null no longer name a field of the response.
-    mutating func unplace(from start: Int) {
-        for index in start..<errors.count { errors[index].placed = false }
+    /// Gives the errors raised since `start` to the field at `fieldPath` (nil: to no field), when
+    /// a null swallowed the value they were raised in.
+    mutating func place(from start: Int, on fieldPath: [ProvenanceError.PathComponent]?) {
+        for index in start..<errors.count { errors[index].field = fieldPath }
+    }
+
+    /// The field a path inside a list value belongs to: the path without its trailing indices.
+    static func field(of path: [ProvenanceError.PathComponent]) -> [ProvenanceError.PathComponent] {
+        var field = path
+        while case .index? = field.last { field.removeLast() }
+        return field
     }
 
     /// Throws the error an answer gives for a field that fails.

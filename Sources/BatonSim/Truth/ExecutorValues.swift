@@ -62,12 +62,18 @@ struct NullPropagation: Error {
     let location: GraphQLLocation?
 }
 
-/// An error of the response, with where the document asked for the field and whether its path
-/// still names a field of the response.
+/// An error of the response, with where the document asked for the field and the field it
+/// belongs to in the response.
 struct RaisedError {
     let error: ProvenanceError
     let location: GraphQLLocation?
-    var placed: Bool
+    /// The response path (no trailing list indices) of the field the error belongs to: the field
+    /// its path names, or the field holding a null its path steps through (the null it caused,
+    /// or one that swallowed it); `nil` when it belongs to none (`data` itself became null).
+    var field: [ProvenanceError.PathComponent]?
+
+    /// True when the error belongs to a field of the response.
+    var placed: Bool { field != nil }
 }
 
 /// What one execution produced, before it is spelled as JSON.
