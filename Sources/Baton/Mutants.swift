@@ -69,6 +69,11 @@ package enum Mutant: String, CaseIterable, Sendable {
     /// object at a path (`Thing:1`'s field `meta`) can be one record (the store's rule until
     /// 2026-12-04).
     case entityIDsNotEscaped
+    /// Storage keys leave null arguments (and null members of input objects) out, so a field
+    /// given an explicit `null` and the same field without the argument (which the server runs
+    /// with the schema's default, or with nothing) are one slot (the store's rule until
+    /// 2026-12-05, as Relay keys).
+    case nullArgumentsDropped
 
     /// What the mutant breaks, in a sentence.
     package var summary: String {
@@ -99,6 +104,7 @@ package enum Mutant: String, CaseIterable, Sendable {
         case .unjoinedPagesUnreported: "a commit never says that a page joined no connection"
         case .inputsNotCoerced: "arguments and variables are keyed as written, so a Float written 2 and 2.0 is two slots"
         case .entityIDsNotEscaped: "entity keys hold ids as they are, so an entity whose id has a colon can share a record with an object at a path"
+        case .nullArgumentsDropped: "storage keys leave null arguments out, so a field given an explicit null and the same field without it are one slot"
         }
     }
 }

@@ -194,7 +194,7 @@ struct GraphQLPlanTests {
         ])
         #expect(characters.staticStorageKey == nil)
         #expect(characters.storageKey(try plan.variables(["id": .string("1"), "n": .string("Rick")])) ==
-            #"characters(filter:{"name":"Rick","tags":["t","Rick"]},flags:[true,false,null],ids:["1",2],meta:{"a":"x","b":[1,{}]},page:3,ratio:2.5,status:"DEAD")"#)
+            #"characters(filter:{"name":"Rick","tags":["t","Rick"]},flags:[true,false,null],ids:["1",2],meta:{"a":"x","b":[1,{"c":null}]},page:3,ratio:2.5,status:"DEAD")"#)
         #expect(character.arguments.map(\.value) == [.variable("id")])
         #expect(character.storageKey(try plan.variables(["id": .string("1000")])) == #"character(id:"1000")"#)
         #expect(character.argument("id", try plan.variables(["id": .string("9")])) == .string("9"))

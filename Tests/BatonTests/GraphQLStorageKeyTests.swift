@@ -30,9 +30,9 @@ struct GraphQLStorageKeyTests {
         #expect(field.storageKey(try plan.variables()) == #"friends(first:3,orderby:["first name"])"#)
     }
 
-    @Test("a null or absent variable argument is left out", arguments: [
+    @Test("an absent variable argument is left out; a null one is kept, another value than absent", arguments: [
         ([String: JSONValue](), "friends(first:3)"),
-        (["o": .null], "friends(first:3)"),
+        (["o": .null], "friends(first:3,orderby:null)"),
         (["o": .array([.string("a"), .null])], #"friends(first:3,orderby:["a",null])"#),
     ])
     func variableArguments(variables: [String: JSONValue], expected: String) throws {
@@ -49,10 +49,10 @@ struct GraphQLStorageKeyTests {
         #expect(field.storageKey(try plan.variables()) == "characters(filter:{})")
     }
 
-    @Test("object keys are sorted and null members dropped at every depth")
+    @Test("object keys are sorted and null members kept at every depth")
     func objectKeys() throws {
         let (field, _) = try rootField(#"{ characters(filter: {tags: ["x"], name: "A", status: ALIVE, nested: {tags: null, name: "B"}}) { id } }"#)
-        #expect(field.staticStorageKey == #"characters(filter:{"name":"A","nested":{"name":"B"},"status":"ALIVE","tags":["x"]})"#)
+        #expect(field.staticStorageKey == #"characters(filter:{"name":"A","nested":{"name":"B","tags":null},"status":"ALIVE","tags":["x"]})"#)
     }
 
     @Test("an enum literal renders as a string")
@@ -61,11 +61,22 @@ struct GraphQLStorageKeyTests {
         #expect(field.staticStorageKey == #"characters(status:"ALIVE")"#)
     }
 
-    @Test("no arguments, or only null ones, drop the parentheses")
+    @Test("no arguments drop the parentheses; an explicit null is an argument, another slot than none")
     func noArguments() throws {
         #expect(try rootField("{ hero { id } }").0.staticStorageKey == "hero")
-        #expect(try rootField("{ characters(page: null) { id } }").0.staticStorageKey == "characters")
+        #expect(try rootField("{ characters { id } }").0.staticStorageKey == "characters")
+        #expect(try rootField("{ characters(page: null) { id } }").0.staticStorageKey == "characters(page:null)")
     }
+
+    #if BATON_MUTANTS
+    @Test("under nullArgumentsDropped an explicit null and no argument are one slot again")
+    func nullArgumentsDroppedMutant() throws {
+        let plan = try Plan.build(
+            document: "{ characters(page: null, filter: {name: null, status: ALIVE}) { id } }", schema: F.schema, mutant: .nullArgumentsDropped)
+        let field = try #require(plan.selections.fields(for: "Query", variables: try plan.variables()).first)
+        #expect(field.staticStorageKey == #"characters(filter:{"status":"ALIVE"})"#)
+    }
+    #endif
 
     @Test("numbers and strings render as JSON", arguments: [
         (#"{ characters(ratio: -0.5, page: -2) { id } }"#, "characters(page:-2,ratio:-0.5)"),
@@ -139,8 +150,8 @@ struct GraphQLStorageKeyTests {
         #expect(fields[0].connectionStorageKey(absent) == #"__All_connection(orderby:["name"])"#)
         #expect(fields[1].connectionStorageKey(absent) == "__Some_connection")
         let given = try plan.variables(["after": .string("c"), "f": .object(["name": .string("R"), "status": .null])])
-        #expect(fields[0].connectionStorageKey(given) == #"__All_connection(filter:{"name":"R"},orderby:["name"])"#)
-        #expect(fields[1].connectionStorageKey(given) == #"__Some_connection(filter:{"name":"R"})"#)
-        #expect(fields[1].storageKey(given) == #"friends(after:"c",filter:{"name":"R"},first:10,orderby:["name"])"#)
+        #expect(fields[0].connectionStorageKey(given) == #"__All_connection(filter:{"name":"R","status":null},orderby:["name"])"#)
+        #expect(fields[1].connectionStorageKey(given) == #"__Some_connection(filter:{"name":"R","status":null})"#)
+        #expect(fields[1].storageKey(given) == #"friends(after:"c",filter:{"name":"R","status":null},first:10,orderby:["name"])"#)
     }
 }

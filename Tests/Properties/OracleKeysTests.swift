@@ -12,12 +12,13 @@ struct OracleKeysTests {
         #expect(K.fieldSlot(name: "f", arguments: ["é": .int(1), "z": .int(2)]) == "f(z:2,é:1)")
     }
 
-    @Test("null arguments and null input-object members are left out at every depth; nulls in lists stay")
+    @Test("an explicit null is a value at every depth, another slot than an absent argument")
     func nulls() {
-        #expect(K.fieldSlot(name: "f", arguments: ["a": .null]) == "f")
+        #expect(K.fieldSlot(name: "f", arguments: ["a": .null]) == "f(a:null)")
         #expect(K.fieldSlot(name: "f", arguments: [:]) == "f")
         let nested: JSONValue = .object(["x": .null, "y": .object(["z": .null, "w": .int(1)]), "list": .array([.null, .object(["q": .null])])])
-        #expect(K.fieldSlot(name: "f", arguments: ["a": .null, "b": nested]) == #"f(b:{"list":[null,{}],"y":{"w":1}})"#)
+        #expect(K.fieldSlot(name: "f", arguments: ["a": .null, "b": nested])
+            == #"f(a:null,b:{"list":[null,{"q":null}],"x":null,"y":{"w":1,"z":null}})"#)
     }
 
     @Test("values are canonical JSON: keys sorted by bytes, doubles as Swift prints them, strings escaped")
@@ -54,7 +55,7 @@ struct OracleKeysTests {
     @Test("connection slots and records: filters, paging arguments, no double client prefix")
     func connections() {
         let arguments: [String: JSONValue] = ["first": .int(2), "after": .string("c1"), "kind": .string("x"), "other": .null]
-        #expect(K.connectionSlot(key: "Feed", filters: nil, arguments: arguments) == #"__Feed_connection(kind:"x")"#)
+        #expect(K.connectionSlot(key: "Feed", filters: nil, arguments: arguments) == #"__Feed_connection(kind:"x",other:null)"#)
         #expect(K.connectionSlot(key: "Feed", filters: [], arguments: arguments) == "__Feed_connection")
         #expect(K.connectionSlot(key: "Feed", filters: ["first"], arguments: arguments) == "__Feed_connection(first:2)")
         #expect(K.connectionRecord(parent: "Character:1", slot: "__N_connection") == "client:Character:1:__N_connection")
@@ -72,11 +73,11 @@ struct OracleKeysTests {
         #expect(search.identity(search.variables(["filter": .null])) == #"Search{"filter":null,"order":"ASC"}"#)
     }
 
-    @Test("a field's slot from syntax: variables resolved, absent variables and nulls dropped")
+    @Test("a field's slot from syntax: variables resolved, absent variables dropped, nulls kept")
     func slotsFromSyntax() throws {
         let document = try Document.parse(#"query Q($n: String, $t: [String]) { search(filter: {name: $n, tags: $t, nested: {name: null, tags: ["a", $n]}}, order: DESC) { id } }"#)
         guard case .field(let node) = document.operations[0].selections[0] else { Issue.record("no field"); return }
         let arguments = OracleArguments.resolve(node.arguments, ["t": .array([.string("b")])])
-        #expect(K.fieldSlot(name: node.name, arguments: arguments) == #"search(filter:{"nested":{"tags":["a",null]},"tags":["b"]},order:"DESC")"#)
+        #expect(K.fieldSlot(name: node.name, arguments: arguments) == #"search(filter:{"nested":{"name":null,"tags":["a",null]},"tags":["b"]},order:"DESC")"#)
     }
 }

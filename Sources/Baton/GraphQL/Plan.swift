@@ -369,6 +369,8 @@ public final class FieldSelection: Sendable {
     public let staticSlot: SlotID?
     /// False only under the `storageKeyArgumentsUnsorted` mutant: keys keep the document's order.
     let sortsArguments: Bool
+    /// True only under the `nullArgumentsDropped` mutant: keys leave null arguments out.
+    let dropsNullArguments: Bool
 
     public convenience init(
         responseKey: String, name: String, arguments: [ArgumentField], type: FieldType,
@@ -386,6 +388,7 @@ public final class FieldSelection: Sendable {
         selections: SelectionSet?, connection: ConnectionDirective?, deleteRecord: DeleteRecordDirective?, mutant: Mutant?
     ) {
         sortsArguments = !mutant.isOn(.storageKeyArgumentsUnsorted)
+        dropsNullArguments = mutant.isOn(.nullArgumentsDropped)
         self.responseKey = responseKey
         self.name = name
         self.arguments = sortsArguments ? arguments.sorted { CanonicalJSON.utf8Less($0.name, $1.name) } : arguments
@@ -394,7 +397,7 @@ public final class FieldSelection: Sendable {
         self.connection = connection
         self.deleteRecord = deleteRecord
         if self.arguments.allSatisfy(\.value.isStatic) {
-            let key = StorageKey.render(name: name, arguments: self.arguments, variables: Variables(), sorted: sortsArguments)
+            let key = StorageKey.render(name: name, arguments: self.arguments, variables: Variables(), sorted: sortsArguments, dropsNulls: dropsNullArguments)
             staticStorageKey = key
             staticSlot = SlotID.named(key)
         } else {
@@ -408,7 +411,7 @@ public final class FieldSelection: Sendable {
 
     /// The field's storage key under `variables`: `name(a:1,b:"x")`.
     public func storageKey(_ variables: Variables) -> String {
-        staticStorageKey ?? StorageKey.render(name: name, arguments: arguments, variables: variables, sorted: sortsArguments)
+        staticStorageKey ?? StorageKey.render(name: name, arguments: arguments, variables: variables, sorted: sortsArguments, dropsNulls: dropsNullArguments)
     }
 
     /// The field's slot under `variables`.
@@ -430,31 +433,43 @@ public final class FieldSelection: Sendable {
             if let filters = connection.filters { return filters.contains(argument.name) }
             return !ConnectionDirective.pagingArguments.contains(argument.name)
         }
-        return StorageKey.render(name: "__" + connection.key + "_connection", arguments: filtered, variables: variables, sorted: sortsArguments)
+        return StorageKey.render(
+            name: "__" + connection.key + "_connection", arguments: filtered, variables: variables, sorted: sortsArguments,
+            dropsNulls: dropsNullArguments)
     }
 }
 
 /// Storage keys: a field's name and its arguments, as one string.
 public enum StorageKey {
-    /// `name(a:1,b:"x")`: arguments sorted by name, values as canonical JSON, null arguments and
-    /// absent variables left out at every depth of objects, parentheses dropped when none remain.
+    /// `name(a:1,b:"x")`: arguments sorted by name, values as canonical JSON, absent variables
+    /// left out at every depth of objects, parentheses dropped when none remain.
+    ///
+    /// A `null` the document or the variables give stays (`name(a:null)`): the spec's input
+    /// coercion tells an explicit null from an argument left out (which takes the schema's
+    /// default), so the two may be different values on the server.
     public static func render(name: String, arguments: [ArgumentField], variables: Variables) -> String {
-        render(name: name, arguments: arguments, variables: variables, sorted: true)
+        render(name: name, arguments: arguments, variables: variables, sorted: true, dropsNulls: false)
     }
 
-    /// `sorted: false` only under the `storageKeyArgumentsUnsorted` mutant.
-    static func render(name: String, arguments: [ArgumentField], variables: Variables, sorted: Bool) -> String {
+    /// `sorted: false` only under the `storageKeyArgumentsUnsorted` mutant, `dropsNulls: true`
+    /// only under `nullArgumentsDropped`.
+    static func render(name: String, arguments: [ArgumentField], variables: Variables, sorted: Bool, dropsNulls: Bool) -> String {
         var parts: [(String, String)] = []
         for argument in arguments {
-            guard let value = argument.value.resolve(variables), let pruned = prune(value) else { continue }
-            parts.append((argument.name, CanonicalJSON.render(pruned)))
+            guard var value = argument.value.resolve(variables) else { continue }
+            if dropsNulls {
+                guard let pruned = prune(value) else { continue }
+                value = pruned
+            }
+            parts.append((argument.name, CanonicalJSON.render(value)))
         }
         if parts.isEmpty { return name }
         if sorted { parts.sort { CanonicalJSON.utf8Less($0.0, $1.0) } }
         return name + "(" + parts.map { $0.0 + ":" + $0.1 }.joined(separator: ",") + ")"
     }
 
-    /// Drops nulls from objects at every depth; `nil` when the value itself is null.
+    /// Drops nulls from objects at every depth; `nil` when the value itself is null (the rule
+    /// until 2026-12-05, kept for the `nullArgumentsDropped` mutant).
     static func prune(_ value: JSONValue) -> JSONValue? {
         switch value {
         case .null:

@@ -52,37 +52,18 @@ package enum OracleKeys {
     /// A field's storage key (its slot name): `name(a:1,b:"x")`.
     ///
     /// `arguments` are resolved values; an argument that is absent (not given, or an absent
-    /// variable) is simply not in the dictionary. Null arguments are left out, null members of
-    /// input objects are left out at every depth (nulls inside lists stay), values are canonical
-    /// JSON, arguments are sorted by the UTF-8 bytes of their names, and the parentheses go when
-    /// nothing is left.
+    /// variable) is simply not in the dictionary. An explicit `null` is a value like any other
+    /// (the spec's coercion keeps it, where a left-out argument takes the schema's default), at
+    /// every depth; values are canonical JSON, arguments are sorted by the UTF-8 bytes of their
+    /// names, and the parentheses go when there are none.
     package static func fieldSlot(name: String, arguments: [String: JSONValue]) -> OracleText {
+        guard !arguments.isEmpty else { return OracleText(name) }
         var parts: [(name: OracleText, value: String)] = []
         for (argument, value) in arguments {
-            guard let kept = pruned(value) else { continue }
-            parts.append((OracleText(argument), OracleCanonical.render(kept)))
+            parts.append((OracleText(argument), OracleCanonical.render(value)))
         }
-        guard !parts.isEmpty else { return OracleText(name) }
         parts.sort { $0.name < $1.name }
         return OracleText(name + "(" + parts.map { $0.name.string + ":" + $0.value }.joined(separator: ",") + ")")
-    }
-
-    /// `value` with null object members removed at every depth; `nil` when the value is null.
-    static func pruned(_ value: JSONValue) -> JSONValue? {
-        switch value {
-        case .null:
-            return nil
-        case .object(let members):
-            var kept: [String: JSONValue] = [:]
-            for (name, member) in members {
-                if let member = pruned(member) { kept[name] = member }
-            }
-            return .object(kept)
-        case .array(let items):
-            return .array(items.map { pruned($0) ?? .null })
-        default:
-            return value
-        }
     }
 
     // MARK: Connections

@@ -67,34 +67,34 @@ extension Executor {
         return nil
     }
 
-    /// The hash of a set of arguments, independent of the order they were written in; null
-    /// members count as absent at every depth of objects, as the store's keys leave them out.
+    /// The hash of a set of arguments, independent of the order they were written in. An
+    /// explicit `null` counts, at every depth: the spec's input coercion keeps it apart from an
+    /// argument left out, so a resolver may answer the two differently, and this server does.
     static func argumentsHash(_ arguments: [String: JSONValue]) -> UInt64 {
         if arguments.isEmpty { return 0 }
         var hash = ServerHash(0xA7)
-        addWithoutNulls(arguments, to: &hash)
+        addAll(arguments, to: &hash)
         return hash.value
     }
 
-    private static func addWithoutNulls(_ members: [String: JSONValue], to hash: inout ServerHash) {
+    private static func addAll(_ members: [String: JSONValue], to hash: inout ServerHash) {
         for key in members.keys.sorted(by: ServerHash.utf8Less) {
             let member = members[key]!
-            if member == .null { continue }
             hash.add(key)
-            addWithoutNulls(member, to: &hash)
+            addAll(member, to: &hash)
         }
         hash.add(UInt64(0x0B))
     }
 
-    private static func addWithoutNulls(_ value: JSONValue, to hash: inout ServerHash) {
+    private static func addAll(_ value: JSONValue, to hash: inout ServerHash) {
         switch value {
         case .object(let members):
             hash.add(UInt64(8))
-            addWithoutNulls(members, to: &hash)
+            addAll(members, to: &hash)
         case .array(let items):
             hash.add(UInt64(7))
             hash.add(items.count)
-            for item in items { addWithoutNulls(item, to: &hash) }
+            for item in items { addAll(item, to: &hash) }
         default:
             hash.add(value)
         }

@@ -262,15 +262,14 @@ struct GenResponseBuilder {
     // MARK: Storage keys
 
     /// `name(a:1,b:"x")`: arguments sorted by name, values coerced to their types and written as
-    /// canonical JSON, null arguments and absent variables left out at every depth of objects, no
-    /// parentheses when none remain.
+    /// canonical JSON, absent variables left out at every depth of objects (an explicit null
+    /// stays), no parentheses when none remain.
     func storageKey(_ field: GenFieldSelection, definition: GenField) -> String {
         var parts: [(String, String)] = []
         for (name, value) in field.arguments {
             guard let resolved = resolve(value) else { continue }
             let type = definition.arguments.first { $0.name == name }?.type
-            guard let pruned = prune(type.map { coerce(resolved, to: $0) } ?? resolved) else { continue }
-            parts.append((name, GenCanonical.render(pruned)))
+            parts.append((name, GenCanonical.render(type.map { coerce(resolved, to: $0) } ?? resolved)))
         }
         if parts.isEmpty { return field.name }
         parts.sort { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }
@@ -323,15 +322,6 @@ struct GenResponseBuilder {
             default:
                 return value
             }
-        }
-    }
-
-    private func prune(_ value: JSONValue) -> JSONValue? {
-        switch value {
-        case .null: return nil
-        case .object(let members): return .object(members.compactMapValues { prune($0) })
-        case .array(let items): return .array(items.map { prune($0) ?? .null })
-        default: return value
         }
     }
 }
