@@ -1,0 +1,27 @@
+import Baton
+import Testing
+
+/// Which keys name a connection's client record, told by their bytes.
+@Suite("Connections: client record keys")
+struct ClientRecordKeyTests {
+    @Test("a connection's client record is one; its edge copies, its page info, paths and entities are not", arguments: [
+        ("client:Character:1:__N_notes_connection", true),
+        ("client:root:__Feed_connection(kind:\"x\",other:null)", true),
+        (ConnectionPage.clientRecordKey(parent: RecordKey("client:root"), connectionStorageKey: "__F_connection").rawValue, true),
+        (ConnectionPage.clientRecordKey(parent: RecordKey("Repo:é"), connectionStorageKey: "__é_connection(q:\"ü\")").rawValue, true),
+        ("client:Character:1:__N_notes_connection:edges:0", false),
+        ("client:Character:1:__N_notes_connection:pageInfo", false),
+        ("client:root:repository(name:\"apollo-ios\"):issues:0", false),
+        ("client:root", false),
+        ("client:", false),
+        ("client", false),
+        ("", false),
+        ("Character:1:__N_notes_connection", false),
+        ("clients:root:__N_connection", false),
+        ("client:root:__N_connectio", false),
+        ("client:root:_N_connection", false),
+    ])
+    func recognised(key: String, expected: Bool) {
+        #expect(ConnectionPage.isClientRecordKey(RecordKey(key)) == expected, "\(key)")
+    }
+}
