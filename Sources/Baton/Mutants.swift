@@ -74,6 +74,10 @@ package enum Mutant: String, CaseIterable, Sendable {
     /// with the schema's default, or with nothing) are one slot (the store's rule until
     /// 2026-12-05, as Relay keys).
     case nullArgumentsDropped
+    /// A connection field's errors stay on its own slot only, so reads, which meet the field
+    /// through its connection slot, give a failed connection back as an empty one (the store's
+    /// rule until 2026-12-05).
+    case connectionErrorsUnread
 
     /// What the mutant breaks, in a sentence.
     package var summary: String {
@@ -105,6 +109,7 @@ package enum Mutant: String, CaseIterable, Sendable {
         case .inputsNotCoerced: "arguments and variables are keyed as written, so a Float written 2 and 2.0 is two slots"
         case .entityIDsNotEscaped: "entity keys hold ids as they are, so an entity whose id has a colon can share a record with an object at a path"
         case .nullArgumentsDropped: "storage keys leave null arguments out, so a field given an explicit null and the same field without it are one slot"
+        case .connectionErrorsUnread: "a connection field's errors are kept off its connection slot, so a read gives a failed connection back without them"
         }
     }
 }

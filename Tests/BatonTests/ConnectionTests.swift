@@ -75,6 +75,35 @@ struct ConnectionTests {
         #expect(try pageInfo(store, "endCursor") == .string("c7"))
     }
 
+    static let failedNotes = #"""
+        {"data":{"character":{"id":"1","notes":null}},
+         "errors":[{"message":"notes failed","path":["character","notes"]},{"message":"info failed","path":["character","notes","pageInfo"]}]}
+        """#
+
+    @Test("a connection that failed reads back null with its errors; the next page that answers clears them")
+    func failedConnectionReadsBackItsErrors() throws {
+        let store = Store()
+        let variables = try notes.variables(["first": .int(2)])
+        try StoreFixture.commit(store, notes, ["first": .int(2)], Self.failedNotes)
+        let failed = store.read(notes, variables: variables)
+        #expect(failed.errors.map(\.error.message) == ["notes failed", "info failed"])
+        #expect(failed.errors.map(\.path) == Array(repeating: [JSONValue.string("character"), .string("notes")], count: 2))
+        try StoreFixture.commit(store, notes, ["first": .int(2)], page([3], start: "c3", end: "c3", next: false, previous: false))
+        #expect(try nodeIDs(store) == ["n3"])
+        #expect(store.read(notes, variables: variables).errors.isEmpty)
+    }
+
+    #if BATON_MUTANTS
+    @Test("under connectionErrorsUnread the failed connection reads back as a plain null")
+    func connectionErrorsUnreadMutant() throws {
+        let store = Store()
+        let variables = try notes.variables(["first": .int(2)])
+        store.commit(try Ingest.normalize(
+            plan: notes, variables: variables, response: Array(Self.failedNotes.utf8), mutant: .connectionErrorsUnread))
+        #expect(store.read(notes, variables: variables).errors.isEmpty)
+    }
+    #endif
+
     @Test("an empty last page's null cursor keeps the stored one, so the next page still joins (in both directions)")
     func nullCursorKept() throws {
         try expectNullCursorKept(in: Store())

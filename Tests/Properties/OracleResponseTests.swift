@@ -149,11 +149,25 @@ struct OracleResponseTests {
         let response = try F.response(execution, "Notes")
         #expect(response.pages == [OraclePage(
             parent: "Character:1", slot: "__Notes_notes_connection", connection: "client:Character:1:__Notes_notes_connection",
-            typename: "NoteConnection", server: #"Character:1:notes(after:"c2",first:2)"#, mode: .append(after: "c2"))])
+            typename: "NoteConnection", server: #"Character:1:notes(after:"c2",first:2)"#, mode: .append(after: "c2"),
+            fieldSlot: #"notes(after:"c2",first:2)"#)])
         let text = try F.text(
             #"{"data":{"character":{"id":"1","notes":{"totalCount":null,"edges":[{"cursor":"c3","node":{"id":"3","text":"text 3"}},{"cursor":"c4","node":{"id":"4","text":"text 4"}}],"pageInfo":{"endCursor":"c4","startCursor":"c3","hasNextPage":true,"hasPreviousPage":false}}}}}"#,
             "Notes", ["id": .string("1"), "first": .int(2), "after": .string("c2")])
         #expect(text == response)
+    }
+
+    @Test("a connection field's errors go with its page, for the parent's connection slot that reads meet")
+    func pageErrors() throws {
+        let text = try F.text(
+            #"{"data":{"character":{"id":"1","notes":null}},"errors":[{"message":"no notes","path":["character","notes"]},{"message":"no info","path":["character","notes","pageInfo"]}]}"#,
+            "Notes", ["id": .string("1"), "first": .int(2)])
+        let page = try #require(text.pages.first)
+        #expect(page.server == nil)
+        #expect(page.errors == [
+            OracleFieldError(message: "no notes", path: "character.notes"), OracleFieldError(message: "no info", path: "character.notes.pageInfo"),
+        ])
+        #expect(text.records["Character:1"]?.cells[page.fieldSlot]?.errors == page.errors)
     }
 
     @Test("escaped strings, control characters and non-BMP characters reach the cells byte for byte")

@@ -197,12 +197,25 @@ extension Normalizer {
                 unplaced.append(fieldError)
             }
         }
+        if !errors.isEmpty && !mutant.isOn(.connectionErrorsUnread) { givePagesTheirErrors() }
         return ChangeSet(
             operation: identity,
             records: changes(),
             deletions: deletions,
             connectionPages: pages,
             unplacedErrors: unplaced)
+    }
+
+    /// Copies the errors that landed on each connection field to its page, for the commit to put
+    /// beside the parent's connection slot (the slot reads of the field meet).
+    mutating func givePagesTheirErrors() {
+        for index in pages.indices {
+            guard let record = record(pages[index].parent) else { continue }
+            let start = records[record].start
+            guard let position = cells.position(of: pageFieldSlots[index], start: start, count: records[record].count) else { continue }
+            let relative = position - start
+            pages[index].errors = records[record].errors.compactMap { $0.position == relative ? $0.error : nil }
+        }
     }
 
     /// A response error as a field error, with its path when it has a well-formed one (strings

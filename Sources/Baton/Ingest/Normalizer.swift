@@ -21,6 +21,8 @@ struct Normalizer {
     var table = RecordTable()
     var deletions: [RecordKey] = []
     var pages: [ConnectionPage] = []
+    /// The slot of each page's field in its parent (by page): its errors are the page's.
+    var pageFieldSlots: [SlotID] = []
     /// Leaf cells of objects whose key is not known yet (a stack shared by nested objects).
     var pending: [(SlotID, Value)] = []
     /// Composite members waiting for their object's key (a stack shared by nested objects).
@@ -468,6 +470,7 @@ struct Normalizer {
                 typename: typename,
                 serverRecord: serverRecord,
                 mode: connection.mode))
+            pageFieldSlots.append(member.slot)
         }
     }
 

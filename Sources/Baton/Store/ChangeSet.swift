@@ -74,6 +74,10 @@ public struct ConnectionPage: Sendable {
     /// The server page record, or `nil` when the server sent `null` for the field.
     public var serverRecord: RecordKey?
     public var mode: Mode
+    /// The field errors of the connection's field in this response (those that land on its
+    /// field, as on any other): they go beside the parent's connection slot, which is what reads
+    /// of the field meet, so a connection that failed reads back as failed, not as empty.
+    public var errors: [FieldError] = []
 
     /// True for the key of a client connection record (see ``clientRecordKey(parent:connectionStorageKey:)``).
     public static func isClientRecordKey(_ key: RecordKey) -> Bool {

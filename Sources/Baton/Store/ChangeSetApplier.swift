@@ -56,7 +56,7 @@ enum ChangeSetApplier {
     private static func applyPage(_ page: ConnectionPage, to view: inout SourceView, mutant: Mutant?) -> Bool {
         guard var parent = view[page.parent], !parent.deleted else { return true }
         guard let serverKey = page.serverRecord, let server = view[serverKey], !server.deleted else {
-            parent.cells[page.connectionSlot] = Cell(.null)
+            parent.cells[page.connectionSlot] = Cell(.null, errors: page.errors)
             view[page.parent] = parent
             return true
         }
@@ -141,7 +141,7 @@ enum ChangeSetApplier {
             connection.cells[pageInfoSlot] = Cell(.link(pageInfoKey))
         }
         view[page.connectionRecord] = connection
-        parent.cells[page.connectionSlot] = Cell(.link(page.connectionRecord))
+        parent.cells[page.connectionSlot] = Cell(.link(page.connectionRecord), errors: page.errors)
         view[page.parent] = parent
         return true
     }

@@ -30,6 +30,7 @@ extension ModelResponse {
             cell.errors.append(placed.error)
             walk.response.records[placed.key]?.cells[placed.slot] = cell
         }
+        walk.response.givePagesTheirErrors()
         return walk.response
     }
 }
@@ -78,7 +79,7 @@ struct ProvenanceWalk {
                 var pageType = definition.namedType
                 if case .object(let page) = field.value { pageType = page.typename }
                 response.pages.append(OraclePage.make(
-                    directive, arguments: field.arguments, parent: key, typename: pageType, server: value.linkTarget))
+                    directive, arguments: field.arguments, parent: key, fieldSlot: slot, typename: pageType, server: value.linkTarget))
             }
         }
         return key

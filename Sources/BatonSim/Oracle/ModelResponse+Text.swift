@@ -58,6 +58,7 @@ extension ModelResponse {
         for error in errors {
             walk.place(error)
         }
+        walk.response.givePagesTheirErrors()
         return walk.response
     }
 }
@@ -172,7 +173,7 @@ struct TextWalk {
                 var pageType = resolved.namedType
                 if let server = value.linkTarget, let record = response.records[server] { pageType = record.typename }
                 response.pages.append(OraclePage.make(
-                    directive, arguments: resolved.arguments, parent: key, typename: pageType, server: value.linkTarget))
+                    directive, arguments: resolved.arguments, parent: key, fieldSlot: slot, typename: pageType, server: value.linkTarget))
             }
         }
         return key

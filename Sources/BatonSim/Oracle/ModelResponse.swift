@@ -40,6 +40,13 @@ package struct ModelResponse: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// Gives each connection page the errors that landed on its field (once every error is placed).
+    mutating func givePagesTheirErrors() {
+        for index in pages.indices {
+            pages[index].errors = records[pages[index].parent]?.cells[pages[index].fieldSlot]?.errors ?? []
+        }
+    }
+
     /// Makes `key`'s record if the response has not met it yet; the latest type wins.
     mutating func open(_ key: OracleText, typename: String) {
         if let index = records.index(forKey: key) {
@@ -104,19 +111,28 @@ package struct OraclePage: Hashable, Sendable {
     /// The server's page record (stored by path), or `nil` when the field was null.
     package var server: OracleText?
     package var mode: Mode
+    /// The field's own slot in the parent (its storage key with every argument).
+    package var fieldSlot: OracleText
+    /// The errors that landed on the field: the parent's connection slot carries them too, as
+    /// reads of the field go through it.
+    package var errors: [OracleFieldError] = []
 
-    package init(parent: OracleText, slot: OracleText, connection: OracleText, typename: String, server: OracleText?, mode: Mode) {
+    package init(
+        parent: OracleText, slot: OracleText, connection: OracleText, typename: String, server: OracleText?, mode: Mode,
+        fieldSlot: OracleText? = nil
+    ) {
         self.parent = parent
         self.slot = slot
         self.connection = connection
         self.typename = typename
         self.server = server
         self.mode = mode
+        self.fieldSlot = fieldSlot ?? slot
     }
 
     /// The page facts of a connection field with `arguments` (resolved) on `parent`.
     static func make(
-        _ directive: OracleConnectionDirective, arguments: [String: JSONValue], parent: OracleText,
+        _ directive: OracleConnectionDirective, arguments: [String: JSONValue], parent: OracleText, fieldSlot: OracleText,
         typename: String, server: OracleText?
     ) -> OraclePage {
         let slot = OracleKeys.connectionSlot(key: directive.key, filters: directive.filters, arguments: arguments)
@@ -130,7 +146,7 @@ package struct OraclePage: Hashable, Sendable {
         }
         return OraclePage(
             parent: parent, slot: slot, connection: OracleKeys.connectionRecord(parent: parent, slot: slot),
-            typename: typename, server: server, mode: mode)
+            typename: typename, server: server, mode: mode, fieldSlot: fieldSlot)
     }
 }
 

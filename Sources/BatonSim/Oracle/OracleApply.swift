@@ -81,7 +81,7 @@ enum OracleApply {
     static func apply(_ page: OraclePage, to view: inout OracleView, report: inout OracleApplyReport) {
         guard var parent = view[page.parent], !parent.deleted else { return }
         guard let serverKey = page.server, let server = view[serverKey], !server.deleted else {
-            parent.cells[page.slot] = OracleCell(.null)
+            parent.cells[page.slot] = OracleCell(.null, errors: page.errors)
             view[page.parent] = parent
             return
         }
@@ -177,7 +177,7 @@ enum OracleApply {
             connection.cells[pageInfo] = OracleCell(.link(infoKey))
         }
         view[page.connection] = connection
-        parent.cells[page.slot] = OracleCell(.link(page.connection))
+        parent.cells[page.slot] = OracleCell(.link(page.connection), errors: page.errors)
         view[page.parent] = parent
         report.connections.append(page.connection)
     }
