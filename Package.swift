@@ -68,7 +68,8 @@ let package = Package(
         .testTarget(
             name: "UserWorldTests",
             dependencies: ["Baton", "BatonSim"],
-            path: "Tests/UserWorldTests"
+            path: "Tests/UserWorldTests",
+            swiftSettings: [.define("BATON_MUTANTS", .when(configuration: .debug))]
         ),
         .testTarget(
             name: "Properties",
