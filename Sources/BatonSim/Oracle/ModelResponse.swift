@@ -119,7 +119,7 @@ package struct OraclePage: Hashable, Sendable {
 
     package init(
         parent: OracleText, slot: OracleText, connection: OracleText, typename: String, server: OracleText?, mode: Mode,
-        fieldSlot: OracleText? = nil
+        fieldSlot: OracleText
     ) {
         self.parent = parent
         self.slot = slot
@@ -127,7 +127,7 @@ package struct OraclePage: Hashable, Sendable {
         self.typename = typename
         self.server = server
         self.mode = mode
-        self.fieldSlot = fieldSlot ?? slot
+        self.fieldSlot = fieldSlot
     }
 
     /// The page facts of a connection field with `arguments` (resolved) on `parent`.

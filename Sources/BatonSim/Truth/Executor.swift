@@ -235,7 +235,7 @@ struct Executor {
                 } catch let propagation as NullPropagation {
                     if inner.isNonNull { throw propagation }
                     // The item is null: its errors step through it, so they belong to the list's field.
-                    record(propagation.error, at: propagation.location, field: nil)
+                    record(propagation.error, at: propagation.location, field: Self.field(of: path))
                     place(from: firstError, on: Self.field(of: path))
                     values.append(.null)
                 }
