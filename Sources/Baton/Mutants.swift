@@ -57,6 +57,11 @@ package enum Mutant: String, CaseIterable, Sendable {
     /// field that failed) is returned unplaced instead of landing on the field holding the null
     /// (the store's rule until 2026-12-05: the error was lost from every later read).
     case errorsUnderNullUnplaced
+    /// An error that explains a null list element, its failed field lying deeper
+    /// (`episodes.1.id` under a null element 1), keeps only the indices that end its path, none,
+    /// and reads back at the list's field instead of at the element (the store's rule until
+    /// 2026-12-05, evening).
+    case errorElementForgotten
     /// A joining connection page's `nodes` replace the connection's instead of joining them (the
     /// store's behaviour until a `nodes` connection was refused, then merged).
     case connectionNodesReplaced
@@ -104,6 +109,7 @@ package enum Mutant: String, CaseIterable, Sendable {
         case .readBackDropsErrors: "read-back gives the data without the field errors stored beside it"
         case .fieldKeepsOneError: "of several field errors on one field, ingest keeps only the last"
         case .errorsUnderNullUnplaced: "a field error whose path steps through the null it explains is returned unplaced, so no read gives it back"
+        case .errorElementForgotten: "an error explaining a null list element whose failed field lay deeper reads back at the list's field, not at the element"
         case .connectionNodesReplaced: "a connection's nodes are the last page's, not every page's joined"
         case .unjoinedPagesUnreported: "a commit never says that a page joined no connection"
         case .inputsNotCoerced: "arguments and variables are keyed as written, so a Float written 2 and 2.0 is two slots"

@@ -97,12 +97,21 @@ struct IngestFieldErrorTests {
             FieldError(message: "location's name failed", path: "character.location.name"),
             FieldError(message: "deeper still", path: "character.location.residents.0.name"),
         ]))
-        #expect(changes.cell("Character:1", "episodes")?.errors == [FieldError(message: "episode's id failed", path: "character.episodes.1.id")])
+        // About the null element 1 it explains, though its path ends in a key.
+        #expect(changes.cell("Character:1", "episodes")?.errors == [
+            FieldError(message: "episode's id failed", path: "character.episodes.1.id", elementIndices: [1])])
+        #expect(changes.cell("Character:1", "location")?.errors.map(\.elementIndices) == [[], []])
         #expect(changes.cell("Episode:10", "id")?.errors.isEmpty == true)
         #expect(changes.unplacedErrors.isEmpty)
     }
 
     #if BATON_MUTANTS
+    @Test func errorElementForgottenMutantKeepsOnlyTrailingIndices() throws {
+        let changes = try Ingest.normalize(
+            plan: plan, variables: Variables([:]), response: Array(Self.throughNulls.utf8), mutant: .errorElementForgotten)
+        #expect(changes.cell("Character:1", "episodes")?.errors.map(\.elementIndices) == [[]])
+    }
+
     @Test func errorsUnderNullUnplacedMutantLosesThem() throws {
         let changes = try Ingest.normalize(
             plan: plan, variables: Variables([:]), response: Array(Self.throughNulls.utf8), mutant: .errorsUnderNullUnplaced)

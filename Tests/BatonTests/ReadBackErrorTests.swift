@@ -54,26 +54,57 @@ struct ReadBackErrorTests {
         #expect(read.errors[1].error.extensions == #"{"code":"GONE","n":1}"#)
     }
 
-    @Test("errors whose paths step through a null read back at the field holding it; trailing indices only where they reach a null")
+    static let throughNullsDocument = "query E { list: characters(page: 1) { results { id origin { name } episodes { id } } } }"
+    static let throughNulls = #"""
+        {"data":{"list":{"results":[{"id":"1","origin":null,"episodes":[]},null]}},
+         "errors":[
+            {"message":"origin's name failed","path":["list","results",0,"origin","name"]},
+            {"message":"an episode's id failed","path":["list","results",1,"episodes",0,"id"]},
+            {"message":"an episode failed","path":["list","results",1,"episodes",0]}]}
+        """#
+
+    @Test("errors whose paths step through a null read back at the field holding it, at the null element when it is one")
     func errorsThroughNulls() throws {
-        let plan = try StoreFixture.plan("query E { list: characters(page: 1) { results { id origin { name } episodes { id } } } }")
+        let plan = try StoreFixture.plan(Self.throughNullsDocument)
         let store = Store(configuration: .init(collectsAutomatically: false))
-        try StoreFixture.commit(store, plan, [:], #"""
-            {"data":{"list":{"results":[{"id":"1","origin":null,"episodes":[]},null]}},
-             "errors":[
-                {"message":"origin's name failed","path":["list","results",0,"origin","name"]},
-                {"message":"an episode's id failed","path":["list","results",1,"episodes",0,"id"]},
-                {"message":"an episode failed","path":["list","results",1,"episodes",0]}]}
-            """#)
+        try StoreFixture.commit(store, plan, [:], Self.throughNulls)
         let read = store.read(plan, variables: Variables([:]))
         #expect(read.errors.map(\.error.message) == ["an episode's id failed", "an episode failed", "origin's name failed"])
-        // The last two end in an index, but `0` of `results` is Rick, not a null: read at the field.
+        // The first two step through the null element 1 of `results`: they explain it, and read
+        // back there (the indices that end their paths, `0`, are an episode's, not a result's).
         #expect(read.errors.map(\.path) == [
-            [.string("list"), .string("results")],
-            [.string("list"), .string("results")],
+            [.string("list"), .string("results"), .int(1)],
+            [.string("list"), .string("results"), .int(1)],
             [.string("list"), .string("results"), .int(0), .string("origin")],
         ])
+        #expect(read.errors.map(\.error.elementIndices) == [[1], [1], []])
         #expect(read.errors.map(\.error.path) == ["list.results.1.episodes.0.id", "list.results.1.episodes.0", "list.results.0.origin.name"])
+    }
+
+    #if BATON_MUTANTS
+    @Test("under errorElementForgotten an error that nulled a list element reads back at the list's field")
+    func errorElementForgottenMutant() throws {
+        let plan = try StoreFixture.plan(Self.throughNullsDocument)
+        let store = Store(configuration: .init(collectsAutomatically: false))
+        store.commit(try Ingest.normalize(
+            plan: plan, variables: Variables([:]), response: Array(Self.throughNulls.utf8), mutant: .errorElementForgotten))
+        let read = store.read(plan, variables: Variables([:]))
+        #expect(read.errors.map(\.path).first == [.string("list"), .string("results")])
+    }
+    #endif
+
+    @Test("an error that nulled an inner list's element reads back at that element, through both levels")
+    func nestedListElement() throws {
+        let schema = try Schema.parse("type Query { grid: [[Cell]] } type Cell { id: ID! label: String! }")
+        let plan = try Plan.build(document: "query G { grid { id label } }", schema: schema)
+        let store = Store(configuration: .init(collectsAutomatically: false))
+        store.commit(try Ingest.normalize(plan: plan, variables: Variables([:]), response: Array(#"""
+            {"data":{"grid":[[{"id":"a","label":"A"}],[{"id":"b","label":"B"},null]]},
+             "errors":[{"message":"label failed","path":["grid",1,1,"label"]}]}
+            """#.utf8)))
+        let read = store.read(plan, variables: Variables([:]))
+        #expect(read.errors.map(\.path) == [[.string("grid"), .int(1), .int(1)]])
+        #expect(read.errors.map(\.error.elementIndices) == [[1, 1]])
     }
 
     @Test("another operation over the same records reads the errors at its own response keys")

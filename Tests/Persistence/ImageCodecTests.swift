@@ -46,7 +46,9 @@ struct CodecFuzz {
         // One error mostly; sometimes several (format 4's further errors), in order.
         let count = chance(0.7) ? 1 : int(2...4)
         let errors = (0..<count).map { index in
-            FieldError(message: string(), path: "a.\(index).b", extensions: chance(0.5) ? "{\"code\":\"X\"}" : nil)
+            // Sometimes about an element its path does not end at (format 5's spelled indices).
+            FieldError(message: string(), path: "a.\(index).b", extensions: chance(0.5) ? "{\"code\":\"X\"}" : nil,
+                       elementIndices: chance(0.3) ? (0..<int(1...3)).map { _ in int(0...300) } : nil)
         }
         return Cell(value(), errors: errors)
     }
@@ -80,6 +82,14 @@ func encodeRow(_ snapshot: Snapshot, names: inout TestNames) -> [UInt8] {
         encoder.cell(nameID: id, cell.cell) { linkIDs[$0] ?? .unknown }
     }
     return encoder.finish(key: snapshot.key.rawValue)
+}
+
+/// The row of an entity of type `typeID` holding one cell, `cell` under name `nameID`.
+func oneCellRow(_ cell: Cell, typeID: Int, nameID: Int, key: String) -> [UInt8] {
+    var encoder = RowEncoder()
+    encoder.beginRow(deleted: false, entity: true, typeID: typeID, cellCount: 1)
+    encoder.cell(nameID: nameID, cell) { _ in .unknown }
+    return encoder.finish(key: key)
 }
 
 func decodeRow(_ bytes: [UInt8], key: RecordKey, names: TestNames) -> DecodedRow? {
@@ -275,12 +285,7 @@ struct ImageCodecTests {
         let typeID = names.id("User")
         let nameID = names.id("friends")
         let key = "User:1"
-        func encoded(_ cell: Cell) -> [UInt8] {
-            var encoder = RowEncoder()
-            encoder.beginRow(deleted: false, entity: true, typeID: typeID, cellCount: 1)
-            encoder.cell(nameID: nameID, cell) { _ in .unknown }
-            return encoder.finish(key: key)
-        }
+        func encoded(_ cell: Cell) -> [UInt8] { oneCellRow(cell, typeID: typeID, nameID: nameID, key: key) }
         // One error: tag bit 7 alone, as format 3 wrote it.
         let one = encoded(Cell(.null, errors: [FieldError(message: "a", path: "f.1")]))
         #expect(Array(one.dropLast(4)) == [0x02, UInt8(typeID), 1, UInt8(nameID), 0x80, 1, UInt8(ascii: "a"), 3] + Array("f.1".utf8) + [0])
@@ -303,6 +308,35 @@ struct ImageCodecTests {
         let documented: [UInt8] = [0x04, 0xC8, 0x02, 0x00, 0x00, 0x01, 0x78, 0x08, 0x63, 0x2E, 0x74, 0x61, 0x67, 0x73, 0x2E, 0x30, 0x00,
                                    0x01, 0x01, 0x79, 0x08, 0x63, 0x2E, 0x74, 0x61, 0x67, 0x73, 0x2E, 0x31, 0x00]
         #expect(Array(doc.finish(key: key).dropLast(4).dropFirst(3)) == documented)
+    }
+
+    @Test("Format 5 spells the element indices of errors about an element their paths do not end at, and only then")
+    func elementIndices() throws {
+        var names = TestNames()
+        let typeID = names.id("Character")
+        let nameID = names.id("episodes")
+        let key = "Character:1"
+        func encoded(_ cell: Cell) -> [UInt8] { oneCellRow(cell, typeID: typeID, nameID: nameID, key: key) }
+        func decoded(_ row: [UInt8]) -> Cell? { decodeRow(row, key: RecordKey(key), names: names)?.cells.first?.cell }
+        // Indices the path ends with: format 4's bytes, no bit 5.
+        let named = Cell(.list([.null]), errors: [FieldError(message: "a", path: "e.0")])
+        #expect(encoded(named)[4] == 0x88)
+        // An error that nulled element 1 from deeper down: bit 5, and each error's indices after it.
+        let deep = [FieldError(message: "a", path: "e.1.id", elementIndices: [1]), FieldError(message: "b", path: "e.0")]
+        let row = encoded(Cell(.list([.null, .null]), errors: deep))
+        let first = [1, UInt8(ascii: "a"), 6] + Array("e.1.id".utf8) + [0, 1, 1]
+        let second = [1, UInt8(ascii: "b"), 3] + Array("e.0".utf8) + [0, 1, 0]
+        #expect(Array(row.dropLast(4)) == [0x02, UInt8(typeID), 1, UInt8(nameID), 0xE8, 2, 0, 0] + first + [1] + second)
+        #expect(decoded(row)?.errors == deep)
+        #expect(decoded(row)?.errors.map(\.elementIndices) == [[1], [0]])
+        // Without bit 5 the same error is about no element (its path ends in a key).
+        let plain = encoded(Cell(.list([.null, .null]), errors: [FieldError(message: "a", path: "e.1.id")]))
+        #expect(decoded(plain)?.errors.first?.elementIndices == [])
+        // Bit 5 without an error is damage.
+        var stray = encoded(Cell(.int(3)))
+        stray[4] |= 0x20
+        stray = sealed(Array(stray.dropLast(4)), key: key)
+        #expect(decoded(stray) == nil)
     }
 
     @Test("Root cells round-trip and are checked against their field")

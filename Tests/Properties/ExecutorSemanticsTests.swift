@@ -332,6 +332,43 @@ struct ExecutorSemanticsTests {
         #expect(earlierItemErrors > 0, "no seed nulled a list after an earlier item's nullable field failed")
     }
 
+    @Test("an error that nulls a nullable item from a field below it is about that item, at every list depth")
+    func errorsAboutTheirNullItem() throws {
+        let world = try ExecutorSchema.world("""
+            query Friends { hero { __typename ... on Human { friends { __typename id ... on Droid { serial } } } } }
+            query Squads { squads { __typename id ... on Droid { serial } } }
+            """)
+        var friendsSeen = 0
+        var squadsSeen = 0
+        for seed: UInt64 in 0..<40 {
+            var server = WorldFixtures.server(world, seed: seed) { $0.nonNullErrorRate = 1 }
+            let friends = server.execute(try #require(world.operation(named: "Friends")), variables: [:])
+            if let field = friends.data?["hero"]?.value.object?["friends"], !field.errors.isEmpty {
+                for error in field.errors {
+                    guard case .index(let index) = error.path[2] else { Issue.record("no item index in \(error.path)"); continue }
+                    #expect(error.path.last == .key("serial"))
+                    #expect(error.elementIndices == [index])
+                    #expect(field.value.items[index] == .null)
+                }
+                #expect(friends.errors.filter { $0.path.count == 4 } == field.errors)
+                friendsSeen += 1
+            }
+            let squads = server.execute(try #require(world.operation(named: "Squads")), variables: [:])
+            if let field = squads.data?["squads"], !field.errors.isEmpty {
+                for error in field.errors {
+                    guard case .index(let outer) = error.path[1], case .index(let inner) = error.path[2] else {
+                        Issue.record("no item indices in \(error.path)")
+                        continue
+                    }
+                    #expect(error.elementIndices == [outer, inner])
+                    #expect(field.value.items[outer].items[inner] == .null)
+                }
+                squadsSeen += 1
+            }
+        }
+        #expect(friendsSeen > 0 && squadsSeen > 0)
+    }
+
     @Test("a nullable item that fails on its own is null at its index, and its list's field keeps every such error in order")
     func itemErrors() throws {
         let world = try ExecutorSchema.world("query Q { hero { __typename ... on Human { friends { __typename id name } } } }")

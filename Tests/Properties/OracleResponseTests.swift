@@ -91,12 +91,19 @@ struct OracleResponseTests {
                    {"message":"late name","path":["character","episodes",0,"name"],"extensions":{"code":"X"}},
                    {"message":"nowhere","path":["character","nothing"]},
                    {"message":"through null","path":["character","location","name"]},
+                   {"message":"nulled item","path":["character","episodes",1,"name"]},
                    {"message":"no path"}]}
         """#
         let response = try F.text(body, "Screen", ["id": .string("1")])
         let character = try #require(response.records["Character:1"])
         #expect(character.cells["status"] == OracleCell(.null, errors: [OracleFieldError(message: "no status", path: "character.status")]))
-        #expect(character.cells["episodes"]?.errors == [OracleFieldError(message: "bad episode", path: "character.episodes.1")])
+        // The second is about element 1 too: its failed name nulled it.
+        #expect(character.cells["episodes"]?.errors == [
+            OracleFieldError(message: "bad episode", path: "character.episodes.1"),
+            OracleFieldError(message: "nulled item", path: "character.episodes.1.name", elementIndices: [1]),
+        ])
+        #expect(character.cells["episodes"]?.errors.map(\.elementIndices) == [[1], [1]])
+        #expect(character.cells["location"]?.errors.map(\.elementIndices) == [[]])
         #expect(character.cells["episodes"]?.value == .links(["Episode:10", nil]))
         #expect(response.records["Episode:10"]?.cells["name"]
             == OracleCell(.string("Pilot"), errors: [OracleFieldError(message: "late name", path: "character.episodes.0.name", extensions: #"{"code":"X"}"#)]))

@@ -189,6 +189,32 @@ struct OracleRowReaderTests {
         ]))
     }
 
+    @Test("format 5's element indices follow each error when bit 5 says so; without it they are the path's trailing numbers")
+    func elementIndices() throws {
+        let cells: [(UInt64, [UInt8])] = [
+            (4, W.value { w in  // friends: [null, null]; an error that nulled item 1 from its name, and item 0's own
+                w.bytes.append(0xE7); w.varint(2); w.varint(0); w.varint(0)
+                w.error(message: "deep", path: "c.friends.1.name", extensions: nil)
+                w.varint(1); w.varint(1)
+                w.varint(1)
+                w.error(message: "own", path: "c.friends.0", extensions: nil)
+                w.varint(1); w.varint(0)
+            }),
+            (3, W.value { w in  // name: null, a format 4 error about no element
+                w.bytes.append(0x80)
+                w.error(message: "gone", path: "c.name", extensions: nil)
+            }),
+        ]
+        let row = W.row(key: "Character:1", flags: 0x02, type: 1, cells: cells)
+        let image = try Self.decoded(Self.image(records: [RawImage.Record(key: "Character:1", used: 2, row: row)]))
+        let decoded = try #require(image.records["Character:1"])
+        #expect(decoded.cells["friends"]?.errors.map(\.elementIndices) == [[1], [0]])
+        #expect(decoded.cells["name"]?.errors.map(\.elementIndices) == [[]])
+        // Bit 5 with no error bit is refused.
+        let stray = W.row(key: "Character:1", flags: 0x02, type: 1, cells: [(5, [0x20])])
+        #expect(Self.problems(Self.image(records: [RawImage.Record(key: "Character:1", used: 2, row: stray)])).count == 1)
+    }
+
     @Test("deleted rows, root cells and fetch times decode")
     func otherTables() throws {
         let deleted = W.row(key: "Character:9", flags: 0x03, type: 1, cells: [])

@@ -9,11 +9,13 @@ package enum ImageSchema {
     /// or fetch time is a miss, as a damaged row always was. Version 3 added the entity links
     /// (tags 10 and 11): a link to `Type:id` keeps the id alone beside the type's name id.
     /// Version 4 added a cell's further errors (tag bit 6): a field keeps every error whose path
-    /// names it, where format 3 kept the last.
-    package static let rowFormatVersion = 4
-    /// The row formats an image is opened with: a format 2 or 3 row reads the same in format 4, so
-    /// such a file keeps its rows and is marked 4 when opened (in the generation's transaction).
-    package static let readableRowFormats = 2...4
+    /// names it, where format 3 kept the last. Version 5 added an error's element indices (tag
+    /// bit 5): an error explaining a null list element whose failed field lay deeper reads back at
+    /// that element.
+    package static let rowFormatVersion = 5
+    /// The row formats an image is opened with: a format 2, 3 or 4 row reads the same in format 5,
+    /// so such a file keeps its rows and is marked 5 when opened (in the generation's transaction).
+    package static let readableRowFormats = 2...5
     /// `PRAGMA page_size` of a new image. Half SQLite's default: an image's small tables (names,
     /// meta, root, fetches and their indexes) take a page each, and its rows are small, so
     /// smaller pages leave less of the file empty (the Rick and Morty page's image: 152 KB in

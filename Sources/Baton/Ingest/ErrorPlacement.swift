@@ -9,8 +9,9 @@
 ///
 /// A path that steps through a `null` (a field's or a list element's) stops there: the error is
 /// the reason for that null (the spec's null propagation keeps the path of the field that
-/// failed, below it), so it goes on the cell of the field holding the null, and a read gives it
-/// back with its own path.
+/// failed, below it), so it goes on the cell of the field holding the null, with the indices of
+/// the null element when the null is one of the field's list elements, and a read gives it back
+/// at that element, or at the field for the field's own null.
 ///
 /// This costs a response without errors nothing; each error re-reads the bytes along its path.
 extension Normalizer {
@@ -22,6 +23,7 @@ extension Normalizer {
     /// The last field may be absent from its object and from the record: its cell is then made,
     /// null, to carry the error.
     mutating func place(_ error: FieldError, path: [ResponsePathComponent], plan: Plan) -> Bool {
+        var error = error
         if mutant.isOn(.errorsFollowMergedLinks) { return placeAlongMergedLinks(error, path: path, root: plan.rootKey) }
         var steps = path[...]
         while case .index? = steps.last { steps.removeLast() }
@@ -43,10 +45,11 @@ extension Normalizer {
             guard let entry = shape.entry(named: name), !entry.isTypename else { return false }
             key = object
             member = entry
-        case .null(let object, let field)?:
+        case .null(let object, let field, let indices)?:
             if mutant.isOn(.errorsUnderNullUnplaced) { return false }
             key = object
             member = field
+            if !mutant.isOn(.errorElementForgotten) { error.elementIndices = indices }
         case nil:
             return false
         }
@@ -56,10 +59,10 @@ extension Normalizer {
     }
 
     /// Where a path's steps end: at an object, or at a `null` that a field holds (its own value,
-    /// or an element of its list at some depth).
+    /// or an element of its list at some depth: the element's indices, one per level).
     private enum Occurrence {
         case object(RecordKey, Shape)
-        case null(RecordKey, ShapeEntry)
+        case null(RecordKey, ShapeEntry, elementIndices: [Int])
     }
 
     /// Follows `steps` from `data`'s object (at the scanner) and answers the key and shape of the
@@ -95,10 +98,12 @@ extension Normalizer {
             // One index per list level; the path key gets one `:index` per level, as ingest made it.
             var storageKey = next.storageKey
             var index: Int?
+            var indices: [Int] = []
             for level in 0..<next.listDepth {
-                if try peek() == .null { return .null(key, next) }
+                if try peek() == .null { return .null(key, next, elementIndices: indices) }
                 guard case .index(let position)? = steps.first, try peek() == .array, try element(position) else { return nil }
                 steps.removeFirst()
+                indices.append(position)
                 if level + 1 < next.listDepth {
                     storageKey += ":" + String(position)
                 } else {
@@ -106,7 +111,7 @@ extension Normalizer {
                 }
             }
             let kind = try peek()
-            if kind == .null { return .null(key, next) }
+            if kind == .null { return .null(key, next, elementIndices: indices) }
             guard kind == .object else { return nil }
             group = next.childGroup
             declaredType = next.kind == .object ? next.namedType : nil

@@ -66,20 +66,13 @@ struct ReadBackWalk {
     /// and made JSON only for an error's path.
     private var path: [PathStep] = []
 
-    /// The list indices that end an error's dotted path (`nodes.1` gives `[1]`) when they lead to
-    /// a null element of the field's `value`: an error on a list's element lands on the list's
-    /// field, and reads back at that element, as the response that brought it put it. Otherwise
-    /// none: the error explains a null its path stepped through (the field's own, or an element's
-    /// whose failed field lay deeper), and reads back at the field. A response key never starts
-    /// with a digit, so these are indices.
-    static func elementIndices(of dotted: String, in value: Value) -> [JSONValue] {
-        var indices: [Int] = []
-        for component in dotted.split(separator: ".", omittingEmptySubsequences: false).reversed() {
-            guard !component.isEmpty, component.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), let index = Int(component) else { break }
-            indices.append(index)
-        }
+    /// The error's element indices (``FieldError/elementIndices``) when they lead to a null
+    /// element of the field's `value`: the error is about that element, and reads back at it, as
+    /// the response that brought it put the null there. Otherwise none: the error explains the
+    /// field's own null, or its element is no longer null, and it reads back at the field.
+    static func elementIndices(of error: FieldError, in value: Value) -> [JSONValue] {
+        let indices = error.elementIndices
         guard !indices.isEmpty else { return [] }
-        indices.reverse()
         var element = value
         for index in indices {
             switch element {
@@ -163,7 +156,7 @@ struct ReadBackWalk {
             defer { path.removeLast() }
             if !store.configuration.mutant.isOn(.readBackDropsErrors) {
                 for error in cell.errors {
-                    errors.append(ReadError(error: error, path: path.map(\.json) + Self.elementIndices(of: error.path, in: cell.value)))
+                    errors.append(ReadError(error: error, path: path.map(\.json) + Self.elementIndices(of: error, in: cell.value)))
                 }
             }
             if let value = self.value(cell.value, subsets: field.selections == nil ? nil : merged.subselections) {

@@ -30,7 +30,8 @@ extension Value {
     }
 }
 
-/// A field error from a response's `errors`, landed on the field its `path` names.
+/// A field error from a response's `errors`, landed on the field its `path` names, or on the
+/// field holding a `null` its path steps through.
 public struct FieldError: Hashable, Sendable {
     /// The error's message.
     public var message: String
@@ -38,11 +39,30 @@ public struct FieldError: Hashable, Sendable {
     public var path: String
     /// The error's `extensions` as canonical JSON text, when present.
     public var extensions: String?
+    /// Where, among the elements of the value of the field holding the error, the element it is
+    /// about stands: one index per list level (`[1]` for `episodes.1`, and for `episodes.1.id`
+    /// when a failed `id` nulled element 1). Empty when the error is about the field's own value.
+    /// A read gives the error at that element when the element is `null`, else at the field.
+    public var elementIndices: [Int]
 
-    public init(message: String, path: String, extensions: String? = nil) {
+    /// An error at `path`; `elementIndices` default to the numbers that end the path (an error
+    /// naming a list's element is about that element).
+    public init(message: String, path: String, extensions: String? = nil, elementIndices: [Int]? = nil) {
         self.message = message
         self.path = path
         self.extensions = extensions
+        self.elementIndices = elementIndices ?? Self.trailingIndices(of: path)
+    }
+
+    /// The list indices that end a dotted path (`nodes.1.0` gives `[1, 0]`). A response key never
+    /// starts with a digit, so a component of digits alone is an index.
+    package static func trailingIndices(of dotted: String) -> [Int] {
+        var indices: [Int] = []
+        for component in dotted.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).reversed() {
+            guard !component.isEmpty, component.count <= 18, component.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { break }
+            indices.append(component.reduce(0) { $0 * 10 + Int($1 - 48) })
+        }
+        return indices.reversed()
     }
 }
 

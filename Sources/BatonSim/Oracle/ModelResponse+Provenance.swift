@@ -170,7 +170,7 @@ struct ProvenanceWalk {
     }
 
     static func fieldError(_ error: ProvenanceError) -> OracleFieldError {
-        OracleFieldError(message: OracleText(error.message), path: dotted(error.path))
+        OracleFieldError(message: OracleText(error.message), path: dotted(error.path), elementIndices: error.elementIndices)
     }
 
     /// A response path as text: keys and indices joined by dots.

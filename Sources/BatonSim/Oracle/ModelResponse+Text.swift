@@ -312,16 +312,21 @@ struct TextWalk {
     /// Puts one element of `errors` on the field its path names (or the field holding a null the
     /// path steps through), or among the unplaced ones.
     mutating func place(_ error: OracleJSON) {
-        let (fieldError, steps) = TextWalk.fieldError(error)
+        var (fieldError, steps) = TextWalk.fieldError(error)
         guard response.hasData, var steps else {
             response.unplacedErrors.append(fieldError)
             return
         }
-        while case .index? = steps.last { steps.removeLast() }
-        guard let (parent, merged) = landing(steps) else {
+        var trailing: [Int] = []
+        while case .index(let index)? = steps.last {
+            trailing.insert(index, at: 0)
+            steps.removeLast()
+        }
+        guard let (parent, merged, nullElement) = landing(steps) else {
             response.unplacedErrors.append(fieldError)
             return
         }
+        fieldError.elementIndices = nullElement ?? trailing
         let slot = self.slot(of: merged.field).slot
         let typename = response.records[parent.key]?.typename ?? ""
         var cell = response.records[parent.key]?.cells[slot] ?? OracleCell(.null)
@@ -334,9 +339,11 @@ struct TextWalk {
     /// list there, it is the field the last key names, or the field whose value (or an element of
     /// it, at any depth) is the first `null` the walk meets before its end. A spec server keeps,
     /// for a null it propagated, the path of the field that failed below it: the error explains
-    /// that null. `nil` for a missing member, a step into a leaf, past a list's end, a key where a
-    /// list stands, or `__typename`.
-    func landing(_ steps: [Step]) -> (parent: Met, field: OracleMergedField)? {
+    /// that null, and `nullElement` then holds where the null stands among the field's list
+    /// elements (empty for the field's own null; `nil` when the walk met no null). `nil` for a
+    /// missing member, a step into a leaf, past a list's end, a key where a list stands, or
+    /// `__typename`.
+    func landing(_ steps: [Step]) -> (parent: Met, field: OracleMergedField, nullElement: [Int]?)? {
         guard case .key? = steps.last else { return nil }
         var objectPath: [Step] = []
         var position = 0
@@ -346,17 +353,19 @@ struct TextWalk {
             guard let merged = object.fields.first(where: { OracleText($0.field.node.responseKey) == wanted }),
                 !merged.field.isTypename
             else { return nil }
-            if position == steps.count - 1 { return (object, merged) }
+            if position == steps.count - 1 { return (object, merged, nil) }
             guard merged.field.selections != nil, var value = object.members.first(where: { $0.key == wanted })?.value else {
                 return nil
             }
             objectPath.append(.key(name))
             position += 1
+            var element: [Int] = []
             while true {
-                if case .null = value { return (object, merged) }
+                if case .null = value { return (object, merged, element) }
                 guard case .array(let items) = value else { break }
                 guard case .index(let index) = steps[position], index < items.count else { return nil }
                 value = items[index]
+                element.append(index)
                 objectPath.append(.index(index))
                 position += 1
             }

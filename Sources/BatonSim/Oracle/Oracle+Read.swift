@@ -101,18 +101,6 @@ private struct ReadWalk {
         return .array(array)
     }
 
-    /// The numbers that end a dotted path, in order (`a.b.2.0` gives 2 and 0). A GraphQL name
-    /// never starts with a digit, so a component of digits alone is a list index.
-    static func trailingIndices(_ dotted: String) -> [Int] {
-        var components = dotted.components(separatedBy: ".")
-        var indices: [Int] = []
-        while let last = components.last, !last.isEmpty, last.allSatisfy({ $0.isASCII && $0.isNumber }), let index = Int(last) {
-            indices.insert(index, at: 0)
-            components.removeLast()
-        }
-        return indices
-    }
-
     /// True when `indices` lead through `value`'s lists to a `null` element.
     static func reachesNull(_ value: OracleValue, _ indices: [Int]) -> Bool {
         var value = value
@@ -131,9 +119,9 @@ private struct ReadWalk {
     }
 
     /// A stored error as a response's `errors` member holds it, at the walk's path: followed by
-    /// its trailing indices when they lead to a null element of the field's value `value` (an
-    /// error that named that element), else at the field (an error explaining a null its path
-    /// steps through, the field's own or one inside it).
+    /// its element indices when they lead to a null element of the field's value `value` (the
+    /// element it named, or the one its failed field nulled), else at the field (an error
+    /// explaining the field's own null).
     private func json(_ error: OracleFieldError, value: OracleValue) -> JSONValue {
         var steps: [JSONValue] = path.map { step in
             switch step {
@@ -141,8 +129,7 @@ private struct ReadWalk {
             case .index(let index): .int(index)
             }
         }
-        let indices = Self.trailingIndices(error.path.string)
-        if Self.reachesNull(value, indices) { steps += indices.map { .int($0) } }
+        if Self.reachesNull(value, error.elementIndices) { steps += error.elementIndices.map { .int($0) } }
         var members: [String: JSONValue] = ["message": .string(error.message.string), "path": .array(steps)]
         if let extensions = error.extensions {
             members["extensions"] = (try? OracleJSONParser.parse(extensions.string))?.jsonValue ?? .string(extensions.string)

@@ -117,6 +117,9 @@ package enum OracleDifference {
         for error in cell.errors {
             text += " (error \"\(error.message)\" at \(error.path)"
             if let extensions = error.extensions { text += " \(extensions)" }
+            if error.elementIndices != OracleFieldError.trailingIndices(error.path.string) {
+                text += " about element " + (error.elementIndices.isEmpty ? "none" : error.elementIndices.map(String.init).joined(separator: "."))
+            }
             text += ")"
         }
         return text

@@ -70,11 +70,30 @@ package struct OracleFieldError: Hashable, Sendable {
     package var path: OracleText
     /// The error's `extensions` as canonical JSON text, when the response gave any.
     package var extensions: OracleText?
+    /// The indices, one per list level of the value of the field the error is on, of the element
+    /// it is about: the element its path names, or the null element its path steps through.
+    /// Empty when it is about the field's own value.
+    package var elementIndices: [Int]
 
-    package init(message: OracleText, path: OracleText, extensions: OracleText? = nil) {
+    /// An error at `path`, about the element its trailing indices name unless `elementIndices`
+    /// says otherwise.
+    package init(message: OracleText, path: OracleText, extensions: OracleText? = nil, elementIndices: [Int]? = nil) {
         self.message = message
         self.path = path
         self.extensions = extensions
+        self.elementIndices = elementIndices ?? Self.trailingIndices(path.string)
+    }
+
+    /// The numbers that end a dotted path, in order (`a.b.2.0` gives 2 and 0). A GraphQL name
+    /// never starts with a digit, so a component of digits alone is a list index.
+    static func trailingIndices(_ dotted: String) -> [Int] {
+        var components = dotted.components(separatedBy: ".")
+        var indices: [Int] = []
+        while let last = components.last, !last.isEmpty, last.allSatisfy({ $0.isASCII && $0.isNumber }), let index = Int(last) {
+            indices.insert(index, at: 0)
+            components.removeLast()
+        }
+        return indices
     }
 }
 

@@ -271,32 +271,44 @@ struct OracleRowReader {
 
     private mutating func cell() throws(Failure) -> OracleCell {
         let tag = try byte()
-        let value = try value(tag: tag, depth: 0)
+        let value = try value(tag: tag & ~0x20, depth: 0)
+        // Format 5: bit 5, beside bit 7, says each error is followed by its element indices.
+        let spellsElements = tag & 0x20 != 0
         switch tag & 0xC0 {
         case 0x00:
+            guard !spellsElements else { throw Failure(reason: "element indices without an error in tag \(tag)") }
             return OracleCell(value)
         case 0x80:
-            return OracleCell(value, errors: [try fieldError()])
+            return OracleCell(value, errors: [try fieldError(spellsElements: spellsElements)])
         case 0xC0:
             // Format 4: the first error, a count of the others (never 0), then each of them.
-            var errors = [try fieldError()]
+            var errors = [try fieldError(spellsElements: spellsElements)]
             let others = try count()
             guard others > 0 else { throw Failure(reason: "a count of 0 further errors") }
-            for _ in 0..<others { errors.append(try fieldError()) }
+            for _ in 0..<others { errors.append(try fieldError(spellsElements: spellsElements)) }
             return OracleCell(value, errors: errors)
         default:
             throw Failure(reason: "further errors without a first in tag \(tag)")
         }
     }
 
-    /// One field error: message, path, and the length + 1 of its extensions' text (0: none).
-    private mutating func fieldError() throws(Failure) -> OracleFieldError {
+    /// One field error: message, path, the length + 1 of its extensions' text (0: none), then,
+    /// when the cell's tag says so, a count and that many element indices; without them the
+    /// error's element is where its path's trailing indices point.
+    private mutating func fieldError(spellsElements: Bool) throws(Failure) -> OracleFieldError {
         let message = try string()
         let path = try string()
         let extensions = try count()
         var text: OracleText?
         if extensions > 0 { text = try utf8(length: extensions - 1) }
-        return OracleFieldError(message: message, path: path, extensions: text)
+        var indices: [Int]?
+        if spellsElements {
+            let count = try count()
+            var spelled: [Int] = []
+            for _ in 0..<count { spelled.append(try id()) }
+            indices = spelled
+        }
+        return OracleFieldError(message: message, path: path, extensions: text, elementIndices: indices)
     }
 
     /// A value; bit 6 of a cell's tag (further errors) was read by ``cell()`` and is ignored here.

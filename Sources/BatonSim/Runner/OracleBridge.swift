@@ -19,7 +19,9 @@ enum OracleBridge {
 
     static func cell(_ cell: Cell) -> OracleCell {
         OracleCell(value(cell.value), errors: cell.errors.map {
-            OracleFieldError(message: OracleText($0.message), path: OracleText($0.path), extensions: $0.extensions.map { OracleText($0) })
+            OracleFieldError(
+                message: OracleText($0.message), path: OracleText($0.path), extensions: $0.extensions.map { OracleText($0) },
+                elementIndices: $0.elementIndices)
         })
     }
 
@@ -48,7 +50,8 @@ enum OracleBridge {
         guard cell.errors.count == expected.errors.count else { return false }
         for (error, other) in zip(cell.errors, expected.errors) {
             guard same(error.message, other.message), same(error.path, other.path),
-                (error.extensions == nil) == (other.extensions == nil), same(error.extensions ?? "", other.extensions ?? "")
+                (error.extensions == nil) == (other.extensions == nil), same(error.extensions ?? "", other.extensions ?? ""),
+                error.elementIndices == other.elementIndices
             else { return false }
         }
         return true

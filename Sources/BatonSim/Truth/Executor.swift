@@ -225,7 +225,7 @@ struct Executor {
                 if !inner.isNonNull, case .answer = mode, configuration.itemErrorRate > 0, random.chance(configuration.itemErrorRate) {
                     // The item's own failure: null at its place, the error's path ending in its index.
                     record(ProvenanceError(message: "item \(index) of \(field) is unavailable (simulated failure)", path: path),
-                           at: location, field: Self.field(of: path))
+                           at: location, field: Self.field(of: path), element: Self.element(of: path))
                     values.append(.null)
                     continue
                 }
@@ -236,7 +236,7 @@ struct Executor {
                     if inner.isNonNull { throw propagation }
                     // The item is null: its errors step through it, so they belong to the list's field.
                     record(propagation.error, at: propagation.location, field: Self.field(of: path))
-                    place(from: firstError, on: Self.field(of: path))
+                    place(from: firstError, on: Self.field(of: path), element: Self.element(of: path))
                     values.append(.null)
                 }
             }
@@ -252,20 +252,42 @@ struct Executor {
 
     // MARK: - Errors
 
-    mutating func record(_ error: ProvenanceError, at location: GraphQLLocation?, field: [ProvenanceError.PathComponent]?) {
-        errors.append(RaisedError(error: error, location: location, field: field))
+    /// Records `error` as belonging to the field at `field`, about its element at `element` (no
+    /// indices: about the field's own value).
+    mutating func record(
+        _ error: ProvenanceError, at location: GraphQLLocation?, field: [ProvenanceError.PathComponent]?, element: [Int] = []
+    ) {
+        errors.append(RaisedError(error: error, location: location, field: field, element: element))
     }
 
     /// The errors raised since `start` that belong to the field at `fieldPath`, in the order
-    /// they were raised.
+    /// they were raised, each with the element it is about.
     func errors(from start: Int, on fieldPath: [ProvenanceError.PathComponent]) -> [ProvenanceError] {
-        errors[start...].compactMap { $0.field == fieldPath ? $0.error : nil }
+        errors[start...].compactMap { raised in
+            guard raised.field == fieldPath else { return nil }
+            var error = raised.error
+            error.elementIndices = raised.element
+            return error
+        }
     }
 
     /// Gives the errors raised since `start` to the field at `fieldPath` (nil: to no field), when
-    /// a null swallowed the value they were raised in.
-    mutating func place(from start: Int, on fieldPath: [ProvenanceError.PathComponent]?) {
-        for index in start..<errors.count { errors[index].field = fieldPath }
+    /// a null swallowed the value they were raised in: the field's own null, or its element's at
+    /// `element`.
+    mutating func place(from start: Int, on fieldPath: [ProvenanceError.PathComponent]?, element: [Int] = []) {
+        for index in start..<errors.count {
+            errors[index].field = fieldPath
+            errors[index].element = element
+        }
+    }
+
+    /// The indices a path inside a list value ends with: where its element stands.
+    static func element(of path: [ProvenanceError.PathComponent]) -> [Int] {
+        var indices: [Int] = []
+        for case .index(let index) in path.reversed().prefix(while: { if case .index = $0 { true } else { false } }) {
+            indices.insert(index, at: 0)
+        }
+        return indices
     }
 
     /// The field a path inside a list value belongs to: the path without its trailing indices.

@@ -71,6 +71,10 @@ struct RaisedError {
     /// its path names, or the field holding a null its path steps through (the null it caused,
     /// or one that swallowed it); `nil` when it belongs to none (`data` itself became null).
     var field: [ProvenanceError.PathComponent]?
+    /// Where, among the elements of that field's list value, the element the error is about
+    /// stands (the element its path names, or the null element that swallowed it); empty when it
+    /// is about the field's own value.
+    var element: [Int] = []
 
     /// True when the error belongs to a field of the response.
     var placed: Bool { field != nil }

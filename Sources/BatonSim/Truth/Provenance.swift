@@ -102,9 +102,15 @@ package struct ProvenanceError: Hashable, Sendable {
     package var message: String
     /// The response path (response keys and list indices) the error names.
     package var path: [PathComponent]
+    /// For an error a field holds (``ProvenanceField/errors``, and the same error in
+    /// ``Execution/errors``): where, among the elements of the field's list value, the element it
+    /// is about stands; empty when it is about the field's own value or a field holds it not. The
+    /// executor knows it: it is where the null that swallowed the error stands.
+    package var elementIndices: [Int]
 
-    package init(message: String, path: [PathComponent]) {
+    package init(message: String, path: [PathComponent], elementIndices: [Int] = []) {
         self.message = message
         self.path = path
+        self.elementIndices = elementIndices
     }
 }

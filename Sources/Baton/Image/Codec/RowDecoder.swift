@@ -136,21 +136,40 @@ package enum RowDecoder {
     /// The field errors that follow a value whose tag carries an error bit: one, or with bit 6 a
     /// count of further ones after it. Nil for damage (bit 6 alone, a count of 0, a bad error).
     static func fieldErrors(tag: UInt8, _ reader: inout ByteReader) -> [FieldError]? {
-        guard tag & RowFormat.errorBit != 0, let first = fieldError(&reader) else { return nil }
+        let spellsElements = tag & RowFormat.elementsBit != 0
+        guard tag & RowFormat.errorBit != 0, let first = fieldError(&reader, spellsElements: spellsElements) else { return nil }
         guard tag & RowFormat.moreErrorsBit != 0 else { return [first] }
         // Each further error takes at least three bytes (two empty strings and a marker).
         guard let more = reader.count(), more > 0, more <= reader.remaining / 3 else { return nil }
         var errors = [first]
         errors.reserveCapacity(more + 1)
         for _ in 0..<more {
-            guard let error = fieldError(&reader) else { return nil }
+            guard let error = fieldError(&reader, spellsElements: spellsElements) else { return nil }
             errors.append(error)
         }
         return errors
     }
 
-    /// The field error that follows a value whose tag carries the error bit.
-    static func fieldError(_ reader: inout ByteReader) -> FieldError? {
+    /// The field error that follows a value whose tag carries the error bit, followed by its
+    /// element indices when the tag's bit 5 says so.
+    static func fieldError(_ reader: inout ByteReader, spellsElements: Bool) -> FieldError? {
+        guard var error = fieldError(&reader) else { return nil }
+        guard spellsElements else { return error }
+        // Each index takes at least a byte.
+        guard let count = reader.count(), count <= reader.remaining else { return nil }
+        var indices: [Int] = []
+        indices.reserveCapacity(count)
+        for _ in 0..<count {
+            guard let index = reader.count() else { return nil }
+            indices.append(index)
+        }
+        error.elementIndices = indices
+        return error
+    }
+
+    /// The field error that follows a value whose tag carries the error bit (its message, path
+    /// and extensions).
+    private static func fieldError(_ reader: inout ByteReader) -> FieldError? {
         guard let message = reader.string(), let path = reader.string(), let marker = reader.count() else {
             return nil
         }

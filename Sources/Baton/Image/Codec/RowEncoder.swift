@@ -87,20 +87,21 @@ package struct RowEncoder: ~Copyable {
     @inline(__always)
     private mutating func cellValue(_ cell: Cell, linkType: (RecordKey) -> LinkType) {
         let errors = cell.errors
-        let errorBits: UInt8 = switch errors.count {
-        case 0: 0
-        case 1: RowFormat.errorBit
-        default: RowFormat.errorBits
+        guard !errors.isEmpty else {
+            value(cell.value, errorBit: 0, linkType: linkType)
+            return
         }
+        var errorBits = errors.count == 1 ? RowFormat.errorBit : RowFormat.errorBit | RowFormat.moreErrorsBit
+        let spellsElements = errors.contains { $0.elementIndices != FieldError.trailingIndices(of: $0.path) }
+        if spellsElements { errorBits |= RowFormat.elementsBit }
         value(cell.value, errorBit: errorBits, linkType: linkType)
-        guard !errors.isEmpty else { return }
-        fieldError(errors[0])
+        fieldError(errors[0], spellsElements: spellsElements)
         guard errors.count > 1 else { return }
         writer.varint(errors.count - 1)
-        for error in errors.dropFirst() { fieldError(error) }
+        for error in errors.dropFirst() { fieldError(error, spellsElements: spellsElements) }
     }
 
-    private mutating func fieldError(_ error: FieldError) {
+    private mutating func fieldError(_ error: FieldError, spellsElements: Bool) {
         writer.string(error.message)
         writer.string(error.path)
         if let extensions = error.extensions {
@@ -109,6 +110,9 @@ package struct RowEncoder: ~Copyable {
         } else {
             writer.varint(0)
         }
+        guard spellsElements else { return }
+        writer.varint(error.elementIndices.count)
+        for index in error.elementIndices { writer.varint(index) }
     }
 
     private mutating func value(_ value: Value, errorBit: UInt8, linkType: (RecordKey) -> LinkType) {

@@ -22,7 +22,11 @@ import Darwin
 /// (message, path, extensions: two strings and a varint that is 0 when the error has no
 /// extensions, else the length + 1 of their UTF-8 text that follows). When bit 6 is set as well
 /// (format 4), a count (varint, at least 1) of further errors follows the first, then each of them
-/// spelled the same way; bit 6 without bit 7 is damage. Tags (bits 0-3; bits 4-5 zero): 0 null,
+/// spelled the same way; bit 6 without bit 7 is damage. When bit 5 is set beside bit 7 (format 5),
+/// each error is followed by its element indices (``FieldError/elementIndices``): a count, then
+/// each index, varints; without it they are the numbers that end the error's path, and the
+/// encoder sets it only when some error's differ (an error explaining a null list element whose
+/// failed field lay deeper). Bit 5 without bit 7 is damage. Tags (bits 0-3; bit 4 zero): 0 null,
 /// 1 false, 2 true, 3 int (zigzag varint), 4 double (8 bytes, little-endian IEEE 754 bits),
 /// 5 string, 6 link (the target type's name id as a varint, 0 when unknown, then the key as a
 /// string), 7 links (a count, then per element a varint that is 0 for null or the
@@ -35,7 +39,8 @@ import Darwin
 /// `Type:` (then `t` is never 0), 0 when it is the whole key). A string is its UTF-8 length as a
 /// varint, then its UTF-8. Tags 10 and 11 are format 3's: format 2 spelled every link's key in
 /// full, and its rows read the same in format 3. Bit 6 is format 4's: a cell of format 3 held one
-/// error at most, and its rows read the same in format 4.
+/// error at most, and its rows read the same in format 4. Bit 5 is format 5's, and format 4's rows
+/// read the same in format 5.
 ///
 /// The checksum is the CRC-32C of the row's key (UTF-8) followed by every byte of the row
 /// before the checksum, so a row that lands under another key is as much a miss as a damaged one.
@@ -57,8 +62,12 @@ package enum RowFormat {
     static let errorBit: UInt8 = 0x80
     /// Bit 6 of a cell's tag byte, only beside bit 7: a count of further errors follows the first.
     static let moreErrorsBit: UInt8 = 0x40
-    /// Both error bits: what a cell's tag byte holds besides its kind.
-    static let errorBits: UInt8 = errorBit | moreErrorsBit
+    /// Bit 5 of a cell's tag byte, only beside bit 7 (format 5): each error is followed by its
+    /// element indices (a count, then each index), where without it they are the numbers that end
+    /// the error's path.
+    static let elementsBit: UInt8 = 0x20
+    /// The error bits: what a cell's tag byte holds besides its kind.
+    static let errorBits: UInt8 = errorBit | moreErrorsBit | elementsBit
     /// The bits a tag byte may use besides the error bit.
     static let kindMask: UInt8 = 0x0F
 
