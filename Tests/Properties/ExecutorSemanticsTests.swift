@@ -369,6 +369,26 @@ struct ExecutorSemanticsTests {
         #expect(friendsSeen > 0 && squadsSeen > 0)
     }
 
+    @Test("a null data leaves every error unplaced, an item's own too, and the model reads them alike from text and provenance")
+    func unplacedItemErrors() throws {
+        let world = try ExecutorSchema.world("query Q { search(term: \"x\") { __typename ... on Droid { id } } settings { theme } }")
+        let operation = try #require(world.operation(named: "Q"))
+        var found = 0
+        for seed: UInt64 in 0..<80 {
+            var server = WorldFixtures.server(world, seed: seed) {
+                $0.itemErrorRate = 0.5
+                $0.nonNullErrorRate = 1
+            }
+            let execution = server.execute(operation, variables: [:])
+            guard execution.data == nil else { continue }
+            let fromText = try ModelResponse.normalize(text: execution.responseText, operation: operation, variables: [:], schema: world.schema)
+            let fromProvenance = try ModelResponse.from(execution, operation: operation, schema: world.schema)
+            #expect(fromProvenance == fromText, "seed \(seed)")
+            if execution.unplacedErrors.contains(where: { if case .index = $0.path.last { true } else { false } }) { found += 1 }
+        }
+        #expect(found > 0, "no seed left an item's own error unplaced")
+    }
+
     @Test("a nullable item that fails on its own is null at its index, and its list's field keeps every such error in order")
     func itemErrors() throws {
         let world = try ExecutorSchema.world("query Q { hero { __typename ... on Human { friends { __typename id name } } } }")

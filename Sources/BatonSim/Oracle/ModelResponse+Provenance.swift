@@ -12,7 +12,10 @@ extension ModelResponse {
         _ execution: Execution, operation: WorldOperation, schema: Schema, catalog: OracleFieldCatalog? = nil
     ) throws(OracleResponseError) -> ModelResponse {
         var walk = ProvenanceWalk(schema: schema, catalog: catalog ?? OracleFieldCatalog(schema: schema))
-        walk.response.unplacedErrors = execution.unplacedErrors.map(ProvenanceWalk.fieldError)
+        // An unplaced error is about no field's element: it keeps what its path alone says.
+        walk.response.unplacedErrors = execution.unplacedErrors.map {
+            OracleFieldError(message: OracleText($0.message), path: ProvenanceWalk.dotted($0.path))
+        }
         if let data = execution.data {
             walk.response.hasData = true
             _ = try walk.object(data, fixedKey: OracleKeys.root(of: operation.kind), parent: nil, slot: nil, index: [])

@@ -137,7 +137,8 @@ extension ModelResponse {
         if deletions != other.deletions { lines.append("deletions: provenance \(deletions) ≠ text \(other.deletions)") }
         if pages != other.pages { lines.append("pages: provenance \(pages) ≠ text \(other.pages)") }
         if unplacedErrors != other.unplacedErrors {
-            lines.append("unplaced errors: provenance \(unplacedErrors.count) ≠ text \(other.unplacedErrors.count)")
+            let render = { (errors: [OracleFieldError]) in OracleDifference.render(OracleCell(.null, errors: errors)) }
+            lines.append("unplaced errors: provenance \(render(unplacedErrors)) ≠ text \(render(other.unplacedErrors))")
         }
         return lines.prefix(8).joined(separator: "; ") + (lines.count > 8 ? "; and \(lines.count - 8) more" : "")
     }
