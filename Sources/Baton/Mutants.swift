@@ -62,6 +62,14 @@ package enum Mutant: String, CaseIterable, Sendable {
     /// and reads back at the list's field instead of at the element (the store's rule until
     /// 2026-12-05, evening).
     case errorElementForgotten
+    /// A `@deleteRecord` field whose value is a list of ids deletes the first only (planted: a bulk
+    /// deletion the default world has none of; a world with `ids: [ID!]!` mutations catches it).
+    case deleteRecordFirstOnly
+    /// An invalidation spares the last fetch made before it (planted: `<` for `<=`).
+    case invalidationSparesLast
+    /// Reverting an optimistic layer rebuilds the overlay but leaves the record objects, so
+    /// observers are not told and the objects show the reverted values (planted).
+    case revertLeavesObjects
     /// A joining connection page's `nodes` replace the connection's instead of joining them (the
     /// store's behaviour until a `nodes` connection was refused, then merged).
     case connectionNodesReplaced
@@ -110,6 +118,9 @@ package enum Mutant: String, CaseIterable, Sendable {
         case .fieldKeepsOneError: "of several field errors on one field, ingest keeps only the last"
         case .errorsUnderNullUnplaced: "a field error whose path steps through the null it explains is returned unplaced, so no read gives it back"
         case .errorElementForgotten: "an error explaining a null list element whose failed field lay deeper reads back at the list's field, not at the element"
+        case .deleteRecordFirstOnly: "a @deleteRecord field that lists several ids deletes only the first"
+        case .invalidationSparesLast: "an invalidation leaves the last fetch before it fresh"
+        case .revertLeavesObjects: "a reverted optimistic layer stays in the record objects and notifies no observer"
         case .connectionNodesReplaced: "a connection's nodes are the last page's, not every page's joined"
         case .unjoinedPagesUnreported: "a commit never says that a page joined no connection"
         case .inputsNotCoerced: "arguments and variables are keyed as written, so a Float written 2 and 2.0 is two slots"

@@ -5,7 +5,9 @@ import BatonSim
 @MainActor
 enum SimMutantsCommand {
     /// Lists the mutants; with `--check`, runs seeds for each until one fails and reports how
-    /// many seeds that took, which invariant broke and how short the shrunk schedule is.
+    /// many seeds that took, which invariant broke and how short the shrunk schedule is. A mutant
+    /// whose bug the world cannot show (a feature its operations never use) is reported as not
+    /// applicable, and is no survivor.
     static func run(_ words: [String]) throws -> Int32 {
         var arguments = try Arguments(words, flagNames: ["check"])
         let check = arguments.flag("check")
@@ -30,6 +32,10 @@ enum SimMutantsCommand {
         var survivors = 0
         print("mutant\tfirst failing seed\tseeds run\tinvariant\tevents\tshrunk to\t(world \(world.world.name))")
         for mutant in Mutant.allCases where only == nil || only == mutant {
+            if let reason = world.world.cannotShow(mutant) {
+                print("\(mutant.rawValue)\tn/a\t0\tnot applicable: \(reason)\t-\t-")
+                continue
+            }
             let options = Simulation.Options(events: events, mutant: mutant, world: world.world)
             var found: SimOutcome?
             var ran = 0

@@ -754,7 +754,7 @@ struct Normalizer {
         case .int(let id):
             appendDeletions(.string(String(id)), directive)
         case .list(let items):
-            for item in items { appendDeletions(item, directive) }
+            for item in mutant.isOn(.deleteRecordFirstOnly) ? Array(items.prefix(1)) : items { appendDeletions(item, directive) }
         default:
             break
         }

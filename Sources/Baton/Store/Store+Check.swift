@@ -49,7 +49,9 @@ extension Store {
             // Unknown age is stale wherever an expiration (or an invalidation) applies.
             return expiration == nil && invalidatedThrough < 0 ? .fresh : .stale
         }
-        if fetch.sequence <= invalidatedThrough { return .stale }
+        let invalidated = configuration.mutant.isOn(.invalidationSparesLast)
+            ? fetch.sequence < invalidatedThrough : fetch.sequence <= invalidatedThrough
+        if invalidated { return .stale }
         if let expiration, clock.now() - fetch.time >= expiration { return .stale }
         return .fresh
     }

@@ -105,7 +105,8 @@ extension Store {
     public func revert(_ id: OptimisticLayerID) {
         guard layers.contains(where: { $0.id == id }) else { return }
         layers.removeAll { $0.id == id }
-        refreshObjects(rebuildOverlay())
+        let touched = rebuildOverlay()
+        if !configuration.mutant.isOn(.revertLeavesObjects) { refreshObjects(touched) }
     }
 
     /// Recomputes the overlay from the base and the live layers; returns every key whose visible

@@ -12,6 +12,7 @@ extension Executor {
             missedTarget = true
             throw fail("the server cannot interpret \(root.type).\(definition.name)", at: location, path: path)
         }
+        if edit.many { return bulkMutation(edit, definition, on: root, arguments: arguments) }
         guard let id = Self.idText(effective(path: edit.idArgument, arguments, in: definition)),
             let entity = lookup(id, in: [edit.targetType])
         else {
@@ -29,10 +30,45 @@ extension Executor {
         if payloadType == edit.targetType {
             return state.tables[entity.type].alive[entity.serial] ? .object(entityObject(entity)) : .null
         }
+        return payload(definition, on: root, target: MutationTarget(edited: [(entity, id)], edit: edit))
+    }
+
+    /// A bulk edit (`ids: [ID!]!`): every living entity the ids name gets the edit, once, in the
+    /// order given; ids that name none are passed over (a bulk delete of what is already gone
+    /// deletes nothing). The payload lists the entities, or its `@deleteRecord` field their ids.
+    private mutating func bulkMutation(
+        _ edit: MutationEdit, _ definition: Schema.Field, on root: ServerObject, arguments: [String: JSONValue]
+    ) -> Resolved {
+        var given: [JSONValue] = []
+        switch effective(path: edit.idArgument, arguments, in: definition) {
+        case .array(let items)?: given = items
+        case let single?: given = [single]
+        case nil: break
+        }
+        var edited: [(entity: EntityRef, id: String)] = []
+        for value in given {
+            guard let id = Self.idText(value), let entity = lookup(id, in: [edit.targetType]),
+                !edited.contains(where: { $0.entity == entity })
+            else { continue }
+            edited.append((entity, id))
+        }
+        for (entity, _) in edited { apply(edit, to: entity, arguments: arguments, definition: definition) }
+        if definition.type.namedType == edit.targetType {
+            let entities: [Resolved] = edited.map { entity, _ in
+                state.tables[entity.type].alive[entity.serial] ? .object(entityObject(entity)) : .null
+            }
+            return definition.type.listDepth == 0 ? entities.first ?? .null : .list(entities)
+        }
+        return payload(definition, on: root, target: MutationTarget(edited: edited, edit: edit))
+    }
+
+    /// The payload object of a mutation field whose type is not the edited entity's.
+    private func payload(_ definition: Schema.Field, on root: ServerObject, target: MutationTarget) -> Resolved {
+        let payloadType = definition.type.namedType
         let concrete = schema.possibleTypes(of: payloadType).first ?? payloadType
         return .object(ServerObject(
             type: concrete, identity: ServerHash.of(root.identity, ServerHash.of(definition.name), UInt64(state.executions)),
-            role: .payload(MutationTarget(entity: entity, id: id, edit: edit))))
+            role: .payload(target)))
     }
 
     /// Sets the fields the arguments name, renews the fields the payload selects (guessed values
@@ -67,22 +103,30 @@ extension Executor {
     }
 
     /// A field of a mutation's payload: one carrying `@deleteRecord` names the edited entity (its id
-    /// with `typename:`, its record key `Type:id` without); one whose type can be the edited type
-    /// answers the entity (null once deleted). `nil` for any other field.
+    /// with `typename:`, its record key `Type:id` without), or for a bulk edit lists them; one whose
+    /// type can be the edited type answers the entity (null once deleted), or for a bulk edit and
+    /// a list type each of them. `nil` for any other field.
     func payloadField(_ definition: Schema.Field, group: FieldGroup, target: MutationTarget) -> Resolved? {
         if let directive = group.directives.first(where: { $0.name == "deleteRecord" }) {
-            var value: Resolved
-            if case .string? = directive.argument("typename")?.value {
-                value = .scalar(Self.idValue(target.id, as: definition.type))
-            } else {
-                value = .scalar(.string(OracleKeys.entity(typename: target.edit.targetType, id: target.id).string))
+            let named: [Resolved] = target.edited.map { _, id in
+                if case .string? = directive.argument("typename")?.value {
+                    return .scalar(Self.idValue(id, as: definition.type))
+                }
+                return .scalar(.string(OracleKeys.entity(typename: target.edit.targetType, id: id).string))
             }
+            if target.edit.many { return .list(named) }
+            var value = named[0]
             for _ in 0..<definition.type.listDepth { value = .list([value]) }
             return value
         }
-        guard definition.type.listDepth == 0, schema.isPossibleType(target.edit.targetType, of: definition.type.namedType) else {
+        guard definition.type.listDepth == (target.edit.many ? 1 : 0),
+            schema.isPossibleType(target.edit.targetType, of: definition.type.namedType)
+        else {
             return nil
         }
-        return state.tables[target.entity.type].alive[target.entity.serial] ? .object(entityObject(target.entity)) : .null
+        let entities: [Resolved] = target.edited.map { entity, _ in
+            state.tables[entity.type].alive[entity.serial] ? .object(entityObject(entity)) : .null
+        }
+        return target.edit.many ? .list(entities) : entities[0]
     }
 }

@@ -42,8 +42,9 @@ struct AnsweredPage {
 
 /// The entity a mutation field edited, for its payload.
 struct MutationTarget {
-    let entity: EntityRef
-    let id: String
+    /// The entities the edit applied to, each with the id that named it: one, or for a bulk edit
+    /// (``MutationEdit/many``) any number.
+    let edited: [(entity: EntityRef, id: String)]
     let edit: MutationEdit
 }
 

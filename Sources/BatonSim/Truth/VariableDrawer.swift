@@ -51,6 +51,11 @@ package struct VariableDrawer: Sendable {
             case .pageSize(let last):
                 let wanted = paging == .forward && !last || paging == .backward && last || paging == .refresh && !last && random.chance(0.7)
                 if wanted || required { values[name] = .int([0, 1, 2, 2, 3, 3, 4][random.int(0...6)]) }
+            case .entityID(let types) where declaration.type.listDepth > 0:
+                // A bulk edit's ids: mostly one to three (now and then a gone or unknown one), now and then none.
+                let count = [1, 1, 2, 2, 3, 0][random.int(0...5)]
+                let integer = declaration.type.namedType == "Int"
+                values[name] = .array((0..<count).map { _ in Self.idValue(entityID(of: types, server: server), integer: integer) })
             case .entityID(let types):
                 values[name] = Self.idValue(entityID(of: types, server: server), integer: WorldTypes.isIntID(declaration.type))
             case .condition:

@@ -4,7 +4,8 @@ import Baton
 /// document alone: which argument names the object, which fields it sets, which it renews, and
 /// whether it deletes the object.
 ///
-/// The rules: the field's `id` argument (or the `id` of an input-object argument) names an entity;
+/// The rules: the field's `id` argument (or the `id` of an input-object argument) names an entity,
+/// or its `ids` argument, a list of ids, names several (a bulk edit: each gets the same edit);
 /// its type is the `typename:` of a payload field carrying `@deleteRecord`, else the field's own
 /// type when that is an entity, else the one entity type the payload selects. Fields the payload
 /// selects on that entity get a new version; an argument (or a field of the id's input object)
@@ -26,8 +27,12 @@ package struct MutationEdit: Sendable, Hashable {
 
     /// The schema name of the mutation field.
     package let field: String
-    /// Where the id is: `["id"]`, or `["input", "id"]` for an input object's field.
+    /// Where the id is: `["id"]`, `["ids"]` for a list of them, or `["input", "id"]` for an input
+    /// object's field.
     package let idArgument: [String]
+    /// True when the id argument is a list of ids (`ids: [ID!]!`): every entity it names gets the
+    /// edit, and a `@deleteRecord` payload field lists the ids of those it deleted.
+    package let many: Bool
     /// The entity type the id names.
     package let targetType: String
     /// Arguments that set fields, sorted by field name.
@@ -62,8 +67,8 @@ package struct MutationEdit: Sendable, Hashable {
         func fail(_ message: String, at location: GraphQLLocation? = nil) -> WorldError {
             WorldError("mutation field \"\(label)\" \(message)", source: source, at: location ?? node.location)
         }
-        guard let idArgument = idArgument(of: definition, schema: schema) else {
-            throw fail("has no \"id\" argument (nor an input object with an \"id\"), so the server cannot tell which object it edits")
+        guard let (idArgument, many) = idArgument(of: definition, schema: schema) else {
+            throw fail("has no \"id\" argument (nor \"ids\", a list of ids, nor an input object with an \"id\"), so the server cannot tell which object it edits")
         }
         let payload = node.selections ?? []
         let payloadType = definition.type.namedType
@@ -76,6 +81,14 @@ package struct MutationEdit: Sendable, Hashable {
             deletes = true
             if case .string(let typename)? = directive.argument("typename")?.value, !deleteTypes.contains(typename) {
                 deleteTypes.append(typename)
+            }
+        }
+        if many {
+            // A bulk edit's deletions are a list of the ids it deleted, in the payload itself.
+            for (field, parent) in payloadFields where field.directives.contains(where: { $0.name == "deleteRecord" }) {
+                guard schema.field(field.name, on: parent)?.type.listDepth == 1 else {
+                    throw fail("takes a list of ids, so its @deleteRecord field must be a list (of the ids it deleted)", at: field.location)
+                }
             }
         }
         let target: String
@@ -121,19 +134,25 @@ package struct MutationEdit: Sendable, Hashable {
             }
         }
         return MutationEdit(
-            field: node.name, idArgument: idArgument, targetType: target, setters: setters,
+            field: node.name, idArgument: idArgument, many: many, targetType: target, setters: setters,
             renewedFields: renewed.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }, deletes: deletes)
     }
 
-    /// `["id"]` when the field has an `id` argument of type ID or String, else `[argument, "id"]`
-    /// for the first argument whose input object has such a field.
-    private static func idArgument(of definition: Schema.Field, schema: Schema) -> [String]? {
-        if let id = definition.argument(named: "id"), WorldTypes.isEntityID(id.type, in: schema) { return ["id"] }
+    /// `["id"]` when the field has an `id` argument of type ID or String; `["ids"]` (many) when it
+    /// has an `ids` argument, a list of those; else `[argument, "id"]` for the first argument whose
+    /// input object has such a field.
+    private static func idArgument(of definition: Schema.Field, schema: Schema) -> (path: [String], many: Bool)? {
+        if let id = definition.argument(named: "id"), WorldTypes.isEntityID(id.type, in: schema) { return (["id"], false) }
+        if let ids = definition.argument(named: "ids"), ids.type.listDepth == 1 {
+            var item = ids.type
+            if case .nonNull(let inner) = item { item = inner }
+            if case .list(let inner) = item, WorldTypes.isEntityID(inner, in: schema) { return (["ids"], true) }
+        }
         for argument in definition.arguments where argument.type.listDepth == 0 {
             guard let input = schema.type(named: argument.type.namedType), input.kind == .inputObject,
                 let id = input.inputFields.first(where: { $0.name == "id" }), WorldTypes.isEntityID(id.type, in: schema)
             else { continue }
-            return [argument.name, "id"]
+            return ([argument.name, "id"], false)
         }
         return nil
     }
