@@ -81,6 +81,16 @@ struct ReadBackErrorTests {
         #expect(read.errors.map(\.error.path) == ["list.results.1.episodes.0.id", "list.results.1.episodes.0", "list.results.0.origin.name"])
     }
 
+    @Test("the record source names the element of an error whose path does not end at it, and only then")
+    func recordSourceNamesTheElement() throws {
+        let store = Store(configuration: .init(collectsAutomatically: false))
+        try StoreFixture.commit(store, try StoreFixture.plan(Self.throughNullsDocument), [:], Self.throughNulls)
+        let source = store.recordSource()
+        #expect(source.contains(#"{"element": [1], "message": "an episode's id failed", "path": "list.results.1.episodes.0.id"}"#))
+        #expect(source.contains(#"{"element": [1], "message": "an episode failed", "path": "list.results.1.episodes.0"}"#))
+        #expect(source.contains(#"{"message": "origin's name failed", "path": "list.results.0.origin.name"}"#))
+    }
+
     #if BATON_MUTANTS
     @Test("under errorElementForgotten an error that nulled a list element reads back at the list's field")
     func errorElementForgottenMutant() throws {

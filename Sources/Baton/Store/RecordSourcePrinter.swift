@@ -2,7 +2,9 @@
 ///
 /// `"Type:id": {"__typename": "Type", "field": value, "link": {"__ref": "Key"},
 /// "list": {"__refs": ["Key", null]}}`, field errors under `"__errors"` (each field's list of
-/// them by storage key), a deleted record as `null`.
+/// them by storage key: `message`, `path`, `extensions` when given, and `element`, the indices of
+/// the list element the error is about, when the path's trailing indices do not say it), a
+/// deleted record as `null`.
 public enum RecordSourcePrinter {
     /// The record source of `records` (key → data, `nil` data printing as a deleted record).
     public static func render(_ records: [(RecordKey, RecordData)]) -> String {
@@ -63,6 +65,11 @@ public enum RecordSourcePrinter {
 
     static func writeError(_ error: FieldError, into out: inout String) {
         out += "{"
+        // The element the error is about, when its path's trailing indices do not say it (an
+        // error that nulled a list element from a field deeper down).
+        if error.elementIndices != FieldError.trailingIndices(of: error.path) {
+            out += "\"element\": [" + error.elementIndices.map(String.init).joined(separator: ", ") + "], "
+        }
         if let extensions = error.extensions {
             out += "\"extensions\": " + extensions + ", "
         }
