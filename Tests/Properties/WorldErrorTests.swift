@@ -82,7 +82,7 @@ struct WorldErrorTests {
         Case(name: "arguments that conflict", document: "query Q { count(min: 1) count(min: 2) }", position: "1:25", message: "different arguments"),
         Case(name: "a type the server cannot key", document: "query Q { character(id: \"1\") { counter { value } } }", position: "1:32", message: "\"Counter.id\" is \"Float!\""),
         Case(name: "an interface nothing implements", document: "query Q { character(id: \"1\") { orphan { name } } }", position: "1:32", message: "which no object type implements"),
-        Case(name: "a mutation without an id", document: "mutation M { touch(name: \"x\") { character { id } } }", position: "1:14", message: "has no \"id\" argument"),
+        Case(name: "a deletion without an id", document: "mutation M { touch(name: \"x\") { character { id @deleteRecord(typename: \"Character\") } } }", position: "1:14", message: "cannot tell which object it deletes"),
         Case(name: "a mutation whose payload names two types", document: "mutation M { pair(id: \"1\") { character { id } node { value } } }", position: "1:14", message: "entities of several types"),
         Case(name: "a deletion whose type nothing names", document: "mutation M { rename(id: \"1\") { __typename d: __typename } }", position: "1:14", message: "selects no entity in its payload"),
         Case(name: "an abstract type without __typename", document: "query Q { node(id: \"1\") { id } }", position: "1:11", message: "does not select __typename for \"Character\""),

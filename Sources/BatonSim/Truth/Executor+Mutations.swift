@@ -13,6 +13,15 @@ extension Executor {
             throw fail("the server cannot interpret \(root.type).\(definition.name)", at: location, path: path)
         }
         if edit.many { return bulkMutation(edit, definition, on: root, arguments: arguments) }
+        if edit.creates {
+            guard let (entity, id) = create(edit.targetType) else {
+                missedTarget = true
+                throw fail("no more \(edit.targetType) can be made (its ids are an enum's values, all taken)", at: location, path: path)
+            }
+            apply(edit, to: entity, arguments: arguments, definition: definition)
+            if definition.type.namedType == edit.targetType { return .object(entityObject(entity)) }
+            return payload(definition, on: root, target: MutationTarget(edited: [(entity, id)], edit: edit))
+        }
         guard let id = Self.idText(effective(path: edit.idArgument, arguments, in: definition)),
             let entity = lookup(id, in: [edit.targetType])
         else {
@@ -60,6 +69,27 @@ extension Executor {
             return definition.type.listDepth == 0 ? entities.first ?? .null : .list(entities)
         }
         return payload(definition, on: root, target: MutationTarget(edited: edited, edit: edit))
+    }
+
+    /// A new living entity of `type`, with the next plain id its table would give (`7`, or
+    /// `Note_7` with global ids), passing over ids taken already; `nil` when the type's ids are an
+    /// enum's values and all are taken.
+    private mutating func create(_ type: String) -> (EntityRef, String)? {
+        guard let number = typeIndex[type], !state.tables[number].isFull else { return nil }
+        let table = state.tables[number]
+        var id: String
+        if let fixed = table.fixedIDs {
+            guard let free = fixed.first(where: { table.serial(of: $0) == nil }) else { return nil }
+            id = free
+        } else {
+            var next = table.count + 1
+            repeat {
+                id = configuration.globalIDs && !table.integerIDs ? "\(table.name)_\(next)" : String(next)
+                next += 1
+            } while table.serial(of: id) != nil
+        }
+        let serial = state.tables[number].append(id: id)
+        return (EntityRef(type: number, serial: serial), id)
     }
 
     /// The payload object of a mutation field whose type is not the edited entity's.

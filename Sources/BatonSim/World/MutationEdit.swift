@@ -5,7 +5,8 @@ import Baton
 /// whether it deletes the object.
 ///
 /// The rules: the field's `id` argument (or the `id` of an input-object argument) names an entity,
-/// or its `ids` argument, a list of ids, names several (a bulk edit: each gets the same edit);
+/// or its `ids` argument, a list of ids, names several (a bulk edit: each gets the same edit); a
+/// field with neither creates an entity of the one type its payload returns (`addNote(text:)`);
 /// its type is the `typename:` of a payload field carrying `@deleteRecord`, else the field's own
 /// type when that is an entity, else the one entity type the payload selects. Fields the payload
 /// selects on that entity get a new version; an argument (or a field of the id's input object)
@@ -28,8 +29,12 @@ package struct MutationEdit: Sendable, Hashable {
     /// The schema name of the mutation field.
     package let field: String
     /// Where the id is: `["id"]`, `["ids"]` for a list of them, or `["input", "id"]` for an input
-    /// object's field.
+    /// object's field; empty when the mutation creates the entity.
     package let idArgument: [String]
+    /// True when the mutation names no entity but creates one (no `id` or `ids` argument, nor an
+    /// input object with an `id`): the server makes a new entity of ``targetType``, sets what the
+    /// arguments (and the fields of input-object arguments) name, and answers it.
+    package var creates: Bool { idArgument.isEmpty }
     /// True when the id argument is a list of ids (`ids: [ID!]!`): every entity it names gets the
     /// edit, and a `@deleteRecord` payload field lists the ids of those it deleted.
     package let many: Bool
@@ -67,9 +72,7 @@ package struct MutationEdit: Sendable, Hashable {
         func fail(_ message: String, at location: GraphQLLocation? = nil) -> WorldError {
             WorldError("mutation field \"\(label)\" \(message)", source: source, at: location ?? node.location)
         }
-        guard let (idArgument, many) = idArgument(of: definition, schema: schema) else {
-            throw fail("has no \"id\" argument (nor \"ids\", a list of ids, nor an input object with an \"id\"), so the server cannot tell which object it edits")
-        }
+        let (idArgument, many) = idArgument(of: definition, schema: schema) ?? ([], false)
         let payload = node.selections ?? []
         let payloadType = definition.type.namedType
         let payloadFields = SelectionWalk.fields(payload, on: payloadType, fragments: fragments)
@@ -117,6 +120,9 @@ package struct MutationEdit: Sendable, Hashable {
         guard WorldTypes.idKind(of: target, in: schema) != nil else {
             throw fail("edits \"\(target)\", which is not an object type with an id")
         }
+        if idArgument.isEmpty && deletes {
+            throw fail("has no \"id\" argument (nor \"ids\", a list of ids, nor an input object with an \"id\"), so the server cannot tell which object it deletes")
+        }
 
         let setters = self.setters(of: definition, idArgument: idArgument, target: target, schema: schema)
         var renewed: [String] = []
@@ -163,12 +169,16 @@ package struct MutationEdit: Sendable, Hashable {
         of definition: Schema.Field, idArgument: [String], target: String, schema: Schema
     ) -> [Setter] {
         var candidates: [(path: [String], value: Schema.InputValue)] = []
-        for argument in definition.arguments where argument.name != idArgument[0] || idArgument.count > 1 {
-            if argument.name == idArgument[0] {
+        for argument in definition.arguments where argument.name != idArgument.first || idArgument.count > 1 {
+            if argument.name == idArgument.first {
                 let input = schema.type(named: argument.type.namedType)!
                 for field in input.inputFields where field.name != "id" {
                     candidates.append(([argument.name, field.name], field))
                 }
+            } else if idArgument.isEmpty, argument.type.listDepth == 0, let input = schema.type(named: argument.type.namedType),
+                input.kind == .inputObject {
+                // A creation's input object (`addNote(input: {text:})`): its fields set the new entity's.
+                for field in input.inputFields { candidates.append(([argument.name, field.name], field)) }
             } else {
                 candidates.append(([argument.name], argument))
             }

@@ -209,9 +209,9 @@ package struct VariableUse: Sendable, Hashable {
                                 } else {
                                     note(name, .cursor(before: path[0] == "before"))
                                 }
-                            } else if let edit, path == edit.idArgument {
+                            } else if let edit, !edit.creates, path == edit.idArgument {
                                 note(name, .entityID([edit.targetType]))
-                            } else if let edit, path == [edit.idArgument[0]], edit.idArgument.count > 1 {
+                            } else if let edit, edit.idArgument.count > 1, path == [edit.idArgument[0]] {
                                 note(name, .value, inputIDTypes: [edit.targetType])
                             } else if path == ["id"], WorldTypes.isEntityID(input.type, in: schema) {
                                 note(name, .entityID(idTypes(of: field, type: fieldType, schema: schema, fragments: operation.fragments)))
