@@ -131,6 +131,30 @@ struct ExecutorMutationTests {
         #expect(server.entityIDs(of: ["Thing"]).deleted == [id])
     }
 
+    @Test("a deletion whose payload names nothing takes its type from its name, and deletes; another name is refused")
+    func deletionNamedByItsField() throws {
+        let schema = """
+            type Query { note(id: ID!): Note }
+            type Mutation { removeNote(id: ID!): RemoveNotePayload archiveNote(id: ID!): RemoveNotePayload }
+            type RemoveNotePayload { removedNoteId: ID }
+            type Note { id: ID! text: String }
+            """
+        let world = try WorldFixtures.world(schema, """
+            mutation TestDeleteNote($id: ID!) { removeNote(id: $id) { removedNoteId } }
+            query N($id: ID!) { note(id: $id) { id text } }
+            """)
+        let edit = try #require(world.analysis.mutations["TestDeleteNote"]?["removeNote"])
+        #expect(edit.targetType == "Note" && edit.deletes && !edit.creates)
+        var server = WorldFixtures.server(world)
+        let id = try #require(server.entityIDs(of: ["Note"]).living.first)
+        _ = try Self.run(&server, world, "TestDeleteNote", ["id": .string(id)])
+        #expect(server.entityIDs(of: ["Note"]).deleted == [id])
+        #expect(try Self.run(&server, world, "N", ["id": .string(id)]).data?["note"]?.value == .null)
+        #expect(throws: WorldError.self) {
+            try WorldFixtures.world(schema, "mutation A($id: ID!) { archiveNote(id: $id) { removedNoteId } }")
+        }
+    }
+
     @Test("a failed mutation edits nothing; an optimistic guess is nil for queries and unknown ids")
     func failures() throws {
         let world = Self.quiet(WorldFixtures.rickAndMorty)

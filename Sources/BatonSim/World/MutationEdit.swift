@@ -109,9 +109,15 @@ package struct MutationEdit: Sendable, Hashable {
                 else { continue }
                 candidates.append(type)
             }
+            if candidates.isEmpty, !idArgument.isEmpty, let named = deletion(named: node.name, schema: schema) {
+                // `removeNote(id:) { removedNoteId }`: the client is told nothing it would key, but
+                // the name says what the server deletes.
+                candidates = [named]
+                deletes = true
+            }
             guard candidates.count == 1 else {
                 if candidates.isEmpty {
-                    throw fail("selects no entity in its payload and no field with @deleteRecord(typename:), so the server cannot tell which type its id names")
+                    throw fail("selects no entity in its payload and no field with @deleteRecord(typename:), and its name is not delete/remove/destroy and an entity type's, so the server cannot tell which type its id names")
                 }
                 throw fail("selects entities of several types in its payload (\(candidates.joined(separator: ", "))), so the server cannot tell which type its id names")
             }
@@ -142,6 +148,16 @@ package struct MutationEdit: Sendable, Hashable {
         return MutationEdit(
             field: node.name, idArgument: idArgument, many: many, targetType: target, setters: setters,
             renewedFields: renewed.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }, deletes: deletes)
+    }
+
+    /// The entity type a mutation's name deletes: `deleteNote`, `removeNote` or `destroyNote`
+    /// (the verb, then the type's name exactly) for an entity type `Note`.
+    private static func deletion(named name: String, schema: Schema) -> String? {
+        for verb in ["delete", "remove", "destroy"] where name.hasPrefix(verb) {
+            let typename = String(name.dropFirst(verb.count))
+            if WorldTypes.idKind(of: typename, in: schema) != nil { return typename }
+        }
+        return nil
     }
 
     /// `["id"]` when the field has an `id` argument of type ID or String; `["ids"]` (many) when it
