@@ -91,6 +91,9 @@ package enum Mutant: String, CaseIterable, Sendable {
     /// through its connection slot, give a failed connection back as an empty one (the store's
     /// rule until 2026-12-05).
     case connectionErrorsUnread
+    /// A connection's joined `edges` and `nodes` lists carry no errors: an edge that failed is
+    /// left out of the list, and its error with it (the store's rule until 2026-12-05, night).
+    case joinedListErrorsDropped
 
     /// What the mutant breaks, in a sentence.
     package var summary: String {
@@ -127,6 +130,7 @@ package enum Mutant: String, CaseIterable, Sendable {
         case .entityIDsNotEscaped: "entity keys hold ids as they are, so an entity whose id has a colon can share a record with an object at a path"
         case .nullArgumentsDropped: "storage keys leave null arguments out, so a field given an explicit null and the same field without it are one slot"
         case .connectionErrorsUnread: "a connection field's errors are kept off its connection slot, so a read gives a failed connection back without them"
+        case .joinedListErrorsDropped: "a connection's joined edges leave out a failed edge and its error too, so a read shows a shorter list and no error"
         }
     }
 }

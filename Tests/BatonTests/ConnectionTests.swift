@@ -93,6 +93,43 @@ struct ConnectionTests {
         #expect(store.read(notes, variables: variables).errors.isEmpty)
     }
 
+    /// A page whose edge `failing` lost its non-null cursor: the edge is null, and the error says why.
+    private func pageWithFailedEdge(_ ids: [Int?], failing: Int, start: String, end: String, next: Bool, previous: Bool) -> String {
+        let body = page(ids, start: start, end: end, next: next, previous: previous).dropLast()
+        return body + #","errors":[{"message":"cursor \#(failing) failed","path":["character","notes","edges",\#(failing),"cursor"]}]}"#
+    }
+
+    @Test("an edge that failed is left out of the joined edges, and its error reads back at them; joins keep it, a refresh clears it")
+    func failedEdgesKeepTheirErrors() throws {
+        let store = Store()
+        let variables = try notes.variables(["first": .int(2)])
+        func errors() -> [String] { store.read(notes, variables: variables).errors.map(\.error.message) }
+        try StoreFixture.commit(store, notes, ["first": .int(2)], pageWithFailedEdge([1, nil], failing: 1, start: "c1", end: "c1", next: true, previous: false))
+        #expect(try nodeIDs(store) == ["n1"])
+        let read = store.read(notes, variables: variables)
+        #expect(read.errors.map(\.path) == [[.string("character"), .string("notes"), .string("edges")]])
+        try StoreFixture.commit(
+            store, notes, ["first": .int(2), "after": .string("c1")],
+            pageWithFailedEdge([nil, 4], failing: 0, start: "c4", end: "c4", next: false, previous: true))
+        #expect(try nodeIDs(store) == ["n1", "n4"])
+        #expect(errors() == ["cursor 1 failed", "cursor 0 failed"])
+        try StoreFixture.commit(store, notes, ["first": .int(2), "after": .string("c4")], page([], start: nil, end: nil, next: false, previous: true))
+        #expect(errors() == ["cursor 1 failed", "cursor 0 failed"])
+        try StoreFixture.commit(store, notes, ["first": .int(2)], page([7], start: "c7", end: "c7", next: true, previous: false))
+        #expect(try nodeIDs(store) == ["n7"])
+        #expect(errors().isEmpty)
+    }
+
+    #if BATON_MUTANTS
+    @Test("under joinedListErrorsDropped a failed edge leaves the connection without a trace")
+    func joinedListErrorsDroppedMutant() throws {
+        let store = Store(configuration: .init(mutant: .joinedListErrorsDropped))
+        try StoreFixture.commit(store, notes, ["first": .int(2)], pageWithFailedEdge([1, nil], failing: 1, start: "c1", end: "c1", next: true, previous: false))
+        #expect(try nodeIDs(store) == ["n1"])
+        #expect(store.read(notes, variables: try notes.variables(["first": .int(2)])).errors.isEmpty)
+    }
+    #endif
+
     #if BATON_MUTANTS
     @Test("under connectionErrorsUnread the failed connection reads back as a plain null")
     func connectionErrorsUnreadMutant() throws {

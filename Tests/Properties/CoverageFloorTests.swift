@@ -50,6 +50,9 @@ struct CoverageFloorTests {
         // Fields whose several errors were read back (list items that failed one by one), whose
         // rule ingest broke by keeping the last (the fieldKeepsOneError mutant).
         "fieldsWithSeveralErrorsReadBack": 2,  // 5
+        // 0: the default world's only elements a deeper failure nulls are connection edges, which
+        // the joined list leaves out (GitHub's issue lists read 6 over seeds 0..199).
+        "errorsAtNulledElementsReadBack": 0,  // 0
     ]
 
     @Test("seeds 0..<24 of the default world reach every counted rule at least as often as the floor")

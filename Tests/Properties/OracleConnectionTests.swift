@@ -87,6 +87,25 @@ struct OracleConnectionTests {
         #expect(oracle.record(#"Character:1:notes(after:"c2",first:2)"#) != nil)
     }
 
+    @Test("a failed edge's error goes with the joined edges, about no element: joins keep it, a refresh replaces it")
+    func failedEdgeErrors() throws {
+        var oracle = try F.oracle()
+        func page(_ arguments: [String: JSONValue], _ edges: String, _ errors: String) throws {
+            let text = #"{"data":{"character":{"id":"1","notes":{"totalCount":5,"edges":[\#(edges)],"pageInfo":{"endCursor":"c9","startCursor":"c8","hasNextPage":true,"hasPreviousPage":false}}}},"errors":[\#(errors)]}"#
+            let response = try F.text(text.replacingOccurrences(of: #","errors":[]"#, with: ""), "Notes", Self.variables(arguments))
+            _ = oracle.serverCommit(response, operation: "Notes", variables: Self.variables(arguments), now: 0, answering: nil)
+        }
+        let edge = #"{"cursor":"c1","node":{"id":"1","text":"a"}}"#
+        try page(["first": .int(2)], edge + ",null", #"{"message":"lost","path":["character","notes","edges",1,"cursor"]}"#)
+        let held = try #require(oracle.record(Self.connection)?.cells["edges"])
+        #expect(held.errors == [OracleFieldError(message: "lost", path: "character.notes.edges.1.cursor", elementIndices: [])])
+        #expect(oracle.record("Character:1:notes(first:2)")?.cells["edges"]?.errors.map(\.elementIndices) == [[1]])
+        try page(["first": .int(2), "after": .string("c9")], "null", #"{"message":"again","path":["character","notes","edges",0,"cursor"]}"#)
+        #expect(oracle.record(Self.connection)?.cells["edges"]?.errors.map(\.message.string) == ["lost", "again"])
+        try page(["first": .int(2)], edge, "")
+        #expect(oracle.record(Self.connection)?.cells["edges"]?.errors.isEmpty == true)
+    }
+
     @Test("a null connection field sets the parent's connection slot to null")
     func nullPage() throws {
         var oracle = try F.oracle()

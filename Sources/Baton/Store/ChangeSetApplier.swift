@@ -112,12 +112,15 @@ enum ChangeSetApplier {
         connection.typename = page.typename
         for (slot, cell) in server.cells where slot != edgesSlot && slot != pageInfoSlot {
             if slot == nodesSlot, case .links(let pageNodes) = cell.value {
-                connection.cells[slot] = Cell(.links(joinedNodes(pageNodes, held: existing?.cells[slot], mode: page.mode, mutant: mutant)))
+                connection.cells[slot] = Cell(
+                    .links(joinedNodes(pageNodes, held: existing?.cells[slot], mode: page.mode, mutant: mutant)),
+                    errors: joinedErrors(held: existing?.cells[slot], page: cell, mode: page.mode, mutant: mutant))
             } else {
                 connection.cells[slot] = cell
             }
         }
-        connection.cells[edgesSlot] = Cell(.links(edges))
+        connection.cells[edgesSlot] = Cell(
+            .links(edges), errors: joinedErrors(held: existing?.cells[edgesSlot], page: server.cells[edgesSlot], mode: page.mode, mutant: mutant))
 
         if let serverPageInfoKey = linkTarget(server.cells[pageInfoSlot]), let serverPageInfo = view[serverPageInfoKey] {
             var pageInfo = existingPageInfo ?? RecordData(typename: serverPageInfo.typename)
@@ -144,6 +147,21 @@ enum ChangeSetApplier {
         parent.cells[page.connectionSlot] = Cell(.link(page.connectionRecord), errors: page.errors)
         view[page.parent] = parent
         return true
+    }
+
+    /// The errors of a joined `edges` or `nodes` list: an edge or node that failed is left out of
+    /// the list, as every null is, so its error is about the list, no element of it. A refreshing
+    /// page's errors replace those held; a joining page's follow them (or, prepended, precede them).
+    private static func joinedErrors(held: Cell?, page: Cell?, mode: ConnectionPage.Mode, mutant: Mutant?) -> [FieldError] {
+        if mutant.isOn(.joinedListErrorsDropped) { return [] }
+        let brought = (page?.errors ?? []).map { error in
+            var error = error
+            error.elementIndices = []
+            return error
+        }
+        let kept = mode == .replace ? [] : held?.errors ?? []
+        if case .prepend = mode { return brought + kept }
+        return kept + brought
     }
 
     /// A page's `nodes` (a list of links) joined to the ones the connection holds, as its edges

@@ -24,6 +24,9 @@ package struct Coverage: Hashable, Sendable {
     /// Fields among them that held several errors (list elements that failed one by one, a field
     /// asked for under two aliases, a record met twice).
     package var fieldsWithSeveralErrorsReadBack = 0
+    /// Errors among them about a list element that a failed field deeper down nulled (read back
+    /// at the element, though their paths go on past it).
+    package var errorsAtNulledElementsReadBack = 0
 
     package init(model: OracleCoverage = OracleCoverage(), tornWrites: Int = 0, faultsInjected: Int = 0) {
         self.model = model
@@ -38,6 +41,7 @@ package struct Coverage: Hashable, Sendable {
             + [("failedSyncsDroppingWrites", failedSyncsDroppingWrites)]
             + [("seedsWith4096Sectors", seedsWith4096Sectors)]
             + [("errorsReadBack", errorsReadBack), ("fieldsWithSeveralErrorsReadBack", fieldsWithSeveralErrorsReadBack)]
+            + [("errorsAtNulledElementsReadBack", errorsAtNulledElementsReadBack)]
     }
 
     package static func + (lhs: Coverage, rhs: Coverage) -> Coverage {
@@ -47,6 +51,7 @@ package struct Coverage: Hashable, Sendable {
         sum.seedsWith4096Sectors = lhs.seedsWith4096Sectors + rhs.seedsWith4096Sectors
         sum.errorsReadBack = lhs.errorsReadBack + rhs.errorsReadBack
         sum.fieldsWithSeveralErrorsReadBack = lhs.fieldsWithSeveralErrorsReadBack + rhs.fieldsWithSeveralErrorsReadBack
+        sum.errorsAtNulledElementsReadBack = lhs.errorsAtNulledElementsReadBack + rhs.errorsAtNulledElementsReadBack
         return sum
     }
 
@@ -93,5 +98,6 @@ package struct Coverage: Hashable, Sendable {
         faultsInjected = int("faultsInjected")
         errorsReadBack = int("errorsReadBack")
         fieldsWithSeveralErrorsReadBack = int("fieldsWithSeveralErrorsReadBack")
+        errorsAtNulledElementsReadBack = int("errorsAtNulledElementsReadBack")
     }
 }

@@ -139,7 +139,7 @@ enum OracleApply {
         for (slot, cell) in server.cells where slot != edges && slot != pageInfo {
             connection.cells[slot] = cell
         }
-        connection.cells[edges] = OracleCell(.links(kept))
+        connection.cells[edges] = OracleCell(.links(kept), errors: listErrors(existing?.cells[edges], server.cells[edges], page.mode))
         // A list of links in `nodes` joins what the connection holds as edges do (a repeated node
         // keeps its first place, a deleted one stays: it reads as null); any other value was
         // copied above like the connection's other fields.
@@ -152,7 +152,9 @@ enum OracleApply {
             case .prepend: brought + before
             }
             var met = Set<OracleText>()
-            connection.cells[nodes] = OracleCell(.links(joined.compactMap { $0 }.filter { met.insert($0).inserted }))
+            connection.cells[nodes] = OracleCell(
+                .links(joined.compactMap { $0 }.filter { met.insert($0).inserted }),
+                errors: listErrors(existing?.cells[nodes], server.cells[nodes], page.mode))
         }
 
         if let serverInfoKey = server.cells[pageInfo]?.value.linkTarget, let serverInfo = view[serverInfoKey] {
@@ -180,6 +182,21 @@ enum OracleApply {
         parent.cells[page.slot] = OracleCell(.link(page.connection), errors: page.errors)
         view[page.parent] = parent
         report.connections.append(page.connection)
+    }
+
+    /// The errors of the connection's joined `edges` or `nodes`: the page's (each about the list,
+    /// since the null an item's failure left is not kept in the joined list) after the held ones
+    /// for a later page, before them for an earlier one, alone for a refresh.
+    static func listErrors(_ held: OracleCell?, _ brought: OracleCell?, _ mode: OraclePage.Mode) -> [OracleFieldError] {
+        var new: [OracleFieldError] = []
+        for error in brought?.errors ?? [] {
+            new.append(OracleFieldError(message: error.message, path: error.path, extensions: error.extensions, elementIndices: []))
+        }
+        switch mode {
+        case .replace: return new
+        case .append: return (held?.errors ?? []) + new
+        case .prepend: return new + (held?.errors ?? [])
+        }
     }
 
     /// Null and deleted edges dropped; an edge whose node an earlier edge holds dropped (the

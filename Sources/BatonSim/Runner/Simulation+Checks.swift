@@ -186,6 +186,12 @@ extension Simulation {
             }
             errorsReadBack += model.errors.count
             fieldsWithSeveralErrorsReadBack += Self.fieldsWithSeveralErrors(model.errors)
+            // Counted from the store's answer once it has matched the model's.
+            errorsAtNulledElementsReadBack += read.errors.filter { read in
+                let indices = read.error.elementIndices
+                return !indices.isEmpty && indices != FieldError.trailingIndices(of: read.error.path)
+                    && read.path.suffix(indices.count) == indices.map { .int($0) }
+            }.count
             return "available \(freshness) from \(source)" + (fetchTime.map { " fetched \($0)" } ?? "") + Self.readsLine(reads)
                 + Self.faultLine(faults)
         }

@@ -59,6 +59,7 @@ package final class Simulation {
     /// Field errors the read-backs of available checks gave (for the coverage).
     var errorsReadBack = 0
     var fieldsWithSeveralErrorsReadBack = 0
+    var errorsAtNulledElementsReadBack = 0
     var process: Process?
     /// How the last process ended (`nil` before the first launch).
     var lastEnd: ProcessEnd?
@@ -222,6 +223,7 @@ package final class Simulation {
         coverage.seedsWith4096Sectors = disk.device.sectorSize == 4096 ? 1 : 0
         coverage.errorsReadBack = errorsReadBack
         coverage.fieldsWithSeveralErrorsReadBack = fieldsWithSeveralErrorsReadBack
+        coverage.errorsAtNulledElementsReadBack = errorsAtNulledElementsReadBack
         return SimOutcome(
             seed: seed, schedule: schedule, failure: failure, trace: trace, traceHash: hasher.hex,
             crashes: crashes, statesChecked: statesChecked, eventsRun: schedule.count, timeline: timeline,
