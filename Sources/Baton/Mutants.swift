@@ -94,6 +94,10 @@ package enum Mutant: String, CaseIterable, Sendable {
     /// A connection's joined `edges` and `nodes` lists carry no errors: an edge that failed is
     /// left out of the list, and its error with it (the store's rule until 2026-12-05, night).
     case joinedListErrorsDropped
+    /// A joining page whose `nodes` failed (`null`) replaces the connection's joined nodes with
+    /// that null, where a failed `edges` keeps the held edges (the store's rule until 2026-12-05,
+    /// night: a feed's third page failing emptied the feed).
+    case failedNodesWipeJoined
 
     /// What the mutant breaks, in a sentence.
     package var summary: String {
@@ -131,6 +135,7 @@ package enum Mutant: String, CaseIterable, Sendable {
         case .nullArgumentsDropped: "storage keys leave null arguments out, so a field given an explicit null and the same field without it are one slot"
         case .connectionErrorsUnread: "a connection field's errors are kept off its connection slot, so a read gives a failed connection back without them"
         case .joinedListErrorsDropped: "a connection's joined edges leave out a failed edge and its error too, so a read shows a shorter list and no error"
+        case .failedNodesWipeJoined: "a joining page whose nodes failed replaces the nodes the connection held with null"
         }
     }
 }

@@ -55,6 +55,39 @@ struct ConnectionNodesTests {
         }
     }
 
+    /// A joining page after `c4` whose `nodes` failed: null, and the error that says so.
+    static let failedNodesPage = #"""
+        {"data":{"character":{"id":"1","notes":{"nodes":null,"pageInfo":{"endCursor":"c6","startCursor":"c5","hasNextPage":true,"hasPreviousPage":true}}}},
+         "errors":[{"message":"nodes failed","path":["character","notes","nodes"]}]}
+        """#
+
+    @Test("a joining page whose nodes failed keeps the nodes held, and its error goes with them")
+    func failedNodesKeepTheHeldOnes() throws {
+        let store = Store()
+        try StoreFixture.commit(store, nodesOnly, ["first": .int(2)], page([3, 4], start: "c3", end: "c4"))
+        try StoreFixture.commit(store, nodesOnly, ["first": .int(2), "after": .string("c4")], Self.failedNodesPage)
+        #expect(try list(store, nodesOnly, "nodes") == ["n3", "n4"])
+        let read = store.read(nodesOnly, variables: try nodesOnly.variables(["first": .int(2)]))
+        #expect(read.errors.map(\.error.message) == ["nodes failed"])
+        #expect(read.errors.map(\.path) == [[.string("character"), .string("notes"), .string("nodes")]])
+    }
+
+    #if BATON_MUTANTS
+    @Test("under failedNodesWipeJoined the failed page empties the connection's nodes")
+    func failedNodesWipeJoinedMutant() throws {
+        let store = Store(configuration: .init(mutant: .failedNodesWipeJoined))
+        try StoreFixture.commit(store, nodesOnly, ["first": .int(2)], page([3, 4], start: "c3", end: "c4"))
+        try StoreFixture.commit(store, nodesOnly, ["first": .int(2), "after": .string("c4")], Self.failedNodesPage)
+        let read = store.read(nodesOnly, variables: try nodesOnly.variables(["first": .int(2)]))
+        guard case .object(let data) = read.data, case .object(let character)? = data["character"],
+              case .object(let connection)? = character["notes"] else {
+            Issue.record("no connection read back")
+            return
+        }
+        #expect(connection["nodes"] == .null)
+    }
+    #endif
+
     @Test("nodes join like edges: append after the end cursor, a repeated node and a null dropped, prepend, a stale cursor ignored, refresh")
     func joins() throws {
         let store = Store()

@@ -111,7 +111,7 @@ enum ChangeSetApplier {
         var connection = existing ?? RecordData(typename: page.typename)
         connection.typename = page.typename
         for (slot, cell) in server.cells where slot != edgesSlot && slot != pageInfoSlot {
-            if slot == nodesSlot, case .links(let pageNodes) = cell.value {
+            if slot == nodesSlot, let pageNodes = Self.nodes(of: cell, mutant: mutant) {
                 connection.cells[slot] = Cell(
                     .links(joinedNodes(pageNodes, held: existing?.cells[slot], mode: page.mode, mutant: mutant)),
                     errors: joinedErrors(held: existing?.cells[slot], page: cell, mode: page.mode, mutant: mutant))
@@ -147,6 +147,17 @@ enum ChangeSetApplier {
         parent.cells[page.connectionSlot] = Cell(.link(page.connectionRecord), errors: page.errors)
         view[page.parent] = parent
         return true
+    }
+
+    /// The nodes a page brings: its list of links, or none when its `nodes` failed (`null`, with
+    /// the error that says so), so that the held ones stay as they do when `edges` fails; `nil`
+    /// for any other value, copied like the connection's other fields.
+    private static func nodes(of cell: Cell, mutant: Mutant?) -> [RecordKey?]? {
+        switch cell.value {
+        case .links(let links): links
+        case .null where !mutant.isOn(.failedNodesWipeJoined): []
+        default: nil
+        }
     }
 
     /// The errors of a joined `edges` or `nodes` list: an edge or node that failed is left out of

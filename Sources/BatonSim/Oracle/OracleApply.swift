@@ -141,9 +141,16 @@ enum OracleApply {
         }
         connection.cells[edges] = OracleCell(.links(kept), errors: listErrors(existing?.cells[edges], server.cells[edges], page.mode))
         // A list of links in `nodes` joins what the connection holds as edges do (a repeated node
-        // keeps its first place, a deleted one stays: it reads as null); any other value was
-        // copied above like the connection's other fields.
-        if case .links(let brought)? = server.cells[nodes]?.value {
+        // keeps its first place, a deleted one stays: it reads as null). A page whose `nodes`
+        // failed (`null`) brings none: the held ones stay, as held edges do when `edges` fails,
+        // and the error goes with them. Any other value was copied above like the connection's
+        // other fields.
+        let broughtNodes: [OracleText?]? = switch server.cells[nodes]?.value {
+        case .links(let links)?: links
+        case .null?: []
+        default: nil
+        }
+        if let brought = broughtNodes {
             var before: [OracleText?] = []
             if page.mode != .replace, case .links(let links)? = existing?.cells[nodes]?.value { before = links }
             let joined: [OracleText?] = switch page.mode {
