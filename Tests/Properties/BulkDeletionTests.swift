@@ -24,9 +24,7 @@ enum BulkDeletionWorld {
     ]
 
     static func world(settings: WorldSettings = WorldSettings()) throws -> World {
-        var settings = settings
-        settings.entities = ["Note": 3...9]
-        return try World.make(name: "bulk", schema: schema, operations: operations, settings: settings)
+        try WorldFixtures.world("bulk", schema: schema, operations: operations, entities: ["Note": 3...9], settings: settings)
     }
 }
 

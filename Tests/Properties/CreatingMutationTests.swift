@@ -27,9 +27,7 @@ enum CreatingWorld {
     ]
 
     static func world(settings: WorldSettings = WorldSettings()) throws -> World {
-        var settings = settings
-        settings.entities = ["Note": 2...6]
-        return try World.make(name: "creating", schema: schema, operations: operations, settings: settings)
+        try WorldFixtures.world("creating", schema: schema, operations: operations, entities: ["Note": 2...6], settings: settings)
     }
 }
 

@@ -31,6 +31,16 @@ enum WorldFixtures {
         return settings
     }
 
+    /// A world from a schema and documents, with `entities` entities per type.
+    static func world(
+        _ name: String, schema: String, operations: [(source: String, text: String)], entities: [String: ClosedRange<Int>],
+        settings: WorldSettings
+    ) throws -> World {
+        var settings = settings
+        settings.entities = entities
+        return try World.make(name: name, schema: schema, operations: operations, settings: settings)
+    }
+
     /// A world from one schema and one document.
     static func world(_ schema: String, _ document: String, settings: WorldSettings = quiet) throws -> World {
         try World.make(name: "test", schema: schema, operations: [(source: "Test.graphql", text: document)], settings: settings)

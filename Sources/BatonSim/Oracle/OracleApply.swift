@@ -195,9 +195,10 @@ enum OracleApply {
     /// since the null an item's failure left is not kept in the joined list) after the held ones
     /// for a later page, before them for an earlier one, alone for a refresh.
     static func listErrors(_ held: OracleCell?, _ brought: OracleCell?, _ mode: OraclePage.Mode) -> [OracleFieldError] {
-        var new: [OracleFieldError] = []
-        for error in brought?.errors ?? [] {
-            new.append(OracleFieldError(message: error.message, path: error.path, extensions: error.extensions, elementIndices: []))
+        let new = (brought?.errors ?? []).map { error in
+            var error = error
+            error.elementIndices = []
+            return error
         }
         switch mode {
         case .replace: return new

@@ -257,18 +257,15 @@ struct Executor {
     mutating func record(
         _ error: ProvenanceError, at location: GraphQLLocation?, field: [ProvenanceError.PathComponent]?, element: [Int] = []
     ) {
-        errors.append(RaisedError(error: error, location: location, field: field, element: element))
+        var error = error
+        error.elementIndices = element
+        errors.append(RaisedError(error: error, location: location, field: field))
     }
 
     /// The errors raised since `start` that belong to the field at `fieldPath`, in the order
-    /// they were raised, each with the element it is about.
+    /// they were raised.
     func errors(from start: Int, on fieldPath: [ProvenanceError.PathComponent]) -> [ProvenanceError] {
-        errors[start...].compactMap { raised in
-            guard raised.field == fieldPath else { return nil }
-            var error = raised.error
-            error.elementIndices = raised.element
-            return error
-        }
+        errors[start...].compactMap { $0.field == fieldPath ? $0.error : nil }
     }
 
     /// Gives the errors raised since `start` to the field at `fieldPath` (nil: to no field), when
@@ -277,17 +274,13 @@ struct Executor {
     mutating func place(from start: Int, on fieldPath: [ProvenanceError.PathComponent]?, element: [Int] = []) {
         for index in start..<errors.count {
             errors[index].field = fieldPath
-            errors[index].element = element
+            errors[index].error.elementIndices = element
         }
     }
 
     /// The indices a path inside a list value ends with: where its element stands.
     static func element(of path: [ProvenanceError.PathComponent]) -> [Int] {
-        var indices: [Int] = []
-        for case .index(let index) in path.reversed().prefix(while: { if case .index = $0 { true } else { false } }) {
-            indices.insert(index, at: 0)
-        }
-        return indices
+        path[field(of: path).count...].compactMap { if case .index(let index) = $0 { index } else { nil } }
     }
 
     /// The field a path inside a list value belongs to: the path without its trailing indices.

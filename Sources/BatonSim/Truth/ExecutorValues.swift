@@ -66,16 +66,13 @@ struct NullPropagation: Error {
 /// An error of the response, with where the document asked for the field and the field it
 /// belongs to in the response.
 struct RaisedError {
-    let error: ProvenanceError
+    /// The error, with the element of its field it is about (``ProvenanceError/elementIndices``).
+    var error: ProvenanceError
     let location: GraphQLLocation?
     /// The response path (no trailing list indices) of the field the error belongs to: the field
     /// its path names, or the field holding a null its path steps through (the null it caused,
     /// or one that swallowed it); `nil` when it belongs to none (`data` itself became null).
     var field: [ProvenanceError.PathComponent]?
-    /// Where, among the elements of that field's list value, the element the error is about
-    /// stands (the element its path names, or the null element that swallowed it); empty when it
-    /// is about the field's own value.
-    var element: [Int] = []
 
     /// True when the error belongs to a field of the response.
     var placed: Bool { field != nil }

@@ -104,13 +104,7 @@ package struct Server: Sendable {
         let (text, written) = writer.response(result)
         jsonRandom = writer.random
         let unplaced = result.errors.filter { !$0.placed }.map(\.error)
-        // Each error as the field holding it has it: with the element it is about.
-        let errors = result.errors.map { raised in
-            var error = raised.error
-            error.elementIndices = raised.element
-            return error
-        }
-        return Execution(responseText: text, data: written, unplacedErrors: unplaced, errors: errors)
+        return Execution(responseText: text, data: written, unplacedErrors: unplaced, errors: result.errors.map(\.error))
     }
 
     /// Moves the state out (leaving an empty one), so that the executor owns it uniquely and its
