@@ -98,6 +98,11 @@ package enum Mutant: String, CaseIterable, Sendable {
     /// that null, where a failed `edges` keeps the held edges (the store's rule until 2026-12-05,
     /// night: a feed's third page failing emptied the feed).
     case failedNodesWipeJoined
+    /// Ingest reads an error's `extensions` and a custom scalar's object into a `[String: …]`
+    /// tree, which takes two member names that differ only in their Unicode normalization (`café`
+    /// precomposed and decomposed) for one given twice, and refuses the whole response (the
+    /// store's rule until 2026-12-05: found once the simulator's server sent extensions).
+    case equivalentNamesCollide
 
     /// What the mutant breaks, in a sentence.
     package var summary: String {
@@ -136,6 +141,7 @@ package enum Mutant: String, CaseIterable, Sendable {
         case .connectionErrorsUnread: "a connection field's errors are kept off its connection slot, so a read gives a failed connection back without them"
         case .joinedListErrorsDropped: "a connection's joined edges leave out a failed edge and its error too, so a read shows a shorter list and no error"
         case .failedNodesWipeJoined: "a joining page whose nodes failed replaces the nodes the connection held with null"
+        case .equivalentNamesCollide: "ingest takes two member names that differ only in Unicode normalization for one given twice and refuses the response"
         }
     }
 }

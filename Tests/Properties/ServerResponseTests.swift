@@ -22,6 +22,9 @@ struct ServerResponseTests {
         var optimistic = 0
         var driftLines = 0
         var mutations = 0
+        /// Errors written with `extensions`, and those among them holding two names Swift's `==` takes for one.
+        var errorsWithExtensions = 0
+        var equivalentNames = 0
     }
 
     /// Executes `steps` drawn operations of `world` under `seed`, with drift between them; calls
@@ -73,6 +76,8 @@ struct ServerResponseTests {
         #expect(tally.escapedSolidus > 0)
         #expect(tally.trickyStrings > 20)
         #expect(tally.placedErrors > 10)
+        #expect(tally.errorsWithExtensions > 5)
+        #expect(tally.equivalentNames > 0)
         #expect(tally.errorsThroughNull > 0)
         // Only a null `data` leaves errors unplaced: every other error explains a null of a field.
         #expect(tally.unplacedErrors > 0 || worldName == "rickandmorty")
@@ -137,6 +142,21 @@ struct ServerResponseTests {
         let written = (json["errors"] as? [[String: Any]]) ?? []
         if json["errors"] != nil && written.isEmpty { problems.append("an empty errors array") }
         if written.count != expected.count { problems.append("\(written.count) errors written, \(expected.count) in the provenance") }
+        for error in expected {
+            guard let extensions = error.extensions else { continue }
+            tally.errorsWithExtensions += 1
+            let names = extensions.map(\.name)
+            if Set(names).count < names.count { tally.equivalentNames += 1 }
+        }
+        // Written as drawn: the extensions JSONSerialization read are the provenance's (the twin
+        // names, which it may fold, aside).
+        let writtenExtensions = written.compactMap { $0["extensions"] as? [String: Any] }
+        if writtenExtensions.count != expected.filter({ $0.extensions != nil }).count {
+            problems.append("\(writtenExtensions.count) errors written with extensions, \(expected.filter { $0.extensions != nil }.count) in the provenance")
+        }
+        for extensions in writtenExtensions where extensions["code"] as? String == nil {
+            problems.append("extensions without a code: \(extensions)")
+        }
         let writtenKeys = written.map { error in
             "\(error["message"] as? String ?? "?") @ \((error["path"] as? [Any] ?? []).map { "\($0)" }.joined(separator: "/"))"
         }.sorted()

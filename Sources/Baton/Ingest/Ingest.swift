@@ -131,6 +131,13 @@ public enum Ingest {
     }
 }
 
+/// One member of a response's `errors`, read: the field error it is, and the path it names when
+/// that path is well formed.
+struct ResponseError {
+    var error: FieldError
+    var path: [ResponsePathComponent]?
+}
+
 extension Normalizer {
     /// Reads the whole response: `data`, `errors` (in any order), anything else skipped; a member
     /// given twice is an error. When ``violations`` is not empty afterwards, the change set is
@@ -172,12 +179,17 @@ extension Normalizer {
                             offset: scanner.position)
                     }
                 } else if name == "errors" {
-                    let offset = scanner.position
-                    switch try readValue() {
-                    case .array(let items): errors = items
-                    case .null: break
+                    switch try peek() {
+                    case .null:
+                        try readNull()
+                    case .array:
+                        if try openArray() {
+                            repeat {
+                                errors.append(try readError())
+                            } while try nextElement()
+                        }
                     default:
-                        throw IngestError(.wrongType(expected: "a list for errors", found: "another value"), offset: offset)
+                        throw IngestError(.wrongType(expected: "a list for errors", found: "another value"), offset: scanner.position)
                     }
                 } else {
                     try skipValue()
@@ -192,9 +204,8 @@ extension Normalizer {
 
         var unplaced: [FieldError] = []
         for error in errors {
-            let (fieldError, path) = Normalizer.fieldError(error)
-            if !(hasData && path.map({ place(fieldError, path: $0, plan: plan) }) == true) {
-                unplaced.append(fieldError)
+            if !(hasData && error.path.map({ place(error.error, path: $0, plan: plan) }) == true) {
+                unplaced.append(error.error)
             }
         }
         if !errors.isEmpty && !mutant.isOn(.connectionErrorsUnread) { givePagesTheirErrors() }
@@ -218,34 +229,65 @@ extension Normalizer {
         }
     }
 
-    /// A response error as a field error, with its path when it has a well-formed one (strings
-    /// and non-negative integers). An element that is not an object becomes a message of its JSON.
-    static func fieldError(_ error: JSONValue) -> (FieldError, [ResponsePathComponent]?) {
-        guard case .object(let members) = error else {
-            return (FieldError(message: CanonicalJSON.render(error), path: ""), nil)
-        }
-        let message: String
-        switch members["message"] {
-        case .string(let text)?: message = text
-        case nil, .null?: message = ""
-        case let other?: message = CanonicalJSON.render(other)
-        }
+    /// One member of the response's `errors` as a field error, with its path when it has a
+    /// well-formed one (strings and non-negative integers). A member that is not an object is a
+    /// message of its JSON; a message that is not a string is its JSON too; `extensions` are kept
+    /// as canonical text, every member name by its bytes (see ``JSONScanner/readCanonicalText()``).
+    mutating func readError() throws(IngestError) -> ResponseError {
+        guard try peek() == .object else { return ResponseError(error: FieldError(message: try canonicalText(), path: ""), path: nil) }
+        var message = ""
         var extensions: String?
-        if let value = members["extensions"], value != .null { extensions = CanonicalJSON.render(value) }
         var path: [ResponsePathComponent]?
-        if case .array(let items)? = members["path"] {
-            var components: [ResponsePathComponent] = []
-            for item in items {
-                switch item {
-                case .string(let key): components.append(.key(key))
-                case .int(let index) where index >= 0: components.append(.index(index))
-                default: break
+        var names: [String] = []
+        if try openObject() {
+            repeat {
+                let span = try readKey()
+                let name = try string(span)
+                if names.contains(where: { $0.utf8.elementsEqual(name.utf8) }) {
+                    throw .json(scanner.error(.duplicateKey(name), at: span.range.lowerBound - 1))
                 }
-            }
-            if components.count == items.count { path = components }
+                names.append(name)
+                switch name {
+                case "message":
+                    switch try peek() {
+                    case .string: message = try readString()
+                    case .null: try readNull()
+                    default: message = try canonicalText()
+                    }
+                case "extensions":
+                    if try peek() == .null { try readNull() } else { extensions = try canonicalText() }
+                case "path":
+                    path = try readErrorPath()
+                default:
+                    try skipValue()
+                }
+            } while try nextMember()
         }
         let dotted = path.map(ResponsePathComponent.dotted) ?? ""
-        return (FieldError(message: message, path: dotted, extensions: extensions), path)
+        return ResponseError(error: FieldError(message: message, path: dotted, extensions: extensions), path: path)
+    }
+
+    /// A response error's `path` when it is well formed: a list of strings and non-negative
+    /// integers; nil for anything else (read past, whatever it holds).
+    mutating func readErrorPath() throws(IngestError) -> [ResponsePathComponent]? {
+        guard try peek() == .array else {
+            try skipValue()
+            return nil
+        }
+        var components: [ResponsePathComponent]? = []
+        if try openArray() {
+            repeat {
+                switch try peek() {
+                case .string: components?.append(.key(try readString()))
+                case .number:
+                    if case .int(let index) = try readValue(), index >= 0 { components?.append(.index(index)) } else { components = nil }
+                default:
+                    try skipValue()
+                    components = nil
+                }
+            } while try nextElement()
+        }
+        return components
     }
 
     /// The records as the change set holds them, in first-seen order (each builder read field by

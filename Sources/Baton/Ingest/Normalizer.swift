@@ -34,7 +34,7 @@ struct Normalizer {
     /// `NullPropagation.swift`); when any is met, this pass's change set is not the answer.
     var violations: [NullViolation] = []
     /// The response's `errors`, once read.
-    var errors: [JSONValue] = []
+    var errors: [ResponseError] = []
     /// Where `data`'s object starts, once met: errors are placed by walking it again.
     var dataMark: JSONScanner.Mark?
     /// A known bug switched back on (tests and the simulator only).
@@ -711,7 +711,7 @@ struct Normalizer {
     mutating func customValue() throws(IngestError) -> Value {
         switch try peek() {
         case .object:
-            return .object(CanonicalJSON.render(try readValue()))
+            return .object(try canonicalText())
         case .array:
             var items: [Value] = []
             if try openArray() {
@@ -842,6 +842,10 @@ extension Normalizer {
     }
     @inline(__always) mutating func readValue() throws(IngestError) -> JSONValue {
         do { return try scanner.readValue() } catch { throw .json(error) }
+    }
+    @inline(__always) mutating func canonicalText() throws(IngestError) -> String {
+        if mutant.isOn(.equivalentNamesCollide) { return CanonicalJSON.render(try readValue()) }
+        do { return try scanner.readCanonicalText() } catch { throw .json(error) }
     }
     @inline(__always) mutating func openObject() throws(IngestError) -> Bool {
         do { return try scanner.openObject() } catch { throw .json(error) }

@@ -55,9 +55,9 @@ enum NullPropagation {
     ///
     /// - Throws: the first violation no error names, with its whole path.
     static func patch(
-        _ response: UnsafeRawBufferPointer, violations: [NullViolation], errors: [JSONValue]
+        _ response: UnsafeRawBufferPointer, violations: [NullViolation], errors: [ResponseError]
     ) throws(IngestError) -> [UInt8] {
-        let named = errors.compactMap { Normalizer.fieldError($0).1 }
+        let named = errors.compactMap(\.path)
         let paths = try ResponseLocator.paths(of: Set(violations.map(\.target.lowerBound)), in: response)
         var patched = Array(response)
         for violation in violations {

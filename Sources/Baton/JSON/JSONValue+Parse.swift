@@ -38,6 +38,12 @@ extension JSONScanner {
     /// Reads the next value into a tree (recursing at most ``maxDepth`` levels); a member name
     /// given twice in one object is ``JSONError/Reason/duplicateKey(_:)``.
     public mutating func readValue() throws(JSONError) -> JSONValue {
+        try readTree(foldingNames: false)
+    }
+
+    /// ``readValue()``; with `foldingNames`, a member name met again (equal to Swift's `==`, as
+    /// a `[String: …]` dictionary compares keys) replaces the earlier member instead of failing.
+    mutating func readTree(foldingNames: Bool) throws(JSONError) -> JSONValue {
         switch try peekKind() {
         case .null:
             try readNull()
@@ -55,7 +61,7 @@ extension JSONScanner {
             var items: [JSONValue] = []
             if try openArray() {
                 repeat {
-                    items.append(try readValue())
+                    items.append(try readTree(foldingNames: foldingNames))
                 } while try nextElement()
             }
             return .array(items)
@@ -65,7 +71,7 @@ extension JSONScanner {
                 repeat {
                     let span = try readKey()
                     let key = try string(span)
-                    if members.updateValue(try readValue(), forKey: key) != nil {
+                    if members.updateValue(try readTree(foldingNames: foldingNames), forKey: key) != nil, !foldingNames {
                         throw error(.duplicateKey(key), at: span.range.lowerBound - 1)
                     }
                 } while try nextMember()

@@ -34,7 +34,7 @@ public struct ReadError: Hashable, Sendable {
     public var json: JSONValue {
         var members: [String: JSONValue] = ["message": .string(error.message), "path": .array(path)]
         if let extensions = error.extensions {
-            members["extensions"] = (try? JSONValue.parse(extensions)) ?? .string(extensions)
+            members["extensions"] = JSONValue.folding(canonical: extensions) ?? .string(extensions)
         }
         return .object(members)
     }
@@ -174,7 +174,7 @@ struct ReadBackWalk {
         case .int(let i): return .int(i)
         case .double(let d): return .double(d)
         case .string(let s): return .string(s)
-        case .object(let text): return (try? JSONValue.parse(text)) ?? .string(text)
+        case .object(let text): return JSONValue.folding(canonical: text) ?? .string(text)
         case .list(let items):
             var out: [JSONValue] = []
             for item in items {

@@ -27,6 +27,8 @@ package struct Coverage: Hashable, Sendable {
     /// Errors among them about a list element that a failed field deeper down nulled (read back
     /// at the element, though their paths go on past it).
     package var errorsAtNulledElementsReadBack = 0
+    /// Errors among them that carried `extensions` (canonical JSON, kept by the image).
+    package var errorsWithExtensionsReadBack = 0
 
     package init(model: OracleCoverage = OracleCoverage(), tornWrites: Int = 0, faultsInjected: Int = 0) {
         self.model = model
@@ -42,6 +44,7 @@ package struct Coverage: Hashable, Sendable {
             + [("seedsWith4096Sectors", seedsWith4096Sectors)]
             + [("errorsReadBack", errorsReadBack), ("fieldsWithSeveralErrorsReadBack", fieldsWithSeveralErrorsReadBack)]
             + [("errorsAtNulledElementsReadBack", errorsAtNulledElementsReadBack)]
+            + [("errorsWithExtensionsReadBack", errorsWithExtensionsReadBack)]
     }
 
     package static func + (lhs: Coverage, rhs: Coverage) -> Coverage {
@@ -52,6 +55,7 @@ package struct Coverage: Hashable, Sendable {
         sum.errorsReadBack = lhs.errorsReadBack + rhs.errorsReadBack
         sum.fieldsWithSeveralErrorsReadBack = lhs.fieldsWithSeveralErrorsReadBack + rhs.fieldsWithSeveralErrorsReadBack
         sum.errorsAtNulledElementsReadBack = lhs.errorsAtNulledElementsReadBack + rhs.errorsAtNulledElementsReadBack
+        sum.errorsWithExtensionsReadBack = lhs.errorsWithExtensionsReadBack + rhs.errorsWithExtensionsReadBack
         return sum
     }
 
@@ -99,5 +103,6 @@ package struct Coverage: Hashable, Sendable {
         errorsReadBack = int("errorsReadBack")
         fieldsWithSeveralErrorsReadBack = int("fieldsWithSeveralErrorsReadBack")
         errorsAtNulledElementsReadBack = int("errorsAtNulledElementsReadBack")
+        errorsWithExtensionsReadBack = int("errorsWithExtensionsReadBack")
     }
 }

@@ -14,7 +14,8 @@ extension ModelResponse {
         var walk = ProvenanceWalk(schema: schema, catalog: catalog ?? OracleFieldCatalog(schema: schema))
         // An unplaced error is about no field's element: it keeps what its path alone says.
         walk.response.unplacedErrors = execution.unplacedErrors.map {
-            OracleFieldError(message: OracleText($0.message), path: ProvenanceWalk.dotted($0.path))
+            OracleFieldError(
+                message: OracleText($0.message), path: ProvenanceWalk.dotted($0.path), extensions: ProvenanceWalk.extensions(of: $0))
         }
         if let data = execution.data {
             walk.response.hasData = true
@@ -173,7 +174,16 @@ struct ProvenanceWalk {
     }
 
     static func fieldError(_ error: ProvenanceError) -> OracleFieldError {
-        OracleFieldError(message: OracleText(error.message), path: dotted(error.path), elementIndices: error.elementIndices)
+        OracleFieldError(
+            message: OracleText(error.message), path: dotted(error.path), extensions: extensions(of: error),
+            elementIndices: error.elementIndices)
+    }
+
+    /// An error's extensions as the model keeps them: their canonical text.
+    static func extensions(of error: ProvenanceError) -> OracleText? {
+        error.extensions.map { members in
+            OracleText(OracleCanonical.render(.object(members.map { OracleJSONMember(key: OracleText($0.name), value: OracleJSON($0.value)) })))
+        }
     }
 
     /// A response path as text: keys and indices joined by dots.

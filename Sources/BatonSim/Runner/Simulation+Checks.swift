@@ -192,6 +192,7 @@ extension Simulation {
                 return !indices.isEmpty && indices != FieldError.trailingIndices(of: read.error.path)
                     && read.path.suffix(indices.count) == indices.map { .int($0) }
             }.count
+            errorsWithExtensionsReadBack += read.errors.filter { $0.error.extensions != nil }.count
             return "available \(freshness) from \(source)" + (fetchTime.map { " fetched \($0)" } ?? "") + Self.readsLine(reads)
                 + Self.faultLine(faults)
         }

@@ -60,6 +60,7 @@ package final class Simulation {
     var errorsReadBack = 0
     var fieldsWithSeveralErrorsReadBack = 0
     var errorsAtNulledElementsReadBack = 0
+    var errorsWithExtensionsReadBack = 0
     var process: Process?
     /// How the last process ended (`nil` before the first launch).
     var lastEnd: ProcessEnd?
@@ -224,6 +225,7 @@ package final class Simulation {
         coverage.errorsReadBack = errorsReadBack
         coverage.fieldsWithSeveralErrorsReadBack = fieldsWithSeveralErrorsReadBack
         coverage.errorsAtNulledElementsReadBack = errorsAtNulledElementsReadBack
+        coverage.errorsWithExtensionsReadBack = errorsWithExtensionsReadBack
         return SimOutcome(
             seed: seed, schedule: schedule, failure: failure, trace: trace, traceHash: hasher.hex,
             crashes: crashes, statesChecked: statesChecked, eventsRun: schedule.count, timeline: timeline,

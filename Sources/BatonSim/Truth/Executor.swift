@@ -290,8 +290,18 @@ struct Executor {
         return field
     }
 
-    /// Throws the error an answer gives for a field that fails.
+    /// Throws the error an answer gives for a field that fails, with the extensions its hash
+    /// draws (``ErrorExtensions``).
     func fail(_ message: String, at location: GraphQLLocation?, path: [ProvenanceError.PathComponent]) -> NullPropagation {
-        NullPropagation(error: ProvenanceError(message: message, path: path), location: location)
+        var hash = ServerHash(salt)
+        hash.add(message)
+        for component in path {
+            switch component {
+            case .key(let key): hash.add(key)
+            case .index(let index): hash.add(index)
+            }
+        }
+        let extensions = ErrorExtensions.draw(hash.value, trickyRate: configuration.trickyStringRate)
+        return NullPropagation(error: ProvenanceError(message: message, path: path, extensions: extensions), location: location)
     }
 }

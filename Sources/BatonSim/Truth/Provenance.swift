@@ -107,10 +107,26 @@ package struct ProvenanceError: Hashable, Sendable {
     /// is about stands; empty when it is about the field's own value or a field holds it not. The
     /// executor knows it: it is where the null that swallowed the error stands.
     package var elementIndices: [Int]
+    /// The members of the error's `extensions` object, in the order drawn, when the server sent
+    /// one. A list, not a dictionary: two names equal to Swift's `==` and different in bytes
+    /// (`é` precomposed and decomposed) are two members, as JSON makes them.
+    package var extensions: [ProvenanceMember]?
 
-    package init(message: String, path: [PathComponent], elementIndices: [Int] = []) {
+    package init(message: String, path: [PathComponent], elementIndices: [Int] = [], extensions: [ProvenanceMember]? = nil) {
         self.message = message
         self.path = path
         self.elementIndices = elementIndices
+        self.extensions = extensions
+    }
+}
+
+/// One `"name": value` member of an object the server wrote member by member.
+package struct ProvenanceMember: Hashable, Sendable {
+    package var name: String
+    package var value: JSONValue
+
+    package init(_ name: String, _ value: JSONValue) {
+        self.name = name
+        self.value = value
     }
 }

@@ -132,6 +132,7 @@ struct ResponseWriter {
     private mutating func error(_ raised: RaisedError) {
         var members = ["message", "path"]
         if style.errorLocations, raised.location != nil { members.append("locations") }
+        if raised.error.extensions != nil { members.append("extensions") }
         token(UInt8(ascii: "{"))
         for (position, member) in order(members.count).map({ members[$0] }).enumerated() {
             if position > 0 { token(UInt8(ascii: ",")) }
@@ -152,6 +153,15 @@ struct ResponseWriter {
                     }
                 }
                 token(UInt8(ascii: "]"))
+            case "extensions":
+                let extensions = raised.error.extensions!
+                token(UInt8(ascii: "{"))
+                for (position, index) in order(extensions.count).enumerated() {
+                    if position > 0 { token(UInt8(ascii: ",")) }
+                    key(extensions[index].name)
+                    json(extensions[index].value)
+                }
+                token(UInt8(ascii: "}"))
             default:
                 let location = raised.location!
                 token(UInt8(ascii: "["))
