@@ -103,6 +103,11 @@ package enum Mutant: String, CaseIterable, Sendable {
     /// precomposed and decomposed) for one given twice, and refuses the whole response (the
     /// store's rule until 2026-12-05: found once the simulator's server sent extensions).
     case equivalentNamesCollide
+    /// Ingest takes a null that stands where the schema allows none for a plain null, as a lenient
+    /// client does, instead of carrying it up to the nearest nullable place (planted: the
+    /// simulator's server left every null where it fell only from 2026-12-05, and before that day
+    /// no campaign had run the store's propagation).
+    case nullsNotPropagated
 
     /// What the mutant breaks, in a sentence.
     package var summary: String {
@@ -142,6 +147,7 @@ package enum Mutant: String, CaseIterable, Sendable {
         case .joinedListErrorsDropped: "a connection's joined edges leave out a failed edge and its error too, so a read shows a shorter list and no error"
         case .failedNodesWipeJoined: "a joining page whose nodes failed replaces the nodes the connection held with null"
         case .equivalentNamesCollide: "ingest takes two member names that differ only in Unicode normalization for one given twice and refuses the response"
+        case .nullsNotPropagated: "ingest keeps a null that stands where the schema allows none as a plain null instead of nulling the nearest nullable place"
         }
     }
 }

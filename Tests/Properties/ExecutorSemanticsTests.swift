@@ -267,6 +267,38 @@ struct ExecutorSemanticsTests {
         #expect(json["data"] is NSNull)
     }
 
+    @Test("a server that leaves nulls where they fall writes the null in place; the data is the propagated one")
+    func nullsLeftInPlace() throws {
+        let world = try ExecutorSchema.world("""
+            query Nested { maybe { __typename theme inner { value } } }
+            query Root { hero { __typename id } settings { theme inner { value } } }
+            """)
+        var server = WorldFixtures.server(world) {
+            $0.nonNullErrorRate = 1
+            $0.leavesNullsInPlace = true
+        }
+        let nested = server.execute(try #require(world.operation(named: "Nested")), variables: [:])
+        // The data and errors are what a propagating server gives.
+        guard case .nulled(let written)? = nested.data?["maybe"]?.value else {
+            Issue.record("maybe should be nulled, is \(String(describing: nested.data?["maybe"]?.value))")
+            return
+        }
+        #expect(nested.data?["maybe"]?.errors.map(\.path) == [[.key("maybe"), .key("theme")]])
+        // The text holds the object with its failed field null, and the __typename before it.
+        #expect(written.object?.fields.map(\.responseKey) == ["__typename", "theme"])
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(nested.responseText)) as? [String: Any])
+        let maybe = try #require((json["data"] as? [String: Any])?["maybe"] as? [String: Any])
+        #expect(maybe["theme"] is NSNull)
+        #expect(maybe["__typename"] as? String == "Settings")
+        // A null that reaches data (settings, non-null, fails itself): data is null, and the
+        // server wrote the root object with settings null in it.
+        let root = server.execute(try #require(world.operation(named: "Root")), variables: [:])
+        #expect(root.data == nil)
+        #expect(root.writtenData != nil)
+        let rootJSON = try #require(try JSONSerialization.jsonObject(with: Data(root.responseText)) as? [String: Any])
+        #expect((rootJSON["data"] as? [String: Any])?["settings"] is NSNull)
+    }
+
     @Test("errors inside an object that a later sibling nulls go to the field holding its null, in order")
     func errorsUnderANulledParent() throws {
         let world = try ExecutorSchema.world("query Q { maybe { opt { note } inner { value } } }")

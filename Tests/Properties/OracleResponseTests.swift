@@ -186,3 +186,54 @@ struct OracleResponseTests {
         #expect(text == provenance)
     }
 }
+
+/// A server that leaves nulls where they fall: the model carries each up on its own.
+@Suite("Oracle: nulls left where they fell")
+struct OracleNullsInPlaceTests {
+    typealias F = OracleFixture
+
+    static let variables: [String: JSONValue] = ["id": .string("1"), "first": .int(2)]
+
+    @Test("a null cursor left in its edge reads as the edge's null, a null hasNextPage as the connection's")
+    func carriedUp() throws {
+        let inPlace = try F.text(#"""
+            {"data":{"character":{"id":"1","notes":{"totalCount":2,
+              "edges":[{"cursor":"a","node":{"id":"n1","text":"x"}},{"cursor":null,"node":{"id":"n2","text":"y"}}],
+              "pageInfo":{"endCursor":"b","startCursor":"a","hasNextPage":false,"hasPreviousPage":false}}}},
+             "errors":[{"message":"no cursor","path":["character","notes","edges",1,"cursor"]}]}
+            """#, "Notes", Self.variables)
+        let propagated = try F.text(#"""
+            {"data":{"character":{"id":"1","notes":{"totalCount":2,
+              "edges":[{"cursor":"a","node":{"id":"n1","text":"x"}},null],
+              "pageInfo":{"endCursor":"b","startCursor":"a","hasNextPage":false,"hasPreviousPage":false}}}},
+             "errors":[{"message":"no cursor","path":["character","notes","edges",1,"cursor"]}]}
+            """#, "Notes", Self.variables)
+        #expect(inPlace == propagated)
+        #expect(inPlace.records["Note:n2"] == nil)
+
+        let pageInfo = try F.text(#"""
+            {"data":{"character":{"id":"1","notes":{"totalCount":2,"edges":[],
+              "pageInfo":{"endCursor":"b","startCursor":"a","hasNextPage":null,"hasPreviousPage":false}}}},
+             "errors":[{"message":"unknown","path":["character","notes","pageInfo","hasNextPage"]}]}
+            """#, "Notes", Self.variables)
+        #expect(pageInfo.records["Character:1"]?.cells[#"notes(first:2)"#]?.value == OracleValue.null)
+        #expect(pageInfo.records["Character:1"]?.cells[#"notes(first:2)"#]?.errors.map(\.message) == ["unknown"])
+    }
+
+    @Test("a misplaced null no error names is refused; only the first in each nullable place needs one")
+    func namedOrRefused() throws {
+        let unnamed = #"""
+            {"data":{"character":{"id":"1","notes":{"edges":[{"cursor":null,"node":null}],"pageInfo":null}}},
+             "errors":[{"message":"elsewhere","path":["character","name"]}]}
+            """#
+        #expect(throws: OracleResponseError.self) { try F.text(unnamed, "Notes", Self.variables) }
+        // pageInfo's null is the first misplaced one in notes; the edge's null cursor comes after
+        // it inside the same nullable place, which is gone already.
+        let firstNamed = #"""
+            {"data":{"character":{"id":"1","notes":{"pageInfo":null,"edges":[{"cursor":null,"node":null}]}}},
+             "errors":[{"message":"no page info","path":["character","notes","pageInfo"]}]}
+            """#
+        let response = try F.text(firstNamed, "Notes", Self.variables)
+        #expect(response.records["Character:1"]?.cells[#"notes(first:2)"#]?.value == OracleValue.null)
+    }
+}

@@ -25,6 +25,8 @@ struct ServerResponseTests {
         /// Errors written with `extensions`, and those among them holding two names Swift's `==` takes for one.
         var errorsWithExtensions = 0
         var equivalentNames = 0
+        /// Nulls a server that leaves them where they fall wrote inside the object or list around them.
+        var nullsInPlace = 0
     }
 
     /// Executes `steps` drawn operations of `world` under `seed`, with drift between them; calls
@@ -78,6 +80,7 @@ struct ServerResponseTests {
         #expect(tally.placedErrors > 10)
         #expect(tally.errorsWithExtensions > 5)
         #expect(tally.equivalentNames > 0)
+        #expect(tally.nullsInPlace > 0)
         #expect(tally.errorsThroughNull > 0)
         // Only a null `data` leaves errors unplaced: every other error explains a null of a field.
         #expect(tally.unplacedErrors > 0 || worldName == "rickandmorty")
@@ -132,6 +135,9 @@ struct ServerResponseTests {
         var placed: [ProvenanceError] = []
         if let data = execution.data {
             compare(.object(data), json["data"] as Any, at: "data", problems: &problems, placed: &placed, tally: &tally)
+        } else if let written = execution.writtenData {
+            tally.nullData += 1
+            compare(.nulled(written: written), json["data"] as Any, at: "data", problems: &problems, placed: &placed, tally: &tally)
         } else {
             tally.nullData += 1
             if !(json["data"] is NSNull) { problems.append("data should be null") }
@@ -176,6 +182,11 @@ struct ServerResponseTests {
         switch value {
         case .null:
             if !(json is NSNull) { problems.append("\(path): expected null, read \(json)") }
+        case .nulled(let written):
+            // What the server wrote in place: its errors were placed on the field holding the null.
+            tally.nullsInPlace += 1
+            var inside: [ProvenanceError] = []
+            compare(written, json, at: path, problems: &problems, placed: &inside, tally: &tally)
         case .scalar(.string(let text)):
             guard let read = json as? String, read.unicodeScalars.elementsEqual(text.unicodeScalars) else {
                 problems.append("\(path): expected \(text.debugDescription), read \(json)")
@@ -231,7 +242,7 @@ struct ServerResponseTests {
     static func explainsNull(_ value: ProvenanceValue, along steps: ArraySlice<ProvenanceError.PathComponent>) -> Bool {
         var value = value
         var steps = steps
-        while value != .null {
+        while !value.isNull {
             guard let step = steps.popFirst() else { return false }
             switch (step, value) {
             case (.index(let index), .list(let items)) where index < items.count:

@@ -28,6 +28,7 @@ enum WorldFixtures {
         settings.trickyStringRates = [0]
         settings.trickyIDRates = [0]
         settings.canonicalTwinChance = 0
+        settings.nullsInPlaceChance = 0
         return settings
     }
 

@@ -27,7 +27,7 @@ extension Normalizer {
     /// Reads a null at `level` of `member`'s type, or throws when that level is non-null.
     @inline(__always)
     mutating func readNull(_ member: ShapeEntry, level: Int) throws(IngestError) {
-        if member.isNonNull(atLevel: level) { _ = try nullIn(member, level: level) }
+        if member.isNonNull(atLevel: level), !mutant.isOn(.nullsNotPropagated) { _ = try nullIn(member, level: level) }
         try readNull()
     }
 

@@ -94,7 +94,7 @@ struct ProvenanceWalk {
         _ value: ProvenanceValue, parent: OracleText, slot: OracleText, depth: Int, index: [Int]
     ) throws(OracleResponseError) -> OracleValue {
         switch value {
-        case .null:
+        case .null, .nulled:
             return .null
         case .object(let object):
             guard depth == 0 else { throw OracleResponseError("an object where a list belongs", path: slot.string) }
@@ -105,7 +105,7 @@ struct ProvenanceWalk {
                 var keys: [OracleText?] = []
                 for (position, item) in items.enumerated() {
                     switch item {
-                    case .null: keys.append(nil)
+                    case .null, .nulled: keys.append(nil)
                     case .object(let object):
                         keys.append(try self.object(object, fixedKey: nil, parent: parent, slot: slot, index: index + [position]))
                     default: throw OracleResponseError("a list item that is not an object", path: slot.string)
@@ -163,7 +163,7 @@ struct ProvenanceWalk {
     /// A leaf value of the provenance as a JSON tree.
     static func tree(_ value: ProvenanceValue) throws(OracleResponseError) -> OracleJSON {
         switch value {
-        case .null: return .null
+        case .null, .nulled: return .null
         case .scalar(let json): return OracleJSON(json)
         case .list(let items):
             var trees: [OracleJSON] = []

@@ -33,12 +33,20 @@ extension ModelResponse {
         let (resolved, identity) = compiled.resolved(variables)
         var walk = TextWalk(schema: schema, catalog: compiled.catalog, variables: resolved, memo: compiled.walkMemos.take(identity))
         defer { compiled.walkMemos.keep(walk.memo, for: identity) }
-        let data = json.member("data")
+        var data = json.member("data")
         var errors: [OracleJSON] = []
         switch json.member("errors") {
         case .array(let items)?: errors = items
         case .null?, nil: break
         default: throw OracleResponseError("errors is not a list")
+        }
+        // Nulls a server left where they fell, carried up as the specification would have. Only
+        // an error can vouch for one, so without errors the walk reads such a null as it stands
+        // (the server never sends one unnamed).
+        if case .object? = data, !errors.isEmpty {
+            let errorPaths = errors.compactMap { TextWalk.fieldError($0).1 }
+            data = try walk.settlingNulls(
+                data!, sets: [compiled.selections], rootType: compiled.rootTypename, errorPaths: errorPaths) ?? .null
         }
         // Only errors look objects up by their path.
         walk.recordsMet = !errors.isEmpty

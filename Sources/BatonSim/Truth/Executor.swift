@@ -80,7 +80,8 @@ struct Executor {
             // `data` is null: no error names a field of the response.
             record(propagation.error, at: propagation.location, field: nil)
             place(from: 0, on: nil)
-            return ExecutionResult(data: nil, errors: errors)
+            return ExecutionResult(
+                data: nil, errors: errors, writtenData: configuration.leavesNullsInPlace ? propagation.written : nil)
         } catch {
             return ExecutionResult(data: nil, errors: errors)
         }
@@ -99,10 +100,23 @@ struct Executor {
         fields.reserveCapacity(groups.count)
         // A null that propagates out of here takes the object with it: whatever nullable place
         // swallows it takes the errors raised inside (their paths step through its null).
-        for group in groups {
+        for (position, group) in groups.enumerated() {
             path.append(.key(group.responseKey))
             defer { path.removeLast() }
-            fields.append(try executeField(group, on: object, path: &path))
+            do {
+                fields.append(try executeField(group, on: object, path: &path))
+            } catch var propagation as NullPropagation {
+                // Written in place, the object holds the fields completed so far, the null (or
+                // what holds it) and, so that a reader can type it, the `__typename`s after it.
+                fields.append(ProvenanceField(
+                    responseKey: group.responseKey, name: group.nodes[0].name, arguments: [:], value: propagation.written))
+                for later in groups[(position + 1)...] where later.nodes[0].name == "__typename" {
+                    fields.append(ProvenanceField(
+                        responseKey: later.responseKey, name: "__typename", arguments: [:], value: .scalar(.string(object.type))))
+                }
+                propagation.written = .object(ProvenanceObject(typename: object.type, id: object.id, fields: fields))
+                throw propagation
+            }
         }
         return ProvenanceObject(typename: object.type, id: object.id, fields: fields)
     }
@@ -195,8 +209,8 @@ struct Executor {
             record(propagation.error, at: propagation.location, field: path)
             place(from: firstError, on: path)
             return ProvenanceField(
-                responseKey: group.responseKey, name: node.name, arguments: arguments, directives: directives, value: .null,
-                errors: errors(from: firstError, on: path))
+                responseKey: group.responseKey, name: node.name, arguments: arguments, directives: directives,
+                value: nulled(propagation), errors: errors(from: firstError, on: path))
         }
     }
 
@@ -232,12 +246,16 @@ struct Executor {
                 let firstError = errors.count
                 do {
                     values.append(try complete(inner, item, selections: selections, field: field, location: location, path: &path))
-                } catch let propagation as NullPropagation {
-                    if inner.isNonNull { throw propagation }
+                } catch var propagation as NullPropagation {
+                    if inner.isNonNull {
+                        // Written in place, the list holds its items so far and the null (or what holds it).
+                        propagation.written = .list(values + [propagation.written])
+                        throw propagation
+                    }
                     // The item is null: its errors step through it, so they belong to the list's field.
                     record(propagation.error, at: propagation.location, field: Self.field(of: path))
                     place(from: firstError, on: Self.field(of: path), element: Self.element(of: path))
-                    values.append(.null)
+                    values.append(nulled(propagation))
                 }
             }
             return .list(values)
@@ -288,6 +306,12 @@ struct Executor {
         var field = path
         while case .index? = field.last { field.removeLast() }
         return field
+    }
+
+    /// The value of a nullable place a null propagated to: `null`, which a server that leaves
+    /// nulls where they fall writes as the object or list that holds the null.
+    func nulled(_ propagation: NullPropagation) -> ProvenanceValue {
+        configuration.leavesNullsInPlace ? .nulled(written: propagation.written) : .null
     }
 
     /// Throws the error an answer gives for a field that fails, with the extensions its hash

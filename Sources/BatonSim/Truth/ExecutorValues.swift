@@ -61,6 +61,10 @@ indirect enum Resolved {
 struct NullPropagation: Error {
     let error: ProvenanceError
     let location: GraphQLLocation?
+    /// What a server that leaves nulls where they fall (``ServerConfiguration/leavesNullsInPlace``)
+    /// writes at the place the null has travelled to so far: `null` where it arose, then the
+    /// object or list around it, as far as it was completed.
+    var written: ProvenanceValue = .null
 }
 
 /// An error of the response, with where the document asked for the field and the field it
@@ -82,6 +86,9 @@ struct RaisedError {
 struct ExecutionResult {
     var data: ProvenanceObject?
     var errors: [RaisedError]
+    /// When a null reached `data` and the server leaves nulls where they fall: the root object it
+    /// writes instead of `null`.
+    var writtenData: ProvenanceValue?
 }
 
 /// A connection a probe execution passed through, for the variable drawer: which variables page it,

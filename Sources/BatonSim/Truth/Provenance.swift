@@ -22,12 +22,19 @@ package struct Execution: Sendable {
     /// Every error of the response's `errors`, placed or not, in the order written: when several
     /// name one field, the last written is the one a reader keeps.
     package var errors: [ProvenanceError]
+    /// When `data` is null because a null reached it, and the server leaves nulls where they fall:
+    /// the root object it wrote instead (see ``ProvenanceValue/nulled(written:)``).
+    package var writtenData: ProvenanceValue?
 
-    package init(responseText: [UInt8], data: ProvenanceObject?, unplacedErrors: [ProvenanceError] = [], errors: [ProvenanceError]? = nil) {
+    package init(
+        responseText: [UInt8], data: ProvenanceObject?, unplacedErrors: [ProvenanceError] = [], errors: [ProvenanceError]? = nil,
+        writtenData: ProvenanceValue? = nil
+    ) {
         self.responseText = responseText
         self.data = data
         self.unplacedErrors = unplacedErrors
         self.errors = errors ?? unplacedErrors
+        self.writtenData = writtenData
     }
 }
 
@@ -90,6 +97,19 @@ package indirect enum ProvenanceValue: Hashable, Sendable {
     case scalar(JSONValue)
     case list([ProvenanceValue])
     case object(ProvenanceObject)
+    /// `null` in the data: a null from below propagated here, as the specification says. A server
+    /// that leaves nulls where they fall wrote `written` instead: the object or list around a
+    /// null that stands in a non-null place, which a client must null here itself (see
+    /// ``ServerConfiguration/leavesNullsInPlace``).
+    case nulled(written: ProvenanceValue)
+
+    /// True for `null` in the data, whatever the server wrote.
+    package var isNull: Bool {
+        switch self {
+        case .null, .nulled: true
+        default: false
+        }
+    }
 }
 
 /// An error of the response's `errors`, with the path it names.

@@ -29,7 +29,13 @@ struct ResponseWriter {
             if position > 0 { token(UInt8(ascii: ",")) }
             key(member)
             if member == "data" {
-                if let data = result.data { written = object(data) } else { literal("null") }
+                if let data = result.data {
+                    written = object(data)
+                } else if let inPlace = result.writtenData {
+                    value(inPlace)
+                } else {
+                    literal("null")
+                }
             } else {
                 token(UInt8(ascii: "["))
                 for (index, error) in result.errors.enumerated() {
@@ -63,6 +69,7 @@ struct ResponseWriter {
     }
 
     /// Writes `value` and returns it as written (objects' fields in written order).
+    @discardableResult
     private mutating func value(_ value: ProvenanceValue) -> ProvenanceValue {
         switch value {
         case .null:
@@ -72,6 +79,8 @@ struct ResponseWriter {
             return .scalar(json(scalar))
         case .object(let object):
             return .object(self.object(object))
+        case .nulled(let written):
+            return .nulled(written: self.value(written))
         case .list(let items):
             token(UInt8(ascii: "["))
             var written: [ProvenanceValue] = []

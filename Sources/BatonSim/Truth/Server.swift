@@ -104,7 +104,9 @@ package struct Server: Sendable {
         let (text, written) = writer.response(result)
         jsonRandom = writer.random
         let unplaced = result.errors.filter { !$0.placed }.map(\.error)
-        return Execution(responseText: text, data: written, unplacedErrors: unplaced, errors: result.errors.map(\.error))
+        return Execution(
+            responseText: text, data: written, unplacedErrors: unplaced, errors: result.errors.map(\.error),
+            writtenData: result.writtenData)
     }
 
     /// Moves the state out (leaving an empty one), so that the executor owns it uniquely and its

@@ -44,6 +44,11 @@ package struct ServerConfiguration: Sendable, Hashable, CustomStringConvertible 
     /// Ids unique across types (the world's `globalIDs`).
     package var globalIDs: Bool
     package var json: JSONStyle
+    /// A server that leaves a null where it falls: a non-null field that fails is written `null`
+    /// in place, inside the objects and lists around it, with its error, and the client must carry
+    /// the null up to the nearest nullable place itself (the specification's propagation, which
+    /// some servers skip). The data is the same; only the text differs.
+    package var leavesNullsInPlace: Bool
 
     /// Draws a configuration for `world` from `random`.
     package init(world: World, random: inout SimRandom) {
@@ -71,6 +76,7 @@ package struct ServerConfiguration: Sendable, Hashable, CustomStringConvertible 
         json = JSONStyle(random: &random)
         // Drawn last, so that the draws before it are the ones a seed made before item errors.
         itemErrorRate = random.pick(world.settings.itemErrorRates)
+        leavesNullsInPlace = random.chance(world.settings.nullsInPlaceChance)
     }
 
     package var description: String {
@@ -85,6 +91,7 @@ package struct ServerConfiguration: Sendable, Hashable, CustomStringConvertible 
             "cursors \(cursorStyle.rawValue)\(decoratedCursors ? " decorated" : "")",
         ]
         if canonicalTwins { parts.append("canonical twins") }
+        if leavesNullsInPlace { parts.append("nulls left in place") }
         parts.append("json: \(json)")
         return parts.joined(separator: "; ")
     }

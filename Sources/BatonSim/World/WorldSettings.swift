@@ -37,6 +37,10 @@ package struct WorldSettings: Sendable, Hashable {
     /// normalization (`café1` precomposed and decomposed): distinct bytes that Swift's `==` calls
     /// equal, a classic place for key bugs.
     package var canonicalTwinChance = 0.1
+    /// Chance that a seed's server leaves nulls where they fall: a non-null field that fails is
+    /// written `null` in place rather than its null carried up to the nearest nullable place
+    /// (``ServerConfiguration/leavesNullsInPlace``).
+    package var nullsInPlaceChance = 0.25
     /// When true, ids are unique across all types (`Issue_3`), as a `node(id:)` field needs; when
     /// false, each type numbers its own (`1`, `2`, …). When not set, ids are global exactly when
     /// the schema has a field that looks an id up among several entity types.
@@ -56,7 +60,7 @@ extension WorldSettings {
     /// The keys `world.json` may hold.
     static let keys = [
         "canonicalTwinChance", "connectionLength", "entities", "entitiesPerType", "errorRates", "globalIDs", "itemErrorRates",
-        "listLength", "nonNullErrorRates", "nullIDRates", "nullRates", "trickyIDRates", "trickyStringRates",
+        "listLength", "nonNullErrorRates", "nullIDRates", "nullRates", "nullsInPlaceChance", "trickyIDRates", "trickyStringRates",
         "unansweredOperations", "valueVersions",
     ]
 
@@ -98,11 +102,11 @@ extension WorldSettings {
             case "nullIDRates": settings.nullIDRates = try rates(value, fail)
             case "trickyStringRates": settings.trickyStringRates = try rates(value, fail)
             case "trickyIDRates": settings.trickyIDRates = try rates(value, fail)
-            case "canonicalTwinChance":
+            case "canonicalTwinChance", "nullsInPlaceChance":
                 guard case .number(let chance, _) = value.value, chance >= 0, chance <= 1 else {
                     throw fail("expected a chance between 0 and 1, found \(value.kindName)")
                 }
-                settings.canonicalTwinChance = chance
+                if member.key == "canonicalTwinChance" { settings.canonicalTwinChance = chance } else { settings.nullsInPlaceChance = chance }
             case "globalIDs":
                 guard case .bool(let flag) = value.value else { throw fail("expected true or false, found \(value.kindName)") }
                 settings.globalIDs = flag

@@ -1,0 +1,77 @@
+import Baton
+
+/// Nulls that stand where the schema allows none, as a server that skips the specification's
+/// propagation writes them: the model carries each up to the nearest place that allows null
+/// itself, before it reads the response.
+///
+/// The rule (the store's documented one, worked out here on the model's own tree): inside each
+/// nullable place, the first null in a non-null place (in the order of the text) makes that place
+/// null, and nothing else under it is looked at; a null that reaches `data` makes `data` null.
+/// Every null so carried must be named by an error whose path is the null's or goes on below it;
+/// otherwise the response is not one the schema allows, and a client refuses it.
+extension TextWalk {
+    /// `data` with its misplaced nulls carried up (`nil`: `data` itself is null).
+    ///
+    /// - Throws: ``OracleResponseError`` naming a misplaced null no error names.
+    mutating func settlingNulls(
+        _ data: OracleJSON, sets: [OracleSelectionSet], rootType: String, errorPaths: [[Step]]
+    ) throws(OracleResponseError) -> OracleJSON? {
+        var misplaced: [[Step]] = []
+        let settled = try settle(data, sets: sets, declaredType: rootType, path: [], misplaced: &misplaced)
+        for path in misplaced where !errorPaths.contains(where: { $0.starts(with: path) }) {
+            throw OracleResponseError("a null where the schema allows none, and no error names it", path: TextWalk.dotted(path))
+        }
+        return settled
+    }
+
+    /// The object `json` with its misplaced nulls carried up; `nil` when one reaches the object
+    /// itself (a non-null member is null, or became null).
+    private mutating func settle(
+        _ json: OracleJSON, sets: [OracleSelectionSet], declaredType: String, path: [Step], misplaced: inout [[Step]]
+    ) throws(OracleResponseError) -> OracleJSON? {
+        guard case .object(var members) = json else { return json }
+        let typename = try self.typename(members, sets: sets, declaredType: declaredType, path: TextWalk.dotted(path))
+        let applying = fields(sets, typename)
+        for index in members.indices {
+            guard let position = applying.byKey[members[index].key], !applying.merged[position].field.isTypename,
+                let definition = schema.field(applying.merged[position].field.name, on: typename)
+            else { continue }
+            let merged = applying.merged[position]
+            guard let value = try settle(
+                members[index].value, type: definition.type, merged: merged, path: path + [.key(members[index].key.string)],
+                misplaced: &misplaced)
+            else { return nil }
+            members[index].value = value
+        }
+        return .object(members)
+    }
+
+    /// A value of `type` with its misplaced nulls carried up; `nil` when it is (or became) null
+    /// and `type` is non-null.
+    private mutating func settle(
+        _ json: OracleJSON, type: GraphQLTypeReference, merged: OracleMergedField, path: [Step], misplaced: inout [[Step]]
+    ) throws(OracleResponseError) -> OracleJSON? {
+        switch type {
+        case .nonNull(let inner):
+            if case .null = json {
+                misplaced.append(path)
+                return nil
+            }
+            let value = try settle(json, type: inner, merged: merged, path: path, misplaced: &misplaced)
+            if case .null? = value { return nil }
+            return value
+        case .list(let inner):
+            guard case .array(var items) = json else { return json }
+            for index in items.indices {
+                guard let item = try settle(items[index], type: inner, merged: merged, path: path + [.index(index)], misplaced: &misplaced) else {
+                    return .null
+                }
+                items[index] = item
+            }
+            return .array(items)
+        case .named(let name):
+            guard case .object = json, schema.type(named: name)?.isLeaf == false else { return json }
+            return try settle(json, sets: merged.subselections, declaredType: name, path: path, misplaced: &misplaced) ?? .null
+        }
+    }
+}
