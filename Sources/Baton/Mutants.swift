@@ -108,6 +108,14 @@ package enum Mutant: String, CaseIterable, Sendable {
     /// simulator's server left every null where it fell only from 2026-12-05, and before that day
     /// no campaign had run the store's propagation).
     case nullsNotPropagated
+    /// A release buffer over its size lets its newest roots go instead of its oldest (planted: no
+    /// campaign released more roots than production's buffer of 10 holds until the swarm drew
+    /// smaller buffers, 2026-12-05).
+    case releaseBufferDropsNewest
+    /// Collection's renumbering of memory's ids forgets which records were hydrated (planted: no
+    /// campaign renumbered before the swarm drew a compaction slack of 0, 2026-12-05; the store's
+    /// small worlds never left 1,024 dead ids).
+    case compactionForgetsHydrated
 
     /// What the mutant breaks, in a sentence.
     package var summary: String {
@@ -148,6 +156,8 @@ package enum Mutant: String, CaseIterable, Sendable {
         case .failedNodesWipeJoined: "a joining page whose nodes failed replaces the nodes the connection held with null"
         case .equivalentNamesCollide: "ingest takes two member names that differ only in Unicode normalization for one given twice and refuses the response"
         case .nullsNotPropagated: "ingest keeps a null that stands where the schema allows none as a plain null instead of nulling the nearest nullable place"
+        case .releaseBufferDropsNewest: "a full release buffer lets its newest roots go instead of its oldest"
+        case .compactionForgetsHydrated: "collection's renumbering of record ids forgets which records were hydrated, so a partial snapshot replaces their rows"
         }
     }
 }

@@ -52,6 +52,9 @@ struct OracleCoverageTests {
         oracle.forgetDamaged([OracleText("Character:2")])
         oracle.writerBound = 1
         try oracle.commit(F.header("2", name: "Morty", status: "Alive"), "Header", ["id": .string("2")])  // over the bound
+        oracle.releaseBufferSize = 0
+        oracle.retain(token: 1, operation: "Header", variables: ["id": .string("2")])
+        oracle.release(token: 1)  // straight out of an empty buffer
 
         for (name, value) in oracle.coverage.counters {
             #expect(value > 0, "\(name) was never reached")

@@ -57,6 +57,6 @@ struct OracleDifferenceTests {
         b.powerLossesOntoOlderCommit = 4
         let sum = a + b
         #expect(sum.revivals == 5 && sum.deduplicatedEdges == 1 && sum.powerLossesOntoOlderCommit == 4)
-        #expect(sum.counters.count == 21 && sum.counters.map(\.value).reduce(0, +) == 10)
+        #expect(sum.counters.count == 22 && sum.counters.map(\.value).reduce(0, +) == 10)
     }
 }

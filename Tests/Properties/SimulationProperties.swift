@@ -187,3 +187,22 @@ struct MutantProperties {
     }
 }
 #endif
+
+/// The store settings a swarm draws: production's for half of the seeds, small ones for the rest.
+@Suite("Swarms draw the store's release buffer and compaction slack")
+struct SwarmStoreSettingsTests {
+    @Test("release buffers of 0 to 3 and production's 10, compaction slack 0 and production's 1,024; a replay keeps its seed's")
+    func drawn() {
+        var buffers: Set<Int> = []
+        var slacks: Set<Int> = []
+        for seed: UInt64 in 0..<200 {
+            let swarm = Simulation.swarm(for: seed, world: .standard)
+            buffers.insert(swarm.releaseBufferSize)
+            slacks.insert(swarm.compactionSlack)
+            #expect(Simulation.swarm(for: seed, world: .standard).releaseBufferSize == swarm.releaseBufferSize)
+        }
+        #expect(buffers == [0, 1, 2, 3, Store.Configuration().releaseBufferSize])
+        #expect(slacks == [0, Store.Configuration().compactionSlack])
+        #expect(Simulation.swarm(for: 0, world: .standard).description.contains("release buffer"))
+    }
+}

@@ -250,20 +250,21 @@ struct RecordMemory {
     // MARK: Compaction
 
     /// Numbers again only the ids that still mean something (records memory holds, hydrated
-    /// records, overlaid records) when they are under half of all ids; every record's outline is
-    /// forgotten then. Returns true when it compacted.
+    /// records, overlaid records) when they are under half of all ids, with `slack` ids to spare;
+    /// every record's outline is forgotten then. Returns true when it compacted.
     @discardableResult
-    mutating func compact() -> Bool {
+    mutating func compact(slack: Int = 1024, mutant: Mutant? = nil) -> Bool {
         let meaningful: Flags = [.present, .hydrated, .overlaid]
         var living = 0
         for flag in flags where !flag.isDisjoint(with: meaningful) { living += 1 }
-        guard keys.count > 2 * living + 1024 else { return false }
+        guard keys.count > 2 * living + slack else { return false }
         var fresh = RecordMemory()
         fresh.reserveCapacity(living)
         for id in keys.indices where !flags[id].isDisjoint(with: meaningful) {
             let newID = fresh.intern(keys[id])
             fresh.set(id: newID, data[id])
             fresh.flags[newID] = flags[id]
+            if mutant.isOn(.compactionForgetsHydrated) { fresh.flags[newID].remove(.hydrated) }
         }
         self = fresh
         return true

@@ -44,7 +44,7 @@ extension Store {
             }
         }
         refreshObjects(swept)
-        if !base.compact() { base.reclaimOutlines() }
+        if !base.compact(slack: configuration.compactionSlack, mutant: configuration.mutant) { base.reclaimOutlines() }
         return CollectionResult(kept: base.count, swept: swept.count - (sweptRootFields > 0 ? 1 : 0), sweptRootFields: sweptRootFields)
     }
 

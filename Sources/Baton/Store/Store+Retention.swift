@@ -48,7 +48,11 @@ extension Store {
         token.isReleased = true
         retention.buffer.append(root)
         if retention.buffer.count > configuration.releaseBufferSize {
-            retention.buffer.removeFirst(retention.buffer.count - configuration.releaseBufferSize)
+            if configuration.mutant.isOn(.releaseBufferDropsNewest) {
+                retention.buffer.removeLast(retention.buffer.count - configuration.releaseBufferSize)
+            } else {
+                retention.buffer.removeFirst(retention.buffer.count - configuration.releaseBufferSize)
+            }
             noteCollectionNeeded()
         }
     }

@@ -16,6 +16,10 @@ public final class Store {
         public var collectsAutomatically: Bool
         /// A known bug switched back on (tests and the simulator only; ignored without `BATON_MUTANTS`).
         package var mutant: Mutant?
+        /// Dead record ids collection tolerates beyond half of all ids before it numbers the
+        /// living ones afresh (``RecordMemory/compact(slack:)``); the simulator draws 0 for half of
+        /// its seeds, so that its small worlds renumber too.
+        package var compactionSlack = 1024
 
         public init(releaseBufferSize: Int = 10, defaultExpiration: Double? = nil, collectsAutomatically: Bool = true) {
             self.releaseBufferSize = releaseBufferSize

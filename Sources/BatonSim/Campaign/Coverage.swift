@@ -95,6 +95,7 @@ package struct Coverage: Hashable, Sendable {
         model.writerOverflows = int("writerOverflows")
         model.inDoubtDrainsRecovered = int("inDoubtDrainsRecovered")
         model.rottedRowsMissed = int("rottedRowsMissed")
+        model.releasedRootsLeavingBuffer = int("releasedRootsLeavingBuffer")
         tornWrites = int("tornWrites")
         directoryEntriesLost = int("directoryEntriesLost")
         failedSyncsDroppingWrites = int("failedSyncsDroppingWrites")

@@ -40,6 +40,12 @@ package struct Swarm: Sendable, CustomStringConvertible {
     /// The writer's bound on queued items (``WriterLimits``) for this run: `nil` is production's.
     /// A small bound lets a full disk's stretch fill the queue until it overflows.
     package var writerBound: Int?
+    /// The store's release buffer for this run (``Store/Configuration/releaseBufferSize``): production's
+    /// 10 for half of the seeds, 0 to 3 for the rest, so that released roots leave the buffer.
+    package var releaseBufferSize: Int
+    /// The dead ids collection tolerates before it renumbers memory's ids
+    /// (``Store/Configuration/compactionSlack``): production's 1,024 or 0.
+    package var compactionSlack: Int
 
     /// Draws a swarm for `world` from `random` (the run's `swarm` stream).
     package init(world: World, random: inout SimRandom) {
@@ -88,6 +94,10 @@ package struct Swarm: Sendable, CustomStringConvertible {
         self.weights[.diskFull] = harsher.chance(0.5) ? 0 : harsher.int(1...2)
         self.weights[.bitRot] = harsher.chance(0.7) ? 0 : 1
         writerBound = harsher.chance(0.3) ? harsher.pick([12, 25, 50, 100]) : nil
+        var store = random.split("store")
+        let production = Store.Configuration()
+        releaseBufferSize = store.chance(0.5) ? production.releaseBufferSize : store.int(0...3)
+        compactionSlack = store.chance(0.5) ? production.compactionSlack : 0
     }
 
     package var description: String {
@@ -96,6 +106,7 @@ package struct Swarm: Sendable, CustomStringConvertible {
         parts.append("drift \(driftRate), expirations \(expirationRate)")
         if aftershockLength > 0 { parts.append("aftershocks \(aftershockLength)×\(aftershockBoost)") }
         if let writerBound { parts.append("writer bound \(writerBound) items") }
+        parts.append("release buffer \(releaseBufferSize), compaction slack \(compactionSlack)")
         parts.append("server: \(server)")
         parts.append("disk: \(disk)")
         return parts.joined(separator: "; ")
@@ -114,6 +125,8 @@ package struct Swarm: Sendable, CustomStringConvertible {
             "aftershockLength": .int(aftershockLength),
             "aftershockBoost": .int(aftershockBoost),
             "writerBound": writerBound.map { .int($0) } ?? .null,
+            "releaseBufferSize": .int(releaseBufferSize),
+            "compactionSlack": .int(compactionSlack),
             "server": .string(server.description),
             "disk": disk.json,
         ])

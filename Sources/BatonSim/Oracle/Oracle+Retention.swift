@@ -24,6 +24,7 @@ extension Oracle {
         guard let root = retained.removeValue(forKey: token) else { return }
         releaseBuffer.append(root)
         if releaseBuffer.count > releaseBufferSize {
+            coverage.releasedRootsLeavingBuffer += releaseBuffer.count - releaseBufferSize
             releaseBuffer.removeFirst(releaseBuffer.count - releaseBufferSize)
         }
     }

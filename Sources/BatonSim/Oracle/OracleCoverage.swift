@@ -43,6 +43,8 @@ package struct OracleCoverage: Hashable, Sendable, Codable {
     package var inDoubtDrainsRecovered = 0
     /// Rows bit rot damaged that a relaunch found damaged (a miss, never served).
     package var rottedRowsMissed = 0
+    /// Released roots that left a full release buffer (their records no longer protected).
+    package var releasedRootsLeavingBuffer = 0
 
     package init() {}
 
@@ -60,6 +62,7 @@ package struct OracleCoverage: Hashable, Sendable, Codable {
             ("readFaultMisses", readFaultMisses), ("readFaultOtherMisses", readFaultOtherMisses),
             ("fullDiskFailedDrains", fullDiskFailedDrains), ("writerOverflows", writerOverflows),
             ("inDoubtDrainsRecovered", inDoubtDrainsRecovered), ("rottedRowsMissed", rottedRowsMissed),
+            ("releasedRootsLeavingBuffer", releasedRootsLeavingBuffer),
         ]
     }
 
@@ -87,6 +90,7 @@ package struct OracleCoverage: Hashable, Sendable, Codable {
         sum.writerOverflows += rhs.writerOverflows
         sum.inDoubtDrainsRecovered += rhs.inDoubtDrainsRecovered
         sum.rottedRowsMissed += rhs.rottedRowsMissed
+        sum.releasedRootsLeavingBuffer += rhs.releasedRootsLeavingBuffer
         return sum
     }
 }

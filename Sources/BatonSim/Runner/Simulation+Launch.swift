@@ -67,7 +67,7 @@ extension Simulation {
         }
         if !disk.hasPendingWrites { oracle.noteSynced() }
         let recorder = RecordingImage(image, faultCount: { [disk] in disk.counters.injectedFaults })
-        let store = Store(image: recorder, clock: clock, configuration: .init(collectsAutomatically: false, mutant: options.mutant))
+        let store = Store(image: recorder, clock: clock, configuration: storeConfiguration)
         process = Process(store: store, image: image, recorder: recorder)
         lastEnd = nil
         launched = true

@@ -79,6 +79,9 @@ package final class Simulation {
     var fullDiskEventsLeft = 0
     /// The writer's bound on queued items in this run.
     let writerBound: Int
+    /// How each launch's store is configured: collection by the schedule only, the mutant, and
+    /// the swarm's release buffer and compaction slack.
+    let storeConfiguration: Store.Configuration
     /// Watches the observable records of the running process.
     var observers = ObserverAudit()
     /// The run's timeline, when the options ask for one.
@@ -109,6 +112,14 @@ package final class Simulation {
         oracle = Oracle(world: options.world)
         writerBound = options.writerBound ?? WriterLimits().maxQueuedItems
         oracle.writerBound = writerBound
+        // A seeded run (or a replay of one) keeps its swarm's store settings; a hand-written
+        // replay has production's.
+        let swarm = seed.map { Self.swarm(for: $0, world: options.world) }
+        var store = Store.Configuration(collectsAutomatically: false, mutant: options.mutant)
+        store.releaseBufferSize = swarm?.releaseBufferSize ?? store.releaseBufferSize
+        store.compactionSlack = swarm?.compactionSlack ?? store.compactionSlack
+        storeConfiguration = store
+        oracle.releaseBufferSize = store.releaseBufferSize
         disk = SimulatedDisk(seed: diskSeed)
         disk.setTime(milliseconds: Int64(clock.now() * 1000))
         if options.recordsTimeline { timeline = Timeline(title: seed.map { "seed \($0), world \(options.world.name)" } ?? "replay, world \(options.world.name)") }
