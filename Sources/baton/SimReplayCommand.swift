@@ -34,6 +34,7 @@ enum SimReplayCommand {
         var options = Simulation.Options(events: file.events.count, mutant: mutant, echo: trace, recordsTimeline: requests.wanted, world: world)
         options.keepGoing = keepGoing
         options.writerBound = file.writerBound
+        options.store = file.store
         var outcome = Simulation.replay(file.events, seed: file.seed, disk: file.disk ?? DiskModel(), options: options)
         outcome.timeline?.title = path + (mutant.map { " under mutant \($0.rawValue)" } ?? "")
         print("replayed \(outcome.eventsRun) events, \(outcome.statesChecked) states checked, trace \(outcome.traceHash)")

@@ -62,7 +62,7 @@ enum SimRunCommand {
         let file = ReplayFile(
             seed: seed, mutant: options.mutant, invariant: failure.invariant, detail: failure.detail,
             world: options.world.name == World.defaultName ? nil : options.world.name,
-            disk: Simulation.swarm(for: seed, world: options.world).disk, writerBound: outcome.writerBound, events: shrunk.events)
+            disk: Simulation.swarm(for: seed, world: options.world).disk, writerBound: outcome.writerBound, store: outcome.store, events: shrunk.events)
         do {
             let path = try file.write(into: replayDirectory, name: ReplayFile.fileName(seed: seed, mutant: options.mutant))
             print("replay file: \(path)")
@@ -70,6 +70,7 @@ enum SimRunCommand {
             do {
                 var timelineOptions = options
                 timelineOptions.writerBound = outcome.writerBound
+                timelineOptions.store = outcome.store
                 try TimelineFile.write(replaying: shrunk.events, seed: seed, options: timelineOptions, to: page)
                 print("timeline:    \(page)")
             } catch {

@@ -39,7 +39,7 @@ enum SimSweepCommand {
         for (number, failure) in result.failures.enumerated() {
             let file = ReplayFile(
                 seed: seed, mutant: mutant, invariant: failure.failure.invariant, detail: failure.failure.detail, world: worldName,
-                writerBound: result.writerBound, events: failure.events)
+                writerBound: result.writerBound, store: result.store, events: failure.events)
             let name = "sweep-seed-\(seed)-\(mode.rawValue)-" + (mutant.map { $0.rawValue + "-" } ?? "") + "\(failure.point.kind)-\(failure.point.nth)"
                 + (failure.point.crash.map { "-" + $0 } ?? "") + ".json"
             do {

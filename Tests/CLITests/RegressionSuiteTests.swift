@@ -33,8 +33,16 @@ struct RegressionSuiteTests {
     func passes(path: String) throws {
         let file = try read(path)
         #expect(file.mutant == nil, "a regression guards a mutant (guards), it does not switch one on")
-        let outcome = Simulation.replay(file.events, seed: file.seed, options: .init(events: file.events.count))
+        let outcome = Simulation.replay(file.events, seed: file.seed, disk: file.disk, options: Self.options(file, mutant: nil))
         #expect(outcome.failure == nil, "\(path): \(outcome.failure.map(String.init(describing:)) ?? "")")
+    }
+
+    /// The options a campaign replays `file` with: its writer's bound and store settings.
+    static func options(_ file: ReplayFile, mutant: Mutant?) -> Simulation.Options {
+        var options = Simulation.Options(events: file.events.count, mutant: mutant)
+        options.writerBound = file.writerBound
+        options.store = file.store
+        return options
     }
 
     #if BATON_MUTANTS
@@ -42,7 +50,7 @@ struct RegressionSuiteTests {
     func failsUnderItsMutant(path: String) throws {
         let file = try read(path)
         guard let mutant = file.guards else { return }
-        let outcome = Simulation.replay(file.events, seed: file.seed, options: .init(events: file.events.count, mutant: mutant))
+        let outcome = Simulation.replay(file.events, seed: file.seed, disk: file.disk, options: Self.options(file, mutant: mutant))
         #expect(outcome.failure?.invariant == file.invariant, "\(path) under \(mutant.rawValue): \(outcome.failure.map(String.init(describing:)) ?? "passed")")
     }
     #endif

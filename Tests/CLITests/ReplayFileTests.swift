@@ -45,6 +45,8 @@ struct ReplayFileTests {
         (file(#"{"event":"kill"}"#, #"{"event":"kill"}"#), "event 1: kill does nothing: no process is running (the kill at event 0 ended it)"),
         (file(#"{"event":"quit"}"#, #"{"event":"drainPartway","steps":1}"#), "event 1: drainPartway does nothing: no process is running"),
         ("{\"baton-replay\":1,\"disk\":{\"sectorSize\":100},\"events\":[]}", "\"disk\" is an object with \"sectorSize\" (512 to 65536)"),
+        ("{\"baton-replay\":1,\"store\":{\"releaseBufferSize\":-1,\"compactionSlack\":0},\"events\":[]}", "\"store\" is {\"releaseBufferSize\": N"),
+        ("{\"baton-replay\":1,\"store\":{\"releaseBufferSize\":2},\"events\":[]}", "\"store\" is {\"releaseBufferSize\": N"),
     ]
 
     @Test("what is refused, and the message", arguments: refused)
@@ -70,9 +72,11 @@ struct ReplayFileTests {
     @Test("the header round-trips, note and detail included")
     func roundTrip() throws {
         let file = ReplayFile(seed: 9, invariant: "image-equals-model", detail: "image-equals-model after event #0: …",
-                              guards: .evictNever, note: "why this file exists",
+                              guards: .evictNever, note: "why this file exists", writerBound: 25,
+                              store: StoreSettings(releaseBufferSize: 2, compactionSlack: 0),
                               events: [ScheduledEvent(.drain), ScheduledEvent(.advanceClock(seconds: 5))])
         #expect(try ReplayFile.parse(file.render()) == file)
+        #expect(file.render().contains(#""store":{"compactionSlack":0,"releaseBufferSize":2}"#))
     }
 
     @Test("the scenarios the repository ships all read")

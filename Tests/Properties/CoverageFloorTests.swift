@@ -56,8 +56,10 @@ struct CoverageFloorTests {
         // Errors read back with the extensions the server drew for half of its errors.
         "errorsWithExtensionsReadBack": 15,  // 42
         // Released roots pushed out of a release buffer the swarm drew small (0 to 3 in half of
-        // the seeds; production's 10 was never filled): 40 over seeds 0..199.
-        "releasedRootsLeavingBuffer": 1,  // 2
+        // the seeds; production's 10 was never filled): 37 over seeds 0..199 but none in
+        // 0..<24, so not floored here; the releaseBufferDropsNewest mutant's bounded check
+        // (seed 74) and the scripted life of OracleCoverageTests guard it.
+        "releasedRootsLeavingBuffer": 0,  // 0
     ]
 
     @Test("seeds 0..<24 of the default world reach every counted rule at least as often as the floor")

@@ -118,13 +118,14 @@ package struct Campaign {
         let file = ReplayFile(
             seed: seed, mutant: mutant, invariant: violation.invariant, detail: violation.detail,
             world: world.name == World.defaultName ? nil : world.name, disk: Self.swarm(for: seed, world: world).disk,
-            writerBound: outcome.writerBound, events: shrunk.events)
+            writerBound: outcome.writerBound, store: outcome.store, events: shrunk.events)
         do {
             let path = try file.write(into: directory, name: name)
             failure.replayPath = path
             let page = TimelineFile.path(besideReplay: path)
             var timelineOptions = plan.options
             timelineOptions.writerBound = timelineOptions.writerBound ?? outcome.writerBound
+            timelineOptions.store = timelineOptions.store ?? outcome.store
             try TimelineFile.write(replaying: shrunk.events, seed: seed, options: timelineOptions, to: page)
             failure.timelinePath = page
         } catch {
@@ -134,7 +135,7 @@ package struct Campaign {
             do {
                 failure.regressionPath = try folder.save(seed: seed, violation: violation, mutant: mutant,
                                                          eventsPerSeed: plan.options.events, events: shrunk.events, world: world,
-                                                         writerBound: outcome.writerBound)
+                                                         writerBound: outcome.writerBound, store: outcome.store)
             } catch {
                 failure.writeError = "\(error)"
             }
@@ -176,6 +177,7 @@ package struct Campaign {
         quiet.echo = false
         quiet.recordsTimeline = false
         quiet.writerBound = quiet.writerBound ?? outcome.writerBound
+        quiet.store = quiet.store ?? outcome.store
         var shrinker = Shrinker<ScheduledEvent>(budget: budget)
         let world = options.world
         let disk = outcome.seed.map { Self.swarm(for: $0, world: world).disk }

@@ -40,10 +40,12 @@ package struct RegressionFolder: Hashable, Sendable {
     /// must pass without it (else the failure is not the mutant's alone and is not saved).
     @MainActor
     package func save(seed: UInt64, violation: InvariantViolation, mutant: Mutant?, eventsPerSeed: Int,
-                      events: [ScheduledEvent], world: World = .standard, writerBound: Int? = nil) throws(WriteError) -> String {
+                      events: [ScheduledEvent], world: World = .standard, writerBound: Int? = nil,
+                      store: StoreSettings? = nil) throws(WriteError) -> String {
         if let mutant {
             var cleanOptions = Simulation.Options(events: events.count, world: world)
             cleanOptions.writerBound = writerBound
+            cleanOptions.store = store
             let clean = Simulation.replay(events, seed: seed, disk: Simulation.swarm(for: seed, world: world).disk, options: cleanOptions)
             if let other = clean.failure {
                 throw WriteError(message: "not saved as a regression: its schedule fails without \(mutant.rawValue) too (\(other.invariant)); replay it to see the bug")
@@ -56,7 +58,7 @@ package struct RegressionFolder: Hashable, Sendable {
             ? "Found by a campaign: fails until the bug is fixed, then guards the fix. The whole run: \(rerun)."
             : "Found by a campaign under \(mutant!.rawValue): passes, and fails under that mutant. The whole run: \(rerun)."
         let file = ReplayFile(seed: seed, invariant: violation.invariant, detail: violation.detail, guards: mutant,
-                              note: note, world: named, disk: Simulation.swarm(for: seed, world: world).disk, writerBound: writerBound, events: events)
+                              note: note, world: named, disk: Simulation.swarm(for: seed, world: world).disk, writerBound: writerBound, store: store, events: events)
         return try file.write(into: path, name: Self.fileName(seed: seed, invariant: violation.invariant, mutant: mutant))
     }
 
@@ -101,6 +103,7 @@ package struct RegressionFolder: Hashable, Sendable {
         }
         var options = Simulation.Options(events: file.events.count, mutant: mutant ?? file.mutant, world: world)
         options.writerBound = file.writerBound
+        options.store = file.store
         return Simulation.replay(file.events, seed: file.seed, disk: file.disk ?? DiskModel(), options: options).failure
     }
 }

@@ -51,6 +51,8 @@ package enum Sweep {
         package var baselineFailure: InvariantViolation?
         /// The writer's bound the seed's swarm drew (`nil`: production's): every run uses it.
         package var writerBound: Int?
+        /// The store's settings the seed's swarm drew (`nil`: production's): every run uses them.
+        package var store: StoreSettings?
     }
 
     /// The seed's schedule, and the disk's operations before each of its events.
@@ -61,6 +63,7 @@ package enum Sweep {
         counting.countsOperations = true
         counting.echo = false
         counting.writerBound = options.writerBound ?? generated.writerBound
+        counting.store = options.store ?? generated.store
         return (generated.schedule, Simulation.replay(generated.schedule, seed: seed, options: counting))
     }
 
@@ -118,6 +121,7 @@ package enum Sweep {
             (kind, Int((last?[kind] ?? 0) - (first?[kind] ?? 0)))
         })
         result.writerBound = outcome.writerBound
+        result.store = outcome.store
         if let failure = outcome.failure {
             result.baselineFailure = failure
             return result
@@ -125,6 +129,7 @@ package enum Sweep {
         var quiet = options
         quiet.echo = false
         quiet.writerBound = outcome.writerBound
+        quiet.store = outcome.store
         for point in points(outcome, mode: mode) {
             guard let events = Self.schedule(schedule, baseline: outcome, point: point) else { continue }
             result.runs += 1

@@ -40,12 +40,8 @@ package struct Swarm: Sendable, CustomStringConvertible {
     /// The writer's bound on queued items (``WriterLimits``) for this run: `nil` is production's.
     /// A small bound lets a full disk's stretch fill the queue until it overflows.
     package var writerBound: Int?
-    /// The store's release buffer for this run (``Store/Configuration/releaseBufferSize``): production's
-    /// 10 for half of the seeds, 0 to 3 for the rest, so that released roots leave the buffer.
-    package var releaseBufferSize: Int
-    /// The dead ids collection tolerates before it renumbers memory's ids
-    /// (``Store/Configuration/compactionSlack``): production's 1,024 or 0.
-    package var compactionSlack: Int
+    /// The store's settings for this run, drawn from a stream of their own (see ``StoreSettings``).
+    package var store: StoreSettings
 
     /// Draws a swarm for `world` from `random` (the run's `swarm` stream).
     package init(world: World, random: inout SimRandom) {
@@ -94,10 +90,8 @@ package struct Swarm: Sendable, CustomStringConvertible {
         self.weights[.diskFull] = harsher.chance(0.5) ? 0 : harsher.int(1...2)
         self.weights[.bitRot] = harsher.chance(0.7) ? 0 : 1
         writerBound = harsher.chance(0.3) ? harsher.pick([12, 25, 50, 100]) : nil
-        var store = random.split("store")
-        let production = Store.Configuration()
-        releaseBufferSize = store.chance(0.5) ? production.releaseBufferSize : store.int(0...3)
-        compactionSlack = store.chance(0.5) ? production.compactionSlack : 0
+        var storeRandom = random.split("store")
+        store = StoreSettings(random: &storeRandom)
     }
 
     package var description: String {
@@ -106,7 +100,7 @@ package struct Swarm: Sendable, CustomStringConvertible {
         parts.append("drift \(driftRate), expirations \(expirationRate)")
         if aftershockLength > 0 { parts.append("aftershocks \(aftershockLength)×\(aftershockBoost)") }
         if let writerBound { parts.append("writer bound \(writerBound) items") }
-        parts.append("release buffer \(releaseBufferSize), compaction slack \(compactionSlack)")
+        if store != StoreSettings() { parts.append("store: \(store)") }
         parts.append("server: \(server)")
         parts.append("disk: \(disk)")
         return parts.joined(separator: "; ")
@@ -125,10 +119,65 @@ package struct Swarm: Sendable, CustomStringConvertible {
             "aftershockLength": .int(aftershockLength),
             "aftershockBoost": .int(aftershockBoost),
             "writerBound": writerBound.map { .int($0) } ?? .null,
-            "releaseBufferSize": .int(releaseBufferSize),
-            "compactionSlack": .int(compactionSlack),
+            "store": store.json,
             "server": .string(server.description),
             "disk": disk.json,
         ])
+    }
+}
+
+/// The store's settings a run draws, where production's leave paths a simulated app never takes:
+/// the release buffer (``Store/Configuration/releaseBufferSize``) is production's 10 for half of
+/// the seeds and 0 to 3 for the rest, since a run releases too few roots to fill ten; the
+/// compaction slack (``Store/Configuration/compactionSlack``) is production's 1,024 or 0, since a
+/// world's few hundred records never leave 1,024 dead ids. A replay file keeps the run's (its
+/// header's `store`; absent: production's).
+package struct StoreSettings: Hashable, Sendable, CustomStringConvertible {
+    package var releaseBufferSize: Int
+    package var compactionSlack: Int
+
+    /// Production's settings.
+    package init() {
+        let production = Store.Configuration()
+        releaseBufferSize = production.releaseBufferSize
+        compactionSlack = production.compactionSlack
+    }
+
+    package init(releaseBufferSize: Int, compactionSlack: Int) {
+        self.releaseBufferSize = releaseBufferSize
+        self.compactionSlack = compactionSlack
+    }
+
+    /// Draws a run's settings from `random` (the swarm's `store` stream).
+    init(random: inout SimRandom) {
+        self.init()
+        if !random.chance(0.5) { releaseBufferSize = random.int(0...3) }
+        if !random.chance(0.5) { compactionSlack = 0 }
+    }
+
+    package var description: String { "release buffer \(releaseBufferSize), compaction slack \(compactionSlack)" }
+
+    /// The settings as a replay file's header holds them.
+    package var json: JSONValue {
+        .object(["releaseBufferSize": .int(releaseBufferSize), "compactionSlack": .int(compactionSlack)])
+    }
+
+    /// Reads a replay header's `store` (absent or null: nil, production's).
+    package init?(replayHeader value: JSONValue?) throws(ReplayError) {
+        guard let value, value != .null else { return nil }
+        guard case .object(let members) = value, Set(members.keys) == ["releaseBufferSize", "compactionSlack"],
+            case .int(let buffer)? = members["releaseBufferSize"], buffer >= 0,
+            case .int(let slack)? = members["compactionSlack"], slack >= 0
+        else {
+            throw ReplayError("\"store\" is {\"releaseBufferSize\": N, \"compactionSlack\": M}, whole numbers of at least 0")
+        }
+        self.init(releaseBufferSize: buffer, compactionSlack: slack)
+    }
+
+    /// The store's configuration under these settings.
+    func configuration(mutant: Mutant?) -> Store.Configuration {
+        var configuration = Store.Configuration(releaseBufferSize: releaseBufferSize, collectsAutomatically: false, mutant: mutant)
+        configuration.compactionSlack = compactionSlack
+        return configuration
     }
 }

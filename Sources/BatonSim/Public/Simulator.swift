@@ -37,6 +37,7 @@ public enum Simulator {
         }
         var options = Simulation.Options(events: file.events.count, mutant: file.mutant, world: resolved)
         options.writerBound = file.writerBound
+        options.store = file.store
         return SimulationResult(
             Simulation.replay(file.events, seed: file.seed, disk: file.disk ?? DiskModel(), options: options), options: options, shrinks: false)
     }
@@ -78,7 +79,7 @@ public struct SimulationResult: Sendable {
         let world = options.world.name == World.defaultName ? nil : options.world.name
         let file = ReplayFile(
             seed: outcome.seed, mutant: options.mutant, invariant: violation.invariant, detail: violation.detail,
-            world: world, disk: outcome.seed.map { Simulation.swarm(for: $0, world: options.world).disk }, writerBound: outcome.writerBound, events: events)
+            world: world, disk: outcome.seed.map { Simulation.swarm(for: $0, world: options.world).disk }, writerBound: outcome.writerBound, store: outcome.store, events: events)
         failure = SimulationFailure(
             invariant: violation.invariant, eventIndex: violation.eventIndex, detail: violation.detail, replayFile: file.render())
     }

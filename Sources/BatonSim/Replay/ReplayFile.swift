@@ -38,12 +38,15 @@ package struct ReplayFile: Hashable, Sendable {
     /// The writer's bound on queued items the run had (`nil`: production's); a seed's swarm
     /// draws one (see docs/simulator.md, "Faults the schedule injects").
     package var writerBound: Int?
+    /// The store's settings the run had (`nil`: production's); a seed's swarm draws them.
+    package var store: StoreSettings?
     package var events: [ScheduledEvent]
 
     package init(seed: UInt64? = nil, mutant: Mutant? = nil, invariant: String? = nil, detail: String? = nil,
                  guards: Mutant? = nil, note: String? = nil, world: String? = nil, disk: DiskModel? = nil,
-                 writerBound: Int? = nil, events: [ScheduledEvent]) {
+                 writerBound: Int? = nil, store: StoreSettings? = nil, events: [ScheduledEvent]) {
         self.world = world
+        self.store = store
         self.disk = disk
         self.writerBound = writerBound
         self.seed = seed
@@ -56,7 +59,7 @@ package struct ReplayFile: Hashable, Sendable {
     }
 
     /// The header keys a file may hold besides `events`.
-    static let headerKeys = ["baton-replay", "seed", "mutant", "guards", "invariant", "detail", "note", "world", "disk", "writerBound"]
+    static let headerKeys = ["baton-replay", "seed", "mutant", "guards", "invariant", "detail", "note", "world", "disk", "writerBound", "store"]
 
     /// The file's text.
     package func render() -> String {
@@ -70,6 +73,7 @@ package struct ReplayFile: Hashable, Sendable {
         if let world { header["world"] = .string(world) }
         if let disk { header["disk"] = disk.json }
         if let writerBound { header["writerBound"] = .int(writerBound) }
+        if let store { header["store"] = store.json }
         var text = CanonicalJSON.render(.object(header))
         text.removeLast()
         text += ",\"events\":[\n"
@@ -124,6 +128,7 @@ package struct ReplayFile: Hashable, Sendable {
         case .int(let bound)? where bound >= 1: file.writerBound = bound
         default: throw ReplayError("\"writerBound\" is a whole number of at least 1 (items the writer may queue)")
         }
+        file.store = try StoreSettings(replayHeader: members["store"])
         for (index, item) in items.enumerated() {
             do {
                 file.events.append(try ReplayEventJSON.event(item))

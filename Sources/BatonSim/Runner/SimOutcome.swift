@@ -63,6 +63,8 @@ package struct SimOutcome: Sendable {
     package var operations: [DiskOperationCount] = []
     /// The writer's bound on queued items the run had, when not production's.
     package var writerBound: Int?
+    /// The store's settings the run had, when not production's.
+    package var store: StoreSettings?
 }
 
 /// How many writes, syncs and truncations the disk did so far (failed ones not counted).

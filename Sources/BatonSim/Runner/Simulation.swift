@@ -23,6 +23,9 @@ package final class Simulation {
         /// The writer's bound on queued items; `nil`: production's (a generated run takes its
         /// swarm's, and a replay file's header may name one).
         package var writerBound: Int?
+        /// The store's release buffer and compaction slack; `nil`: production's (a generated run
+        /// takes its swarm's, and a replay file's header may name them).
+        package var store: StoreSettings?
         /// Count the disk's operations before each event (``SimOutcome/operations``).
         package var countsOperations = false
 
@@ -112,14 +115,8 @@ package final class Simulation {
         oracle = Oracle(world: options.world)
         writerBound = options.writerBound ?? WriterLimits().maxQueuedItems
         oracle.writerBound = writerBound
-        // A seeded run (or a replay of one) keeps its swarm's store settings; a hand-written
-        // replay has production's.
-        let swarm = seed.map { Self.swarm(for: $0, world: options.world) }
-        var store = Store.Configuration(collectsAutomatically: false, mutant: options.mutant)
-        store.releaseBufferSize = swarm?.releaseBufferSize ?? store.releaseBufferSize
-        store.compactionSlack = swarm?.compactionSlack ?? store.compactionSlack
-        storeConfiguration = store
-        oracle.releaseBufferSize = store.releaseBufferSize
+        storeConfiguration = (options.store ?? StoreSettings()).configuration(mutant: options.mutant)
+        oracle.releaseBufferSize = storeConfiguration.releaseBufferSize
         disk = SimulatedDisk(seed: diskSeed)
         disk.setTime(milliseconds: Int64(clock.now() * 1000))
         if options.recordsTimeline { timeline = Timeline(title: seed.map { "seed \($0), world \(options.world.name)" } ?? "replay, world \(options.world.name)") }
@@ -139,6 +136,7 @@ package final class Simulation {
         let swarm = swarm(for: seed, world: given.world)
         var options = given
         if options.writerBound == nil { options.writerBound = swarm.writerBound }
+        if options.store == nil { options.store = swarm.store }
         var generator = EventGenerator(world: options.world, swarm: swarm, random: random)
         guard let simulation = make(seed: seed, diskSeed: diskSeed(for: seed), options: options) else {
             return worldFailure(seed: seed, options: options)
@@ -242,7 +240,8 @@ package final class Simulation {
             crashes: crashes, statesChecked: statesChecked, eventsRun: schedule.count, timeline: timeline,
             coverage: coverage,
             expectationFailures: expectationFailures, operations: operations,
-            writerBound: writerBound == WriterLimits().maxQueuedItems ? nil : writerBound)
+            writerBound: writerBound == WriterLimits().maxQueuedItems ? nil : writerBound,
+            store: options.store == StoreSettings() ? nil : options.store)
     }
 
     func generationContext() -> GenerationContext {

@@ -77,6 +77,8 @@ package struct ServerConfiguration: Sendable, Hashable, CustomStringConvertible 
         // Drawn last, so that the draws before it are the ones a seed made before item errors.
         itemErrorRate = random.pick(world.settings.itemErrorRates)
         leavesNullsInPlace = random.chance(world.settings.nullsInPlaceChance)
+        // Such a server has something to leave: its non-null fields fail now and then.
+        if leavesNullsInPlace { nonNullErrorRate = max(nonNullErrorRate, 0.02) }
     }
 
     package var description: String {

@@ -522,7 +522,7 @@ query EpisodeCastHomes($id: ID!) {
 
 """#),
             ("LocationResidents.graphql", #"""
-query LocationResidents($id: ID!) { location(id: $id) { id name dimension residents { id name species } } }
+query LocationResidents($id: ID!) { location(id: $id) { id name dimension boundary residents { id name species } } }
 
 """#),
             ("NoteFeed.graphql", #"""
@@ -546,7 +546,7 @@ query Notes($id: ID!, $first: Int, $after: String, $last: Int, $before: String) 
     id
     notes(first: $first, after: $after, last: $last, before: $before) @connection(key: "Notes_notes") {
       totalCount
-      edges { cursor node { id text } }
+      edges { cursor node { id text tags meta } }
       pageInfo { endCursor startCursor hasNextPage hasPreviousPage }
     }
   }
@@ -599,6 +599,8 @@ type Location {
   id: ID
   name: String
   dimension: String
+  # The location's outline on the map: rings of coordinates, lists of lists of floats.
+  boundary: [[Float!]]
   residents: [Character]
 }
 
@@ -607,7 +609,9 @@ type PageSummary { count: Int, next: Int }
 
 type NoteConnection { totalCount: Int, edges: [NoteEdge], pageInfo: PageInfo!, nodes: [Note] }
 type NoteEdge { cursor: String!, node: Note }
-type Note { id: ID!, text: String }
+# A note's tags and its attachments' metadata (any JSON, as the app's backend stores it).
+type Note { id: ID!, text: String, tags: [String!], meta: JSON }
+scalar JSON
 type PageInfo { endCursor: String, startCursor: String, hasNextPage: Boolean!, hasPreviousPage: Boolean! }
 
 """#),
