@@ -63,6 +63,8 @@ query IssueDetail($id: ID!, $first: Int, $after: String, $withBody: Boolean!, $c
       createdAt
       reactionScore
       url
+      repository { id name }
+      ...IssueRepository
       author { ...AuthorDetails }
       labels(first: 5) { nodes { id name color } }
       comments(first: $first, after: $after) @connection(key: "IssueDetail_comments") {
@@ -85,6 +87,12 @@ query IssueDetail($id: ID!, $first: Int, $after: String, $withBody: Boolean!, $c
       }
     }
   }
+}
+
+# A colocated fragment that selects the repository again, with other fields: the two selections
+# of one field merge.
+fragment IssueRepository on Issue {
+  repository { id nameWithOwner owner { __typename login } }
 }
 
 fragment AuthorDetails on Actor {
