@@ -116,6 +116,9 @@ package enum Mutant: String, CaseIterable, Sendable {
     /// campaign renumbered before the swarm drew a compaction slack of 0, 2026-12-05; the store's
     /// small worlds never left 1,024 dead ids).
     case compactionForgetsHydrated
+    /// A read that finds a list item's record absent names the list in ``ReadResult/missing``, not
+    /// the item (planted: no campaign read back a missing check's data before 2026-12-05).
+    case missingItemNamesItsList
 
     /// What the mutant breaks, in a sentence.
     package var summary: String {
@@ -158,6 +161,7 @@ package enum Mutant: String, CaseIterable, Sendable {
         case .nullsNotPropagated: "ingest keeps a null that stands where the schema allows none as a plain null instead of nulling the nearest nullable place"
         case .releaseBufferDropsNewest: "a full release buffer lets its newest roots go instead of its oldest"
         case .compactionForgetsHydrated: "collection's renumbering of record ids forgets which records were hydrated, so a partial snapshot replaces their rows"
+        case .missingItemNamesItsList: "a read that finds a list item's record absent names the list as missing, not the item"
         }
     }
 }

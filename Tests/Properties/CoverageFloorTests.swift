@@ -60,6 +60,8 @@ struct CoverageFloorTests {
         // 0..<24, so not floored here; the releaseBufferDropsNewest mutant's bounded check
         // (seed 74) and the scripted life of OracleCoverageTests guard it.
         "releasedRootsLeavingBuffer": 0,  // 0
+        // Places the read-backs of missing checks found nothing, compared with the model's.
+        "partialReadsMissing": 200,  // 810
     ]
 
     @Test("seeds 0..<24 of the default world reach every counted rule at least as often as the floor")

@@ -61,3 +61,28 @@ struct OracleCoverageTests {
         }
     }
 }
+
+@Suite("Oracle: reading back what memory lacks")
+struct OracleMissingReadTests {
+    typealias F = OracleFixture
+
+    @Test("a read of a partial record names the fields it lacks and the links whose records are gone, in order")
+    func missingPlaces() throws {
+        var oracle = try F.oracle()
+        let one: [String: JSONValue] = ["id": .string("1")]
+        try oracle.commit(F.header("1", name: "Rick", status: "Alive"), "Header", one)
+        let partial = oracle.expectedRead(operation: "Screen", variables: one)
+        #expect(!partial.isComplete)
+        #expect(partial.missing == ["character.location", "character.episodes"])
+        #expect(partial.data == .object(["character": .object(["id": .string("1"), "name": .string("Rick"), "status": .string("Alive")])]))
+
+        try oracle.commit(F.screen("1", name: "Rick", status: "Alive", location: "Earth", episodes: [("10", "Pilot"), ("11", "Lawn")]), "Screen", one)
+        let whole = oracle.expectedRead(operation: "Screen", variables: one)
+        #expect(whole.isComplete && whole.missing.isEmpty)
+        // Once written, collection with nothing retained sweeps the records and the root field.
+        oracle.drainCommitted(synced: true)
+        _ = oracle.collect()
+        let swept = oracle.expectedRead(operation: "Screen", variables: one)
+        #expect(swept.missing == ["character"])
+    }
+}

@@ -29,6 +29,9 @@ package struct Coverage: Hashable, Sendable {
     package var errorsAtNulledElementsReadBack = 0
     /// Errors among them that carried `extensions` (canonical JSON, kept by the image).
     package var errorsWithExtensionsReadBack = 0
+    /// Places where the read-backs of missing checks found nothing (``ReadResult/missing``),
+    /// each list compared with the model's.
+    package var partialReadsMissing = 0
 
     package init(model: OracleCoverage = OracleCoverage(), tornWrites: Int = 0, faultsInjected: Int = 0) {
         self.model = model
@@ -44,7 +47,7 @@ package struct Coverage: Hashable, Sendable {
             + [("seedsWith4096Sectors", seedsWith4096Sectors)]
             + [("errorsReadBack", errorsReadBack), ("fieldsWithSeveralErrorsReadBack", fieldsWithSeveralErrorsReadBack)]
             + [("errorsAtNulledElementsReadBack", errorsAtNulledElementsReadBack)]
-            + [("errorsWithExtensionsReadBack", errorsWithExtensionsReadBack)]
+            + [("errorsWithExtensionsReadBack", errorsWithExtensionsReadBack), ("partialReadsMissing", partialReadsMissing)]
     }
 
     package static func + (lhs: Coverage, rhs: Coverage) -> Coverage {
@@ -56,6 +59,7 @@ package struct Coverage: Hashable, Sendable {
         sum.fieldsWithSeveralErrorsReadBack = lhs.fieldsWithSeveralErrorsReadBack + rhs.fieldsWithSeveralErrorsReadBack
         sum.errorsAtNulledElementsReadBack = lhs.errorsAtNulledElementsReadBack + rhs.errorsAtNulledElementsReadBack
         sum.errorsWithExtensionsReadBack = lhs.errorsWithExtensionsReadBack + rhs.errorsWithExtensionsReadBack
+        sum.partialReadsMissing = lhs.partialReadsMissing + rhs.partialReadsMissing
         return sum
     }
 
@@ -105,5 +109,6 @@ package struct Coverage: Hashable, Sendable {
         fieldsWithSeveralErrorsReadBack = int("fieldsWithSeveralErrorsReadBack")
         errorsAtNulledElementsReadBack = int("errorsAtNulledElementsReadBack")
         errorsWithExtensionsReadBack = int("errorsWithExtensionsReadBack")
+        partialReadsMissing = int("partialReadsMissing")
     }
 }

@@ -12,6 +12,11 @@ package struct OracleReadResult: Hashable, Sendable {
     /// that lead to a null element of the field's list (it named that element) gets those indices
     /// after the read's path.
     package var errors: [JSONValue] = []
+    /// Where the read found nothing, in the order it met them, dotted (response keys and list
+    /// indices): a field the record holds no cell for, at the field; a link to a record memory
+    /// lacks, at the link (the list element's index for an item). The first twenty only, the
+    /// store's documented limit.
+    package var missing: [String] = []
 }
 
 extension Oracle {
@@ -25,7 +30,7 @@ extension Oracle {
         var walk = ReadWalk(oracle: self, variables: operation.variables(provided))
         let root = visible(operation.rootKey) ?? OracleRecord(typename: operation.rootTypename)
         let data = walk.object(root, sets: [operation.selections])
-        return OracleReadResult(data: data, isComplete: walk.complete, errors: walk.errors)
+        return OracleReadResult(data: data, isComplete: walk.complete, errors: walk.errors, missing: walk.missing)
     }
 }
 
@@ -35,6 +40,7 @@ private struct ReadWalk {
     let variables: [String: JSONValue]
     var complete = true
     var errors: [JSONValue] = []
+    var missing: [String] = []
     /// Where the walk is: response keys and list indices (plain steps, made JSON only for an
     /// error: a `JSONValue` is boxed, and every field of every available check is a step).
     var path: [PathStep] = []
@@ -58,7 +64,9 @@ private struct ReadWalk {
                 continue
             }
             guard let cell = record.cells[merged.field.readSlot(variables)] else {
-                complete = false
+                path.append(.key(responseKey))
+                noteMissing()
+                path.removeLast()
                 continue
             }
             path.append(.key(responseKey))
@@ -84,6 +92,18 @@ private struct ReadWalk {
         case .links(let keys): return items(keys.map { $0.map(OracleValue.link) ?? .null }, subsets: subsets)
         case .list(let values): return items(values, subsets: subsets)
         }
+    }
+
+    /// The read is incomplete: where it found nothing is the walk's path.
+    private mutating func noteMissing() {
+        complete = false
+        guard missing.count < 20 else { return }
+        missing.append(path.map { step in
+            switch step {
+            case .key(let key): key
+            case .index(let index): String(index)
+            }
+        }.joined(separator: "."))
     }
 
     /// A list: every item's JSON, or `nil` as soon as one item links to an absent record.
@@ -140,7 +160,7 @@ private struct ReadWalk {
     /// The linked record's object, `null` for a deleted one; `nil` (incomplete) when memory lacks it.
     private mutating func linked(_ key: OracleText, subsets: [OracleSelectionSet]?) -> JSONValue? {
         guard let record = oracle.visible(key) else {
-            complete = false
+            noteMissing()
             return nil
         }
         if record.deleted { return .null }

@@ -146,6 +146,16 @@ extension Simulation {
                     "check-missing-only-when-model-lacks", "the check said missing; the model has it all (\(expected.source?.rawValue ?? "?"))",
                     differences: checkDifferences(process.store, model: nil, read: nil), at: index)
             }
+            // A screen that reads anyway gets what memory has: partial data, and where it found nothing.
+            let read = process.store.read(plan, variables: resolved)
+            let model = oracle.expectedRead(operation: operation, variables: variables)
+            if read.isComplete != model.isComplete || read.missing != model.missing || JSONDifference.first(model.data, read.data) != nil {
+                throw violation(
+                    "check-reads-model-data",
+                    "missing, and reading back anyway differs (complete: store \(read.isComplete), model \(model.isComplete); missing: store \(read.missing), model \(model.missing))",
+                    differences: checkDifferences(process.store, model: model.data, read: read.data), at: index)
+            }
+            partialReadsMissing += read.missing.count
             return "missing" + (unreadable.isEmpty ? "" : " (\(unreadable.count) rows unreadable)") + Self.readsLine(reads) + Self.faultLine(faults)
         case .available(let freshness, let fetchTime, let source):
             guard expected.available else {
@@ -167,7 +177,7 @@ extension Simulation {
             }
             let read = process.store.read(plan, variables: resolved)
             let model = oracle.expectedRead(operation: operation, variables: variables)
-            if !read.isComplete || !model.isComplete {
+            if !read.isComplete || !model.isComplete || !read.missing.isEmpty || !model.missing.isEmpty {
                 throw violation(
                     "check-reads-model-data", "available, but reading back is incomplete (store: \(read.isComplete), model: \(model.isComplete))",
                     differences: checkDifferences(process.store, model: model.data, read: read.data), at: index)

@@ -64,6 +64,7 @@ package final class Simulation {
     var fieldsWithSeveralErrorsReadBack = 0
     var errorsAtNulledElementsReadBack = 0
     var errorsWithExtensionsReadBack = 0
+    var partialReadsMissing = 0
     var process: Process?
     /// How the last process ended (`nil` before the first launch).
     var lastEnd: ProcessEnd?
@@ -235,6 +236,7 @@ package final class Simulation {
         coverage.fieldsWithSeveralErrorsReadBack = fieldsWithSeveralErrorsReadBack
         coverage.errorsAtNulledElementsReadBack = errorsAtNulledElementsReadBack
         coverage.errorsWithExtensionsReadBack = errorsWithExtensionsReadBack
+        coverage.partialReadsMissing = partialReadsMissing
         return SimOutcome(
             seed: seed, schedule: schedule, failure: failure, trace: trace, traceHash: hasher.hex,
             crashes: crashes, statesChecked: statesChecked, eventsRun: schedule.count, timeline: timeline,
