@@ -299,6 +299,25 @@ struct ExecutorSemanticsTests {
         #expect((rootJSON["data"] as? [String: Any])?["settings"] is NSNull)
     }
 
+    @Test("an object written in place keeps the __typename and id that come after its failed field")
+    func nullsLeftInPlaceKeepTheirKeys() throws {
+        let world = try ExecutorSchema.world("query Late { hero { __typename ... on Droid { serial } id name } }")
+        var found = false
+        for seed: UInt64 in 0..<60 where !found {
+            var server = WorldFixtures.server(world, seed: seed) {
+                $0.nonNullErrorRate = 1
+                $0.leavesNullsInPlace = true
+            }
+            let execution = server.execute(try #require(world.operation(named: "Late")), variables: [:])
+            guard case .nulled(let written)? = execution.data?["hero"]?.value, let object = written.object else { continue }
+            found = true
+            // serial failed; id comes after it and is written, name (not needed to key it) is not.
+            #expect(object.fields.map(\.responseKey) == ["__typename", "serial", "id"])
+            #expect(object["id"]?.value == .scalar(.string(try #require(object.id))))
+        }
+        #expect(found, "no seed drew a droid hero")
+    }
+
     @Test("errors inside an object that a later sibling nulls go to the field holding its null, in order")
     func errorsUnderANulledParent() throws {
         let world = try ExecutorSchema.world("query Q { maybe { opt { note } inner { value } } }")

@@ -107,12 +107,23 @@ struct Executor {
                 fields.append(try executeField(group, on: object, path: &path))
             } catch var propagation as NullPropagation {
                 // Written in place, the object holds the fields completed so far, the null (or
-                // what holds it) and, so that a reader can type it, the `__typename`s after it.
+                // what holds it) and, so that a reader can type and key it, the `__typename`s and
+                // `id`s after it (the server stops at the failure; those two it knows anyway).
                 fields.append(ProvenanceField(
                     responseKey: group.responseKey, name: group.nodes[0].name, arguments: [:], value: propagation.written))
-                for later in groups[(position + 1)...] where later.nodes[0].name == "__typename" {
-                    fields.append(ProvenanceField(
-                        responseKey: later.responseKey, name: "__typename", arguments: [:], value: .scalar(.string(object.type))))
+                for later in groups[(position + 1)...] {
+                    switch later.nodes[0].name {
+                    case "__typename":
+                        fields.append(ProvenanceField(
+                            responseKey: later.responseKey, name: "__typename", arguments: [:], value: .scalar(.string(object.type))))
+                    case "id" where object.entity != nil:
+                        guard let definition = schema.field("id", on: object.type) else { continue }
+                        fields.append(ProvenanceField(
+                            responseKey: later.responseKey, name: "id", arguments: [:],
+                            value: object.id.map { .scalar(Self.idValue($0, as: definition.type)) } ?? .null))
+                    default:
+                        continue
+                    }
                 }
                 propagation.written = .object(ProvenanceObject(typename: object.type, id: object.id, fields: fields))
                 throw propagation
