@@ -4,7 +4,7 @@
 /// Growing moves stored hashes instead of hashing every key's text again (a dictionary of keys
 /// did, at each doubling, while hydration interned link targets), and a probe compares a key's
 /// bytes only when the hashes agree. Ids are never removed: memory numbers afresh by building a
-/// new table (``RecordMemory/compact()``).
+/// new table (``RecordMemory/compact(slack:mutant:)``).
 struct KeyIndex {
     /// One bucket: the id (-1 when empty) and the low 32 bits of its key's hash.
     private struct Entry {

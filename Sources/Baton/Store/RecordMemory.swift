@@ -10,7 +10,7 @@
 ///
 /// Ids are never reused while they live: a record swept from memory keeps its id (links from
 /// other records may still name it). When most ids belong to records memory no longer holds,
-/// ``compact()`` numbers the living ones afresh and forgets every record's outline.
+/// ``compact(slack:mutant:)`` numbers the living ones afresh and forgets every record's outline.
 struct RecordMemory {
     /// Per-id flags.
     struct Flags: OptionSet {
@@ -253,7 +253,7 @@ struct RecordMemory {
     /// records, overlaid records) when they are under half of all ids, with `slack` ids to spare;
     /// every record's outline is forgotten then. Returns true when it compacted.
     @discardableResult
-    mutating func compact(slack: Int = 1024, mutant: Mutant? = nil) -> Bool {
+    mutating func compact(slack: Int, mutant: Mutant?) -> Bool {
         let meaningful: Flags = [.present, .hydrated, .overlaid]
         var living = 0
         for flag in flags where !flag.isDisjoint(with: meaningful) { living += 1 }
