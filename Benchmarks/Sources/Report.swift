@@ -106,6 +106,11 @@ struct Report {
         value >= 10 ? String(format: "%.0f×", value) : value >= 1 ? String(format: "%.2f×", value) : String(format: "%.3f×", value)
     }
 
+    /// A share as a whole percentage: 0.412 → "41%".
+    static func percent(_ share: Double) -> String {
+        String(format: "%.0f%%", share * 100)
+    }
+
     static func number(_ value: Double) -> String {
         value >= 1000 ? String(format: "%.0f", value) : String(format: "%.3g", value)
     }

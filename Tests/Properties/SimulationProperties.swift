@@ -47,6 +47,22 @@ struct SimulationProperties {
         expectClean(Array(start..<(start + 50)), events: Self.events)
     }
 
+    @Test("timing the store's work changes nothing of a run, and the store's share is part of it")
+    func storeWorkTiming() {
+        let plain = Simulation.run(seed: 7, options: .init(events: Self.events))
+        var options = Simulation.Options(events: Self.events)
+        options.timesStoreWork = true
+        let start = ContinuousClock.now
+        let timed = Simulation.run(seed: 7, options: options)
+        let elapsed = ContinuousClock.now - start
+        #expect(Determinism.compare(plain, timed) == nil)
+        #expect(plain.storeCPUSeconds == nil)
+        let seconds = timed.storeCPUSeconds ?? 0
+        #expect(seconds > 0)
+        // CPU time inside the store cannot exceed the run's wall time on its one thread.
+        #expect(seconds <= Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+    }
+
     @Test("the same seed prints the same trace twice")
     func determinism() {
         let run = environmentRun()

@@ -65,6 +65,9 @@ package struct SimOutcome: Sendable {
     package var writerBound: Int?
     /// The store's settings the run had, when not production's.
     package var store: StoreSettings?
+    /// The CPU time the run spent inside the store and its image, when the options asked
+    /// (``Simulation/Options/timesStoreWork``).
+    package var storeCPUSeconds: Double?
 }
 
 /// How many writes, syncs and truncations the disk did so far (failed ones not counted).

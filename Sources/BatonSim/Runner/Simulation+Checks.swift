@@ -115,7 +115,7 @@ extension Simulation {
         _ = process.recorder.takeLookups()
         _ = process.recorder.takeFaults()
         let (result, faults, outside) = checkUnderReadFault(process) {
-            process.store.check(plan, variables: resolved, expiration: expiration)
+            storeWork.time { process.store.check(plan, variables: resolved, expiration: expiration) }
         }
         lastCheck = result
         let lookups = process.recorder.takeLookups()

@@ -52,25 +52,26 @@ extension Simulation {
             guard var process, process.layers[layer] == nil else { return "skipped: layer in use" }
             guard let changeSet = try ingest(operation, variables, body, index: index) else { return "skipped: unknown operation" }
             let response = try modelResponse(operation, variables, body, execution: execution, index: index)
-            process.layers[layer] = process.store.commitOptimistic(changeSet)
+            process.layers[layer] = storeWork.time { process.store.commitOptimistic(changeSet) }
             self.process = process
             oracle.optimistic(layer: layer, response, operation: operation, variables: variables)
             return "layer over \(Self.count(changeSet.records.count, "record"))" + Self.keyList(changeSet.records.map { OracleText($0.key.rawValue) }.sorted())
         case .fail(let layer):
             guard var process, let id = process.layers.removeValue(forKey: layer) else { return "skipped: no such layer" }
-            process.store.revert(id)
+            storeWork.time { process.store.revert(id) }
             self.process = process
             oracle.revert(layer: layer)
             return "reverted"
         case .retain(let token, let operation, let variables):
             guard var process, process.tokens[token] == nil, let plan = plans.plan(operation) else { return "skipped" }
-            process.tokens[token] = process.store.retain(plan, variables: try resolve(plan, operation, variables, index: index))
+            let resolved = try resolve(plan, operation, variables, index: index)
+            process.tokens[token] = storeWork.time { process.store.retain(plan, variables: resolved) }
             self.process = process
             oracle.retain(token: token, operation: operation, variables: variables)
             return "retained"
         case .release(let token):
             guard var process, let retained = process.tokens.removeValue(forKey: token) else { return "skipped: not retained" }
-            process.store.release(retained)
+            storeWork.time { process.store.release(retained) }
             self.process = process
             oracle.release(token: token)
             return "released"
@@ -82,9 +83,9 @@ extension Simulation {
             return try drain(index: index)
         case .drainPartway(let steps):
             guard let process else { return "skipped" }
-            let result = process.image.writer.drain(stoppingAfter: steps)
+            let result = storeWork.time { process.image.writer.drain(stoppingAfter: steps) }
             disk.kill()
-            process.image.abandon()
+            storeWork.time { process.image.abandon() }
             self.process = nil
             lastEnd = .kill
             crashes.drainPartway += 1
@@ -95,7 +96,7 @@ extension Simulation {
             return "now \(clock.now())"
         case .invalidate:
             guard let process else { return "skipped" }
-            process.store.invalidate()
+            storeWork.time { process.store.invalidate() }
             oracle.invalidate()
             return "invalidated"
         case .quit:
@@ -103,7 +104,7 @@ extension Simulation {
         case .kill:
             guard let process else { return "skipped: no process" }
             disk.kill()
-            process.image.abandon()
+            storeWork.time { process.image.abandon() }
             self.process = nil
             lastEnd = .kill
             crashes.kill += 1
@@ -111,7 +112,7 @@ extension Simulation {
         case .powerLoss(let seed):
             guard let process else { return powerLossWhileClosed(seed: seed) }
             disk.powerLoss(seed: seed)
-            process.image.abandon()
+            storeWork.time { process.image.abandon() }
             self.process = nil
             lastEnd = .powerLoss
             crashes.powerLoss += 1
@@ -123,7 +124,7 @@ extension Simulation {
         case .corruptFile(let seed):
             if let process {
                 disk.kill()
-                process.image.abandon()
+                storeWork.time { process.image.abandon() }
                 self.process = nil
             }
             var random = SimRandom(seed: seed)
@@ -156,7 +157,7 @@ extension Simulation {
         guard let plan = plans.plan(operation) else { return nil }
         let resolved = try resolve(plan, operation, variables, index: index)
         do {
-            return try Ingest.normalize(plan: plan, variables: resolved, response: body.bytes, mutant: options.mutant)
+            return try storeWork.time { try Ingest.normalize(plan: plan, variables: resolved, response: body.bytes, mutant: options.mutant) }
         } catch {
             throw violation("ingest-accepts-server-response", "\(operation): \(error)", at: index)
         }
@@ -197,7 +198,7 @@ extension Simulation {
         guard let changeSet = try ingest(operation, variables, body, index: index) else { return "skipped: unknown operation" }
         let response = try modelResponse(operation, variables, body, execution: execution, index: index)
         let id = layer.flatMap { process.layers.removeValue(forKey: $0) }
-        let notJoined = process.store.commit(changeSet, answering: id)
+        let notJoined = storeWork.time { process.store.commit(changeSet, answering: id) }
         self.process = process
         let effect = oracle.serverCommit(response, operation: operation, variables: variables, now: clock.now(), answering: id == nil ? nil : layer)
         let reported = notJoined.map { OracleText($0.connectionRecord.rawValue) }
@@ -216,7 +217,7 @@ extension Simulation {
     private func collect(index: Int) throws -> String {
         guard let process else { return "skipped" }
         let before = SweptKeys(process.store)
-        let result = process.store.collect()
+        let result = storeWork.time { process.store.collect() }
         let swept = before.swept(process.store)
         let expected = oracle.collect()
         statesChecked += 1
@@ -238,7 +239,7 @@ extension Simulation {
         let queued = oracle.queue.flatMap { $0.snapshots.map(\.key) }
         let (queue, touches, imageBefore, evicts) = (oracle.queue, oracle.touches, oracle.image, !oracle.evictionDone)
         let faultsBefore = disk.counters.injectedFaults
-        let result = process.image.writer.drain()
+        let result = storeWork.time { process.image.writer.drain() }
         let faulted = disk.counters.injectedFaults > faultsBefore
         switch result {
         case .nothingToDo:
@@ -267,7 +268,7 @@ extension Simulation {
             outcome = try drain(index: index)
             if outcome.hasPrefix("committed") || outcome == "nothing to do" { break }
         }
-        process.image.close()
+        storeWork.time { process.image.close() }
         if !disk.hasPendingWrites { oracle.noteSynced() }
         self.process = nil
         lastEnd = .quit

@@ -134,7 +134,7 @@ extension Simulation {
             throw violation("image-readable", "the image's tables cannot be read: \(error)", at: index)
         }
         disk.kill()
-        process.image.abandon()
+        storeWork.time { process.image.abandon() }
         self.process = nil
         lastEnd = .kill
         crashes.kill += 1

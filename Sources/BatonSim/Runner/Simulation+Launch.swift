@@ -21,7 +21,9 @@ extension Simulation {
                 #if BATON_MUTANTS
                 configuration.mutant = options.mutant.flatMap(ImageMutant.init(mutant:))
                 #endif
-                image = try Image.open(path: Self.imagePath, vfs: disk.vfsName, appVersion: Self.appVersion, configuration: configuration)
+                image = try storeWork.time {
+                    try Image.open(path: Self.imagePath, vfs: disk.vfsName, appVersion: Self.appVersion, configuration: configuration)
+                }
                 break
             } catch {
                 lastError = "\(error)"
@@ -67,7 +69,7 @@ extension Simulation {
         }
         if !disk.hasPendingWrites { oracle.noteSynced() }
         let recorder = RecordingImage(image, faultCount: { [disk] in disk.counters.injectedFaults })
-        let store = Store(image: recorder, clock: clock, configuration: storeConfiguration)
+        let store = storeWork.time { Store(image: recorder, clock: clock, configuration: storeConfiguration) }
         process = Process(store: store, image: image, recorder: recorder)
         lastEnd = nil
         launched = true

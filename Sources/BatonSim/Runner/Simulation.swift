@@ -28,6 +28,8 @@ package final class Simulation {
         package var store: StoreSettings?
         /// Count the disk's operations before each event (``SimOutcome/operations``).
         package var countsOperations = false
+        /// Add up the CPU time spent inside the store and its image (``SimOutcome/storeCPUSeconds``).
+        package var timesStoreWork = false
 
         package init(events: Int = 200, mutant: Mutant? = nil, echo: Bool = false, recordsTimeline: Bool = false, world: World = .standard) {
             self.events = events
@@ -107,12 +109,15 @@ package final class Simulation {
     var expectationFailures: [InvariantViolation] = []
     /// The disk's operations before each event, when the options count them.
     var operations: [DiskOperationCount] = []
+    /// The CPU time spent inside the store and its image, when the options ask for it.
+    var storeWork: StoreWorkClock
 
     init(seed: UInt64?, diskSeed: UInt64, options: Options, plans: WorldPlans) {
         self.seed = seed
         self.options = options
         self.world = options.world
         self.plans = plans
+        storeWork = StoreWorkClock(enabled: options.timesStoreWork)
         oracle = Oracle(world: options.world)
         writerBound = options.writerBound ?? WriterLimits().maxQueuedItems
         oracle.writerBound = writerBound
@@ -224,7 +229,7 @@ package final class Simulation {
         // Under keepGoing a run whose expectations failed fails, with the first of them.
         failure = failure ?? expectationFailures.first
         if let failure { recordTimelineFailure(failure) }
-        process?.image.abandon()
+        if let process { storeWork.time { process.image.abandon() } }
         process = nil
         if options.countsOperations { operations.append(DiskOperationCount(disk.counters)) }
         hasher.combine("disk \(disk.contentHash)")
@@ -243,7 +248,8 @@ package final class Simulation {
             coverage: coverage,
             expectationFailures: expectationFailures, operations: operations,
             writerBound: writerBound == WriterLimits().maxQueuedItems ? nil : writerBound,
-            store: options.store == StoreSettings() ? nil : options.store)
+            store: options.store == StoreSettings() ? nil : options.store,
+            storeCPUSeconds: options.timesStoreWork ? storeWork.seconds : nil)
     }
 
     func generationContext() -> GenerationContext {
