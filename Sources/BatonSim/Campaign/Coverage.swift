@@ -32,6 +32,9 @@ package struct Coverage: Hashable, Sendable {
     /// Places where the read-backs of missing checks found nothing (``ReadResult/missing``),
     /// each list compared with the model's.
     package var partialReadsMissing = 0
+    /// Lookups of checks that met a row rotted at rest: its checksum failed and the row read as
+    /// absent, as the model had it.
+    package var rottedRowsRead = 0
 
     package init(model: OracleCoverage = OracleCoverage(), tornWrites: Int = 0, faultsInjected: Int = 0) {
         self.model = model
@@ -48,6 +51,7 @@ package struct Coverage: Hashable, Sendable {
             + [("errorsReadBack", errorsReadBack), ("fieldsWithSeveralErrorsReadBack", fieldsWithSeveralErrorsReadBack)]
             + [("errorsAtNulledElementsReadBack", errorsAtNulledElementsReadBack)]
             + [("errorsWithExtensionsReadBack", errorsWithExtensionsReadBack), ("partialReadsMissing", partialReadsMissing)]
+            + [("rottedRowsRead", rottedRowsRead)]
     }
 
     package static func + (lhs: Coverage, rhs: Coverage) -> Coverage {
@@ -60,6 +64,7 @@ package struct Coverage: Hashable, Sendable {
         sum.errorsAtNulledElementsReadBack = lhs.errorsAtNulledElementsReadBack + rhs.errorsAtNulledElementsReadBack
         sum.errorsWithExtensionsReadBack = lhs.errorsWithExtensionsReadBack + rhs.errorsWithExtensionsReadBack
         sum.partialReadsMissing = lhs.partialReadsMissing + rhs.partialReadsMissing
+        sum.rottedRowsRead = lhs.rottedRowsRead + rhs.rottedRowsRead
         return sum
     }
 
@@ -110,5 +115,6 @@ package struct Coverage: Hashable, Sendable {
         errorsAtNulledElementsReadBack = int("errorsAtNulledElementsReadBack")
         errorsWithExtensionsReadBack = int("errorsWithExtensionsReadBack")
         partialReadsMissing = int("partialReadsMissing")
+        rottedRowsRead = int("rottedRowsRead")
     }
 }

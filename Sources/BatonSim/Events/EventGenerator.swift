@@ -41,6 +41,12 @@ package struct EventGenerator: Sendable {
     /// the next page after the one just answered, or the one before), so that pages join, and
     /// with a server that grows at the front, overlap.
     private var scroll: (operation: WorldOperation, variables: [String: JSONValue], pagesLeft: Int, backward: Bool)?
+    /// Draws whether a check goes back to a query the server answered lately, and to which: a
+    /// stream of its own, so that every other draw of a seed stays where it was.
+    private var revisits: SimRandom
+    /// The queries the server answered lately (at most ``visitedLimit``, oldest first): the
+    /// screens a user opens again.
+    private var visited: [(operation: WorldOperation, variables: [String: JSONValue])] = []
     private let kinds = Swarm.Kind.allCases
     /// The swarm's weight of each of `kinds`, in order (the swarm never changes: read once, not
     /// looked up per kind per event).
@@ -56,6 +62,7 @@ package struct EventGenerator: Sendable {
         self.world = world
         self.swarm = swarm
         self.random = random.split("events")
+        revisits = random.split("revisits")
         server = Server(world: world, random: random.split("world"), configuration: swarm.server)
         drawer = VariableDrawer(random: random.split("variables"))
         let answered = world.operations.filter { !world.settings.unansweredOperations.contains($0.name) }
@@ -131,9 +138,17 @@ package struct EventGenerator: Sendable {
             guard !context.retainedTokens.isEmpty else { return plain(.collect) }
             return plain(.release(token: random.pick(context.retainedTokens)))
         case .check:
-            let operation = pickQuery()
+            var operation = pickQuery()
             let expiration: Double? = random.chance(swarm.expirationRate) ? random.pick([10.0, 60.0, 300.0]) : nil
-            return plain(.check(operation: operation.name, variables: drawer.variables(for: operation, server: server), expiration: expiration))
+            var variables = drawer.variables(for: operation, server: server)
+            // Half the checks open a screen the server answered lately, as a user goes back to
+            // one (freshly drawn variables mostly name what was never fetched).
+            if !visited.isEmpty, revisits.chance(Self.revisitRate) {
+                // Mostly one of the last three, as a user goes back a screen or two.
+                let from = revisits.chance(0.5) ? max(0, visited.count - 3) : 0
+                (operation, variables) = visited[revisits.int(from...(visited.count - 1))]
+            }
+            return plain(.check(operation: operation.name, variables: variables, expiration: expiration))
         case .collect:
             return plain(.collect)
         case .drain:
@@ -166,6 +181,17 @@ package struct EventGenerator: Sendable {
 
     /// How often a scroll's next page finds its feed grown at the top since the page before.
     static let feedGrowthRate = 0.3
+    /// How often a check goes back to a query answered lately, and how many it remembers.
+    static let revisitRate = 0.5
+    static let visitedLimit = 12
+
+    /// Remembers a query the server answered, for checks to go back to.
+    private mutating func visit(_ operation: WorldOperation, _ variables: [String: JSONValue]) {
+        guard operation.kind == .query else { return }
+        visited.removeAll { $0.operation.name == operation.name && $0.variables == variables }
+        visited.append((operation, variables))
+        if visited.count > Self.visitedLimit { visited.removeFirst() }
+    }
 
     /// The next page of a scroll in progress, or nil when the scroll is over (or cannot go on).
     private mutating func continueScroll(
@@ -175,6 +201,7 @@ package struct EventGenerator: Sendable {
               let variables = drawer.nextPage(of: current.variables, for: current.operation, server: server, backward: current.backward)
         else { return nil }
         scroll = (current.operation, variables, current.pagesLeft - 1, current.backward)
+        visit(current.operation, variables)
         // Now and then the feed being read gains an item at its top between two pages: under
         // position cursors the next page then repeats an edge the client holds (de-duplication).
         var drift: [String] = []
@@ -202,6 +229,7 @@ package struct EventGenerator: Sendable {
     private mutating func answer(_ operation: WorldOperation) -> GeneratedEvent {
         let variables = drawer.variables(for: operation, server: server)
         let execution = server.execute(operation, variables: variables)
+        visit(operation, variables)
         return GeneratedEvent(
             event: .response(operation: operation.name, variables: variables, body: .text(Self.text(execution))),
             execution: execution, drift: [])

@@ -134,6 +134,7 @@ extension Simulation {
         statesChecked += 1
         let reads = lookups.map(OracleBridge.read)
         markRead(reads)
+        noteRowsRead(reads)
         if reads != expected.reads {
             throw violation(
                 "check-reads-rows", "the check read \(reads.count) rows; the model's walk reads \(expected.reads.count)",
@@ -275,5 +276,24 @@ enum StorageIdentity {
     /// True when both dictionaries share one storage object (a dictionary is one reference).
     static func same<Key, Value>(_ a: [Key: Value], _ b: [Key: Value]) -> Bool {
         unsafeBitCast(a, to: UnsafeRawPointer.self) == unsafeBitCast(b, to: UnsafeRawPointer.self)
+    }
+}
+
+extension Simulation {
+    /// Remembers the rows a check found (for bit rot to prefer) and counts the lookups that met
+    /// a rotted row.
+    func noteRowsRead(_ reads: [OracleRead]) {
+        for case .record(let key, let found) in reads {
+            switch found {
+            case .present, .deleted:
+                if let old = recentlyReadRows.firstIndex(of: key) { recentlyReadRows.remove(at: old) }
+                recentlyReadRows.append(key)
+                if recentlyReadRows.count > Self.recentReadLimit { recentlyReadRows.removeFirst() }
+            case .absent:
+                if oracle.rotted.contains(key) { rottedRowsRead += 1 }
+            case .unreadable:
+                break
+            }
+        }
     }
 }

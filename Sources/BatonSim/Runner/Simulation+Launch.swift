@@ -60,6 +60,7 @@ extension Simulation {
             oracle.relaunched(found: found, generation: observed.generation, after: end)
             if !oracle.rotted.isEmpty || !damaged.isEmpty { oracle.forgetDamaged(damaged) }
             foundLine = Self.launchLine(observed, found: found, of: allowed.count)
+            if !damaged.isEmpty { foundLine += "; damaged and left out: " + Self.count(damaged.count, "row") + Self.keyList(damaged.sorted()) }
         } else {
             guard observed.records.isEmpty && observed.root.isEmpty && observed.fetches.isEmpty else {
                 throw violation("relaunch-allowed-state", "the first launch found rows", at: index)

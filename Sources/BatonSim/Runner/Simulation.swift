@@ -67,6 +67,12 @@ package final class Simulation {
     var errorsAtNulledElementsReadBack = 0
     var errorsWithExtensionsReadBack = 0
     var partialReadsMissing = 0
+    /// Lookups of checks that met a rotted row (found it damaged, so absent).
+    var rottedRowsRead = 0
+    /// The record rows checks found lately, oldest first (at most ``recentReadLimit``): the rows
+    /// the schedule's screens read, which bit rot prefers so that a later check meets it.
+    var recentlyReadRows: [OracleText] = []
+    static let recentReadLimit = 48
     var process: Process?
     /// How the last process ended (`nil` before the first launch).
     var lastEnd: ProcessEnd?
@@ -242,6 +248,7 @@ package final class Simulation {
         coverage.errorsAtNulledElementsReadBack = errorsAtNulledElementsReadBack
         coverage.errorsWithExtensionsReadBack = errorsWithExtensionsReadBack
         coverage.partialReadsMissing = partialReadsMissing
+        coverage.rottedRowsRead = rottedRowsRead
         return SimOutcome(
             seed: seed, schedule: schedule, failure: failure, trace: trace, traceHash: hasher.hex,
             crashes: crashes, statesChecked: statesChecked, eventsRun: schedule.count, timeline: timeline,
