@@ -130,24 +130,18 @@ package struct EventGenerator: Sendable {
         case .mutation:
             return mutation(context)
         case .retain:
-            let operation = pickQuery()
+            let drawn = pickQuery()
             let token = nextToken
             nextToken += 1
-            return plain(.retain(token: token, operation: operation.name, variables: drawer.variables(for: operation, server: server)))
+            let (operation, variables) = revisit(or: (drawn, drawer.variables(for: drawn, server: server)))
+            return plain(.retain(token: token, operation: operation.name, variables: variables))
         case .release:
             guard !context.retainedTokens.isEmpty else { return plain(.collect) }
             return plain(.release(token: random.pick(context.retainedTokens)))
         case .check:
-            var operation = pickQuery()
+            let drawn = pickQuery()
             let expiration: Double? = random.chance(swarm.expirationRate) ? random.pick([10.0, 60.0, 300.0]) : nil
-            var variables = drawer.variables(for: operation, server: server)
-            // Half the checks open a screen the server answered lately, as a user goes back to
-            // one (freshly drawn variables mostly name what was never fetched).
-            if !visited.isEmpty, revisits.chance(Self.revisitRate) {
-                // Mostly one of the last three, as a user goes back a screen or two.
-                let from = revisits.chance(0.5) ? max(0, visited.count - 3) : 0
-                (operation, variables) = visited[revisits.int(from...(visited.count - 1))]
-            }
+            let (operation, variables) = revisit(or: (drawn, drawer.variables(for: drawn, server: server)))
             return plain(.check(operation: operation.name, variables: variables, expiration: expiration))
         case .collect:
             return plain(.collect)
@@ -181,11 +175,23 @@ package struct EventGenerator: Sendable {
 
     /// How often a scroll's next page finds its feed grown at the top since the page before.
     static let feedGrowthRate = 0.3
-    /// How often a check goes back to a query answered lately, and how many it remembers.
+    /// How often a check or a retain goes back to a query answered lately, and how many are
+    /// remembered.
     static let revisitRate = 0.5
     static let visitedLimit = 12
 
-    /// Remembers a query the server answered, for checks to go back to.
+    /// Half the time a query the server answered lately (mostly one of the last three, as a user
+    /// goes back a screen or two), else `drawn`: freshly drawn variables mostly name what was
+    /// never fetched. The main streams draw `drawn` either way, so their later draws stay put.
+    private mutating func revisit(
+        or drawn: (operation: WorldOperation, variables: [String: JSONValue])
+    ) -> (operation: WorldOperation, variables: [String: JSONValue]) {
+        guard !visited.isEmpty, revisits.chance(Self.revisitRate) else { return drawn }
+        let from = revisits.chance(0.5) ? max(0, visited.count - 3) : 0
+        return visited[revisits.int(from...(visited.count - 1))]
+    }
+
+    /// Remembers a query the server answered, for checks and retains to go back to.
     private mutating func visit(_ operation: WorldOperation, _ variables: [String: JSONValue]) {
         guard operation.kind == .query else { return }
         visited.removeAll { $0.operation.name == operation.name && $0.variables == variables }
