@@ -119,6 +119,16 @@ package enum Mutant: String, CaseIterable, Sendable {
     /// A read that finds a list item's record absent names the list in ``ReadResult/missing``, not
     /// the item (planted: no campaign read back a missing check's data before 2026-12-05).
     case missingItemNamesItsList
+    /// Read-back of a field selected more than once in one object (a colocated fragment selecting
+    /// it again, say) gives only the first selection's fields (planted: read-back's merge of
+    /// several selection sets had never run in a campaign before GitHub's world selected an
+    /// issue's repository twice, 2026-12-05).
+    case readBackKeepsFirstSelection
+    /// A structure check (`integrity_check` after a read met a damaged row) that could not read
+    /// a page counts as finding the file corrupt, and the file is started again, every row lost
+    /// (the image's rule until 2026-12-05; found by BatonSim once checks went back to answered
+    /// screens and met rotted rows under a read fault).
+    case failedStructureReadDiscards
 
     /// What the mutant breaks, in a sentence.
     package var summary: String {
@@ -162,6 +172,8 @@ package enum Mutant: String, CaseIterable, Sendable {
         case .releaseBufferDropsNewest: "a full release buffer lets its newest roots go instead of its oldest"
         case .compactionForgetsHydrated: "collection's renumbering of record ids forgets which records were hydrated, so a partial snapshot replaces their rows"
         case .missingItemNamesItsList: "a read that finds a list item's record absent names the list as missing, not the item"
+        case .readBackKeepsFirstSelection: "read-back of a field selected twice in one object gives only the first selection's fields"
+        case .failedStructureReadDiscards: "a structure check that could not read a page finds the file corrupt, and the image starts again"
         }
     }
 }

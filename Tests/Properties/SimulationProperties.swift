@@ -153,14 +153,35 @@ struct MutantProperties {
     static let bound: UInt64 = 120
 
     /// The world a mutant is checked on: the default one, unless its bug lies in a feature the
-    /// default world never uses (a bulk deletion), and then a world that uses it.
+    /// default world never uses (a bulk deletion, a field selected twice), and then the first
+    /// world that uses it.
     static func world(for mutant: Mutant) throws -> World {
-        World.standard.cannotShow(mutant) == nil ? .standard : try BulkDeletionWorld.world()
+        let candidates = [World.standard, try BulkDeletionWorld.world(), World.builtIn("github")!]
+        return candidates.first { $0.cannotShow(mutant) == nil } ?? .standard
+    }
+
+    /// Mutants whose bug needs events too rare to meet within the bound, each with the scenario
+    /// that guards it instead (``scenariosCatchTheirMutants`` proves the scenario fails under it).
+    static let guardedByScenarioOnly: [Mutant: String] = [
+        // A check must meet a rotted row while a read fault is armed whose failing read lands in
+        // the structure check after the check's own lookups: it survives 200 seeds of each
+        // built-in world (seed 295 of the decision record's operations showed it).
+        .failedStructureReadDiscards: "structure-check-read-fault-keeps-file.json",
+    ]
+
+    @Test("a mutant too rare for the bound has a scenario that guards it")
+    func rareMutantsHaveScenarios() throws {
+        let scenarios = try SimulationProperties.scenarios()
+        for (mutant, file) in Self.guardedByScenarioOnly {
+            let guarding = scenarios.first { $0.0 == file }
+            #expect(guarding?.1.guards == mutant, "\(file) should guard \(mutant.rawValue)")
+        }
     }
 
     @Test("each mutant is caught within a bounded number of seeds, and its failure shrinks and replays",
           arguments: Mutant.allCases)
     func caught(mutant: Mutant) throws {
+        if Self.guardedByScenarioOnly[mutant] != nil { return }
         let world = try Self.world(for: mutant)
         #expect(world.cannotShow(mutant) == nil, "no world here can show \(mutant.rawValue)")
         // A campaign's length of run: `lateIDLeavesJumpAhead` first fails at event 189 of seed 21.

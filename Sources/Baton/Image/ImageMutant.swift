@@ -18,6 +18,9 @@ package enum ImageMutant: String, Sendable, Hashable, CaseIterable {
     case drainInTwoTransactions
     /// An open keeps the previous launch's WAL instead of checkpointing and truncating it.
     case walKeptAtOpen
+    /// A structure check that could not read a page counts as finding the file corrupt, so the
+    /// file is started again (the rule until 2026-12-05).
+    case failedStructureReadDiscards
 }
 #endif
 
@@ -39,6 +42,8 @@ struct ImageRules: Sendable, Hashable {
     var twoTransactions = false
     /// Mutant: the open does not restart the WAL.
     var keepsWALAtOpen = false
+    /// Mutant: a structure check that could not read a page finds the file corrupt.
+    var failedStructureReadDiscards = false
 
     /// The decision records' rules.
     static let production = ImageRules()
@@ -62,6 +67,7 @@ struct ImageRules: Sendable, Hashable {
         case .evictNever: eviction = .never
         case .drainInTwoTransactions: twoTransactions = true
         case .walKeptAtOpen: keepsWALAtOpen = true
+        case .failedStructureReadDiscards: failedStructureReadDiscards = true
         }
     }
     #endif

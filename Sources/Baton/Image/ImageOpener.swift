@@ -123,7 +123,7 @@ enum ImageOpener {
                 let names = try NameTable.load(
                     from: connection, visibleFrom: rules.visibleFrom(generation: generation), generation: generation)
                 // A name that fails its checksum: a damaged row, or a damaged file (see ImageStructureCheck).
-                if names.damaged > 0, ImageStructureCheck.findsDamage(connection) { throw Discard(reason: .corrupt) }
+                if names.damaged > 0, ImageStructureCheck.findsDamage(connection, rules: rules) { throw Discard(reason: .corrupt) }
                 return Opened(connection: connection, generation: generation, names: names, opening: opening)
             } catch let discard as Discard {
                 connection.close()

@@ -119,7 +119,7 @@ struct ReadBackWalk {
     }
 
     mutating func object(_ data: RecordData, sets: [SelectionSet]) -> JSONValue {
-        if sets.count == 1 {
+        if sets.count == 1 || store.configuration.mutant.isOn(.readBackKeepsFirstSelection) {
             return object(data, fields: sets[0].mergedFields(for: data.typename, variables: variables))
         }
         var order: [String] = []

@@ -47,6 +47,8 @@ package struct EventGenerator: Sendable {
     /// The queries the server answered lately (at most ``visitedLimit``, oldest first): the
     /// screens a user opens again.
     private var visited: [(operation: WorldOperation, variables: [String: JSONValue])] = []
+    /// Draws whether bit rot follows a clean quit or a kill: a stream of its own too.
+    private var rotEndings: SimRandom
     private let kinds = Swarm.Kind.allCases
     /// The swarm's weight of each of `kinds`, in order (the swarm never changes: read once, not
     /// looked up per kind per event).
@@ -63,6 +65,7 @@ package struct EventGenerator: Sendable {
         self.swarm = swarm
         self.random = random.split("events")
         revisits = random.split("revisits")
+        rotEndings = random.split("rot endings")
         server = Server(world: world, random: random.split("world"), configuration: swarm.server)
         drawer = VariableDrawer(random: random.split("variables"))
         let answered = world.operations.filter { !world.settings.unansweredOperations.contains($0.name) }
@@ -169,7 +172,9 @@ package struct EventGenerator: Sendable {
         case .diskFull:
             return plain(.diskFull(events: random.int(2...16)))
         case .bitRot:
-            return plain(.bitRot(seed: random.next()))
+            // Half after a clean quit, whose checkpoint leaves the rows this launch read in the
+            // main file: the next launch still reads them, so checks meet the damage.
+            return plain(.bitRot(seed: random.next(), afterQuit: rotEndings.chance(0.5)))
         }
     }
 

@@ -60,9 +60,10 @@ package enum SimEvent: Hashable, Sendable {
     /// The disk is full for the next `events` events of this process (or until it ends): writes,
     /// syncs and truncations fail with `SQLITE_FULL`, then space returns.
     case diskFull(events: Int)
-    /// Bits flip in the image at rest: the process is killed, the OS writes its cache back, and
-    /// `seed` picks rows whose bytes in the main file get one flipped bit each.
-    case bitRot(seed: UInt64)
+    /// Bits flip in the image at rest: the process is killed (or, with `afterQuit`, quits
+    /// cleanly: a last drain, the file closed and checkpointed), the OS writes its cache back,
+    /// and `seed` picks rows whose bytes in the main file get one flipped bit each.
+    case bitRot(seed: UInt64, afterQuit: Bool = false)
     /// The process dies and the image is replaced by garbage (from `seed`), its WAL gone.
     case corruptFile(seed: UInt64)
 
@@ -137,7 +138,7 @@ package enum SimEvent: Hashable, Sendable {
         case .fault(let on, let code, let skip): return "fault \(code) on next \(on)" + (skip.map { " after \($0) more" } ?? "")
         case .readFault(let code, let skip): return "read fault \(code) in the next check's reads after \(skip)"
         case .diskFull(let events): return "disk full for \(events) events"
-        case .bitRot(let seed): return "bits rot in the image at rest, seed \(seed)"
+        case .bitRot(let seed, let afterQuit): return "bits rot in the image at rest\(afterQuit ? " after a quit" : ""), seed \(seed)"
         case .corruptFile(let seed): return "image file overwritten with garbage, seed \(seed)"
         }
     }

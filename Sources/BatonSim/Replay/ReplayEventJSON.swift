@@ -20,7 +20,7 @@ enum ReplayEventJSON {
         "fault": ["on", "code", "skip"],
         "readFault": ["code", "skip"],
         "diskFull": ["events"],
-        "bitRot": ["seed"],
+        "bitRot": ["seed", "afterQuit"],
     ]
 
     /// The keys an `expect` object may hold.
@@ -54,8 +54,11 @@ enum ReplayEventJSON {
             object["steps"] = .int(steps)
         case .advanceClock(let seconds):
             object["seconds"] = .double(seconds)
-        case .powerLoss(let seed), .corruptFile(let seed), .bitRot(let seed):
+        case .powerLoss(let seed), .corruptFile(let seed):
             object["seed"] = .int(Int(bitPattern: UInt(seed)))
+        case .bitRot(let seed, let afterQuit):
+            object["seed"] = .int(Int(bitPattern: UInt(seed)))
+            if afterQuit { object["afterQuit"] = .bool(true) }
         case .fault(let on, let code, let skip):
             object["on"] = .string(on)
             object["code"] = .string(code)
@@ -124,7 +127,7 @@ enum ReplayEventJSON {
         case "powerLoss": event = .powerLoss(seed: try fields.seed("seed"))
         case "relaunch": event = .relaunch
         case "corruptFile": event = .corruptFile(seed: try fields.seed("seed"))
-        case "bitRot": event = .bitRot(seed: try fields.seed("seed"))
+        case "bitRot": event = .bitRot(seed: try fields.seed("seed"), afterQuit: try fields.flag("afterQuit"))
         case "diskFull": event = .diskFull(events: try fields.count("events"))
         case "readFault":
             let code = try fields.string("code")
@@ -168,6 +171,15 @@ private struct EventFields {
         }
         guard value >= 0 else { throw ReplayError("\(kind): \"\(key)\" is \(value) seconds; it cannot be negative") }
         return value
+    }
+
+    /// An optional `true` or `false` (absent: false).
+    func flag(_ key: String) throws(ReplayError) -> Bool {
+        switch object[key] {
+        case nil: return false
+        case .bool(let b)?: return b
+        default: throw ReplayError("\(kind): \"\(key)\" is true or false")
+        }
     }
 
     /// A seed: any whole number, kept as its 64 bits.

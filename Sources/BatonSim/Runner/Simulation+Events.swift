@@ -146,8 +146,8 @@ extension Simulation {
             return armReadFault(code: code, skip: skip)
         case .diskFull(let events):
             return startFullDisk(events: events)
-        case .bitRot(let seed):
-            return try rot(seed: seed, index: index)
+        case .bitRot(let seed, let afterQuit):
+            return try rot(seed: seed, afterQuit: afterQuit, index: index)
         }
     }
 
@@ -262,18 +262,30 @@ extension Simulation {
     }
 
     func quit(index: Int) throws -> String {
-        guard let process else { return "skipped: no process" }
+        guard process != nil else { return "skipped: no process" }
+        let outcome = try lastDrain(index: index)
+        closeAfterQuit()
+        return "quit (\(outcome))"
+    }
+
+    /// A quit's last drain (retried twice after a failure, as the writer would), checked.
+    func lastDrain(index: Int) throws -> String {
         var outcome = ""
         for _ in 0..<3 {
             outcome = try drain(index: index)
             if outcome.hasPrefix("committed") || outcome == "nothing to do" { break }
         }
+        return outcome
+    }
+
+    /// A quit's end, after its last drain: the image closes (SQLite checkpoints the WAL).
+    func closeAfterQuit() {
+        guard let process else { return }
         storeWork.time { process.image.close() }
         if !disk.hasPendingWrites { oracle.noteSynced() }
         self.process = nil
         lastEnd = .quit
         crashes.quit += 1
-        return "quit (\(outcome))"
     }
 }
 

@@ -121,26 +121,34 @@ extension Simulation {
 
     // MARK: - Bit rot
 
-    /// Kills the process, lets the OS write its cache back, then flips one bit in each of up to
+    /// Kills the process (or quits it cleanly, `afterQuit`: its last drain, then the file closed
+    /// and checkpointed, so this launch's rows lie in the main file and the next launch still
+    /// reads them), lets the OS write its cache back, then flips one bit in each of up to
     /// three record rows whose bytes lie whole in the image's main file (rows still only in the
     /// WAL, or spilled over pages, are left alone), three times in four among the rows checks
     /// found lately. The model learns which keys rotted: their
     /// rows may read as misses from now on, never as other data.
-    func rot(seed: UInt64, index: Int) throws -> String {
+    func rot(seed: UInt64, afterQuit: Bool, index: Int) throws -> String {
         guard let process else { return "skipped: no process" }
+        let quitLine = afterQuit ? "quit (\(try lastDrain(index: index))); " : ""
         let tables: ImageRawTables
         do {
             tables = try process.image.rawTables()
         } catch {
             throw violation("image-readable", "the image's tables cannot be read: \(error)", at: index)
         }
-        disk.kill()
-        storeWork.time { process.image.abandon() }
-        self.process = nil
-        lastEnd = .kill
-        crashes.kill += 1
+        if afterQuit {
+            closeAfterQuit()
+        } else {
+            disk.kill()
+            storeWork.time { process.image.abandon() }
+            self.process = nil
+            lastEnd = .kill
+            crashes.kill += 1
+        }
         disk.flushAll()
-        guard var file = disk.bytes(of: Self.imagePath) else { return "killed; no file to rot" }
+        let ended = afterQuit ? quitLine : "killed; "
+        guard var file = disk.bytes(of: Self.imagePath) else { return ended + "no file to rot" }
         var random = SimRandom(seed: seed)
         // A row already rotted is a miss already; a second flip can only add nothing or undo the
         // first (seed 3507 of the default world flipped the same bit back, and the row rightly read
@@ -164,10 +172,10 @@ extension Simulation {
             rotted.append(record.key)
             if random.chance(0.4) { break }
         }
-        guard !rotted.isEmpty else { return "killed; no row lies whole in the main file" }
+        guard !rotted.isEmpty else { return ended + "no row lies whole in the main file" }
         disk.overwrite(Self.imagePath, bytes: file)
         oracle.noteRot(rotted.map { OracleText($0) })
-        return "killed; one bit flipped in \(Self.count(rotted.count, "row"))" + Self.keyList(rotted.map { OracleText($0) }.sorted())
+        return ended + "one bit flipped in \(Self.count(rotted.count, "row"))" + Self.keyList(rotted.map { OracleText($0) }.sorted())
     }
 
     /// Where `needle` starts in `haystack`, when it occurs exactly once.

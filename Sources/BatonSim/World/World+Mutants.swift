@@ -9,8 +9,47 @@ extension World {
         case .deleteRecordFirstOnly:
             let bulkDeletes = analysis.mutations.values.contains { edits in edits.values.contains { $0.many && $0.deletes } }
             return bulkDeletes ? nil : "no mutation deletes by a list of ids (`ids: [ID!]!` with a @deleteRecord list)"
+        case .readBackKeepsFirstSelection:
+            return selectsACompositeFieldTwice ? nil : "no operation selects a field with subfields twice in one object (a fragment selecting it again)"
         default:
             return nil
         }
+    }
+
+    /// Whether some operation selects a field that has subfields more than once under one
+    /// response key in one selection set, counting the selections its inline fragments and
+    /// fragment spreads bring (whatever their type conditions: an approximation that may call
+    /// two selections on different types one object's).
+    var selectsACompositeFieldTwice: Bool {
+        operations.contains { operation in
+            var visiting: Set<String> = []
+            return Self.selectsTwice(operation.syntax.selections, fragments: operation.fragments, visiting: &visiting)
+        }
+    }
+
+    private static func selectsTwice(
+        _ selections: [Document.SelectionNode], fragments: [String: Document.Fragment], visiting: inout Set<String>
+    ) -> Bool {
+        var counts: [String: Int] = [:]
+        var nested: [[Document.SelectionNode]] = []
+        func collect(_ selections: [Document.SelectionNode], visiting: inout Set<String>) {
+            for selection in selections {
+                switch selection {
+                case .field(let field):
+                    guard let subselections = field.selections else { continue }
+                    counts[field.responseKey, default: 0] += 1
+                    nested.append(subselections)
+                case .inlineFragment(let fragment):
+                    collect(fragment.selections, visiting: &visiting)
+                case .fragmentSpread(let spread):
+                    guard let fragment = fragments[spread.name], visiting.insert(spread.name).inserted else { continue }
+                    collect(fragment.selections, visiting: &visiting)
+                    visiting.remove(spread.name)
+                }
+            }
+        }
+        collect(selections, visiting: &visiting)
+        if counts.values.contains(where: { $0 > 1 }) { return true }
+        return nested.contains { selectsTwice($0, fragments: fragments, visiting: &visiting) }
     }
 }
