@@ -144,6 +144,18 @@ struct ImageFaultTests {
         #expect(image.resets == 0)
     }
 
+    @Test("A read whose transaction cannot begin fails that once; only a corrupt file starts again",
+          arguments: [(SQLiteResultCode.ioerr, false), (.full, false), (.corrupt, true)])
+    func beginFailure(code: SQLiteResultCode, resets: Bool) throws {
+        image.enqueue(batch(1...2, 1))
+        try image.drainCommitted()
+        faults.fail(.exec, nth: 1, with: code)
+        #expect(image.readRecord("Character:1") == nil)
+        #expect(faults.pending == 0)
+        #expect(image.status == (resets ? .resetPending : .ready))
+        if !resets { #expect(cellsOf(image.readRecord("Character:2")) == ["n": .int(1)]) }
+    }
+
     @Test("A read that finds the file corrupt misses and has the next drain recreate the file")
     func readFailureResets() throws {
         image.enqueue(batch(1...2, 1))

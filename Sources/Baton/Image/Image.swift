@@ -200,7 +200,9 @@ public final class Image: StoreImage, Sendable {
                 connection.rollbackIfNeeded()
                 try connection.execute("BEGIN")
             } catch {
-                if !error.isTransient {
+                // An I/O error or a full disk fails this read only, as in a read's own steps
+                // (until 2026-12-05 any error but "not now" started the file again).
+                if error.meansUnreadableFile {
                     state.resetPending = true
                     wake = true
                 }
