@@ -32,8 +32,8 @@ package struct Coverage: Hashable, Sendable {
     /// Places where the read-backs of missing checks found nothing (``ReadResult/missing``),
     /// each list compared with the model's.
     package var partialReadsMissing = 0
-    /// Lookups of checks that met a row rotted at rest: its checksum failed and the row read as
-    /// absent, as the model had it.
+    /// Lookups of checks that met a record row or root cell rotted at rest: its checksum failed
+    /// and it read as absent, as the model had it.
     package var rottedRowsRead = 0
 
     package init(model: OracleCoverage = OracleCoverage(), tornWrites: Int = 0, faultsInjected: Int = 0) {

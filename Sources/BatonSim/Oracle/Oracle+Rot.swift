@@ -6,31 +6,46 @@
 /// data. A rotted row whose flip did not survive (the page came back whole from the WAL) must read
 /// exactly as the model's.
 extension Oracle {
-    /// Notes the record rows the runner flipped a bit in.
-    package mutating func noteRot(_ keys: [OracleText]) {
-        rotted.formUnion(keys)
+    /// Notes the record rows and root cells the runner flipped a bit in.
+    package mutating func noteRot(records: [OracleText], root: [OracleText] = []) {
+        rotted.formUnion(records)
+        rottedRoot.formUnion(root)
     }
 
     /// A relaunch found `damaged` rows failing their checksums: the model's image (and every state
     /// a later crash may return to) loses them, and only they stay rotted.
-    package mutating func forgetDamaged(_ damaged: Set<OracleText>) {
+    package mutating func forgetDamaged(_ damaged: ImageDamage) {
         coverage.rottedRowsMissed += damaged.count
-        for key in damaged { image.records[key] = nil }
-        states = states.map { state in
-            var state = state
-            for key in damaged { state.records[key] = nil }
-            return state
-        }
-        rotted = damaged
+        image = image.removing(damaged)
+        states = states.map { $0.removing(damaged) }
+        rotted = damaged.records
+        rottedRoot = damaged.root
     }
 }
 
+/// The rows of an image that failed their checksums: record rows and root cells, by key.
+package struct ImageDamage: Sendable, Equatable {
+    package var records: Set<OracleText> = []
+    package var root: Set<OracleText> = []
+
+    package init(records: Set<OracleText> = [], root: Set<OracleText> = []) {
+        self.records = records
+        self.root = root
+    }
+
+    package var isEmpty: Bool { records.isEmpty && root.isEmpty }
+    package var count: Int { records.count + root.count }
+    /// Every damaged row, root cells named `root <field>`, in UTF-8 order.
+    package var names: [OracleText] { (records.sorted() + root.sorted().map { OracleText("root " + $0.string) }) }
+}
+
 extension OracleImage {
-    /// The image without the record rows of `keys`.
-    package func removingRecords(_ keys: Set<OracleText>) -> OracleImage {
-        guard !keys.isEmpty else { return self }
+    /// The image without the rows `damage` names.
+    package func removing(_ damage: ImageDamage) -> OracleImage {
+        guard !damage.isEmpty else { return self }
         var image = self
-        for key in keys { image.records[key] = nil }
+        for key in damage.records { image.records[key] = nil }
+        for key in damage.root { image.root[key] = nil }
         return image
     }
 }

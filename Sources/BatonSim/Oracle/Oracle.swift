@@ -64,6 +64,8 @@ package struct Oracle: Sendable {
     var inDoubt: [OracleImage] = []
     /// Record rows the runner flipped bits in (see Oracle+Rot.swift): they may read as misses.
     package internal(set) var rotted: Set<OracleText> = []
+    /// Root fields whose cells bit rot reached (see ``rotted``).
+    package internal(set) var rottedRoot: Set<OracleText> = []
     /// The writer's bound on queued items (production's ``WriterLimits`` unless a run says).
     package var writerBound = Int.max
     /// True after the queue went over its bound, until the drain that empties the image commits:

@@ -80,7 +80,7 @@ extension Simulation {
         try observeKeepingDamage(image, index: index).image
     }
 
-    func observeKeepingDamage(_ image: Image, index: Int) throws -> (image: OracleImage, damaged: Set<OracleText>) {
+    func observeKeepingDamage(_ image: Image, index: Int) throws -> (image: OracleImage, damaged: ImageDamage) {
         let tables: ImageRawTables
         do {
             tables = try image.rawTables()
@@ -88,11 +88,19 @@ extension Simulation {
             throw violation("image-readable", "the image's tables cannot be read: \(error)", at: index)
         }
         let (decoded, problems) = Oracle.decodeKeepingDamage(OracleBridge.raw(tables), memo: rowMemo)
-        let unexplained = problems.filter { !($0.table == "records" && oracle.rotted.contains(OracleText($0.key))) }
+        let unexplained = problems.filter { problem in
+            switch problem.table {
+            case "records": !oracle.rotted.contains(OracleText(problem.key))
+            case "root": !oracle.rottedRoot.contains(OracleText(problem.key))
+            default: true
+            }
+        }
         if !unexplained.isEmpty {
             throw violation("image-rows-decode", "\(ImageDecodeProblem(entries: unexplained))", at: index)
         }
-        return (decoded, Set(problems.map { OracleText($0.key) }))
+        return (decoded, ImageDamage(
+            records: Set(problems.filter { $0.table == "records" }.map { OracleText($0.key) }),
+            root: Set(problems.filter { $0.table == "root" }.map { OracleText($0.key) })))
     }
 
     /// After a drain (and after a failed one: unchanged), the image is exactly the model's image,
@@ -280,18 +288,20 @@ enum StorageIdentity {
 }
 
 extension Simulation {
-    /// Remembers the rows a check found (for bit rot to prefer) and counts the lookups that met
-    /// a rotted row.
+    /// Remembers the record rows a check found (for bit rot to prefer) and counts the lookups
+    /// that met a rotted row or root cell.
     func noteRowsRead(_ reads: [OracleRead]) {
-        for case .record(let key, let found) in reads {
-            switch found {
-            case .present, .deleted:
+        for read in reads {
+            switch read {
+            case .record(let key, .present), .record(let key, .deleted):
                 if let old = recentlyReadRows.firstIndex(of: key) { recentlyReadRows.remove(at: old) }
                 recentlyReadRows.append(key)
                 if recentlyReadRows.count > Self.recentReadLimit { recentlyReadRows.removeFirst() }
-            case .absent:
+            case .record(let key, .absent):
                 if oracle.rotted.contains(key) { rottedRowsRead += 1 }
-            case .unreadable:
+            case .rootField(let key, false):
+                if oracle.rottedRoot.contains(key) { rottedRowsRead += 1 }
+            default:
                 break
             }
         }

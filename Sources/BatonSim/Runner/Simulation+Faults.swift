@@ -153,29 +153,45 @@ extension Simulation {
         // A row already rotted is a miss already; a second flip can only add nothing or undo the
         // first (seed 3507 of the default world flipped the same bit back, and the row rightly read
         // as it was written, which the model had forgotten).
-        let alreadyRotted = oracle.rotted
-        var candidates = tables.records
-            .filter { $0.row.count >= 8 && !alreadyRotted.contains(OracleText($0.key)) }
+        // Record rows first, then root cells (both in key order); a root cell is named `root <field>`.
+        let records = tables.records
+            .filter { $0.row.count >= 8 && !oracle.rotted.contains(OracleText($0.key)) }
             .sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+            .map { RotCandidate(key: $0.key, isRoot: false, bytes: $0.row) }
+        let root = tables.root
+            .filter { $0.cell.count >= 8 && !oracle.rottedRoot.contains(OracleText($0.field)) }
+            .sorted { $0.field.utf8.lexicographicallyPrecedes($1.field.utf8) }
+            .map { RotCandidate(key: $0.field, isRoot: true, bytes: $0.cell) }
+        var candidates = records + root
         // Mostly rows a check found lately, which the screens may read again: picked from the
         // whole image, no rotted row was ever read by a check in 300 seeds of either built-in
         // world; so picked, 2 were (``Coverage/rottedRowsRead``).
         let recent = Set(recentlyReadRows)
-        var rotted: [String] = []
+        var rotted: [RotCandidate] = []
         while rotted.count < 3, !candidates.isEmpty {
-            let pickable = random.chance(0.75) ? candidates.indices.filter { recent.contains(OracleText(candidates[$0].key)) } : []
+            let pickable = random.chance(0.75) ? candidates.indices.filter { !candidates[$0].isRoot && recent.contains(OracleText(candidates[$0].key)) } : []
             let position = pickable.isEmpty ? random.int(0...(candidates.count - 1)) : pickable[random.int(0...(pickable.count - 1))]
-            let record = candidates.remove(at: position)
-            guard let offset = Self.onlyOccurrence(of: record.row, in: file) else { continue }
-            let byte = offset + random.int(0...(record.row.count - 1))
+            let candidate = candidates.remove(at: position)
+            guard let offset = Self.onlyOccurrence(of: candidate.bytes, in: file) else { continue }
+            let byte = offset + random.int(0...(candidate.bytes.count - 1))
             file[byte] ^= UInt8(1) << UInt8(random.int(0...7))
-            rotted.append(record.key)
+            rotted.append(candidate)
             if random.chance(0.4) { break }
         }
         guard !rotted.isEmpty else { return ended + "no row lies whole in the main file" }
         disk.overwrite(Self.imagePath, bytes: file)
-        oracle.noteRot(rotted.map { OracleText($0) })
-        return ended + "one bit flipped in \(Self.count(rotted.count, "row"))" + Self.keyList(rotted.map { OracleText($0) }.sorted())
+        oracle.noteRot(
+            records: rotted.filter { !$0.isRoot }.map { OracleText($0.key) },
+            root: rotted.filter(\.isRoot).map { OracleText($0.key) })
+        let names = rotted.map { OracleText($0.isRoot ? "root " + $0.key : $0.key) }.sorted()
+        return ended + "one bit flipped in \(Self.count(rotted.count, "row"))" + Self.keyList(names)
+    }
+
+    /// A row bit rot may reach: a record's row or a root field's cell.
+    struct RotCandidate {
+        var key: String
+        var isRoot: Bool
+        var bytes: [UInt8]
     }
 
     /// Where `needle` starts in `haystack`, when it occurs exactly once.
@@ -200,6 +216,16 @@ extension Simulation {
     /// `damage-never-served`: a rotted row that still verifies after a relaunch holds exactly
     /// what one of the allowed states holds for it (a flip the checksum missed would show here).
     func checkRotServedNothing(_ observed: OracleImage, allowed: [OracleImage], index: Int) throws {
+        for key in oracle.rottedRoot.sorted() {
+            guard let cell = observed.root[key], !allowed.contains(where: { $0.root[key] == cell }) else { continue }
+            let expected = allowed.last?.root[key]
+            throw violation(
+                "damage-never-served", "root \(key) rotted at rest and reads as a cell the model never had",
+                differences: OracleDifference.images(
+                    expected: OracleImage(generation: observed.generation, root: expected.map { [key: $0] } ?? [:]),
+                    actual: OracleImage(generation: observed.generation, root: [key: cell])),
+                at: index)
+        }
         for key in oracle.rotted.sorted() {
             guard let row = observed.records[key] else { continue }
             if allowed.contains(where: { $0.records[key] == row }) { continue }

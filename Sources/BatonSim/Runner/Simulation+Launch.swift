@@ -41,7 +41,7 @@ extension Simulation {
         var foundLine = ""
         if launched {
             let end = lastEnd ?? .quit
-            let allowed = oracle.allowedStates(after: end).map { $0.removingRecords(damaged) }
+            let allowed = oracle.allowedStates(after: end).map { $0.removing(damaged) }
             try checkRotServedNothing(observed, allowed: allowed, index: index)
             guard let found = allowed.firstIndex(where: { $0.generation + 1 == observed.generation && $0.sameRows(as: observed) }) else {
                 // Against the newest committed state (drains that failed in doubt come after it).
@@ -58,9 +58,9 @@ extension Simulation {
                     differences: closest, at: index)
             }
             oracle.relaunched(found: found, generation: observed.generation, after: end)
-            if !oracle.rotted.isEmpty || !damaged.isEmpty { oracle.forgetDamaged(damaged) }
+            if !oracle.rotted.isEmpty || !oracle.rottedRoot.isEmpty || !damaged.isEmpty { oracle.forgetDamaged(damaged) }
             foundLine = Self.launchLine(observed, found: found, of: allowed.count)
-            if !damaged.isEmpty { foundLine += "; damaged and left out: " + Self.count(damaged.count, "row") + Self.keyList(damaged.sorted()) }
+            if !damaged.isEmpty { foundLine += "; damaged and left out: " + Self.count(damaged.count, "row") + Self.keyList(damaged.names) }
         } else {
             guard observed.records.isEmpty && observed.root.isEmpty && observed.fetches.isEmpty else {
                 throw violation("relaunch-allowed-state", "the first launch found rows", at: index)
