@@ -43,8 +43,31 @@ struct ImageStructureCheckTests {
         #expect(cellsOf(image.readRecord("Character:1008")) == ["name": .string(String(repeating: "x", count: 60) + "8")])
     }
 
-    @Test("leaf pages out of key order: once a read meets a damaged row, SQLite's integrity check runs and the file starts again")
-    func pagesOutOfOrder() throws {
+    @Test("a check that fails to run gives no verdict: the file stays, and the next damage a read meets checks again")
+    func failedCheckAsksAgain() throws {
+        var bytes = try #require(fileBytes(path))
+        try swapLeaves(&bytes)
+        try flipBit(inRowOf: "Character:1200", &bytes)
+        try bytes.write(to: URL(fileURLWithPath: path))
+        let faults = FaultInjector()
+        let image = try openTestImage(path, faults: faults)
+        defer { image.close() }
+        // The read's own step finds the damaged row; the check's step (the second) fails.
+        faults.fail(.step, nth: 2, with: .ioerr)
+        #expect(image.readRecord("Character:1200") == nil)
+        #expect(faults.pending == 0)
+        #expect(image.status == .ready)
+        // A sound row read meets no damage and runs no check.
+        #expect(image.readRecord("Character:1201") != nil)
+        #expect(image.status == .ready)
+        // The damage met again: the check runs now and finds the leaves out of order.
+        #expect(image.readRecord("Character:1200") == nil)
+        #expect(image.status == .resetPending)
+    }
+
+    /// Swaps the first and the last leaf page of `records` in the file's bytes: keys out of order
+    /// across pages, which SQLite reads without noticing.
+    private func swapLeaves(_ bytes: inout Data) throws {
         let leaves = try withRawDatabase(path) { db -> [Int] in
             let statement = try db.prepare("SELECT pageno FROM dbstat WHERE name = 'records' AND pagetype = 'leaf' ORDER BY path")
             var pages: [Int] = []
@@ -52,12 +75,17 @@ struct ImageStructureCheckTests {
             return pages
         }
         #expect(leaves.count >= 3)
-        var bytes = try #require(fileBytes(path))
         let pageSize = Int(bytes[16]) << 8 | Int(bytes[17])  // the header's page size (the image's is 2,048)
         let (a, b) = ((leaves[0] - 1) * pageSize, (leaves[leaves.count - 1] - 1) * pageSize)
         let first = bytes[a..<a + pageSize]
         bytes.replaceSubrange(a..<a + pageSize, with: bytes[b..<b + pageSize])
         bytes.replaceSubrange(b..<b + pageSize, with: first)
+    }
+
+    @Test("leaf pages out of key order: once a read meets a damaged row, SQLite's integrity check runs and the file starts again")
+    func pagesOutOfOrder() throws {
+        var bytes = try #require(fileBytes(path))
+        try swapLeaves(&bytes)
         try flipBit(inRowOf: "Character:1200", &bytes)
         try bytes.write(to: URL(fileURLWithPath: path))
 
