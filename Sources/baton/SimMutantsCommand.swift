@@ -1,5 +1,6 @@
 import Baton
 import BatonSim
+import Foundation
 
 /// `baton sim mutants [--check]`: the known bugs a campaign must catch.
 @MainActor
@@ -7,7 +8,8 @@ enum SimMutantsCommand {
     /// Lists the mutants; with `--check`, runs seeds for each until one fails and reports how
     /// many seeds that took, which invariant broke and how short the shrunk schedule is. A mutant
     /// whose bug the world cannot show (a feature its operations never use) is reported as not
-    /// applicable, and is no survivor.
+    /// applicable, and is no survivor; neither is one too rare for the seeds that a scenario of
+    /// the repository guarding it catches (reported with that scenario).
     static func run(_ words: [String]) throws -> Int32 {
         var arguments = try Arguments(words, flagNames: ["check"])
         let check = arguments.flag("check")
@@ -48,6 +50,11 @@ enum SimMutantsCommand {
                 }
             }
             guard let found, let failure = found.failure else {
+                // Too rare for the seeds: a scenario of the repository that guards it may catch it.
+                if let (scenario, invariant) = caughtByScenario(mutant, world: world.world) {
+                    print("\(mutant.rawValue)\tnone\t\(ran)\t\(invariant) (scenario \(scenario))\t-\t-")
+                    continue
+                }
                 survivors += 1
                 print("\(mutant.rawValue)\tnone\t\(ran)\tSURVIVED\t-\t-")
                 continue
@@ -56,5 +63,22 @@ enum SimMutantsCommand {
             print("\(mutant.rawValue)\t\(found.seed ?? 0)\t\(ran)\t\(failure.invariant)\t\(failure.eventIndex + 1)\t\(shrunk.events.count)")
         }
         return survivors == 0 ? 0 : 1
+    }
+
+    /// The first scenario in the repository's `Fixtures/scenarios` that guards `mutant` in
+    /// `world` and fails under it, with the invariant it broke.
+    static func caughtByScenario(_ mutant: Mutant, world: World) -> (file: String, invariant: String)? {
+        guard let repository = CampaignSettings.repository() else { return nil }
+        let folder = repository == "." ? "Fixtures/scenarios" : repository + "/Fixtures/scenarios"
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
+        for name in names {
+            guard let data = FileManager.default.contents(atPath: folder + "/" + name),
+                  let file = try? ReplayFile.parse(String(decoding: data, as: UTF8.self)),
+                  file.guards == mutant, (file.world ?? World.standard.name) == world.name
+            else { continue }
+            let outcome = Simulation.replay(file.events, seed: file.seed, options: .init(events: file.events.count, mutant: mutant, world: world))
+            if let failure = outcome.failure { return (name, failure.invariant) }
+        }
+        return nil
     }
 }
