@@ -124,10 +124,10 @@ extension Simulation {
     /// Kills the process (or quits it cleanly, `afterQuit`: its last drain, then the file closed
     /// and checkpointed, so this launch's rows lie in the main file and the next launch still
     /// reads them), lets the OS write its cache back, then flips one bit in each of up to
-    /// three record rows whose bytes lie whole in the image's main file (rows still only in the
-    /// WAL, or spilled over pages, are left alone), three times in four among the rows checks
-    /// found lately. The model learns which keys rotted: their
-    /// rows may read as misses from now on, never as other data.
+    /// three record rows or root cells whose bytes lie whole in the image's main file (rows
+    /// still only in the WAL, or spilled over pages, are left alone), three times in four among
+    /// the record rows checks found lately. The model learns which keys rotted: their rows may
+    /// read as misses from now on, never as other data.
     func rot(seed: UInt64, afterQuit: Bool, index: Int) throws -> String {
         guard let process else { return "skipped: no process" }
         let quitLine = afterQuit ? "quit (\(try lastDrain(index: index))); " : ""
@@ -165,7 +165,8 @@ extension Simulation {
         var candidates = records + root
         // Mostly rows a check found lately, which the screens may read again: picked from the
         // whole image, no rotted row was ever read by a check in 300 seeds of either built-in
-        // world; so picked, 2 were (``Coverage/rottedRowsRead``).
+        // world; so picked, 2 were, and 14 once rot also followed quits and reached root cells
+        // (``Coverage/rottedRowsRead``).
         let recent = Set(recentlyReadRows)
         var rotted: [RotCandidate] = []
         while rotted.count < 3, !candidates.isEmpty {
