@@ -66,6 +66,8 @@ package struct Oracle: Sendable {
     package internal(set) var rotted: Set<OracleText> = []
     /// Root fields whose cells bit rot reached (see ``rotted``).
     package internal(set) var rottedRoot: Set<OracleText> = []
+    /// Operations whose fetch-time rows bit rot reached (see ``rotted``).
+    package internal(set) var rottedFetches: Set<OracleText> = []
     /// The writer's bound on queued items (production's ``WriterLimits`` unless a run says).
     package var writerBound = Int.max
     /// True after the queue went over its bound, until the drain that empties the image commits:

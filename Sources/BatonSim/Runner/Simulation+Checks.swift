@@ -92,6 +92,7 @@ extension Simulation {
             switch problem.table {
             case "records": !oracle.rotted.contains(OracleText(problem.key))
             case "root": !oracle.rottedRoot.contains(OracleText(problem.key))
+            case "fetches": !oracle.rottedFetches.contains(OracleText(problem.key))
             default: true
             }
         }
@@ -100,7 +101,8 @@ extension Simulation {
         }
         return (decoded, ImageDamage(
             records: Set(problems.filter { $0.table == "records" }.map { OracleText($0.key) }),
-            root: Set(problems.filter { $0.table == "root" }.map { OracleText($0.key) })))
+            root: Set(problems.filter { $0.table == "root" }.map { OracleText($0.key) }),
+            fetches: Set(problems.filter { $0.table == "fetches" }.map { OracleText($0.key) })))
     }
 
     /// After a drain (and after a failed one: unchanged), the image is exactly the model's image,
@@ -301,6 +303,8 @@ extension Simulation {
                 if oracle.rotted.contains(key) { rottedRowsRead += 1 }
             case .rootField(let key, false):
                 if oracle.rottedRoot.contains(key) { rottedRowsRead += 1 }
+            case .fetch(let key, false):
+                if oracle.rottedFetches.contains(key) { rottedRowsRead += 1 }
             default:
                 break
             }

@@ -153,16 +153,23 @@ extension Simulation {
         // A row already rotted is a miss already; a second flip can only add nothing or undo the
         // first (seed 3507 of the default world flipped the same bit back, and the row rightly read
         // as it was written, which the model had forgotten).
-        // Record rows first, then root cells (both in key order); a root cell is named `root <field>`.
+        // Record rows, then root cells, then fetch times (each in key order). A fetch time's bytes
+        // are its checksum's, as SQLite stores the integer: a flip there fails the row as one in
+        // the time would.
         let records = tables.records
             .filter { $0.row.count >= 8 && !oracle.rotted.contains(OracleText($0.key)) }
             .sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
-            .map { RotCandidate(key: $0.key, isRoot: false, bytes: $0.row) }
+            .map { RotCandidate(key: $0.key, table: .records, bytes: $0.row) }
         let root = tables.root
             .filter { $0.cell.count >= 8 && !oracle.rottedRoot.contains(OracleText($0.field)) }
             .sorted { $0.field.utf8.lexicographicallyPrecedes($1.field.utf8) }
-            .map { RotCandidate(key: $0.field, isRoot: true, bytes: $0.cell) }
-        var candidates = records + root
+            .map { RotCandidate(key: $0.field, table: .root, bytes: $0.cell) }
+        let fetches = tables.fetches
+            .filter { !oracle.rottedFetches.contains(OracleText($0.operation)) }
+            .sorted { $0.operation.utf8.lexicographicallyPrecedes($1.operation.utf8) }
+            .map { RotCandidate(key: $0.operation, table: .fetches, bytes: Self.storedInteger($0.crc)) }
+            .filter { $0.bytes.count >= 4 }
+        var candidates = records + root + fetches
         // Mostly rows a check found lately, which the screens may read again: picked from the
         // whole image, no rotted row was ever read by a check in 300 seeds of either built-in
         // world; so picked, 2 were, and 14 once rot also followed quits and reached root cells
@@ -170,7 +177,7 @@ extension Simulation {
         let recent = Set(recentlyReadRows)
         var rotted: [RotCandidate] = []
         while rotted.count < 3, !candidates.isEmpty {
-            let pickable = random.chance(0.75) ? candidates.indices.filter { !candidates[$0].isRoot && recent.contains(OracleText(candidates[$0].key)) } : []
+            let pickable = random.chance(0.75) ? candidates.indices.filter { candidates[$0].table == .records && recent.contains(OracleText(candidates[$0].key)) } : []
             let position = pickable.isEmpty ? random.int(0...(candidates.count - 1)) : pickable[random.int(0...(pickable.count - 1))]
             let candidate = candidates.remove(at: position)
             guard let offset = Self.onlyOccurrence(of: candidate.bytes, in: file) else { continue }
@@ -182,21 +189,49 @@ extension Simulation {
         guard !rotted.isEmpty else { return ended + "no row lies whole in the main file" }
         disk.overwrite(Self.imagePath, bytes: file)
         oracle.noteRot(
-            records: rotted.filter { !$0.isRoot }.map { OracleText($0.key) },
-            root: rotted.filter(\.isRoot).map { OracleText($0.key) })
-        let names = rotted.map { OracleText($0.isRoot ? "root " + $0.key : $0.key) }.sorted()
+            records: rotted.filter { $0.table == .records }.map { OracleText($0.key) },
+            root: rotted.filter { $0.table == .root }.map { OracleText($0.key) },
+            fetches: rotted.filter { $0.table == .fetches }.map { OracleText($0.key) })
+        let names = rotted.map(\.name).sorted()
         return ended + "one bit flipped in \(Self.count(rotted.count, "row"))" + Self.keyList(names)
     }
 
-    /// A row bit rot may reach: a record's row or a root field's cell.
+    /// A row bit rot may reach: a record's row, a root field's cell or a fetch time's checksum.
     struct RotCandidate {
+        enum Table { case records, root, fetches }
         var key: String
-        var isRoot: Bool
+        var table: Table
         var bytes: [UInt8]
+
+        /// As the trace names it: the key, `root <field>` or `fetch <operation>`.
+        var name: OracleText {
+            switch table {
+            case .records: OracleText(key)
+            case .root: OracleText("root " + key)
+            case .fetches: OracleText("fetch " + key)
+            }
+        }
+    }
+
+    /// The bytes SQLite stores an integer column's value as in a record: big-endian, in the
+    /// fewest of 1, 2, 3, 4, 6 or 8 bytes that hold it (none for 0 and 1, which the serial type
+    /// itself says).
+    nonisolated package static func storedInteger(_ value: Int64) -> [UInt8] {
+        if value == 0 || value == 1 { return [] }
+        let size: Int
+        switch value {
+        case -128...127: size = 1
+        case -32_768...32_767: size = 2
+        case -8_388_608...8_388_607: size = 3
+        case -2_147_483_648...2_147_483_647: size = 4
+        case -140_737_488_355_328...140_737_488_355_327: size = 6
+        default: size = 8
+        }
+        return (0..<size).reversed().map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
     }
 
     /// Where `needle` starts in `haystack`, when it occurs exactly once.
-    static func onlyOccurrence(of needle: [UInt8], in haystack: [UInt8]) -> Int? {
+    nonisolated package static func onlyOccurrence(of needle: [UInt8], in haystack: [UInt8]) -> Int? {
         guard !needle.isEmpty, needle.count <= haystack.count else { return nil }
         var found: Int?
         let first = needle[0]
@@ -217,6 +252,12 @@ extension Simulation {
     /// `damage-never-served`: a rotted row that still verifies after a relaunch holds exactly
     /// what one of the allowed states holds for it (a flip the checksum missed would show here).
     func checkRotServedNothing(_ observed: OracleImage, allowed: [OracleImage], index: Int) throws {
+        for key in oracle.rottedFetches.sorted() {
+            guard let fetch = observed.fetches[key], !allowed.contains(where: { $0.fetches[key] == fetch }) else { continue }
+            throw violation(
+                "damage-never-served", "fetch time of \(key) rotted at rest and reads as one the model never had (\(fetch.time))",
+                at: index)
+        }
         for key in oracle.rottedRoot.sorted() {
             guard let cell = observed.root[key], !allowed.contains(where: { $0.root[key] == cell }) else { continue }
             let expected = allowed.last?.root[key]
