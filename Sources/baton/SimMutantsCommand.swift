@@ -69,15 +69,14 @@ enum SimMutantsCommand {
     /// `world` and fails under it, with the invariant it broke.
     static func caughtByScenario(_ mutant: Mutant, world: World) -> (file: String, invariant: String)? {
         guard let repository = CampaignSettings.repository() else { return nil }
-        let folder = repository == "." ? "Fixtures/scenarios" : repository + "/Fixtures/scenarios"
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
-        for name in names {
-            guard let data = FileManager.default.contents(atPath: folder + "/" + name),
-                  let file = try? ReplayFile.parse(String(decoding: data, as: UTF8.self)),
-                  file.guards == mutant, (file.world ?? World.standard.name) == world.name
+        let scenarios = RegressionFolder(path: repository == "." ? "Fixtures/scenarios" : repository + "/Fixtures/scenarios")
+        for path in (try? scenarios.files()) ?? [] {
+            guard let data = FileManager.default.contents(atPath: path),
+                  let file = try? ReplayFile.parse(String(decoding: data, as: UTF8.self), world: nil, checked: false),
+                  file.guards == mutant, (file.world ?? World.standard.name) == world.name,
+                  let violation = RegressionFolder.replay(path, mutant: mutant, world: world)
             else { continue }
-            let outcome = Simulation.replay(file.events, seed: file.seed, options: .init(events: file.events.count, mutant: mutant, world: world))
-            if let failure = outcome.failure { return (name, failure.invariant) }
+            return ((path as NSString).lastPathComponent, violation.invariant)
         }
         return nil
     }

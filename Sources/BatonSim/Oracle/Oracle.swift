@@ -62,12 +62,9 @@ package struct Oracle: Sendable {
     /// Images of drains that failed in doubt since the last drain that committed (see
     /// ``drainFailed(inDoubt:)``): a crash may recover any of them.
     var inDoubt: [OracleImage] = []
-    /// Record rows the runner flipped bits in (see Oracle+Rot.swift): they may read as misses.
-    package internal(set) var rotted: Set<OracleText> = []
-    /// Root fields whose cells bit rot reached (see ``rotted``).
-    package internal(set) var rottedRoot: Set<OracleText> = []
-    /// Operations whose fetch-time rows bit rot reached (see ``rotted``).
-    package internal(set) var rottedFetches: Set<OracleText> = []
+    /// Record rows, root cells and fetch times the runner flipped bits in (see Oracle+Rot.swift):
+    /// they may read as misses.
+    package internal(set) var rotted = ImageDamage()
     /// The writer's bound on queued items (production's ``WriterLimits`` unless a run says).
     package var writerBound = Int.max
     /// True after the queue went over its bound, until the drain that empties the image commits:

@@ -89,20 +89,13 @@ extension Simulation {
         }
         let (decoded, problems) = Oracle.decodeKeepingDamage(OracleBridge.raw(tables), memo: rowMemo)
         let unexplained = problems.filter { problem in
-            switch problem.table {
-            case "records": !oracle.rotted.contains(OracleText(problem.key))
-            case "root": !oracle.rottedRoot.contains(OracleText(problem.key))
-            case "fetches": !oracle.rottedFetches.contains(OracleText(problem.key))
-            default: true
-            }
+            guard let table = ImageDamage.Table(rawValue: problem.table) else { return true }
+            return !oracle.rotted.contains(OracleText(problem.key), in: table)
         }
         if !unexplained.isEmpty {
             throw violation("image-rows-decode", "\(ImageDecodeProblem(entries: unexplained))", at: index)
         }
-        return (decoded, ImageDamage(
-            records: Set(problems.filter { $0.table == "records" }.map { OracleText($0.key) }),
-            root: Set(problems.filter { $0.table == "root" }.map { OracleText($0.key) }),
-            fetches: Set(problems.filter { $0.table == "fetches" }.map { OracleText($0.key) })))
+        return (decoded, ImageDamage(problems))
     }
 
     /// After a drain (and after a failed one: unchanged), the image is exactly the model's image,
@@ -300,11 +293,11 @@ extension Simulation {
                 recentlyReadRows.append(key)
                 if recentlyReadRows.count > Self.recentReadLimit { recentlyReadRows.removeFirst() }
             case .record(let key, .absent):
-                if oracle.rotted.contains(key) { rottedRowsRead += 1 }
+                if oracle.rotted.contains(key, in: .records) { rottedRowsRead += 1 }
             case .rootField(let key, false):
-                if oracle.rottedRoot.contains(key) { rottedRowsRead += 1 }
+                if oracle.rotted.contains(key, in: .root) { rottedRowsRead += 1 }
             case .fetch(let key, false):
-                if oracle.rottedFetches.contains(key) { rottedRowsRead += 1 }
+                if oracle.rotted.contains(key, in: .fetches) { rottedRowsRead += 1 }
             default:
                 break
             }

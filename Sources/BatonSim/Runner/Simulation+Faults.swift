@@ -157,15 +157,15 @@ extension Simulation {
         // are its checksum's, as SQLite stores the integer: a flip there fails the row as one in
         // the time would.
         let records = tables.records
-            .filter { $0.row.count >= 8 && !oracle.rotted.contains(OracleText($0.key)) }
+            .filter { $0.row.count >= 8 && !oracle.rotted.contains(OracleText($0.key), in: .records) }
             .sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
             .map { RotCandidate(key: $0.key, table: .records, bytes: $0.row) }
         let root = tables.root
-            .filter { $0.cell.count >= 8 && !oracle.rottedRoot.contains(OracleText($0.field)) }
+            .filter { $0.cell.count >= 8 && !oracle.rotted.contains(OracleText($0.field), in: .root) }
             .sorted { $0.field.utf8.lexicographicallyPrecedes($1.field.utf8) }
             .map { RotCandidate(key: $0.field, table: .root, bytes: $0.cell) }
         let fetches = tables.fetches
-            .filter { !oracle.rottedFetches.contains(OracleText($0.operation)) }
+            .filter { !oracle.rotted.contains(OracleText($0.operation), in: .fetches) }
             .sorted { $0.operation.utf8.lexicographicallyPrecedes($1.operation.utf8) }
             .map { RotCandidate(key: $0.operation, table: .fetches, bytes: Self.storedInteger($0.crc)) }
             .filter { $0.bytes.count >= 4 }
@@ -175,7 +175,7 @@ extension Simulation {
         // world; so picked, 2 were, and 14 once rot also followed quits and reached root cells
         // (``Coverage/rottedRowsRead``).
         let recent = Set(recentlyReadRows)
-        var rotted: [RotCandidate] = []
+        var rotted = ImageDamage()
         while rotted.count < 3, !candidates.isEmpty {
             let pickable = random.chance(0.75) ? candidates.indices.filter { candidates[$0].table == .records && recent.contains(OracleText(candidates[$0].key)) } : []
             let position = pickable.isEmpty ? random.int(0...(candidates.count - 1)) : pickable[random.int(0...(pickable.count - 1))]
@@ -183,34 +183,20 @@ extension Simulation {
             guard let offset = Self.onlyOccurrence(of: candidate.bytes, in: file) else { continue }
             let byte = offset + random.int(0...(candidate.bytes.count - 1))
             file[byte] ^= UInt8(1) << UInt8(random.int(0...7))
-            rotted.append(candidate)
+            rotted.insert(OracleText(candidate.key), in: candidate.table)
             if random.chance(0.4) { break }
         }
         guard !rotted.isEmpty else { return ended + "no row lies whole in the main file" }
         disk.overwrite(Self.imagePath, bytes: file)
-        oracle.noteRot(
-            records: rotted.filter { $0.table == .records }.map { OracleText($0.key) },
-            root: rotted.filter { $0.table == .root }.map { OracleText($0.key) },
-            fetches: rotted.filter { $0.table == .fetches }.map { OracleText($0.key) })
-        let names = rotted.map(\.name).sorted()
-        return ended + "one bit flipped in \(Self.count(rotted.count, "row"))" + Self.keyList(names)
+        oracle.noteRot(rotted)
+        return ended + "one bit flipped in \(Self.count(rotted.count, "row"))" + Self.keyList(rotted.names)
     }
 
     /// A row bit rot may reach: a record's row, a root field's cell or a fetch time's checksum.
     struct RotCandidate {
-        enum Table { case records, root, fetches }
         var key: String
-        var table: Table
+        var table: ImageDamage.Table
         var bytes: [UInt8]
-
-        /// As the trace names it: the key, `root <field>` or `fetch <operation>`.
-        var name: OracleText {
-            switch table {
-            case .records: OracleText(key)
-            case .root: OracleText("root " + key)
-            case .fetches: OracleText("fetch " + key)
-            }
-        }
     }
 
     /// The bytes SQLite stores an integer column's value as in a record: big-endian, in the
@@ -252,32 +238,13 @@ extension Simulation {
     /// `damage-never-served`: a rotted row that still verifies after a relaunch holds exactly
     /// what one of the allowed states holds for it (a flip the checksum missed would show here).
     func checkRotServedNothing(_ observed: OracleImage, allowed: [OracleImage], index: Int) throws {
-        for key in oracle.rottedFetches.sorted() {
-            guard let fetch = observed.fetches[key], !allowed.contains(where: { $0.fetches[key] == fetch }) else { continue }
+        for (table, key) in oracle.rotted.entries {
+            let found = observed.only(key, in: table, generation: observed.generation)
+            guard found.hasRows, !allowed.contains(where: { $0.only(key, in: table, generation: observed.generation) == found }) else { continue }
+            let expected = allowed.last?.only(key, in: table, generation: observed.generation) ?? OracleImage(generation: observed.generation)
             throw violation(
-                "damage-never-served", "fetch time of \(key) rotted at rest and reads as one the model never had (\(fetch.time))",
-                at: index)
-        }
-        for key in oracle.rottedRoot.sorted() {
-            guard let cell = observed.root[key], !allowed.contains(where: { $0.root[key] == cell }) else { continue }
-            let expected = allowed.last?.root[key]
-            throw violation(
-                "damage-never-served", "root \(key) rotted at rest and reads as a cell the model never had",
-                differences: OracleDifference.images(
-                    expected: OracleImage(generation: observed.generation, root: expected.map { [key: $0] } ?? [:]),
-                    actual: OracleImage(generation: observed.generation, root: [key: cell])),
-                at: index)
-        }
-        for key in oracle.rotted.sorted() {
-            guard let row = observed.records[key] else { continue }
-            if allowed.contains(where: { $0.records[key] == row }) { continue }
-            let expected = allowed.last?.records[key]
-            throw violation(
-                "damage-never-served", "\(key) rotted at rest and reads as a row the model never had",
-                differences: OracleDifference.images(
-                    expected: OracleImage(generation: observed.generation, records: expected.map { [key: $0] } ?? [:]),
-                    actual: OracleImage(generation: observed.generation, records: [key: row])),
-                at: index)
+                "damage-never-served", "\(ImageDamage.name(table, key)) rotted at rest and reads as a row the model never had",
+                differences: OracleDifference.images(expected: expected, actual: found), at: index)
         }
     }
 }

@@ -58,7 +58,7 @@ extension Simulation {
                     differences: closest, at: index)
             }
             oracle.relaunched(found: found, generation: observed.generation, after: end)
-            if !oracle.rotted.isEmpty || !oracle.rottedRoot.isEmpty || !oracle.rottedFetches.isEmpty || !damaged.isEmpty { oracle.forgetDamaged(damaged) }
+            if !oracle.rotted.isEmpty || !damaged.isEmpty { oracle.forgetDamaged(damaged) }
             foundLine = Self.launchLine(observed, found: found, of: allowed.count)
             if !damaged.isEmpty { foundLine += "; damaged and left out: " + Self.count(damaged.count, "row") + Self.keyList(damaged.names) }
         } else {
