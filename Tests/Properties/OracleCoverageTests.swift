@@ -24,6 +24,9 @@ struct OracleCoverageTests {
         oracle.serverCommit(deletion, operation: "DeleteAny", variables: ["key": .string("Episode:10")], now: 0, answering: nil)
         let revival = try F.text(#"{"data":{"node":{"__typename":"Episode","id":"10","name":"Back"}}}"#, "NodeQuery", ["id": .string("10")])
         oracle.serverCommit(revival, operation: "NodeQuery", variables: ["id": .string("10")], now: 0, answering: nil)
+        let keys: [String: JSONValue] = ["keys": .array([.string("Note:0"), .string("Note:3")])]
+        let bulk = try F.text(#"{"data":{"deleteMany":{"deletedIds":["Note:0","Note:3"]}}}"#, "DeleteMany", keys)
+        oracle.serverCommit(bulk, operation: "DeleteMany", variables: keys, now: 0, answering: nil)
         oracle.drainCommitted(synced: true)
         try oracle.commit(F.header("3", name: "Summer", status: "Alive"), "Header", ["id": .string("3")])
         oracle.drainCommitted(synced: false)

@@ -55,8 +55,9 @@ struct OracleDifferenceTests {
         var b = OracleCoverage()
         b.revivals = 3
         b.powerLossesOntoOlderCommit = 4
+        b.bulkDeletions = 6
         let sum = a + b
-        #expect(sum.revivals == 5 && sum.deduplicatedEdges == 1 && sum.powerLossesOntoOlderCommit == 4)
-        #expect(sum.counters.count == 22 && sum.counters.map(\.value).reduce(0, +) == 10)
+        #expect(sum.revivals == 5 && sum.deduplicatedEdges == 1 && sum.powerLossesOntoOlderCommit == 4 && sum.bulkDeletions == 6)
+        #expect(sum.counters.count == 23 && sum.counters.map(\.value).reduce(0, +) == 16)
     }
 }

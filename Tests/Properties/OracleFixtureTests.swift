@@ -17,6 +17,7 @@ enum OracleFixture {
     type Mutation {
       deleteCharacter(id: ID!): DeletePayload
       deleteAny(key: String!): DeletePayload
+      deleteMany(keys: [String!]!): BulkDeletePayload
       rename(id: ID!, name: String!): RenamePayload
     }
     input Filter { name: String, tags: [String], nested: Filter }
@@ -37,6 +38,7 @@ enum OracleFixture {
     type Location { id: ID, name: String, dimension: String }
     type Tile { value: Int }
     type DeletePayload { deletedId: ID }
+    type BulkDeletePayload { deletedIds: [ID!] }
     type RenamePayload { character: Character }
     type NoteConnection { totalCount: Int, edges: [NoteEdge], pageInfo: PageInfo! }
     type NoteEdge { cursor: String!, node: Note }
@@ -72,6 +74,7 @@ enum OracleFixture {
         "query Search($filter: Filter, $order: Order = ASC) { search(filter: $filter, order: $order) { id name } }",
         "mutation DeleteCharacter($id: ID!) { deleteCharacter(id: $id) { deletedId @deleteRecord(typename: \"Character\") } }",
         "mutation DeleteAny($key: String!) { deleteAny(key: $key) { deletedId @deleteRecord } }",
+        "mutation DeleteMany($keys: [String!]!) { deleteMany(keys: $keys) { deletedIds @deleteRecord } }",
         "mutation Rename($id: ID!, $name: String!) { rename(id: $id, name: $name) { character { id name } } }",
     ]
 

@@ -84,7 +84,10 @@ struct WorldLoadingTests {
     func rickAndMortyKeepsItsNames() throws {
         let world = WorldFixtures.rickAndMorty
         #expect(world.name == "rickandmorty")
-        #expect(world.operations.map(\.name) == ["CharacterHeader", "CharacterList", "CharacterScreen", "DeleteCharacter", "EpisodeCast", "EpisodeCastHomes", "LocationResidents", "NoteFeed", "Notes", "RemoveNote", "Rename"])
+        #expect(world.operations.map(\.name) == [
+            "AddNote", "CharacterHeader", "CharacterList", "CharacterScreen", "DeleteCharacter", "EpisodeCast", "EpisodeCastHomes",
+            "LocationResidents", "NoteFeed", "Notes", "RemoveNote", "RemoveNotes", "Rename",
+        ])
         #expect(world.settings.entityCount(of: "Character") == 2...7)
         #expect(world.settings.entityCount(of: "Episode") == 1...4)
         #expect(world.settings.entityCount(of: "Location") == 1...3)
@@ -95,7 +98,7 @@ struct WorldLoadingTests {
     @Test("the GitHub world loads, with its connections, entities and mutations understood")
     func githubLoads() throws {
         let world = WorldFixtures.github
-        #expect(world.operations.count == 13)
+        #expect(world.operations.count == 14)
         let analysis = world.analysis
         #expect(analysis.connections.keys.sorted() == [
             "IssueCommentConnection", "IssueConnection", "IssueTimelineItemConnection", "LabelConnection",
@@ -122,6 +125,12 @@ struct WorldLoadingTests {
         #expect(delete.targetType == "IssueComment")
         #expect(delete.deletes)
 
+        let create = try #require(analysis.mutations["CreateIssue"]?["createIssue"])
+        #expect(create.creates)
+        #expect(create.targetType == "Issue")
+        #expect(create.setters.map(\.argumentPath) == [["input", "body"], ["input", "title"]])
+        #expect(!create.deletes)
+
         let uses = try #require(analysis.variables["IssueList"])
         #expect(uses["after"]?.role == .cursor(before: false))
         #expect(uses["before"]?.role == .cursor(before: true))
@@ -144,6 +153,14 @@ struct WorldLoadingTests {
         #expect(mutations["DeleteCharacter"]?["deleteCharacter"]?.deletes == true)
         #expect(mutations["DeleteCharacter"]?["deleteCharacter"]?.targetType == "Character")
         #expect(mutations["RemoveNote"]?["removeNote"]?.targetType == "Note")
+
+        let add = try #require(mutations["AddNote"]?["addNote"])
+        #expect(add.creates && !add.many && !add.deletes)
+        #expect(add.targetType == "Note")
+        #expect(add.setters.map(\.field) == ["tags", "text"])
+        let removeMany = try #require(mutations["RemoveNotes"]?["removeNotes"])
+        #expect(removeMany.many && removeMany.deletes && !removeMany.creates)
+        #expect(removeMany.targetType == "Note")
     }
 
     @Test("the store builds a plan from every operation of both worlds", arguments: ["rickandmorty", "github"])

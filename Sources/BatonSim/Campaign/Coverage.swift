@@ -85,6 +85,7 @@ package struct Coverage: Hashable, Sendable {
         }
         model.partialRowMerges = int("partialRowMerges")
         model.deletions = int("deletions")
+        model.bulkDeletions = int("bulkDeletions")
         model.revivals = int("revivals")
         model.recordHydrations = int("recordHydrations")
         model.rootFieldHydrations = int("rootFieldHydrations")

@@ -118,6 +118,7 @@ extension Oracle {
 
     private mutating func count(_ report: OracleApplyReport) {
         coverage.deletions += report.deletions
+        if report.deletions >= 2 { coverage.bulkDeletions += 1 }
         coverage.revivals += report.revivals
         coverage.connectionFirstPages += report.firstPages
         coverage.connectionAppends += report.appends

@@ -5,6 +5,8 @@ package struct OracleCoverage: Hashable, Sendable, Codable {
     package var partialRowMerges = 0
     /// Records a server commit deleted.
     package var deletions = 0
+    /// Server commits that deleted two records or more (a bulk deletion's `@deleteRecord` list).
+    package var bulkDeletions = 0
     /// Records named again by a server commit after their deletion.
     package var revivals = 0
     /// Records the check filled from their rows (absent records and missing slots alike).
@@ -51,7 +53,8 @@ package struct OracleCoverage: Hashable, Sendable, Codable {
     /// Every counter by name, in a fixed order (for reports and floors).
     package var counters: [(name: String, value: Int)] {
         [
-            ("partialRowMerges", partialRowMerges), ("deletions", deletions), ("revivals", revivals),
+            ("partialRowMerges", partialRowMerges), ("deletions", deletions), ("bulkDeletions", bulkDeletions),
+            ("revivals", revivals),
             ("recordHydrations", recordHydrations), ("rootFieldHydrations", rootFieldHydrations),
             ("rowsAgedOut", rowsAgedOut), ("checksFromImage", checksFromImage),
             ("collectionsSweepingHydrated", collectionsSweepingHydrated),
@@ -71,6 +74,7 @@ package struct OracleCoverage: Hashable, Sendable, Codable {
         var sum = lhs
         sum.partialRowMerges += rhs.partialRowMerges
         sum.deletions += rhs.deletions
+        sum.bulkDeletions += rhs.bulkDeletions
         sum.revivals += rhs.revivals
         sum.recordHydrations += rhs.recordHydrations
         sum.rootFieldHydrations += rhs.rootFieldHydrations

@@ -13,6 +13,16 @@ mutation CloseIssue($id: ID!) {
 }
 
 """#),
+            ("CreateIssue.graphql", #"""
+# Opening an issue through an input object: the server creates it with the next id and answers it.
+mutation CreateIssue($input: CreateIssueInput!) {
+  createIssue(input: $input) {
+    clientMutationId
+    issue { id number title body state }
+  }
+}
+
+"""#),
             ("DeleteIssue.graphql", #"""
 # Deleting an issue through an input object: lists that held it (an issue list's `nodes`) must
 # read null where it was.
@@ -440,6 +450,18 @@ type Mutation {
   closeIssue(input: CloseIssueInput!): CloseIssuePayload
   deleteIssueComment(id: ID!): DeleteIssueCommentPayload
   deleteIssue(input: DeleteIssueInput!): DeleteIssuePayload
+  createIssue(input: CreateIssueInput!): CreateIssuePayload
+}
+
+input CreateIssueInput {
+  title: String!
+  body: String
+  clientMutationId: String
+}
+
+type CreateIssuePayload {
+  clientMutationId: String
+  issue: Issue
 }
 
 input DeleteIssueInput {
@@ -499,6 +521,12 @@ type DeleteIssueCommentPayload {
 """#),
         ]),
         ("rickandmorty", [
+            ("AddNote.graphql", #"""
+# Writing a note: the server creates it with the next id and answers it; no list holds it until
+# the server's data changes.
+mutation AddNote($text: String!, $tags: [String!]) { addNote(text: $text, tags: $tags) { id text tags } }
+
+"""#),
             ("CharacterHeader.graphql", #"""
 query CharacterHeader($id: ID!) { character(id: $id) { id name status } }
 
@@ -565,6 +593,11 @@ query Notes($id: ID!, $first: Int, $after: String, $last: Int, $before: String) 
 mutation RemoveNote($id: ID!) { removeNote(id: $id) { deletedId @deleteRecord(typename: "Note") } }
 
 """#),
+            ("RemoveNotes.graphql", #"""
+# Removing several notes at once: every id the answer lists is deleted from the store.
+mutation RemoveNotes($ids: [ID!]!) { removeNotes(ids: $ids) { deletedIds @deleteRecord(typename: "Note") } }
+
+"""#),
             ("Rename.graphql", #"""
 mutation Rename($id: ID!, $name: String!) { rename(id: $id, name: $name) { character { id name } } }
 
@@ -581,10 +614,13 @@ type Mutation {
   rename(id: ID!, name: String!): RenamePayload
   deleteCharacter(id: ID!): DeletePayload
   removeNote(id: ID!): DeletePayload
+  addNote(text: String!, tags: [String!]): Note
+  removeNotes(ids: [ID!]!): BulkDeletePayload
 }
 
 type RenamePayload { character: Character }
 type DeletePayload { deletedId: ID }
+type BulkDeletePayload { deletedIds: [ID!]! }
 
 type Character {
   id: ID!
