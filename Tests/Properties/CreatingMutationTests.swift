@@ -3,7 +3,9 @@ import BatonSim
 import Testing
 
 /// A world whose app creates notes: `addNote(text:pinned:)` answers the note itself,
-/// `createNote(input:)` a payload holding it, as Relay-style schemas write it.
+/// `createNote(input:)` a payload holding it, as Relay-style schemas write it, and
+/// `postNote(input:)` the edge the new note would take in a list (GitHub's `addComment {
+/// commentEdge { node } }`).
 enum CreatingWorld {
     static let schema = """
         type Query { feed(first: Int): [Note!]! note(id: ID!): Note }
@@ -11,10 +13,13 @@ enum CreatingWorld {
           addNote(text: String!, pinned: Boolean): Note
           createNote(input: NewNote!): CreateNotePayload
           removeNote(id: ID!): RemovePayload
+          postNote(input: NewNote!): PostNotePayload
         }
         input NewNote { text: String! pinned: Boolean clientMutationId: String }
         type CreateNotePayload { note: Note clientMutationId: String }
         type RemovePayload { deletedId: ID }
+        type PostNotePayload { clientMutationId: String noteEdge: NoteEdge }
+        type NoteEdge { cursor: String! node: Note }
         type Note { id: ID! text: String pinned: Boolean }
         """
 
@@ -24,6 +29,7 @@ enum CreatingWorld {
         ("AddNote.graphql", "mutation AddNote($text: String!, $pinned: Boolean) { addNote(text: $text, pinned: $pinned) { id text pinned } }"),
         ("CreateNote.graphql", "mutation CreateNote($input: NewNote!) { createNote(input: $input) { clientMutationId note { id text } } }"),
         ("RemoveNote.graphql", #"mutation RemoveNote($id: ID!) { removeNote(id: $id) { deletedId @deleteRecord(typename: "Note") } }"#),
+        ("PostNote.graphql", "mutation PostNote($input: NewNote!) { postNote(input: $input) { clientMutationId noteEdge { cursor node { id text } } } }"),
     ]
 
     static func world(settings: WorldSettings = WorldSettings()) throws -> World {
@@ -74,6 +80,43 @@ struct CreatingMutationTests {
         // An optimistic guess leaves the server as it was.
         _ = server.optimisticExecution(try #require(world.operation(named: "AddNote")), variables: ["text": .string("x")])
         #expect(server.entityIDs(of: ["Note"]).living == before + [id, second])
+    }
+
+    @Test("a creation whose note sits in an edge of its payload: the edge carries it, and the edge's node is the new note")
+    func carriedByAnEdge() throws {
+        let world = try CreatingWorld.world(settings: WorldFixtures.quiet)
+        let post = try #require(world.analysis.mutations["PostNote"]?["postNote"])
+        #expect(post.creates && post.targetType == "Note" && !post.deletes)
+        #expect(post.carriers == ["NoteEdge"])
+        #expect(post.renewedFields == ["text"])
+        #expect(world.analysis.mutations["CreateNote"]?["createNote"]?.carriers == [])
+
+        var server = WorldFixtures.server(world)
+        let before = server.entityIDs(of: ["Note"]).living
+        let posted = server.execute(try #require(world.operation(named: "PostNote")), variables: ["input": .object(["text": .string("on the edge")])])
+        let edge = try #require(posted.data?["postNote"]?.value.object?["noteEdge"]?.value.object)
+        #expect(edge["cursor"]?.value.string != nil)
+        let note = try #require(edge["node"]?.value.object)
+        let id = try #require(note["id"]?.value.string)
+        #expect(!before.contains(id))
+        #expect(note["text"]?.value == .scalar(.string("on the edge")))
+        #expect(server.entityIDs(of: ["Note"]).living == before + [id])
+
+        // Only single objects without ids carry: a list of edges does not, and two entity types
+        // at the nearest depth leave the server unable to tell which one to make.
+        let listed = #expect(throws: WorldError.self) {
+            try World.make(name: "listed", schema: CreatingWorld.schema + "\ntype Extra { edges: [NoteEdge] }\nextend type Mutation { postMany(text: String): Extra }", operations: [
+                ("M.graphql", "mutation M($text: String) { postMany(text: $text) { edges { node { id } } } }"),
+            ])
+        }
+        #expect("\(listed.map(String.init(describing:)) ?? "")".contains("selects no entity in its payload"))
+        let twoTypes = CreatingWorld.schema + "\ntype Tag { id: ID! }\ntype Both { note: Note tag: Tag }\ntype Holder { both: Both }\nextend type Mutation { postBoth(text: String): Holder }"
+        let two = #expect(throws: WorldError.self) {
+            try World.make(name: "two", schema: twoTypes, operations: [
+                ("M.graphql", "mutation M($text: String) { postBoth(text: $text) { both { note { id } tag { id } } } }"),
+            ])
+        }
+        #expect("\(two.map(String.init(describing:)) ?? "")".contains("several types in its payload (Note, Tag), so the server cannot tell which type it creates"))
     }
 
     @MainActor

@@ -98,7 +98,7 @@ struct WorldLoadingTests {
     @Test("the GitHub world loads, with its connections, entities and mutations understood")
     func githubLoads() throws {
         let world = WorldFixtures.github
-        #expect(world.operations.count == 14)
+        #expect(world.operations.count == 15)
         let analysis = world.analysis
         #expect(analysis.connections.keys.sorted() == [
             "IssueCommentConnection", "IssueConnection", "IssueTimelineItemConnection", "LabelConnection",
@@ -130,6 +130,13 @@ struct WorldLoadingTests {
         #expect(create.targetType == "Issue")
         #expect(create.setters.map(\.argumentPath) == [["input", "body"], ["input", "title"]])
         #expect(!create.deletes)
+        #expect(create.carriers == [])
+
+        let comment = try #require(analysis.mutations["AddComment"]?["addComment"])
+        #expect(comment.creates && comment.targetType == "IssueComment")
+        #expect(comment.carriers == ["IssueCommentEdge"])
+        #expect(comment.setters.map(\.argumentPath) == [["input", "body"]])
+        #expect(comment.renewedFields == ["author", "body"])
 
         let uses = try #require(analysis.variables["IssueList"])
         #expect(uses["after"]?.role == .cursor(before: false))

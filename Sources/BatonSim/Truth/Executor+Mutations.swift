@@ -135,8 +135,9 @@ extension Executor {
     /// A field of a mutation's payload: one carrying `@deleteRecord` names the edited entity (its id
     /// with `typename:`, its record key `Type:id` without), or for a bulk edit lists them; one whose
     /// type can be the edited type answers the entity (null once deleted), or for a bulk edit and
-    /// a list type each of them. `nil` for any other field.
-    func payloadField(_ definition: Schema.Field, group: FieldGroup, target: MutationTarget) -> Resolved? {
+    /// a list type each of them; one of a carrier type (an edge on the way to the entity) answers
+    /// an object of the payload too. `nil` for any other field.
+    func payloadField(_ definition: Schema.Field, group: FieldGroup, on object: ServerObject, target: MutationTarget) -> Resolved? {
         if let directive = group.directives.first(where: { $0.name == "deleteRecord" }) {
             let named: [Resolved] = target.edited.map { _, id in
                 if case .string? = directive.argument("typename")?.value {
@@ -148,6 +149,11 @@ extension Executor {
             var value = named[0]
             for _ in 0..<definition.type.listDepth { value = .list([value]) }
             return value
+        }
+        if definition.type.listDepth == 0, target.edit.carriers.contains(definition.type.namedType) {
+            return .object(ServerObject(
+                type: definition.type.namedType, identity: ServerHash.of(object.identity, ServerHash.of(definition.name)),
+                role: .payload(target)))
         }
         guard definition.type.listDepth == (target.edit.many ? 1 : 0),
             schema.isPossibleType(target.edit.targetType, of: definition.type.namedType)

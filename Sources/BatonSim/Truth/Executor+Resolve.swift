@@ -36,7 +36,7 @@ extension Executor {
             default: break
             }
         case .payload(let target):
-            if let value = payloadField(definition, group: group, target: target) { return value }
+            if let value = payloadField(definition, group: group, on: object, target: target) { return value }
         case .plain:
             break
         }

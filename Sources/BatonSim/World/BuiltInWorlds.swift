@@ -5,6 +5,17 @@ enum BuiltInWorldFiles {
     /// Each world's files: (file name, text), in file-name order.
     static let worlds: [(name: String, files: [(name: String, text: String)])] = [
         ("github", [
+            ("AddComment.graphql", #"""
+# Commenting on an issue, as GitHub's clients do: the new comment comes back inside the edge it
+# would take in the issue's comments (a creation one object without an id down its payload).
+mutation AddComment($input: AddCommentInput!) {
+  addComment(input: $input) {
+    clientMutationId
+    commentEdge { cursor node { id body author { __typename login } } }
+  }
+}
+
+"""#),
             ("CloseIssue.graphql", #"""
 mutation CloseIssue($id: ID!) {
   closeIssue(input: {id: $id, state: CLOSED}) {
@@ -451,6 +462,18 @@ type Mutation {
   deleteIssueComment(id: ID!): DeleteIssueCommentPayload
   deleteIssue(input: DeleteIssueInput!): DeleteIssuePayload
   createIssue(input: CreateIssueInput!): CreateIssuePayload
+  addComment(input: AddCommentInput!): AddCommentPayload
+}
+
+input AddCommentInput {
+  subjectId: ID!
+  body: String!
+  clientMutationId: String
+}
+
+type AddCommentPayload {
+  clientMutationId: String
+  commentEdge: IssueCommentEdge
 }
 
 input CreateIssueInput {

@@ -8,7 +8,9 @@ import Baton
 /// or its `ids` argument, a list of ids, names several (a bulk edit: each gets the same edit); a
 /// field with neither creates an entity of the one type its payload returns (`addNote(text:)`);
 /// its type is the `typename:` of a payload field carrying `@deleteRecord`, else the field's own
-/// type when that is an entity, else the one entity type the payload selects. Fields the payload
+/// type when that is an entity, else the one entity type the payload selects, at the nearest depth
+/// that selects any, through objects without ids (`addComment { commentEdge { node { id } } }`:
+/// the edge is a carrier, answered as part of the payload, its `node` the entity). Fields the payload
 /// selects on that entity get a new version; an argument (or a field of the id's input object)
 /// named like a scalar field of the entity, and of its type, sets it; `@deleteRecord` deletes the
 /// entity.
@@ -47,6 +49,9 @@ package struct MutationEdit: Sendable, Hashable {
     package let renewedFields: [String]
     /// True when a payload field carries `@deleteRecord`: the entity is deleted.
     package let deletes: Bool
+    /// The object types without ids the payload passes through to reach the entity (an edge
+    /// type, sorted by name): the server answers a field of one of them as part of the payload.
+    package let carriers: [String]
 
     /// The edits of every root field `operation` selects, by response key.
     ///
@@ -95,6 +100,7 @@ package struct MutationEdit: Sendable, Hashable {
             }
         }
         let target: String
+        var nearest: [NearEntity] = []
         if deleteTypes.count > 1 {
             throw fail("deletes objects of several types (\(deleteTypes.joined(separator: ", "))); the server edits one object per field")
         } else if let typename = deleteTypes.first {
@@ -102,13 +108,9 @@ package struct MutationEdit: Sendable, Hashable {
         } else if WorldTypes.idKind(of: payloadType, in: schema) != nil {
             target = payloadType
         } else {
+            nearest = nearestEntities(payload, on: payloadType, fragments: fragments, schema: schema)
             var candidates: [String] = []
-            for (field, parent) in payloadFields {
-                guard let type = schema.field(field.name, on: parent)?.type.namedType,
-                    WorldTypes.idKind(of: type, in: schema) != nil, !candidates.contains(type)
-                else { continue }
-                candidates.append(type)
-            }
+            for found in nearest where !candidates.contains(found.type) { candidates.append(found.type) }
             if candidates.isEmpty, !idArgument.isEmpty, let named = deletion(named: node.name, schema: schema) {
                 // `removeNote(id:) { removedNoteId }`: the client is told nothing it would key, but
                 // the name says what the server deletes.
@@ -116,10 +118,11 @@ package struct MutationEdit: Sendable, Hashable {
                 deletes = true
             }
             guard candidates.count == 1 else {
+                let unknown = idArgument.isEmpty ? "which type it creates" : "which type its id names"
                 if candidates.isEmpty {
-                    throw fail("selects no entity in its payload and no field with @deleteRecord(typename:), and its name is not delete/remove/destroy and an entity type's, so the server cannot tell which type its id names")
+                    throw fail("selects no entity in its payload (nor in a single object without an id on the way, such as an edge) and no field with @deleteRecord(typename:), and its name is not delete/remove/destroy and an entity type's, so the server cannot tell \(unknown)")
                 }
-                throw fail("selects entities of several types in its payload (\(candidates.joined(separator: ", "))), so the server cannot tell which type its id names")
+                throw fail("selects entities of several types in its payload (\(candidates.joined(separator: ", "))), so the server cannot tell \(unknown)")
             }
             target = candidates[0]
         }
@@ -138,16 +141,57 @@ package struct MutationEdit: Sendable, Hashable {
                 renewed.append(field.name)
             }
         }
+        var carriers: [String] = []
         if target == payloadType {
             renew(payload)
-        } else {
+        } else if nearest.isEmpty {
             for (field, parent) in payloadFields where schema.field(field.name, on: parent)?.type.namedType == target {
                 renew(field.selections ?? [])
+            }
+        } else {
+            for found in nearest where found.type == target {
+                renew(found.field.selections ?? [])
+                for carrier in found.carriers where !carriers.contains(carrier) { carriers.append(carrier) }
             }
         }
         return MutationEdit(
             field: node.name, idArgument: idArgument, many: many, targetType: target, setters: setters,
-            renewedFields: renewed.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }, deletes: deletes)
+            renewedFields: renewed.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }, deletes: deletes,
+            carriers: carriers.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+    }
+
+    /// A payload field of an entity type, with the objects without ids it sits in.
+    private struct NearEntity {
+        let field: Document.FieldNode
+        let type: String
+        let carriers: [String]
+    }
+
+    /// The payload's fields of entity types at the nearest depth that has any: the payload's own
+    /// fields first, then the fields of its fields that are single objects without ids (an edge),
+    /// and so on, four levels at most.
+    private static func nearestEntities(
+        _ payload: [Document.SelectionNode], on payloadType: String, fragments: [String: Document.Fragment], schema: Schema
+    ) -> [NearEntity] {
+        var level: [(selections: [Document.SelectionNode], parent: String, carriers: [String])] = [(payload, payloadType, [])]
+        for _ in 0..<4 where !level.isEmpty {
+            var found: [NearEntity] = []
+            var deeper: [(selections: [Document.SelectionNode], parent: String, carriers: [String])] = []
+            for (selections, parent, carriers) in level {
+                for (field, fieldParent) in SelectionWalk.fields(selections, on: parent, fragments: fragments) {
+                    guard let type = schema.field(field.name, on: fieldParent)?.type else { continue }
+                    let named = type.namedType
+                    if WorldTypes.idKind(of: named, in: schema) != nil {
+                        found.append(NearEntity(field: field, type: named, carriers: carriers))
+                    } else if type.listDepth == 0, let inner = field.selections, schema.type(named: named)?.kind == .object {
+                        deeper.append((inner, named, carriers + [named]))
+                    }
+                }
+            }
+            if !found.isEmpty { return found }
+            level = deeper
+        }
+        return []
     }
 
     /// The entity type a mutation's name deletes: `deleteNote`, `removeNote` or `destroyNote`
