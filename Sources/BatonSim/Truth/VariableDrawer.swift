@@ -64,7 +64,7 @@ package struct VariableDrawer: Sendable {
                 if !required, random.chance(0.1) {
                     if random.chance(0.5) { values[name] = .null }
                 } else {
-                    values[name] = draw(use.type, server: server, inputIDTypes: use.inputIDTypes, depth: 0)
+                    values[name] = draw(use.type, server: server, inputIDTypes: use.inputIDTypes, idField: use.inputIDField, depth: 0)
                 }
             }
         }
@@ -152,14 +152,19 @@ package struct VariableDrawer: Sendable {
         integer ? .int(Int(id) ?? 404) : .string(id)
     }
 
-    /// A value of `type`; `inputIDTypes` are the entity types an input object's `id` names.
-    private mutating func draw(_ type: GraphQLTypeReference, server: Server, inputIDTypes: [String], depth: Int) -> JSONValue {
+    /// A value of `type`; `inputIDTypes` are the entity types an input object's id field (named
+    /// `idField`) names.
+    private mutating func draw(
+        _ type: GraphQLTypeReference, server: Server, inputIDTypes: [String], idField: String = "id", depth: Int
+    ) -> JSONValue {
         switch type {
         case .nonNull(let inner):
-            return draw(inner, server: server, inputIDTypes: inputIDTypes, depth: depth)
+            return draw(inner, server: server, inputIDTypes: inputIDTypes, idField: idField, depth: depth)
         case .list(let inner):
             guard depth < 6 else { return .array([]) }
-            return .array((0..<random.int(0...2)).map { _ in draw(inner, server: server, inputIDTypes: inputIDTypes, depth: depth + 1) })
+            return .array((0..<random.int(0...2)).map { _ in
+                draw(inner, server: server, inputIDTypes: inputIDTypes, idField: idField, depth: depth + 1)
+            })
         case .named(let name):
             guard let named = server.world.schema.type(named: name), depth < 8 else { return .null }
             switch named.kind {
@@ -169,7 +174,7 @@ package struct VariableDrawer: Sendable {
             case .inputObject:
                 var members: [String: JSONValue] = [:]
                 for field in named.inputFields {
-                    if field.name == "id", !inputIDTypes.isEmpty, WorldTypes.isEntityID(field.type, in: server.world.schema) {
+                    if field.name == idField, !inputIDTypes.isEmpty, WorldTypes.isEntityID(field.type, in: server.world.schema) {
                         members[field.name] = Self.idValue(entityID(of: inputIDTypes, server: server), integer: WorldTypes.isIntID(field.type))
                     } else if field.type.isNonNull && field.defaultValue == nil {
                         members[field.name] = draw(field.type, server: server, inputIDTypes: [], depth: depth + 1)

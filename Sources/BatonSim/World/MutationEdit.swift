@@ -5,8 +5,9 @@ import Baton
 /// whether it deletes the object.
 ///
 /// The rules: the field's `id` argument (or the `id` of an input-object argument) names an entity,
-/// or its `ids` argument, a list of ids, names several (a bulk edit: each gets the same edit); a
-/// field with neither creates an entity of the one type its payload returns (`addNote(text:)`);
+/// or its `ids` argument, a list of ids, names several (a bulk edit: each gets the same edit), or
+/// an argument or input field named after the edited type's id (`issueId` for an `Issue`); a
+/// field with none creates an entity of the one type its payload returns (`addNote(text:)`);
 /// its type is the `typename:` of a payload field carrying `@deleteRecord`, else the field's own
 /// type when that is an entity, else the one entity type the payload selects, at the nearest depth
 /// that selects any, through objects without ids (`addComment { commentEdge { node { id } } }`:
@@ -77,7 +78,7 @@ package struct MutationEdit: Sendable, Hashable {
         func fail(_ message: String, at location: GraphQLLocation? = nil) -> WorldError {
             WorldError("mutation field \"\(label)\" \(message)", source: source, at: location ?? node.location)
         }
-        let (idArgument, many) = idArgument(of: definition, schema: schema) ?? ([], false)
+        var (idArgument, many) = idArgument(of: definition, schema: schema) ?? ([], false)
         let payload = node.selections ?? []
         let payloadType = definition.type.namedType
         let payloadFields = SelectionWalk.fields(payload, on: payloadType, fragments: fragments)
@@ -111,7 +112,9 @@ package struct MutationEdit: Sendable, Hashable {
             nearest = nearestEntities(payload, on: payloadType, fragments: fragments, schema: schema)
             var candidates: [String] = []
             for found in nearest where !candidates.contains(found.type) { candidates.append(found.type) }
-            if candidates.isEmpty, !idArgument.isEmpty, let named = deletion(named: node.name, schema: schema) {
+            if candidates.isEmpty, let named = deletion(named: node.name, schema: schema),
+                !idArgument.isEmpty || typedIDArgument(of: definition, target: named, schema: schema) != nil
+            {
                 // `removeNote(id:) { removedNoteId }`: the client is told nothing it would key, but
                 // the name says what the server deletes.
                 candidates = [named]
@@ -128,6 +131,10 @@ package struct MutationEdit: Sendable, Hashable {
         }
         guard WorldTypes.idKind(of: target, in: schema) != nil else {
             throw fail("edits \"\(target)\", which is not an object type with an id")
+        }
+        if idArgument.isEmpty, let typed = typedIDArgument(of: definition, target: target, schema: schema) {
+            // `closeIssue(input: {issueId:})`: the id is named after the type it names.
+            idArgument = typed
         }
         if idArgument.isEmpty && deletes {
             throw fail("has no \"id\" argument (nor \"ids\", a list of ids, nor an input object with an \"id\"), so the server cannot tell which object it deletes")
@@ -223,6 +230,27 @@ package struct MutationEdit: Sendable, Hashable {
         return nil
     }
 
+    /// An argument named after `target`'s id (`issueId` for `Issue`, `pullRequestId` for
+    /// `PullRequest`), or such a field of an input-object argument, as GitHub's mutations name
+    /// the object they edit; `nil` when the field has none.
+    private static func typedIDArgument(of definition: Schema.Field, target: String, schema: Schema) -> [String]? {
+        guard let first = target.first else { return nil }
+        let name = first.lowercased() + target.dropFirst() + "Id"
+        if let argument = definition.argument(named: name), argument.type.listDepth == 0,
+            WorldTypes.isEntityID(argument.type, in: schema)
+        {
+            return [name]
+        }
+        for argument in definition.arguments where argument.type.listDepth == 0 {
+            guard let input = schema.type(named: argument.type.namedType), input.kind == .inputObject,
+                let id = input.inputFields.first(where: { $0.name == name }), id.type.listDepth == 0,
+                WorldTypes.isEntityID(id.type, in: schema)
+            else { continue }
+            return [argument.name, name]
+        }
+        return nil
+    }
+
     /// Arguments (and fields of the id's input object) named like a scalar field of `target`, of
     /// the field's type.
     private static func setters(
@@ -232,7 +260,7 @@ package struct MutationEdit: Sendable, Hashable {
         for argument in definition.arguments where argument.name != idArgument.first || idArgument.count > 1 {
             if argument.name == idArgument.first {
                 let input = schema.type(named: argument.type.namedType)!
-                for field in input.inputFields where field.name != "id" {
+                for field in input.inputFields where field.name != idArgument[1] {
                     candidates.append(([argument.name, field.name], field))
                 }
             } else if idArgument.isEmpty, argument.type.listDepth == 0, let input = schema.type(named: argument.type.namedType),

@@ -6,26 +6,36 @@ import Baton
 /// are used, fragments exist and can apply, client directives are well formed, fields that share a
 /// response key can merge, and the server can generate every type the operation reaches.
 ///
-/// The first problem is thrown as a ``WorldError`` naming the operation's source, line and column.
+/// The first problem is thrown as a ``WorldError`` naming the source, line and column: the
+/// operation's file, or the file that defines the fragment the problem lies in.
 struct OperationValidator {
     let schema: Schema
     let operation: Document.Operation
     let fragments: [String: Document.Fragment]
     let source: String
+    /// The file each fragment from another file is defined in.
+    let fragmentSources: [String: String]
+    /// The file of the selections being checked: the operation's, or a fragment's.
+    private var currentSource: String
     /// The operation's variables by name.
     private(set) var variables: [String: Document.VariableDeclaration] = [:]
     /// Fragments whose bodies have been checked (a body is checked once, whatever spreads it).
     private var checkedFragments: Set<String> = []
 
-    init(schema: Schema, operation: Document.Operation, fragments: [String: Document.Fragment], source: String) {
+    init(
+        schema: Schema, operation: Document.Operation, fragments: [String: Document.Fragment], source: String,
+        fragmentSources: [String: String] = [:]
+    ) {
         self.schema = schema
         self.operation = operation
         self.fragments = fragments
         self.source = source
+        self.fragmentSources = fragmentSources
+        self.currentSource = source
     }
 
     func error(_ message: String, at location: GraphQLLocation) -> WorldError {
-        WorldError(message, source: source, at: location)
+        WorldError(message, source: currentSource, at: location)
     }
 
     mutating func validate() throws {
@@ -86,8 +96,11 @@ struct OperationValidator {
                 }
                 try checkTypeCondition(fragment.typeCondition, on: parent, at: spread.location)
                 if checkedFragments.contains(spread.name) { continue }
+                let spreadingSource = currentSource
+                currentSource = fragmentSources[spread.name] ?? spreadingSource
                 try checkDirectives(fragment.directives, on: nil, place: "a fragment definition")
                 try checkSelections(fragment.selections, on: fragment.typeCondition, spreading: spreading + [spread.name])
+                currentSource = spreadingSource
                 checkedFragments.insert(spread.name)
             }
         }

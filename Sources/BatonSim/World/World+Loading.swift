@@ -81,22 +81,20 @@ extension World {
         } catch let error as GraphQLError {
             throw WorldError(error, source: schemaSource)
         }
-        var operations: [WorldOperation] = []
-        var names: [String: WorldOperation] = [:]
+        var documents: [(source: String, text: String, document: Document)] = []
         for (source, text) in texts {
-            let document: Document
             do {
-                document = try Document.parse(text)
+                documents.append((source, text, try Document.parse(text)))
             } catch let error as GraphQLError {
                 throw WorldError(error, source: source)
             }
-            var fragments: [String: Document.Fragment] = [:]
-            for fragment in document.fragments {
-                if fragments[fragment.name] != nil {
-                    throw WorldError("fragment \"\(fragment.name)\" is defined twice", source: source, at: fragment.location)
-                }
-                fragments[fragment.name] = fragment
-            }
+        }
+        // Fragments are the world's, whichever file defines them, as an app's code generator
+        // reads its folder: an operation may spread a fragment another file defines.
+        let shared = try SharedFragments(documents)
+        var operations: [WorldOperation] = []
+        var names: [String: WorldOperation] = [:]
+        for (file, (source, text, document)) in documents.enumerated() {
             for syntax in document.operations {
                 guard let operationName = syntax.name else {
                     throw WorldError("every operation of a world needs a name", source: source, at: syntax.location)
@@ -106,11 +104,14 @@ extension World {
                         "operation \"\(operationName)\" is defined twice (first in \(earlier.source):\(earlier.syntax.location))",
                         source: source, at: syntax.location)
                 }
-                var validator = OperationValidator(schema: schema, operation: syntax, fragments: fragments, source: source)
+                var validator = OperationValidator(
+                    schema: schema, operation: syntax, fragments: shared.fragments, source: source,
+                    fragmentSources: shared.sources)
                 try validator.validate()
-                try TypenameCheck(schema: schema, fragments: fragments, source: source).check(syntax)
+                try TypenameCheck(schema: schema, fragments: shared.fragments, source: source).check(syntax)
                 let operation = WorldOperation(
-                    name: operationName, kind: syntax.kind, syntax: syntax, fragments: fragments, documentText: text, source: source)
+                    name: operationName, kind: syntax.kind, syntax: syntax, fragments: shared.fragments,
+                    documentText: shared.documentText(of: syntax, file: file, text: text), source: source)
                 names[operationName] = operation
                 operations.append(operation)
             }

@@ -157,6 +157,8 @@ package struct VariableUse: Sendable, Hashable {
     package let role: Role
     /// For an input object: the entity types an `id` field inside it names (a mutation's input).
     package let inputIDTypes: [String]
+    /// The name of that field: `id`, or one named after the type (`issueId`).
+    package var inputIDField = "id"
 
     /// How much a role says: a variable used in two places takes the stronger role.
     private var strength: Int {
@@ -176,9 +178,10 @@ package struct VariableUse: Sendable, Hashable {
         for declaration in operation.syntax.variables {
             uses[declaration.name] = VariableUse(type: declaration.type, role: .value, inputIDTypes: [])
         }
-        func note(_ name: String, _ role: Role, inputIDTypes: [String] = []) {
+        func note(_ name: String, _ role: Role, inputIDTypes: [String] = [], inputIDField: String = "id") {
             guard let current = uses[name] else { return }
-            let candidate = VariableUse(type: current.type, role: role, inputIDTypes: inputIDTypes)
+            var candidate = VariableUse(type: current.type, role: role, inputIDTypes: inputIDTypes)
+            candidate.inputIDField = inputIDField
             if candidate.strength > current.strength || (candidate.strength == current.strength && current.inputIDTypes.isEmpty) {
                 uses[name] = candidate
             }
@@ -212,7 +215,7 @@ package struct VariableUse: Sendable, Hashable {
                             } else if let edit, !edit.creates, path == edit.idArgument {
                                 note(name, .entityID([edit.targetType]))
                             } else if let edit, edit.idArgument.count > 1, path == [edit.idArgument[0]] {
-                                note(name, .value, inputIDTypes: [edit.targetType])
+                                note(name, .value, inputIDTypes: [edit.targetType], inputIDField: edit.idArgument[1])
                             } else if path == ["id"], WorldTypes.isEntityID(input.type, in: schema) {
                                 note(name, .entityID(idTypes(of: field, type: fieldType, schema: schema, fragments: operation.fragments)))
                             }

@@ -1,0 +1,99 @@
+import Baton
+import BatonSim
+import Testing
+
+/// A world's fragments are shared by its files, as an app's code generator reads its folder: an
+/// operation may spread a fragment defined in another file, and the store is handed the operation
+/// with that definition appended.
+@Suite("Worlds: fragments defined in one file, spread in another")
+struct SharedFragmentTests {
+    static let schema = """
+        type Query { character(id: ID!): Character, characters: [Character] }
+        type Character { id: ID!, name: String, status: String, location: Location }
+        type Location { id: ID!, name: String }
+        """
+    static let fragmentsFile = """
+        # Shared by every screen.
+        fragment Place on Location { id name }
+
+        fragment Person on Character {
+          id
+          name
+          location { ...Place }
+        }
+        """
+
+    @MainActor
+    @Test("an operation spreading another file's fragment loads, its document holds the definitions it needs, and seeds run clean")
+    func loadsAndRuns() throws {
+        let world = try World.make(name: "shared", schema: Self.schema, operations: [
+            (source: "Fragments.graphql", text: Self.fragmentsFile),
+            (source: "Screens.graphql", text: "query Screen($id: ID!) { character(id: $id) { ...Person status } }\nquery List { characters { id name } }"),
+        ])
+        let screen = try #require(world.operation(named: "Screen"))
+        // The spread fragment and the one it spreads, each as its file spells it, after the
+        // operation's own text; an operation that spreads nothing keeps its text alone.
+        #expect(screen.documentText == """
+            query Screen($id: ID!) { character(id: $id) { ...Person status } }
+            query List { characters { id name } }
+            fragment Place on Location { id name }
+
+
+            fragment Person on Character {
+              id
+              name
+              location { ...Place }
+            }
+            """)
+        #expect(world.operation(named: "List")?.documentText == "query Screen($id: ID!) { character(id: $id) { ...Person status } }\nquery List { characters { id name } }")
+        // The store builds its plan from that text alone (it would refuse an unknown fragment).
+        _ = try Plan.build(document: screen.documentText, schema: world.schema, operationName: "Screen")
+        #expect(throws: (any Error).self) {
+            try Plan.build(document: "query Screen($id: ID!) { character(id: $id) { ...Person status } }", schema: world.schema, operationName: "Screen")
+        }
+        for seed: UInt64 in 0..<6 {
+            let outcome = Simulation.run(seed: seed, options: .init(events: 120, world: world))
+            #expect(outcome.failure == nil, "seed \(seed): \(outcome.failure.map(String.init(describing:)) ?? "")")
+        }
+    }
+
+    @Test("a problem inside another file's fragment names that file; a fragment defined in two files names both")
+    func errorsNameTheFragmentsFile() throws {
+        #expect {
+            try World.make(name: "bad", schema: Self.schema, operations: [
+                (source: "Fragments.graphql", text: "fragment Person on Character {\n  id\n  nickname\n}"),
+                (source: "Screens.graphql", text: "query Screen { characters { ...Person } }"),
+            ])
+        } throws: { error in
+            (error as? WorldError)?.description.hasPrefix("Fragments.graphql:3:3: field \"nickname\" does not exist on \"Character\"") == true
+        }
+        #expect {
+            try World.make(name: "twice", schema: Self.schema, operations: [
+                (source: "A.graphql", text: "fragment Person on Character { id }"),
+                (source: "B.graphql", text: "query Q { characters { ...Person } }\n fragment Person on Character { name }"),
+            ])
+        } throws: { error in
+            (error as? WorldError)?.description.hasPrefix("B.graphql:2:2: fragment \"Person\" is defined twice (first in A.graphql:1:1)") == true
+        }
+        #expect {
+            try World.make(name: "unknown", schema: Self.schema, operations: [
+                (source: "Screens.graphql", text: "query Screen { characters { ...Nobody } }"),
+            ])
+        } throws: { error in
+            (error as? WorldError)?.description.hasPrefix("Screens.graphql:1:29: unknown fragment \"Nobody\"") == true
+        }
+    }
+
+    @Test("lines ending in CR or CRLF and characters beyond ASCII still cut a definition at the next one")
+    func lineEndings() throws {
+        let place = "fragment Place on Location { id name }\r\n# «là-bas»\r"
+        let hero = #"fragment Hero on Query { character(id: "é☃") { id } } "#
+        let person = "fragment Person on Character { id name }"
+        let query = "query Q { ...Hero characters { ...Person location { ...Place } } }"
+        let world = try World.make(name: "endings", schema: Self.schema, operations: [
+            (source: "F.graphql", text: place + hero + person),
+            (source: "Q.graphql", text: query),
+        ])
+        #expect(world.operation(named: "Q")?.documentText == [query, place, hero, person].joined(separator: "\n"))
+    }
+}

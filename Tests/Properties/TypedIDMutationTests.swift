@@ -1,0 +1,97 @@
+import Baton
+import BatonSim
+import Testing
+
+/// GitHub names the object a mutation edits after its type (`closeIssue(input: {issueId:})`,
+/// `deleteIssue(input: {issueId:})`): the server reads such an argument as the edited object's
+/// id, not as a creation's input.
+@Suite("Mutations whose id is named after the type it names")
+struct TypedIDMutationTests {
+    static let schema = """
+        type Query { issue(id: ID!): Issue, repository(id: ID!): Repository }
+        type Mutation {
+          closeIssue(input: CloseIssueInput!): CloseIssuePayload
+          lockIssue(issueId: ID!, reason: String): Issue
+          deleteIssue(input: DeleteIssueInput!): DeleteIssuePayload
+          createIssue(input: CreateIssueInput!): CreateIssuePayload
+        }
+        input CloseIssueInput { issueId: ID!, state: IssueState, clientMutationId: String }
+        input DeleteIssueInput { issueId: ID!, clientMutationId: String }
+        input CreateIssueInput { repositoryId: ID!, title: String!, clientMutationId: String }
+        type CloseIssuePayload { clientMutationId: String, issue: Issue }
+        type DeleteIssuePayload { clientMutationId: String }
+        type CreateIssuePayload { issue: Issue }
+        enum IssueState { OPEN, CLOSED }
+        type Issue { id: ID!, title: String, state: IssueState, reason: String }
+        type Repository { id: ID!, name: String }
+        """
+    static let operations: [(source: String, text: String)] = [
+        ("Issue.graphql", "query Issue($id: ID!) { issue(id: $id) { id title state reason } }"),
+        ("CloseIssue.graphql", "mutation CloseIssue($input: CloseIssueInput!) { closeIssue(input: $input) { clientMutationId issue { id state } } }"),
+        ("LockIssue.graphql", "mutation LockIssue($id: ID!, $reason: String) { lockIssue(issueId: $id, reason: $reason) { id reason } }"),
+        ("DeleteIssue.graphql", "mutation DeleteIssue($input: DeleteIssueInput!) { deleteIssue(input: $input) { clientMutationId } }"),
+        ("CreateIssue.graphql", "mutation CreateIssue($input: CreateIssueInput!) { createIssue(input: $input) { issue { id title } } }"),
+    ]
+
+    static func world() throws -> World {
+        try WorldFixtures.world("typed-ids", schema: schema, operations: operations, entities: ["Issue": 2...5, "Repository": 1...2], settings: WorldFixtures.quiet)
+    }
+
+    @Test("issueId in an input object or as an argument names the issue edited; repositoryId in a creation's input does not")
+    func analysis() throws {
+        let mutations = try Self.world().analysis.mutations
+        let close = try #require(mutations["CloseIssue"]?["closeIssue"])
+        #expect(!close.creates && close.idArgument == ["input", "issueId"] && close.targetType == "Issue")
+        #expect(close.setters.map(\.argumentPath) == [["input", "state"]])
+        let lock = try #require(mutations["LockIssue"]?["lockIssue"])
+        #expect(lock.idArgument == ["issueId"] && lock.setters.map(\.field) == ["reason"])
+        // Deleted by its name (`delete` and the type), the id named after the type.
+        let delete = try #require(mutations["DeleteIssue"]?["deleteIssue"])
+        #expect(delete.deletes && delete.idArgument == ["input", "issueId"] && delete.targetType == "Issue")
+        let create = try #require(mutations["CreateIssue"]?["createIssue"])
+        #expect(create.creates && create.targetType == "Issue")
+        #expect(try Self.world().analysis.variables["CloseIssue"]?["input"]?.inputIDField == "issueId")
+    }
+
+    @Test("closing edits the issue the input names (drawn among the issues), and deleting deletes it")
+    func executes() throws {
+        let world = try Self.world()
+        var server = WorldFixtures.server(world)
+        let issues = server.entityIDs(of: ["Issue"]).living
+        let target = try #require(issues.first)
+        let closed = server.execute(try #require(world.operation(named: "CloseIssue")), variables: [
+            "input": .object(["issueId": .string(target), "state": .string("CLOSED")]),
+        ])
+        let issue = try #require(closed.data?["closeIssue"]?.value.object?["issue"]?.value.object)
+        #expect(issue["id"]?.value == .scalar(.string(target)))
+        #expect(issue["state"]?.value == .scalar(.string("CLOSED")))
+        #expect(server.entityIDs(of: ["Issue"]).living == issues)
+        let read = server.execute(try #require(world.operation(named: "Issue")), variables: ["id": .string(target)])
+        #expect(read.data?["issue"]?.value.object?["state"]?.value == .scalar(.string("CLOSED")))
+
+        _ = server.execute(try #require(world.operation(named: "DeleteIssue")), variables: ["input": .object(["issueId": .string(target)])])
+        #expect(server.entityIDs(of: ["Issue"]).living == Array(issues.dropFirst()))
+
+        // The drawer puts an issue's id (or now and then an unknown one) in the input's issueId.
+        var drawer = VariableDrawer(random: SimRandom(seed: 5))
+        let operation = try #require(world.operation(named: "CloseIssue"))
+        var named = 0
+        for _ in 0..<40 {
+            guard case .object(let input)? = drawer.variables(for: operation, server: server)["input"],
+                case .string(let id)? = input["issueId"]
+            else { continue }
+            if server.entityIDs(of: ["Issue"]).living.contains(id) { named += 1 }
+        }
+        #expect(named >= 20)
+    }
+
+    @MainActor
+    @Test("its seeds run clean")
+    func seeds() throws {
+        let world = try Self.world()
+        for seed: UInt64 in 0..<8 {
+            let outcome = Simulation.run(seed: seed, options: .init(events: 150, world: world))
+            #expect(outcome.failure == nil, "seed \(seed): \(outcome.failure.map(String.init(describing:)) ?? "")")
+        }
+    }
+}
