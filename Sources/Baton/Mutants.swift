@@ -129,6 +129,11 @@ package enum Mutant: String, CaseIterable, Sendable {
     /// (the image's rule until 2026-12-05; found by BatonSim once checks went back to answered
     /// screens and met rotted rows under a read fault).
     case failedStructureReadDiscards
+    /// The writer never sets right a name whose checksum fails: rows it writes under the name
+    /// read in this launch (memory knows the name) but miss at every later launch, and the rows
+    /// the damage hid never come back (planted: names did not rot in campaigns before
+    /// 2026-12-05).
+    case nameRepairSkipped
 
     /// What the mutant breaks, in a sentence.
     package var summary: String {
@@ -174,6 +179,7 @@ package enum Mutant: String, CaseIterable, Sendable {
         case .missingItemNamesItsList: "a read that finds a list item's record absent names the list as missing, not the item"
         case .readBackKeepsFirstSelection: "read-back of a field selected twice in one object gives only the first selection's fields"
         case .failedStructureReadDiscards: "a structure check that could not read a page finds the file corrupt, and the image starts again"
+        case .nameRepairSkipped: "the writer leaves a damaged name's checksum wrong, so rows it writes under the name miss at the next launch"
         }
     }
 }

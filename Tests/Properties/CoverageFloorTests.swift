@@ -63,6 +63,10 @@ struct CoverageFloorTests {
         // 0..<24, so not floored here; the releaseBufferDropsNewest mutant's bounded check
         // (seed 74) and the scripted life of OracleCoverageTests guard it.
         "releasedRootsLeavingBuffer": 0,  // 0
+        // Rows a rotted name hid that a drain writing the name brought back: 33 over seeds 0..999
+        // when names began to rot (2026-12-05), none in 0..<24, so not floored here; the scenario
+        // name-rot-rows-come-back.json and the nameRepairSkipped mutant (seed 7) guard it.
+        "rowsRevived": 0,  // 0
         // Places the read-backs of missing checks found nothing, compared with the model's.
         "partialReadsMissing": 200,  // 810; 620 once checks revisit answered queries
         // Checks that met a rotted row: 2 over seeds 0..299, none in 0..<24, so not floored.

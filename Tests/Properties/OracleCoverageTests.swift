@@ -53,6 +53,22 @@ struct OracleCoverageTests {
         oracle.noteRot(ImageDamage(records: [OracleText("Character:2")]))
         oracle.relaunched(found: 0, generation: 6, after: .kill)
         oracle.forgetDamaged(ImageDamage(records: [OracleText("Character:2")]))
+        // A name's checksum rots: a row that verifies but uses it waits, and comes back when a
+        // drain has written the name again.
+        try oracle.commit(F.header("3", name: "Summer", status: "Alive"), "Header", ["id": .string("3")])
+        oracle.drainCommitted(synced: true)
+        oracle.relaunched(found: 0, generation: 7, after: .quit)
+        let key = OracleText("Character:3")
+        let hiddenRow = try #require(oracle.image.records[key])
+        let hidden = ImageDamage(records: [key])
+        oracle.noteRot(hidden)
+        oracle.forgetDamaged(hidden, hidden: hidden)
+        #expect(oracle.image.records[key] == nil && oracle.dormant.records[key] == hiddenRow)
+        try oracle.commit(F.header("4", name: "Jerry", status: "Alive"), "Header", ["id": .string("4")])
+        var seen = oracle.drainCommitted(synced: true)
+        seen.records[key] = hiddenRow
+        #expect(oracle.reviveDormant(seen: seen) == 1)
+        #expect(oracle.image.records[key] == hiddenRow && oracle.dormant.records.isEmpty)
         oracle.writerBound = 1
         try oracle.commit(F.header("2", name: "Morty", status: "Alive"), "Header", ["id": .string("2")])  // over the bound
         oracle.releaseBufferSize = 0

@@ -21,6 +21,8 @@ package enum ImageMutant: String, Sendable, Hashable, CaseIterable {
     /// A structure check that could not read a page counts as finding the file corrupt, so the
     /// file is started again (the rule until 2026-12-05).
     case failedStructureReadDiscards
+    /// The writer leaves a damaged name's checksum as it found it.
+    case nameRepairSkipped
 }
 #endif
 
@@ -44,6 +46,8 @@ struct ImageRules: Sendable, Hashable {
     var keepsWALAtOpen = false
     /// Mutant: a structure check that could not read a page finds the file corrupt.
     var failedStructureReadDiscards = false
+    /// Mutant: a name whose stored checksum fails is written again without setting it right.
+    var nameRepairSkipped = false
 
     /// The decision records' rules.
     static let production = ImageRules()
@@ -68,6 +72,7 @@ struct ImageRules: Sendable, Hashable {
         case .drainInTwoTransactions: twoTransactions = true
         case .walKeptAtOpen: keepsWALAtOpen = true
         case .failedStructureReadDiscards: failedStructureReadDiscards = true
+        case .nameRepairSkipped: nameRepairSkipped = true
         }
     }
     #endif

@@ -106,6 +106,7 @@ package struct Coverage: Hashable, Sendable {
         model.inDoubtDrainsRecovered = int("inDoubtDrainsRecovered")
         model.rottedRowsMissed = int("rottedRowsMissed")
         model.releasedRootsLeavingBuffer = int("releasedRootsLeavingBuffer")
+        model.rowsRevived = int("rowsRevived")
         tornWrites = int("tornWrites")
         directoryEntriesLost = int("directoryEntriesLost")
         failedSyncsDroppingWrites = int("failedSyncsDroppingWrites")

@@ -13,11 +13,72 @@ extension Oracle {
 
     /// A relaunch found `damaged` rows failing their checksums: the model's image (and every state
     /// a later crash may return to) loses them, and only they stay rotted.
-    package mutating func forgetDamaged(_ damaged: ImageDamage) {
-        coverage.rottedRowsMissed += damaged.count
+    ///
+    /// `hidden` are those that verify but use a name whose checksum fails: the model keeps what
+    /// they hold (``dormant``), since the writer sets a name's checksum right when it writes the
+    /// name again, and they read again from then on (docs/design.md, "Damage").
+    package mutating func forgetDamaged(_ damaged: ImageDamage, hidden: ImageDamage = ImageDamage()) {
+        coverage.rottedRowsMissed += damaged.count - damaged.keys(in: .names).count
+        // The state the relaunch found holds the hidden rows (states keep them, as the file does).
+        var waiting = OracleImage(generation: 0)
+        for key in hidden.keys(in: .records) { waiting.records[key] = image.records[key] }
+        for key in hidden.keys(in: .root) { waiting.root[key] = image.root[key] }
+        dormant = waiting
         image = image.removing(damaged)
-        states = states.map { $0.removing(damaged) }
+        states = states.map { $0.removing(damaged.without(hidden)) }
         rotted = damaged
+    }
+
+    /// After a drain committed: the rows a damaged name hid that the image holds again (`observed`,
+    /// read by the model's reader), because the drain wrote the name and so set its checksum
+    /// right. Each must hold exactly what it held when hidden; a row the drain wrote itself holds
+    /// the snapshot's cells, or, when the name was set right before the snapshot was merged, the
+    /// snapshot's cells merged over the hidden row's (the writer's order decides, and either is
+    /// allowed). The model takes the rows in, and answers how many came back.
+    package mutating func reviveDormant(seen observed: OracleImage) -> Int {
+        guard !dormant.records.isEmpty || !dormant.root.isEmpty else { return 0 }
+        var revived = 0
+        for (key, hiddenRow) in dormant.records {
+            guard let seen = observed.records[key] else { continue }
+            if let written = image.records[key] {
+                dormant.records[key] = nil
+                var merged = written
+                for (slot, cell) in hiddenRow.cells where merged.cells[slot] == nil { merged.cells[slot] = cell }
+                if seen != written, !written.deleted, !hiddenRow.deleted, seen == merged {
+                    image.records[key] = seen
+                    revived += 1
+                }
+            } else if seen == hiddenRow {
+                image.records[key] = seen
+                dormant.records[key] = nil
+                revived += 1
+            }
+        }
+        for (key, hiddenRow) in dormant.root {
+            guard let seen = observed.root[key] else { continue }
+            if image.root[key] != nil {
+                dormant.root[key] = nil
+            } else if seen == hiddenRow {
+                image.root[key] = seen
+                dormant.root[key] = nil
+                revived += 1
+            }
+        }
+        if revived > 0 { states[states.count - 1] = image.adding(dormant) }
+        coverage.rowsRevived += revived
+        return revived
+    }
+
+    /// The hidden rows after the next drain: the launch's eviction and an overflow's wipe reach
+    /// them as they reach the rest.
+    func dormantAfterDrain() -> OracleImage {
+        if writerMustWipe { return OracleImage(generation: 0) }
+        guard !evictionDone else { return dormant }
+        let oldest = image.generation - 1
+        var aged = dormant
+        aged.records = aged.records.filter { $0.value.used >= oldest }
+        aged.root = aged.root.filter { $0.value.used >= oldest }
+        return aged
     }
 }
 
@@ -26,7 +87,8 @@ extension Oracle {
 package struct ImageDamage: Sendable, Equatable {
     /// The image's tables that rows can be damaged in, by the names the model's reader reports.
     package enum Table: String, Sendable, CaseIterable {
-        case records, root, fetches
+        /// `names` holds names whose checksum fails, by `#id`: every row that uses one misses.
+        case records, root, fetches, names
     }
 
     private var keys: [Table: Set<OracleText>] = [:]
@@ -46,6 +108,12 @@ package struct ImageDamage: Sendable, Equatable {
     package func keys(in table: Table) -> Set<OracleText> { keys[table] ?? [] }
     package func contains(_ key: OracleText, in table: Table) -> Bool { keys[table]?.contains(key) ?? false }
     package mutating func insert(_ key: OracleText, in table: Table) { keys[table, default: []].insert(key) }
+    /// This damage without the entries of `other`.
+    package func without(_ other: ImageDamage) -> ImageDamage {
+        var rest = self
+        for table in Table.allCases { rest.keys[table] = keys(in: table).subtracting(other.keys(in: table)) }
+        return rest
+    }
     package mutating func formUnion(_ other: ImageDamage) {
         for table in Table.allCases { keys[table, default: []].formUnion(other.keys(in: table)) }
     }
@@ -65,6 +133,7 @@ package struct ImageDamage: Sendable, Equatable {
         case .records: key
         case .root: OracleText("root " + key.string)
         case .fetches: OracleText("fetch " + key.string)
+        case .names: OracleText("name " + key.string)
         }
     }
 }
@@ -79,6 +148,7 @@ extension OracleImage {
             case .records: image.records[key] = nil
             case .root: image.root[key] = nil
             case .fetches: image.fetches[key] = nil
+            case .names: break
             }
         }
         return image
@@ -91,9 +161,19 @@ extension OracleImage {
         case .records: image.records[key] = records[key]
         case .root: image.root[key] = root[key]
         case .fetches: image.fetches[key] = fetches[key]
+        case .names: break
         }
         return image
     }
 
     package var hasRows: Bool { !records.isEmpty || !root.isEmpty || !fetches.isEmpty }
+
+    /// The image with `other`'s record rows and root cells added where it has none.
+    package func adding(_ other: OracleImage) -> OracleImage {
+        guard !other.records.isEmpty || !other.root.isEmpty else { return self }
+        var image = self
+        image.records.merge(other.records) { mine, _ in mine }
+        image.root.merge(other.root) { mine, _ in mine }
+        return image
+    }
 }

@@ -36,12 +36,13 @@ extension Oracle {
     @discardableResult
     package mutating func drainCommitted(synced: Bool) -> OracleImage {
         let next = nextImage(counting: true)
+        dormant = dormantAfterDrain()
         evictionDone = true
         writerMustWipe = false
         queue = []
         touches = OracleTouches()
         image = next
-        states.append(next)
+        states.append(next.adding(dormant))
         inDoubt = []
         if synced { durable = states.count - 1 }
         return next
@@ -105,7 +106,7 @@ extension Oracle {
     package mutating func drainFailed(inDoubt: Bool = false, diskFull: Bool = false) {
         if diskFull { coverage.fullDiskFailedDrains += 1 }
         guard inDoubt else { return }
-        self.inDoubt.append(nextImage(counting: false))
+        self.inDoubt.append(nextImage(counting: false).adding(dormantAfterDrain()))
     }
 
     /// The last committed state became durable (a sync, a checkpoint, a clean close).
@@ -147,6 +148,7 @@ extension Oracle {
         if landedInDoubt { coverage.inDoubtDrainsRecovered += 1 }
         switch end {
         case .powerLoss, .corruption:
+            if end == .corruption { dormant = OracleImage(generation: 0) }
             if end == .powerLoss, !landedInDoubt, landed != allowed[allowed.count - 1 - inDoubt.count] {
                 coverage.powerLossesOntoOlderCommit += 1
             }

@@ -65,6 +65,10 @@ package struct Oracle: Sendable {
     /// Record rows, root cells and fetch times the runner flipped bits in (see Oracle+Rot.swift):
     /// they may read as misses.
     package internal(set) var rotted = ImageDamage()
+    /// Rows a name whose checksum fails hides (they verify, but use the name): what they hold,
+    /// for the drain whose write of the name sets its checksum right and brings them back. The
+    /// model's image lacks them; the states a crash may return to hold them, as the file does.
+    package internal(set) var dormant = OracleImage(generation: 0)
     /// The writer's bound on queued items (production's ``WriterLimits`` unless a run says).
     package var writerBound = Int.max
     /// True after the queue went over its bound, until the drain that empties the image commits:

@@ -47,6 +47,8 @@ package struct OracleCoverage: Hashable, Sendable, Codable {
     package var rottedRowsMissed = 0
     /// Released roots that left a full release buffer (their records no longer protected).
     package var releasedRootsLeavingBuffer = 0
+    /// Rows a damaged name hid that read again once a drain wrote the name (its checksum set right).
+    package var rowsRevived = 0
 
     package init() {}
 
@@ -65,7 +67,7 @@ package struct OracleCoverage: Hashable, Sendable, Codable {
             ("readFaultMisses", readFaultMisses), ("readFaultOtherMisses", readFaultOtherMisses),
             ("fullDiskFailedDrains", fullDiskFailedDrains), ("writerOverflows", writerOverflows),
             ("inDoubtDrainsRecovered", inDoubtDrainsRecovered), ("rottedRowsMissed", rottedRowsMissed),
-            ("releasedRootsLeavingBuffer", releasedRootsLeavingBuffer),
+            ("releasedRootsLeavingBuffer", releasedRootsLeavingBuffer), ("rowsRevived", rowsRevived),
         ]
     }
 
@@ -95,6 +97,7 @@ package struct OracleCoverage: Hashable, Sendable, Codable {
         sum.inDoubtDrainsRecovered += rhs.inDoubtDrainsRecovered
         sum.rottedRowsMissed += rhs.rottedRowsMissed
         sum.releasedRootsLeavingBuffer += rhs.releasedRootsLeavingBuffer
+        sum.rowsRevived += rhs.rowsRevived
         return sum
     }
 }

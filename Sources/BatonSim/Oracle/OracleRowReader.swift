@@ -75,6 +75,9 @@ package struct ImageDecodeProblem: Error, Hashable, Sendable, CustomStringConver
         /// The row's key (a name's id as `#id`).
         package var key: String
         package var reason: String
+        /// The id of the name whose checksum fails that the row uses, when that is what failed it
+        /// (the row itself verified): a write of the name may set it right and bring the row back.
+        package var damagedName: Int? = nil
     }
 
     package var entries: [Entry]
@@ -130,7 +133,7 @@ extension Oracle {
                 image.records[key] = OracleRow(used: record.used, typename: row.typename, deleted: row.deleted, cells: row.cells)
                 memo?.records[key] = (record.row, row)
             } catch {
-                problems.append(.init(table: "records", key: record.key, reason: error.reason))
+                problems.append(.init(table: "records", key: record.key, reason: error.reason, damagedName: error.damagedName))
             }
         }
         for field in raw.root {
@@ -145,7 +148,7 @@ extension Oracle {
                 image.root[key] = OracleRootRow(used: field.used, cell: cell)
                 memo?.root[key] = (field.cell, cell)
             } catch {
-                problems.append(.init(table: "root", key: field.field, reason: error.reason))
+                problems.append(.init(table: "root", key: field.field, reason: error.reason, damagedName: error.damagedName))
             }
         }
         for fetch in raw.fetches {
@@ -193,6 +196,8 @@ package final class OracleRowMemo {
 struct OracleRowReader {
     struct Failure: Error {
         var reason: String
+        /// Set when the row verified but uses a name whose checksum fails.
+        var damagedName: Int? = nil
     }
 
     /// A record row's contents.
@@ -430,7 +435,7 @@ struct OracleRowReader {
 
     /// The name under `id`, which must be in the verified names.
     private func name(_ id: Int) throws(Failure) -> String {
-        if badNames.contains(id) { throw Failure(reason: "uses name #\(id), whose checksum fails") }
+        if badNames.contains(id) { throw Failure(reason: "uses name #\(id), whose checksum fails", damagedName: id) }
         guard let name = names[id] else { throw Failure(reason: "uses name #\(id), which the names table lacks") }
         return name
     }

@@ -80,7 +80,9 @@ extension Simulation {
         try observeKeepingDamage(image, index: index).image
     }
 
-    func observeKeepingDamage(_ image: Image, index: Int) throws -> (image: OracleImage, damaged: ImageDamage) {
+    /// The image as ``observe(_:index:)`` reads it, with the rows that failed (`damaged`) and,
+    /// among them, those that verify but use a name whose checksum fails (`hidden`).
+    func observeKeepingDamage(_ image: Image, index: Int) throws -> (image: OracleImage, damaged: ImageDamage, hidden: ImageDamage) {
         let tables: ImageRawTables
         do {
             tables = try image.rawTables()
@@ -95,13 +97,14 @@ extension Simulation {
         if !unexplained.isEmpty {
             throw violation("image-rows-decode", "\(ImageDecodeProblem(entries: unexplained))", at: index)
         }
-        return (decoded, ImageDamage(problems))
+        return (decoded, ImageDamage(problems), ImageDamage(problems.filter { $0.damagedName != nil }))
     }
 
     /// After a drain (and after a failed one: unchanged), the image is exactly the model's image,
     /// `used` stamps included.
     func checkImage(_ image: Image, index: Int, expectUnchanged: Bool = false) throws {
         let observed = try observe(image, index: index)
+        if !expectUnchanged { revivedByLastDrain = oracle.reviveDormant(seen: observed) }
         statesChecked += 1
         let lines = OracleDifference.images(expected: oracle.image, actual: observed)
         if !lines.isEmpty {

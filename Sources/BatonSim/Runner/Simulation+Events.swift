@@ -253,7 +253,8 @@ extension Simulation {
             }
             oracle.drainCommitted(synced: !disk.hasPendingWrites)
             try checkImage(process.image, index: index)
-            return drainLine(queue: queue, touches: touches, before: imageBefore, evicts: evicts)
+            let revived = revivedByLastDrain > 0 ? "; a damaged name written again brought back \(Self.count(revivedByLastDrain, "row"))" : ""
+            return drainLine(queue: queue, touches: touches, before: imageBefore, evicts: evicts) + revived
         default:
             oracle.drainFailed(inDoubt: faulted, diskFull: fullDiskEventsLeft > 0)
             try checkImage(process.image, index: index, expectUnchanged: true)

@@ -186,10 +186,46 @@ extension Simulation {
             rotted.insert(OracleText(candidate.key), in: candidate.table)
             if random.chance(0.4) { break }
         }
+        // Then, one time in three, a name's checksum (drawn after the rows, so the rows a seed
+        // rots are the ones it rotted before names could rot): every row that uses the name
+        // misses until a drain writes the name again, which sets the checksum right and brings
+        // those rows back (``Oracle/reviveDormant(seen:)``).
+        let rowsFlipped = rotted
+        var nameLine = ""
+        if random.chance(1.0 / 3.0) {
+            let names = tables.names
+                .filter { !oracle.rotted.contains(OracleText("#\($0.id)"), in: .names) }
+                .map { (id: $0.id, bytes: Self.storedInteger($0.crc)) }
+                .filter { $0.bytes.count >= 4 }
+            if !names.isEmpty {
+                let name = names[random.int(0...(names.count - 1))]
+                if let offset = Self.onlyOccurrence(of: name.bytes, in: file) {
+                    file[offset + random.int(0...(name.bytes.count - 1))] ^= UInt8(1) << UInt8(random.int(0...7))
+                    let using = rowsUsing(name: name.id, in: tables)
+                    rotted.formUnion(using)
+                    let users = using.count - 1
+                    nameLine = "the checksum of name #\(name.id) (\(tables.names.first { $0.id == name.id }?.name ?? "?"), used by \(Self.count(users, "row")))"
+                }
+            }
+        }
         guard !rotted.isEmpty else { return ended + "no row lies whole in the main file" }
         disk.overwrite(Self.imagePath, bytes: file)
         oracle.noteRot(rotted)
-        return ended + "one bit flipped in \(Self.count(rotted.count, "row"))" + Self.keyList(rotted.names)
+        let rowsLine = rowsFlipped.isEmpty ? "" : Self.count(rowsFlipped.count, "row") + Self.keyList(rowsFlipped.names)
+        return ended + "one bit flipped in " + [rowsLine, nameLine].filter { !$0.isEmpty }.joined(separator: " and in ")
+    }
+
+    /// The name `#id` and every record row and root cell that uses it, as the model's reader
+    /// finds them when the name's checksum fails.
+    private func rowsUsing(name id: Int, in tables: ImageRawTables) -> ImageDamage {
+        var raw = OracleBridge.raw(tables)
+        for index in raw.names.indices where raw.names[index].id == id { raw.names[index].crc = -1 }
+        var damage = ImageDamage()
+        damage.insert(OracleText("#\(id)"), in: .names)
+        for problem in Oracle.decodeKeepingDamage(raw, memo: nil).damaged where problem.damagedName == id {
+            if let table = ImageDamage.Table(rawValue: problem.table) { damage.insert(OracleText(problem.key), in: table) }
+        }
+        return damage
     }
 
     /// A row bit rot may reach: a record's row, a root field's cell or a fetch time's checksum.

@@ -37,7 +37,7 @@ extension Simulation {
         guard integrity == "ok" else {
             throw violation("integrity-check", integrity, at: index)
         }
-        let (observed, damaged) = try observeKeepingDamage(image, index: index)
+        let (observed, damaged, hidden) = try observeKeepingDamage(image, index: index)
         var foundLine = ""
         if launched {
             let end = lastEnd ?? .quit
@@ -58,7 +58,7 @@ extension Simulation {
                     differences: closest, at: index)
             }
             oracle.relaunched(found: found, generation: observed.generation, after: end)
-            if !oracle.rotted.isEmpty || !damaged.isEmpty { oracle.forgetDamaged(damaged) }
+            if !oracle.rotted.isEmpty || !damaged.isEmpty { oracle.forgetDamaged(damaged, hidden: hidden) }
             foundLine = Self.launchLine(observed, found: found, of: allowed.count)
             if !damaged.isEmpty { foundLine += "; damaged and left out: " + Self.count(damaged.count, "row") + Self.keyList(damaged.names) }
         } else {

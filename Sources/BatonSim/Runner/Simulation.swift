@@ -69,6 +69,8 @@ package final class Simulation {
     var partialReadsMissing = 0
     /// Lookups of checks that met a rotted row (found it damaged, so absent).
     var rottedRowsRead = 0
+    /// Rows the last committed drain brought back by writing the damaged name they use.
+    var revivedByLastDrain = 0
     /// The record rows checks found lately, oldest first (at most ``recentReadLimit``): the rows
     /// the schedule's screens read, which bit rot prefers so that a later check meets it.
     var recentlyReadRows: [OracleText] = []

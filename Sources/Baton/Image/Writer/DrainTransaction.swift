@@ -197,7 +197,7 @@ final class DrainTransaction {
             throw SQLiteError(extendedCode: .corrupt, message: "the names index and table disagree on \(name)", sql: statement.sql)
         }
         let checksum = TableChecksum.stored(TableChecksum.name(id: id, name))
-        if storedChecksum != checksum {
+        if storedChecksum != checksum, !(rules.nameRepairSkipped && storedChecksum != 0) {
             // A new name (its id was not known before the insert), or a damaged checksum over a
             // name whose text is intact: the row is set right for every row that uses the id.
             let fix = try held(&setNameChecksumStatement, ImageSchema.SQL.setNameChecksum)
