@@ -60,7 +60,11 @@ extension Simulation {
             oracle.relaunched(found: found, generation: observed.generation, after: end)
             if !oracle.rotted.isEmpty || !damaged.isEmpty { oracle.forgetDamaged(damaged, hidden: hidden) }
             foundLine = Self.launchLine(observed, found: found, of: allowed.count)
-            if !damaged.isEmpty { foundLine += "; damaged and left out: " + Self.count(damaged.count, "row") + Self.keyList(damaged.names) }
+            if !damaged.isEmpty {
+                let names = damaged.keys(in: .names).count
+                let rows = Self.count(damaged.count - names, "row") + (names > 0 ? " and " + Self.count(names, "name") : "")
+                foundLine += "; damaged and left out: " + rows + Self.keyList(damaged.names)
+            }
         } else {
             guard observed.records.isEmpty && observed.root.isEmpty && observed.fetches.isEmpty else {
                 throw violation("relaunch-allowed-state", "the first launch found rows", at: index)
