@@ -8,9 +8,10 @@ import Testing
 @Suite("Worlds: fragments defined in one file, spread in another")
 struct SharedFragmentTests {
     static let schema = """
-        type Query { character(id: ID!): Character, characters: [Character] }
-        type Character { id: ID!, name: String, status: String, location: Location }
-        type Location { id: ID!, name: String }
+        type Query { character(id: ID!): Character, characters: [Character], node(id: ID!): Node }
+        interface Node { id: ID! }
+        type Character implements Node { id: ID!, name: String, status: String, location: Location }
+        type Location implements Node { id: ID!, name: String }
         """
     static let fragmentsFile = """
         # Shared by every screen.
@@ -74,6 +75,23 @@ struct SharedFragmentTests {
             ])
         } throws: { error in
             (error as? WorldError)?.description.hasPrefix("B.graphql:2:2: fragment \"Person\" is defined twice (first in A.graphql:1:1)") == true
+        }
+        // Checks that see the fragments' fields merged with the operation's name the file too.
+        #expect {
+            try World.make(name: "merging", schema: Self.schema, operations: [
+                (source: "Fragments.graphql", text: "fragment Person on Character {\n  id\n  name: status\n}"),
+                (source: "Screens.graphql", text: "query Screen { characters { name ...Person } }"),
+            ])
+        } throws: { error in
+            (error as? WorldError)?.description.hasPrefix("Fragments.graphql:3:3: \"name\" names both \"name\" and \"status\"") == true
+        }
+        #expect {
+            try World.make(name: "typename", schema: Self.schema, operations: [
+                (source: "Fragments.graphql", text: "\nfragment Any on Query { node(id: \"1\") { id } }"),
+                (source: "Screens.graphql", text: "query Screen { ...Any }"),
+            ])
+        } throws: { error in
+            (error as? WorldError)?.description.hasPrefix("Fragments.graphql:2:25: field \"Query.node\" is of the abstract type \"Node\"") == true
         }
         #expect {
             try World.make(name: "unknown", schema: Self.schema, operations: [

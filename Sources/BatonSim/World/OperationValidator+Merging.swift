@@ -19,10 +19,10 @@ extension OperationValidator {
                 if other.field.name != first.field.name {
                     throw error(
                         "\"\(key)\" names both \"\(first.field.name)\" and \"\(other.field.name)\"; fields that share a response key must be the same field",
-                        at: other.field.location)
+                        at: other.field)
                 }
                 if !Self.sameArguments(first.field.arguments, other.field.arguments) {
-                    throw error("\"\(key)\" is selected twice with different arguments; give one of them an alias", at: other.field.location)
+                    throw error("\"\(key)\" is selected twice with different arguments; give one of them an alias", at: other.field)
                 }
             }
             guard let type = schema.field(first.field.name, on: first.parent)?.type.namedType,

@@ -38,6 +38,13 @@ struct OperationValidator {
         WorldError(message, source: currentSource, at: location)
     }
 
+    /// An error at `field`, naming the file it was written in (the merging check sees fields
+    /// of every fragment at once).
+    func error(_ message: String, at field: Document.FieldNode) -> WorldError {
+        let file = FieldSource(operation: operation, fragments: fragments, fragmentSources: fragmentSources, source: source).of(field)
+        return WorldError(message, source: file, at: field.location)
+    }
+
     mutating func validate() throws {
         if operation.kind == .subscription {
             throw error("the simulated server does not answer subscriptions", at: operation.location)

@@ -17,14 +17,17 @@ struct TypenameCheck {
     let schema: Schema
     let fragments: [String: Document.Fragment]
     let source: String
+    /// The file each fragment from another file is defined in.
+    var fragmentSources: [String: String] = [:]
 
     func check(_ operation: Document.Operation) throws {
         guard let root = schema.rootTypeName(for: operation.kind) else { return }
-        try check(operation.selections, on: root)
+        try check(operation.selections, on: root, files: FieldSource(
+            operation: operation, fragments: fragments, fragmentSources: fragmentSources, source: source))
     }
 
     /// One selection set whose fields are of `parent` (or of the types its fragments name).
-    private func check(_ selections: [Document.SelectionNode], on parent: String) throws {
+    private func check(_ selections: [Document.SelectionNode], on parent: String, files: FieldSource) throws {
         var order: [String] = []
         var groups: [String: [(node: Document.FieldNode, type: String)]] = [:]
         collect(selections, on: parent, into: &groups, order: &order, spreading: [])
@@ -39,10 +42,10 @@ struct TypenameCheck {
                 for possible in schema.possibleTypes(of: type.name) where !selectsTypename(merged, for: possible, spreading: []) {
                     throw WorldError(
                         "field \"\(first.type).\(first.node.name)\" is of the abstract type \"\(type.name)\" and does not select __typename for \"\(possible)\", which the store needs to key what it returns (docs/design.md, \"Ingest\"): add __typename to its selection",
-                        source: source, at: first.node.location)
+                        source: files.of(first.node), at: first.node.location)
                 }
             }
-            try check(merged, on: type.name)
+            try check(merged, on: type.name, files: files)
         }
     }
 

@@ -108,7 +108,7 @@ extension World {
                     schema: schema, operation: syntax, fragments: shared.fragments, source: source,
                     fragmentSources: shared.sources)
                 try validator.validate()
-                try TypenameCheck(schema: schema, fragments: shared.fragments, source: source).check(syntax)
+                try TypenameCheck(schema: schema, fragments: shared.fragments, source: source, fragmentSources: shared.sources).check(syntax)
                 let operation = WorldOperation(
                     name: operationName, kind: syntax.kind, syntax: syntax, fragments: shared.fragments,
                     documentText: shared.documentText(of: syntax, file: file, text: text), source: source)
