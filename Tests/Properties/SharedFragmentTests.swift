@@ -58,7 +58,7 @@ struct SharedFragmentTests {
         }
     }
 
-    @Test("a problem inside another file's fragment names that file; a fragment defined in two files names both")
+    @Test("a problem inside another file's fragment names that file; copies of a fragment in several files load, differing ones are refused where another file spreads them")
     func errorsNameTheFragmentsFile() throws {
         #expect {
             try World.make(name: "bad", schema: Self.schema, operations: [
@@ -68,13 +68,35 @@ struct SharedFragmentTests {
         } throws: { error in
             (error as? WorldError)?.description.hasPrefix("Fragments.graphql:3:3: field \"nickname\" does not exist on \"Character\"") == true
         }
+        // Two files that each carry their own copy (the decision record's documents do) load; a
+        // third file's spread of a name two files define differently is refused where it spreads.
+        let copies = try World.make(name: "copies", schema: Self.schema, operations: [
+            (source: "A.graphql", text: "query A { characters { ...Person } }\nfragment Person on Character { id name }"),
+            (source: "B.graphql", text: "query B { characters { ...Person status } }\n# the same, spelled otherwise\nfragment Person on Character {\n  id,\n  name\n}"),
+            (source: "C.graphql", text: "query C { characters { ...Person } }"),
+        ])
+        #expect(copies.operation(named: "C")?.documentText == "query C { characters { ...Person } }\nfragment Person on Character { id name }")
+        #expect(copies.operation(named: "B")?.documentText.hasSuffix("name\n}") == true)
+        let ownCopies = try World.make(name: "own", schema: Self.schema, operations: [
+            (source: "A.graphql", text: "query A { characters { ...Person } }\nfragment Person on Character { id name }"),
+            (source: "B.graphql", text: "query B { characters { ...Person } }\nfragment Person on Character { id status }"),
+        ])
+        #expect(ownCopies.operation(named: "B")?.fragments["Person"]?.selections.count == 2)
         #expect {
-            try World.make(name: "twice", schema: Self.schema, operations: [
-                (source: "A.graphql", text: "fragment Person on Character { id }"),
-                (source: "B.graphql", text: "query Q { characters { ...Person } }\n fragment Person on Character { name }"),
+            try World.make(name: "differ", schema: Self.schema, operations: [
+                (source: "A.graphql", text: "fragment Person on Character { id name }"),
+                (source: "B.graphql", text: "fragment Person on Character { id status }"),
+                (source: "C.graphql", text: "query C {\n  characters { ...Person }\n}"),
             ])
         } throws: { error in
-            (error as? WorldError)?.description.hasPrefix("B.graphql:2:2: fragment \"Person\" is defined twice (first in A.graphql:1:1)") == true
+            (error as? WorldError)?.description.hasPrefix("C.graphql:2:16: fragment \"Person\" is defined differently in A.graphql:1:1 and B.graphql:1:1") == true
+        }
+        #expect {
+            try World.make(name: "twice", schema: Self.schema, operations: [
+                (source: "A.graphql", text: "query Q { characters { ...Person } }\nfragment Person on Character { id }\n fragment Person on Character { name }"),
+            ])
+        } throws: { error in
+            (error as? WorldError)?.description.hasPrefix("A.graphql:3:2: fragment \"Person\" is defined twice") == true
         }
         // Checks that see the fragments' fields merged with the operation's name the file too.
         #expect {

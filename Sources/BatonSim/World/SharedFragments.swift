@@ -1,61 +1,120 @@
 import Baton
 
-/// The fragments of every file of a world, by name, and the text each one's definition spans in
-/// its file: an operation that spreads a fragment another file defines is handed to the store
-/// with that definition appended, as an app's generated code sends it.
+/// The fragments of every file of a world, and the text each one's definition spans in its
+/// file: an operation may spread a fragment another file defines, as an app's code generator
+/// reads its folder, and is handed to the store with that definition appended, as the app's
+/// generated code sends it.
+///
+/// A spread resolves to the operation's own file's fragment of that name first; else to the one
+/// definition of it in the other files. Files that each carry their own copy of a fragment (the
+/// decision record's documents do) may define it again, word for word; two different
+/// definitions another file's operation would have to choose between are refused where it
+/// spreads the name.
 struct SharedFragments {
-    /// Every fragment of the world, by name.
-    private(set) var fragments: [String: Document.Fragment] = [:]
-    /// The file each fragment is defined in (its source), for error messages.
-    private(set) var sources: [String: String] = [:]
-    /// The index of the file each fragment is defined in.
-    private var files: [String: Int] = [:]
-    /// The text of each fragment's definition: from its `fragment` keyword to the next
-    /// definition of its file (or the end of the file).
-    private var definitions: [String: Substring] = [:]
+    /// One definition of a fragment.
+    private struct Definition {
+        let fragment: Document.Fragment
+        let file: Int
+        let source: String
+        /// From its `fragment` keyword to the next definition of its file (or the file's end).
+        let text: Substring
+        /// The text without comments, whitespace runs collapsed: how definitions compare.
+        let canonical: String
+    }
 
-    /// - Throws: ``WorldError`` at a fragment defined twice, in one file or in two.
+    /// Every definition of each fragment name, in file order.
+    private var definitions: [String: [Definition]] = [:]
+    /// The fragments each file defines, by name.
+    private var local: [Int: [String: Definition]] = [:]
+
+    /// - Throws: ``WorldError`` at a fragment defined twice in one file.
     init(_ documents: [(source: String, text: String, document: Document)]) throws {
         for (file, (source, text, document)) in documents.enumerated() {
             let starts = (document.operations.map(\.location) + document.fragments.map(\.location)).sorted()
             let offsets = TextOffsets(text)
             for fragment in document.fragments {
-                if let earlier = sources[fragment.name] {
-                    let place = earlier == source ? "" : " (first in \(earlier):\(fragments[fragment.name]!.location))"
-                    throw WorldError("fragment \"\(fragment.name)\" is defined twice\(place)", source: source, at: fragment.location)
+                if local[file]?[fragment.name] != nil {
+                    throw WorldError("fragment \"\(fragment.name)\" is defined twice", source: source, at: fragment.location)
                 }
-                fragments[fragment.name] = fragment
-                sources[fragment.name] = source
-                files[fragment.name] = file
                 let end = starts.first { $0 > fragment.location }.map(offsets.index) ?? text.endIndex
-                definitions[fragment.name] = text[offsets.index(of: fragment.location)..<end]
+                let slice = text[offsets.index(of: fragment.location)..<end]
+                let definition = Definition(fragment: fragment, file: file, source: source, text: slice, canonical: Self.canonical(slice))
+                local[file, default: [:]][fragment.name] = definition
+                definitions[fragment.name, default: []].append(definition)
             }
         }
     }
 
-    /// The document the store gets for `operation` of file `file`, whose text is `text`: the text
-    /// itself, then the definitions of the fragments it spreads (at any depth) that other files
-    /// define, in the order of their files and places.
-    func documentText(of operation: Document.Operation, file: Int, text: String) -> String {
-        var used: Set<String> = []
-        var stack = [operation.selections]
-        while let selections = stack.popLast() {
+    /// What `operation` of file `file` (named `source`, whose text is `text`) spreads: its
+    /// fragments by name (at any depth), the files of those defined elsewhere, and the document
+    /// the store gets: the text itself, then those other files' definitions, in the order of
+    /// their files and places. A name nothing defines is left for the validator to report.
+    ///
+    /// - Throws: ``WorldError`` at a spread of a name other files define differently.
+    func resolve(_ operation: Document.Operation, file: Int, source: String, text: String) throws
+        -> (fragments: [String: Document.Fragment], sources: [String: String], documentText: String)
+    {
+        var chosen: [String: Definition] = [:]
+        var stack: [(selections: [Document.SelectionNode], source: String)] = [(operation.selections, source)]
+        while let (selections, spreadingSource) = stack.popLast() {
             for selection in selections {
                 switch selection {
                 case .field(let field):
-                    if let inner = field.selections { stack.append(inner) }
+                    if let inner = field.selections { stack.append((inner, spreadingSource)) }
                 case .inlineFragment(let inline):
-                    stack.append(inline.selections)
+                    stack.append((inline.selections, spreadingSource))
                 case .fragmentSpread(let spread):
-                    if used.insert(spread.name).inserted, let fragment = fragments[spread.name] { stack.append(fragment.selections) }
+                    guard chosen[spread.name] == nil, let definition = try choose(spread, file: file, in: spreadingSource) else { continue }
+                    chosen[spread.name] = definition
+                    stack.append((definition.fragment.selections, definition.source))
                 }
             }
         }
-        let foreign = used.filter { files[$0] != nil && files[$0] != file }.sorted { a, b in
-            (files[a]!, fragments[a]!.location) < (files[b]!, fragments[b]!.location)
+        var fragments: [String: Document.Fragment] = [:]
+        var sources: [String: String] = [:]
+        for (name, definition) in chosen {
+            fragments[name] = definition.fragment
+            if definition.file != file { sources[name] = definition.source }
         }
-        guard !foreign.isEmpty else { return text }
-        return ([text] + foreign.map { String(definitions[$0]!) }).joined(separator: "\n")
+        // The file's own fragments stay known to it even when this operation spreads none.
+        for (name, definition) in local[file] ?? [:] where fragments[name] == nil { fragments[name] = definition.fragment }
+        let foreign = chosen.values.filter { $0.file != file }.sorted { a, b in (a.file, a.fragment.location) < (b.file, b.fragment.location) }
+        let documentText = foreign.isEmpty ? text : ([text] + foreign.map { String($0.text) }).joined(separator: "\n")
+        return (fragments, sources, documentText)
+    }
+
+    /// The definition a spread in file `file` resolves to; `nil` when nothing defines the name.
+    private func choose(_ spread: Document.FragmentSpread, file: Int, in spreadingSource: String) throws -> Definition? {
+        if let own = local[file]?[spread.name] { return own }
+        guard let all = definitions[spread.name], let first = all.first else { return nil }
+        if let other = all.first(where: { $0.canonical != first.canonical }) {
+            throw WorldError(
+                "fragment \"\(spread.name)\" is defined differently in \(first.source):\(first.fragment.location) and \(other.source):\(other.fragment.location); define it once, or the same way in each file",
+                source: spreadingSource, at: spread.location)
+        }
+        return first
+    }
+
+    /// `text` without `#` comments, its whitespace and commas collapsed to single spaces.
+    private static func canonical(_ text: Substring) -> String {
+        var out = ""
+        var pendingSpace = false
+        var inComment = false
+        for scalar in text.unicodeScalars {
+            if inComment {
+                if scalar == "\n" || scalar == "\r" { inComment = false; pendingSpace = true }
+                continue
+            }
+            switch scalar {
+            case "#": inComment = true
+            case " ", "\t", "\n", "\r", ",": pendingSpace = true
+            default:
+                if pendingSpace && !out.isEmpty { out.unicodeScalars.append(" ") }
+                pendingSpace = false
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 }
 

@@ -89,8 +89,8 @@ extension World {
                 throw WorldError(error, source: source)
             }
         }
-        // Fragments are the world's, whichever file defines them, as an app's code generator
-        // reads its folder: an operation may spread a fragment another file defines.
+        // An operation may spread a fragment another file defines, as an app's code generator
+        // reads its folder.
         let shared = try SharedFragments(documents)
         var operations: [WorldOperation] = []
         var names: [String: WorldOperation] = [:]
@@ -104,14 +104,16 @@ extension World {
                         "operation \"\(operationName)\" is defined twice (first in \(earlier.source):\(earlier.syntax.location))",
                         source: source, at: syntax.location)
                 }
+                let resolved = try shared.resolve(syntax, file: file, source: source, text: text)
                 var validator = OperationValidator(
-                    schema: schema, operation: syntax, fragments: shared.fragments, source: source,
-                    fragmentSources: shared.sources)
+                    schema: schema, operation: syntax, fragments: resolved.fragments, source: source,
+                    fragmentSources: resolved.sources)
                 try validator.validate()
-                try TypenameCheck(schema: schema, fragments: shared.fragments, source: source, fragmentSources: shared.sources).check(syntax)
+                try TypenameCheck(schema: schema, fragments: resolved.fragments, source: source, fragmentSources: resolved.sources)
+                    .check(syntax)
                 let operation = WorldOperation(
-                    name: operationName, kind: syntax.kind, syntax: syntax, fragments: shared.fragments,
-                    documentText: shared.documentText(of: syntax, file: file, text: text), source: source)
+                    name: operationName, kind: syntax.kind, syntax: syntax, fragments: resolved.fragments,
+                    documentText: resolved.documentText, source: source)
                 names[operationName] = operation
                 operations.append(operation)
             }
