@@ -14,7 +14,11 @@ struct TypedIDMutationTests {
           lockIssue(issueId: ID!, reason: String): Issue
           deleteIssue(input: DeleteIssueInput!): DeleteIssuePayload
           createIssue(input: CreateIssueInput!): CreateIssuePayload
+          addStar(input: AddStarInput!): AddStarPayload
         }
+        input AddStarInput { starrableId: ID!, clientMutationId: String }
+        type AddStarPayload { clientMutationId: String, starrable: Starrable }
+        interface Starrable { id: ID!, starred: Boolean }
         input CloseIssueInput { issueId: ID!, state: IssueState, clientMutationId: String }
         input DeleteIssueInput { issueId: ID!, clientMutationId: String }
         input CreateIssueInput { repositoryId: ID!, title: String!, clientMutationId: String }
@@ -22,8 +26,8 @@ struct TypedIDMutationTests {
         type DeleteIssuePayload { clientMutationId: String }
         type CreateIssuePayload { issue: Issue }
         enum IssueState { OPEN, CLOSED }
-        type Issue { id: ID!, title: String, state: IssueState, reason: String }
-        type Repository { id: ID!, name: String }
+        type Issue implements Starrable { id: ID!, title: String, state: IssueState, reason: String, starred: Boolean }
+        type Repository implements Starrable { id: ID!, name: String, starred: Boolean }
         """
     static let operations: [(source: String, text: String)] = [
         ("Issue.graphql", "query Issue($id: ID!) { issue(id: $id) { id title state reason } }"),
@@ -31,6 +35,7 @@ struct TypedIDMutationTests {
         ("LockIssue.graphql", "mutation LockIssue($id: ID!, $reason: String) { lockIssue(issueId: $id, reason: $reason) { id reason } }"),
         ("DeleteIssue.graphql", "mutation DeleteIssue($input: DeleteIssueInput!) { deleteIssue(input: $input) { clientMutationId } }"),
         ("CreateIssue.graphql", "mutation CreateIssue($input: CreateIssueInput!) { createIssue(input: $input) { issue { id title } } }"),
+        ("AddStar.graphql", "mutation AddStar($input: AddStarInput!) { addStar(input: $input) { starrable { __typename id starred } } }"),
     ]
 
     static func world() throws -> World {
@@ -51,6 +56,22 @@ struct TypedIDMutationTests {
         let create = try #require(mutations["CreateIssue"]?["createIssue"])
         #expect(create.creates && create.targetType == "Issue")
         #expect(try Self.world().analysis.variables["CloseIssue"]?["input"]?.inputIDField == "issueId")
+        // A payload that returns an interface (GitHub's `addStar { starrable }`) edits an object
+        // of any of its types with ids, named by `starrableId`.
+        let star = try #require(mutations["AddStar"]?["addStar"])
+        #expect(!star.creates && star.targetType == "Starrable" && star.targetTypes == ["Issue", "Repository"])
+        #expect(star.idArgument == ["input", "starrableId"] && star.renewedFields == ["starred"])
+        #expect(try Self.world().analysis.variables["AddStar"]?["input"]?.inputIDTypes == ["Issue", "Repository"])
+        // Ids must then be unique across the types (`Issue_1`, `Repository_1`), as GitHub's are.
+        #expect(try Self.world().analysis.looksUpAcrossTypes)
+        // One that would create an object of an interface cannot: which type?
+        #expect {
+            try World.make(name: "abstract", schema: Self.schema + "\nextend type Mutation { makeStarrable(name: String): AddStarPayload }", operations: [
+                ("M.graphql", "mutation M { makeStarrable(name: \"x\") { starrable { __typename id } } }"),
+            ])
+        } throws: { error in
+            (error as? WorldError)?.description.contains("an interface or union, so the server cannot tell which of its types to create") == true
+        }
     }
 
     @Test("closing edits the issue the input names (drawn among the issues), and deleting deletes it")
@@ -68,6 +89,12 @@ struct TypedIDMutationTests {
         #expect(server.entityIDs(of: ["Issue"]).living == issues)
         let read = server.execute(try #require(world.operation(named: "Issue")), variables: ["id": .string(target)])
         #expect(read.data?["issue"]?.value.object?["state"]?.value == .scalar(.string("CLOSED")))
+
+        // Starring a repository through the interface answers the repository itself.
+        let repository = try #require(server.entityIDs(of: ["Repository"]).living.first)
+        let starred = server.execute(try #require(world.operation(named: "AddStar")), variables: ["input": .object(["starrableId": .string(repository)])])
+        let starrable = try #require(starred.data?["addStar"]?.value.object?["starrable"]?.value.object)
+        #expect(starrable["__typename"]?.value == .scalar(.string("Repository")) && starrable["id"]?.value == .scalar(.string(repository)))
 
         _ = server.execute(try #require(world.operation(named: "DeleteIssue")), variables: ["input": .object(["issueId": .string(target)])])
         #expect(server.entityIDs(of: ["Issue"]).living == Array(issues.dropFirst()))

@@ -23,7 +23,7 @@ extension Executor {
             return payload(definition, on: root, target: MutationTarget(edited: [(entity, id)], edit: edit))
         }
         guard let id = Self.idText(effective(path: edit.idArgument, arguments, in: definition)),
-            let entity = lookup(id, in: [edit.targetType])
+            let entity = lookup(id, in: edit.targetTypes)
         else {
             missedTarget = true
             let given: String =
@@ -56,7 +56,7 @@ extension Executor {
         }
         var edited: [(entity: EntityRef, id: String)] = []
         for value in given {
-            guard let id = Self.idText(value), let entity = lookup(id, in: [edit.targetType]),
+            guard let id = Self.idText(value), let entity = lookup(id, in: edit.targetTypes),
                 !edited.contains(where: { $0.entity == entity })
             else { continue }
             edited.append((entity, id))
@@ -139,11 +139,11 @@ extension Executor {
     /// an object of the payload too. `nil` for any other field.
     func payloadField(_ definition: Schema.Field, group: FieldGroup, on object: ServerObject, target: MutationTarget) -> Resolved? {
         if let directive = group.directives.first(where: { $0.name == "deleteRecord" }) {
-            let named: [Resolved] = target.edited.map { _, id in
+            let named: [Resolved] = target.edited.map { entity, id in
                 if case .string? = directive.argument("typename")?.value {
                     return .scalar(Self.idValue(id, as: definition.type))
                 }
-                return .scalar(.string(OracleKeys.entity(typename: target.edit.targetType, id: id).string))
+                return .scalar(.string(OracleKeys.entity(typename: state.tables[entity.type].name, id: id).string))
             }
             if target.edit.many { return .list(named) }
             var value = named[0]
@@ -156,7 +156,7 @@ extension Executor {
                 role: .payload(target)))
         }
         guard definition.type.listDepth == (target.edit.many ? 1 : 0),
-            schema.isPossibleType(target.edit.targetType, of: definition.type.namedType)
+            target.edit.targetTypes.contains(where: { schema.isPossibleType($0, of: definition.type.namedType) })
         else {
             return nil
         }

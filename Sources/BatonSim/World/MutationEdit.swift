@@ -41,8 +41,12 @@ package struct MutationEdit: Sendable, Hashable {
     /// True when the id argument is a list of ids (`ids: [ID!]!`): every entity it names gets the
     /// edit, and a `@deleteRecord` payload field lists the ids of those it deleted.
     package let many: Bool
-    /// The entity type the id names.
+    /// The entity type the id names: an object type, or an interface or union the payload
+    /// returns (`addStar { starrable }`), whose keyed object types are ``targetTypes``.
     package let targetType: String
+    /// The object types with ids an edited entity can be: ``targetType`` itself when it is an
+    /// object type.
+    package let targetTypes: [String]
     /// Arguments that set fields, sorted by field name.
     package let setters: [Setter]
     /// The fields of the entity the payload selects (`id` and `__typename` aside), sorted: each gets
@@ -109,7 +113,13 @@ package struct MutationEdit: Sendable, Hashable {
         } else if WorldTypes.idKind(of: payloadType, in: schema) != nil {
             target = payloadType
         } else {
-            nearest = nearestEntities(payload, on: payloadType, fragments: fragments, schema: schema)
+            // Object types first, at any depth; an interface or union with ids only when the
+            // payload names no object type (`addComment { commentEdge { node } subject }` edits
+            // the comment, `addStar { starrable }` the starrable).
+            nearest = nearestEntities(payload, on: payloadType, fragments: fragments, schema: schema, abstract: false)
+            if nearest.isEmpty {
+                nearest = nearestEntities(payload, on: payloadType, fragments: fragments, schema: schema, abstract: true)
+            }
             var candidates: [String] = []
             for found in nearest where !candidates.contains(found.type) { candidates.append(found.type) }
             if candidates.isEmpty, let named = deletion(named: node.name, schema: schema),
@@ -129,12 +139,16 @@ package struct MutationEdit: Sendable, Hashable {
             }
             target = candidates[0]
         }
-        guard WorldTypes.idKind(of: target, in: schema) != nil else {
+        let targetTypes = Self.keyedTypes(of: target, in: schema)
+        guard !targetTypes.isEmpty else {
             throw fail("edits \"\(target)\", which is not an object type with an id")
         }
         if idArgument.isEmpty, let typed = typedIDArgument(of: definition, target: target, schema: schema) {
             // `closeIssue(input: {issueId:})`: the id is named after the type it names.
             idArgument = typed
+        }
+        if idArgument.isEmpty, schema.type(named: target)?.kind != .object {
+            throw fail("names no object to edit and returns \"\(target)\", an interface or union, so the server cannot tell which of its types to create")
         }
         if idArgument.isEmpty && deletes {
             throw fail("has no \"id\" argument (nor \"ids\", a list of ids, nor an input object with an \"id\"), so the server cannot tell which object it deletes")
@@ -162,7 +176,7 @@ package struct MutationEdit: Sendable, Hashable {
             }
         }
         return MutationEdit(
-            field: node.name, idArgument: idArgument, many: many, targetType: target, setters: setters,
+            field: node.name, idArgument: idArgument, many: many, targetType: target, targetTypes: targetTypes, setters: setters,
             renewedFields: renewed.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }, deletes: deletes,
             carriers: carriers.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
     }
@@ -178,7 +192,8 @@ package struct MutationEdit: Sendable, Hashable {
     /// fields first, then the fields of its fields that are single objects without ids (an edge),
     /// and so on, four levels at most.
     private static func nearestEntities(
-        _ payload: [Document.SelectionNode], on payloadType: String, fragments: [String: Document.Fragment], schema: Schema
+        _ payload: [Document.SelectionNode], on payloadType: String, fragments: [String: Document.Fragment], schema: Schema,
+        abstract: Bool
     ) -> [NearEntity] {
         var level: [(selections: [Document.SelectionNode], parent: String, carriers: [String])] = [(payload, payloadType, [])]
         for _ in 0..<4 where !level.isEmpty {
@@ -188,7 +203,9 @@ package struct MutationEdit: Sendable, Hashable {
                 for (field, fieldParent) in SelectionWalk.fields(selections, on: parent, fragments: fragments) {
                     guard let type = schema.field(field.name, on: fieldParent)?.type else { continue }
                     let named = type.namedType
-                    if WorldTypes.idKind(of: named, in: schema) != nil {
+                    if abstract ? schema.type(named: named)?.kind != .object && !keyedTypes(of: named, in: schema).isEmpty
+                        : WorldTypes.idKind(of: named, in: schema) != nil
+                    {
                         found.append(NearEntity(field: field, type: named, carriers: carriers))
                     } else if type.listDepth == 0, let inner = field.selections, schema.type(named: named)?.kind == .object {
                         deeper.append((inner, named, carriers + [named]))
@@ -199,6 +216,11 @@ package struct MutationEdit: Sendable, Hashable {
             level = deeper
         }
         return []
+    }
+
+    /// The object types with ids a value of `type` can be (itself, for an object type).
+    static func keyedTypes(of type: String, in schema: Schema) -> [String] {
+        schema.possibleTypes(of: type).filter { WorldTypes.idKind(of: $0, in: schema) != nil }
     }
 
     /// The entity type a mutation's name deletes: `deleteNote`, `removeNote` or `destroyNote`

@@ -22,6 +22,7 @@ package struct WorldAnalysis: Sendable {
     /// the way to those connections: all a probe for the drawer needs to execute.
     package let cursorPaths: [String: Set<GraphQLLocation>]
     /// True when some field looks an entity up by `id` among several entity types (`node(id:)`),
+    /// or a mutation edits an object of an interface or union (`addStar(input: {starrableId:})`),
     /// so that ids must be unique across types.
     package let looksUpAcrossTypes: Bool
 
@@ -33,7 +34,7 @@ package struct WorldAnalysis: Sendable {
             if let shape = ConnectionShape.detect(name, in: schema) { connections[name] = shape }
         }
         self.entityTypes = entityTypes
-        looksUpAcrossTypes = schema.typeNames.contains { name in
+        let queriesAcrossTypes = schema.typeNames.contains { name in
             schema.type(named: name)?.fields.contains { field in
                 field.argument(named: "id").map { WorldTypes.isEntityID($0.type, in: schema) } == true
                     && WorldTypes.entityTypes(of: field.type.namedType, in: schema).count > 1
@@ -71,6 +72,8 @@ package struct WorldAnalysis: Sendable {
             variables[operation.name] = VariableUse.uses(in: operation, schema: schema, connections: connections, edits: edits)
         }
         self.mutations = mutations
+        looksUpAcrossTypes = queriesAcrossTypes
+            || mutations.values.contains { $0.values.contains { $0.targetTypes.count > 1 } }
         self.variables = variables
     }
 }
@@ -213,9 +216,9 @@ package struct VariableUse: Sendable, Hashable {
                                     note(name, .cursor(before: path[0] == "before"))
                                 }
                             } else if let edit, !edit.creates, path == edit.idArgument {
-                                note(name, .entityID([edit.targetType]))
+                                note(name, .entityID(edit.targetTypes))
                             } else if let edit, edit.idArgument.count > 1, path == [edit.idArgument[0]] {
-                                note(name, .value, inputIDTypes: [edit.targetType], inputIDField: edit.idArgument[1])
+                                note(name, .value, inputIDTypes: edit.targetTypes, inputIDField: edit.idArgument[1])
                             } else if path == ["id"], WorldTypes.isEntityID(input.type, in: schema) {
                                 note(name, .entityID(idTypes(of: field, type: fieldType, schema: schema, fragments: operation.fragments)))
                             }
