@@ -15,7 +15,11 @@ struct TypedIDMutationTests {
           deleteIssue(input: DeleteIssueInput!): DeleteIssuePayload
           createIssue(input: CreateIssueInput!): CreateIssuePayload
           addStar(input: AddStarInput!): AddStarPayload
+          addComment(input: AddCommentInput!): AddCommentPayload
         }
+        input AddCommentInput { subjectId: ID!, body: String }
+        type AddCommentPayload { comment: Comment, subject: Starrable }
+        type Comment { id: ID!, body: String }
         input AddStarInput { starrableId: ID!, clientMutationId: String }
         type AddStarPayload { clientMutationId: String, starrable: Starrable }
         interface Starrable { id: ID!, starred: Boolean }
@@ -36,6 +40,7 @@ struct TypedIDMutationTests {
         ("DeleteIssue.graphql", "mutation DeleteIssue($input: DeleteIssueInput!) { deleteIssue(input: $input) { clientMutationId } }"),
         ("CreateIssue.graphql", "mutation CreateIssue($input: CreateIssueInput!) { createIssue(input: $input) { issue { id title } } }"),
         ("AddStar.graphql", "mutation AddStar($input: AddStarInput!) { addStar(input: $input) { starrable { __typename id starred } } }"),
+        ("AddComment.graphql", "mutation AddComment($input: AddCommentInput!) { addComment(input: $input) { comment { id body } subject { __typename id } } }"),
     ]
 
     static func world() throws -> World {
@@ -89,6 +94,19 @@ struct TypedIDMutationTests {
         #expect(server.entityIDs(of: ["Issue"]).living == issues)
         let read = server.execute(try #require(world.operation(named: "Issue")), variables: ["id": .string(target)])
         #expect(read.data?["issue"]?.value.object?["state"]?.value == .scalar(.string("CLOSED")))
+
+        // A payload field named like an id argument (`subject`, `subjectId`) answers the object
+        // it names, here the issue commented on; null when it names none.
+        let commented = server.execute(try #require(world.operation(named: "AddComment")), variables: [
+            "input": .object(["subjectId": .string(target), "body": .string("+1")]),
+        ])
+        let subject = try #require(commented.data?["addComment"]?.value.object?["subject"]?.value.object)
+        #expect(subject["__typename"]?.value == .scalar(.string("Issue")) && subject["id"]?.value == .scalar(.string(target)))
+        #expect(commented.data?["addComment"]?.value.object?["comment"]?.value.object?["body"]?.value == .scalar(.string("+1")))
+        let nowhere = server.execute(try #require(world.operation(named: "AddComment")), variables: [
+            "input": .object(["subjectId": .string("Nothing_9")]),
+        ])
+        #expect(nowhere.data?["addComment"]?.value.object?["subject"]?.value == .null)
 
         // Starring a repository through the interface answers the repository itself.
         let repository = try #require(server.entityIDs(of: ["Repository"]).living.first)

@@ -20,7 +20,7 @@ extension Executor {
             }
             apply(edit, to: entity, arguments: arguments, definition: definition)
             if definition.type.namedType == edit.targetType { return .object(entityObject(entity)) }
-            return payload(definition, on: root, target: MutationTarget(edited: [(entity, id)], edit: edit))
+            return payload(definition, on: root, target: MutationTarget(edited: [(entity, id)], edit: edit, namedIDs: Self.namedIDs(arguments)))
         }
         guard let id = Self.idText(effective(path: edit.idArgument, arguments, in: definition)),
             let entity = lookup(id, in: edit.targetTypes)
@@ -39,7 +39,7 @@ extension Executor {
         if payloadType == edit.targetType {
             return state.tables[entity.type].alive[entity.serial] ? .object(entityObject(entity)) : .null
         }
-        return payload(definition, on: root, target: MutationTarget(edited: [(entity, id)], edit: edit))
+        return payload(definition, on: root, target: MutationTarget(edited: [(entity, id)], edit: edit, namedIDs: Self.namedIDs(arguments)))
     }
 
     /// A bulk edit (`ids: [ID!]!`): every living entity the ids name gets the edit, once, in the
@@ -68,7 +68,7 @@ extension Executor {
             }
             return definition.type.listDepth == 0 ? entities.first ?? .null : .list(entities)
         }
-        return payload(definition, on: root, target: MutationTarget(edited: edited, edit: edit))
+        return payload(definition, on: root, target: MutationTarget(edited: edited, edit: edit, namedIDs: Self.namedIDs(arguments)))
     }
 
     /// A new living entity of `type`, with the next plain id its table would give (`7`, or
@@ -90,6 +90,23 @@ extension Executor {
         }
         let serial = state.tables[number].append(id: id)
         return (EntityRef(type: number, serial: serial), id)
+    }
+
+    /// The ids `arguments` give under names ending in `Id`, at the top or one input object down.
+    static func namedIDs(_ arguments: [String: JSONValue]) -> [String: String] {
+        // In name order, the first giving a name wins: never the dictionaries' order.
+        var ids: [String: String] = [:]
+        for name in arguments.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+            let value = arguments[name]!
+            if name.hasSuffix("Id"), ids[name] == nil, let id = idText(value) { ids[name] = id }
+            if case .object(let fields) = value {
+                for field in fields.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+                where field.hasSuffix("Id") && ids[field] == nil {
+                    if let id = idText(fields[field]!) { ids[field] = id }
+                }
+            }
+        }
+        return ids
     }
 
     /// The payload object of a mutation field whose type is not the edited entity's.
@@ -149,6 +166,16 @@ extension Executor {
             var value = named[0]
             for _ in 0..<definition.type.listDepth { value = .list([value]) }
             return value
+        }
+        if definition.type.listDepth == 0, let id = target.namedIDs[definition.name + "Id"],
+            !target.edit.targetTypes.contains(where: { schema.isPossibleType($0, of: definition.type.namedType) })
+        {
+            // `addComment(input: {subjectId:}) { subject }`: the object the argument names.
+            let types = MutationEdit.keyedTypes(of: definition.type.namedType, in: schema)
+            if !types.isEmpty {
+                if let entity = lookup(id, in: types) { return .object(entityObject(entity)) }
+                if !definition.type.isNonNull { return .null }
+            }
         }
         if definition.type.listDepth == 0, target.edit.carriers.contains(definition.type.namedType) {
             return .object(ServerObject(

@@ -46,6 +46,10 @@ struct MutationTarget {
     /// (``MutationEdit/many``) any number.
     let edited: [(entity: EntityRef, id: String)]
     let edit: MutationEdit
+    /// The ids the field's arguments (and their input objects' fields) give under names ending
+    /// in `Id` (`subjectId`), by name: a payload field named like one (`subject`) answers the
+    /// object it names.
+    var namedIDs: [String: String] = [:]
 }
 
 /// A field's value before completion: leaves are final, objects still have their selections to run.
