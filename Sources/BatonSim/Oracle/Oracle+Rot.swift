@@ -1,10 +1,11 @@
-/// Bit rot: rows whose bytes the runner flipped at rest.
+/// Bit rot: rows whose bytes the runner flipped at rest, and names whose checksums it flipped.
 ///
 /// The model allows exactly one thing of a rotted row: to be missing. Its checksum must catch the
 /// flip, so the row reads as a miss (a check finds it absent, hydration leaves memory as it was,
 /// the writer's merge finds no old row and the snapshot stands alone) and is never served as other
 /// data. A rotted row whose flip did not survive (the page came back whole from the WAL) must read
-/// exactly as the model's.
+/// exactly as the model's. A row hidden by a damaged name misses the same way, until a drain
+/// writes the name again; then it reads as it was.
 extension Oracle {
     /// Notes the record rows, root cells and fetch times the runner flipped a bit in.
     package mutating func noteRot(_ flipped: ImageDamage) {
@@ -16,7 +17,7 @@ extension Oracle {
     ///
     /// `hidden` are those that verify but use a name whose checksum fails: the model keeps what
     /// they hold (``dormant``), since the writer sets a name's checksum right when it writes the
-    /// name again, and they read again from then on (docs/design.md, "Damage").
+    /// name again, and they read again from then on (docs/design.md, "Checksums").
     package mutating func forgetDamaged(_ damaged: ImageDamage, hidden: ImageDamage = ImageDamage()) {
         coverage.rottedRowsMissed += damaged.count - damaged.keys(in: .names).count
         // The state the relaunch found holds the hidden rows (states keep them, as the file does).
@@ -82,8 +83,8 @@ extension Oracle {
     }
 }
 
-/// Rows of an image that failed (or may fail) their checksums: record rows, root cells and fetch
-/// times, by table and key.
+/// Rows of an image that failed (or may fail) their checksums: record rows, root cells, fetch
+/// times and names, by table and key.
 package struct ImageDamage: Sendable, Equatable {
     /// The image's tables that rows can be damaged in, by the names the model's reader reports.
     package enum Table: String, Sendable, CaseIterable {
@@ -97,7 +98,7 @@ package struct ImageDamage: Sendable, Equatable {
         keys = [.records: records, .root: root, .fetches: fetches]
     }
 
-    /// The damage the model's reader reported (its other tables ignored).
+    /// The damage the model's reader reported.
     package init(_ problems: [ImageDecodeProblem.Entry]) {
         for problem in problems {
             guard let table = Table(rawValue: problem.table) else { continue }
