@@ -18,12 +18,29 @@ extension Oracle {
     /// `hidden` are those that verify but use a name whose checksum fails: the model keeps what
     /// they hold (``dormant``), since the writer sets a name's checksum right when it writes the
     /// name again, and they read again from then on (docs/design.md, "Checksums").
-    package mutating func forgetDamaged(_ damaged: ImageDamage, hidden: ImageDamage = ImageDamage()) {
+    ///
+    /// `alsoPossible` are the other states the relaunch could have found: they hold the same
+    /// rows it could read, so a hidden row may hold what any of them holds for it.
+    package mutating func forgetDamaged(_ damaged: ImageDamage, hidden: ImageDamage = ImageDamage(), alsoPossible: [OracleImage] = []) {
         coverage.rottedRowsMissed += damaged.count - damaged.keys(in: .names).count
         // The state the relaunch found holds the hidden rows (states keep them, as the file does).
         var waiting = OracleImage(generation: 0)
-        for key in hidden.keys(in: .records) { waiting.records[key] = image.records[key] }
-        for key in hidden.keys(in: .root) { waiting.root[key] = image.root[key] }
+        dormantRecordChoices = [:]
+        dormantRootChoices = [:]
+        for key in hidden.keys(in: .records) {
+            waiting.records[key] = image.records[key]
+            for state in alsoPossible {
+                guard let row = state.records[key], row != image.records[key], !(dormantRecordChoices[key] ?? []).contains(row) else { continue }
+                dormantRecordChoices[key, default: []].append(row)
+            }
+        }
+        for key in hidden.keys(in: .root) {
+            waiting.root[key] = image.root[key]
+            for state in alsoPossible {
+                guard let row = state.root[key], row != image.root[key], !(dormantRootChoices[key] ?? []).contains(row) else { continue }
+                dormantRootChoices[key, default: []].append(row)
+            }
+        }
         dormant = waiting
         image = image.removing(damaged)
         states = states.map { $0.removing(damaged.without(hidden)) }
@@ -41,27 +58,43 @@ extension Oracle {
         var revived = 0
         for (key, hiddenRow) in dormant.records {
             guard let seen = observed.records[key] else { continue }
+            let choices = [hiddenRow] + (dormantRecordChoices[key] ?? [])
             if let written = image.records[key] {
                 dormant.records[key] = nil
-                var merged = written
-                for (slot, cell) in hiddenRow.cells where merged.cells[slot] == nil { merged.cells[slot] = cell }
-                if seen != written, !written.deleted, !hiddenRow.deleted, seen == merged {
+                dormantRecordChoices[key] = nil
+                let merges = choices.filter { !$0.deleted }.map { choice in
+                    var merged = written
+                    for (slot, cell) in choice.cells where merged.cells[slot] == nil { merged.cells[slot] = cell }
+                    return merged
+                }
+                if seen != written, !written.deleted, merges.contains(seen) {
                     image.records[key] = seen
                     revived += 1
                 }
-            } else if seen == hiddenRow {
+            } else if choices.contains(seen) {
                 image.records[key] = seen
                 dormant.records[key] = nil
+                dormantRecordChoices[key] = nil
+                // The state the relaunch chose guessed another of the contents it could not read.
+                if seen != hiddenRow {
+                    for index in states.indices where states[index].records[key] == hiddenRow { states[index].records[key] = seen }
+                }
                 revived += 1
             }
         }
         for (key, hiddenRow) in dormant.root {
             guard let seen = observed.root[key] else { continue }
+            let choices = [hiddenRow] + (dormantRootChoices[key] ?? [])
             if image.root[key] != nil {
                 dormant.root[key] = nil
-            } else if seen == hiddenRow {
+                dormantRootChoices[key] = nil
+            } else if choices.contains(seen) {
                 image.root[key] = seen
                 dormant.root[key] = nil
+                dormantRootChoices[key] = nil
+                if seen != hiddenRow {
+                    for index in states.indices where states[index].root[key] == hiddenRow { states[index].root[key] = seen }
+                }
                 revived += 1
             }
         }

@@ -69,6 +69,10 @@ package struct Oracle: Sendable {
     /// for the drain whose write of the name sets its checksum right and brings them back. The
     /// model's image lacks them; the states a crash may return to hold them, as the file does.
     package internal(set) var dormant = OracleImage(generation: 0)
+    /// Other contents a hidden row may hold: those of the other states the relaunch could have
+    /// found (they differ only in rows it could not read, so it could not tell them apart).
+    var dormantRecordChoices: [OracleText: [OracleRow]] = [:]
+    var dormantRootChoices: [OracleText: [OracleRootRow]] = [:]
     /// The writer's bound on queued items (production's ``WriterLimits`` unless a run says).
     package var writerBound = Int.max
     /// True after the queue went over its bound, until the drain that empties the image commits:

@@ -57,8 +57,13 @@ extension Simulation {
                     "after \(end.rawValue) the image (generation \(observed.generation) after the open, \(observed.records.count) rows) is none of the allowed states [\(described)]; against the newest",
                     differences: closest, at: index)
             }
+            // States the relaunch cannot tell apart (they differ only in rows it could not read):
+            // a hidden row may hold what any of them holds.
+            let possible = hidden.isEmpty ? [] : allowed.indices
+                .filter { $0 != found && allowed[$0].generation + 1 == observed.generation && allowed[$0].sameRows(as: observed) }
+                .map { oracle.allowedStates(after: end)[$0] }
             oracle.relaunched(found: found, generation: observed.generation, after: end)
-            if !oracle.rotted.isEmpty || !damaged.isEmpty { oracle.forgetDamaged(damaged, hidden: hidden) }
+            if !oracle.rotted.isEmpty || !damaged.isEmpty { oracle.forgetDamaged(damaged, hidden: hidden, alsoPossible: possible) }
             foundLine = Self.launchLine(observed, found: found, of: allowed.count)
             if !damaged.isEmpty {
                 let names = damaged.keys(in: .names).count
