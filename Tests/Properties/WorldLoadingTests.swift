@@ -98,13 +98,13 @@ struct WorldLoadingTests {
     @Test("the GitHub world loads, with its connections, entities and mutations understood")
     func githubLoads() throws {
         let world = WorldFixtures.github
-        #expect(world.operations.count == 15)
+        #expect(world.operations.count == 16)
         let analysis = world.analysis
         #expect(analysis.connections.keys.sorted() == [
             "IssueCommentConnection", "IssueConnection", "IssueTimelineItemConnection", "LabelConnection",
         ])
         #expect(analysis.connections["IssueTimelineItemConnection"]?.nodeType == "IssueTimelineItem")
-        #expect(analysis.entityTypeNames == ["Bot", "ClosedEvent", "Issue", "IssueComment", "Label", "RenamedTitleEvent", "Repository", "User"])
+        #expect(analysis.entityTypeNames == ["Bot", "ClosedEvent", "Gist", "Issue", "IssueComment", "Label", "RenamedTitleEvent", "Repository", "User"])
         #expect(world.settings.globalIDs == nil)
         #expect(analysis.looksUpAcrossTypes)
         #expect(!WorldFixtures.rickAndMorty.analysis.looksUpAcrossTypes)
@@ -137,6 +137,10 @@ struct WorldLoadingTests {
         #expect(comment.carriers == ["IssueCommentEdge"])
         #expect(comment.setters.map(\.argumentPath) == [["input", "body"]])
         #expect(comment.renewedFields == ["author", "body"])
+
+        let star = try #require(analysis.mutations["AddStar"]?["addStar"])
+        #expect(!star.creates && star.targetType == "Starrable" && star.targetTypes == ["Gist", "Repository"])
+        #expect(star.idArgument == ["input", "starrableId"])
 
         let uses = try #require(analysis.variables["IssueList"])
         #expect(uses["after"]?.role == .cursor(before: false))

@@ -7,11 +7,24 @@ enum BuiltInWorldFiles {
         ("github", [
             ("AddComment.graphql", #"""
 # Commenting on an issue, as GitHub's clients do: the new comment comes back inside the edge it
-# would take in the issue's comments (a creation one object without an id down its payload).
+# would take in the issue's comments (a creation one object without an id down its payload), and
+# the subject is the issue its subjectId names.
 mutation AddComment($input: AddCommentInput!) {
   addComment(input: $input) {
     clientMutationId
     commentEdge { cursor node { id body author { __typename login } } }
+    subject { __typename id }
+  }
+}
+
+"""#),
+            ("AddStar.graphql", #"""
+# Starring through an interface, as GitHub's addStar does: the id (named after the interface,
+# `starrableId`) may name a repository or a gist, and the answer is whichever it is.
+mutation AddStar($input: AddStarInput!) {
+  addStar(input: $input) {
+    clientMutationId
+    starrable { __typename id stargazerCount viewerHasStarred }
   }
 }
 
@@ -290,6 +303,13 @@ interface Node {
   id: ID!
 }
 
+"Something people can star: a repository or a gist."
+interface Starrable {
+  id: ID!
+  stargazerCount: Int!
+  viewerHasStarred: Boolean!
+}
+
 "Something that can act: a person or an app."
 interface Actor {
   login: String!
@@ -313,12 +333,13 @@ type Bot implements Node & Actor {
   url: URI!
 }
 
-type Repository implements Node {
+type Repository implements Node & Starrable {
   id: ID!
   name: String!
   nameWithOwner: String!
   description: String
   stargazerCount: Int!
+  viewerHasStarred: Boolean!
   owner: Actor!
   url: URI!
   issues(
@@ -331,6 +352,13 @@ type Repository implements Node {
     orderBy: IssueOrder
   ): IssueConnection!
   labels(first: Int, after: String): LabelConnection
+}
+
+type Gist implements Node & Starrable {
+  id: ID!
+  description: String
+  stargazerCount: Int!
+  viewerHasStarred: Boolean!
 }
 
 type Issue implements Node {
@@ -463,6 +491,17 @@ type Mutation {
   deleteIssue(input: DeleteIssueInput!): DeleteIssuePayload
   createIssue(input: CreateIssueInput!): CreateIssuePayload
   addComment(input: AddCommentInput!): AddCommentPayload
+  addStar(input: AddStarInput!): AddStarPayload
+}
+
+input AddStarInput {
+  starrableId: ID!
+  clientMutationId: String
+}
+
+type AddStarPayload {
+  clientMutationId: String
+  starrable: Starrable
 }
 
 input AddCommentInput {
@@ -474,6 +513,7 @@ input AddCommentInput {
 type AddCommentPayload {
   clientMutationId: String
   commentEdge: IssueCommentEdge
+  subject: Node
 }
 
 input CreateIssueInput {
@@ -531,7 +571,7 @@ type DeleteIssueCommentPayload {
             ("world.json", #"""
 {
   "entities": {
-    "Repository": [1, 2], "Issue": [2, 9], "IssueComment": [0, 8], "User": [1, 4], "Bot": [0, 2],
+    "Repository": [1, 2], "Issue": [2, 9], "IssueComment": [0, 8], "User": [1, 4], "Bot": [0, 2], "Gist": [0, 3],
     "Label": [1, 4], "ClosedEvent": [0, 3], "RenamedTitleEvent": [0, 3]
   },
   "valueVersions": [1, 4],
