@@ -25,22 +25,8 @@ extension Oracle {
         coverage.rottedRowsMissed += damaged.count - damaged.keys(in: .names).count
         // The state the relaunch found holds the hidden rows (states keep them, as the file does).
         var waiting = OracleImage(generation: 0)
-        dormantRecordChoices = [:]
-        dormantRootChoices = [:]
-        for key in hidden.keys(in: .records) {
-            waiting.records[key] = image.records[key]
-            for state in alsoPossible {
-                guard let row = state.records[key], row != image.records[key], !(dormantRecordChoices[key] ?? []).contains(row) else { continue }
-                dormantRecordChoices[key, default: []].append(row)
-            }
-        }
-        for key in hidden.keys(in: .root) {
-            waiting.root[key] = image.root[key]
-            for state in alsoPossible {
-                guard let row = state.root[key], row != image.root[key], !(dormantRootChoices[key] ?? []).contains(row) else { continue }
-                dormantRootChoices[key, default: []].append(row)
-            }
-        }
+        dormantRecordChoices = Self.hiddenRows(hidden.keys(in: .records), \.records, found: image, alsoPossible: alsoPossible, into: &waiting)
+        dormantRootChoices = Self.hiddenRows(hidden.keys(in: .root), \.root, found: image, alsoPossible: alsoPossible, into: &waiting)
         dormant = waiting
         image = image.removing(damaged)
         states = states.map { $0.removing(damaged.without(hidden)) }
@@ -55,51 +41,70 @@ extension Oracle {
     /// allowed). The model takes the rows in, and answers how many came back.
     package mutating func reviveDormant(seen observed: OracleImage) -> Int {
         guard !dormant.records.isEmpty || !dormant.root.isEmpty else { return 0 }
-        var revived = 0
-        for (key, hiddenRow) in dormant.records {
-            guard let seen = observed.records[key] else { continue }
-            let choices = [hiddenRow] + (dormantRecordChoices[key] ?? [])
-            if let written = image.records[key] {
-                dormant.records[key] = nil
-                dormantRecordChoices[key] = nil
-                let merges = choices.filter { !$0.deleted }.map { choice in
-                    var merged = written
-                    for (slot, cell) in choice.cells where merged.cells[slot] == nil { merged.cells[slot] = cell }
-                    return merged
-                }
-                if seen != written, !written.deleted, merges.contains(seen) {
-                    image.records[key] = seen
-                    revived += 1
-                }
-            } else if choices.contains(seen) {
-                image.records[key] = seen
-                dormant.records[key] = nil
-                dormantRecordChoices[key] = nil
-                // The state the relaunch chose guessed another of the contents it could not read.
-                if seen != hiddenRow {
-                    for index in states.indices where states[index].records[key] == hiddenRow { states[index].records[key] = seen }
-                }
-                revived += 1
-            }
+        // A record row the drain wrote may hold the snapshot's cells merged over the hidden
+        // row's; a root cell written replaces what it held.
+        var revived = revive(\.records, choices: \.dormantRecordChoices, seen: observed) { written, hidden in
+            guard !written.deleted, !hidden.deleted else { return nil }
+            var merged = written
+            for (slot, cell) in hidden.cells where merged.cells[slot] == nil { merged.cells[slot] = cell }
+            return merged
         }
-        for (key, hiddenRow) in dormant.root {
-            guard let seen = observed.root[key] else { continue }
-            let choices = [hiddenRow] + (dormantRootChoices[key] ?? [])
-            if image.root[key] != nil {
-                dormant.root[key] = nil
-                dormantRootChoices[key] = nil
-            } else if choices.contains(seen) {
-                image.root[key] = seen
-                dormant.root[key] = nil
-                dormantRootChoices[key] = nil
-                if seen != hiddenRow {
-                    for index in states.indices where states[index].root[key] == hiddenRow { states[index].root[key] = seen }
-                }
-                revived += 1
-            }
-        }
+        revived += revive(\.root, choices: \.dormantRootChoices, seen: observed) { _, _ in nil }
         if revived > 0 { states[states.count - 1] = image.adding(dormant) }
         coverage.rowsRevived += revived
+        return revived
+    }
+
+    /// The rows `keys` of one table as the state the relaunch `found` holds them, put in
+    /// `waiting`; answers, by key, the other contents the states in `alsoPossible` hold for them.
+    private static func hiddenRows<Row: Equatable>(
+        _ keys: Set<OracleText>, _ table: WritableKeyPath<OracleImage, [OracleText: Row]>, found: OracleImage,
+        alsoPossible: [OracleImage], into waiting: inout OracleImage
+    ) -> [OracleText: [Row]] {
+        var choices: [OracleText: [Row]] = [:]
+        for key in keys {
+            waiting[keyPath: table][key] = found[keyPath: table][key]
+            for state in alsoPossible {
+                guard let row = state[keyPath: table][key], row != found[keyPath: table][key], !(choices[key] ?? []).contains(row)
+                else { continue }
+                choices[key, default: []].append(row)
+            }
+        }
+        return choices
+    }
+
+    /// Takes back the hidden rows of one table that `observed` holds again, and answers how many.
+    /// A row the drain did not write must hold one of the contents it may hold; one it wrote
+    /// stops waiting, and is taken as seen when that is `merged` of the written row and one of
+    /// those contents (`nil`: no merge).
+    private mutating func revive<Row: Equatable>(
+        _ table: WritableKeyPath<OracleImage, [OracleText: Row]>, choices: WritableKeyPath<Oracle, [OracleText: [Row]]>,
+        seen observed: OracleImage, merged: (Row, Row) -> Row?
+    ) -> Int {
+        var revived = 0
+        for (key, hiddenRow) in dormant[keyPath: table] {
+            guard let seen = observed[keyPath: table][key] else { continue }
+            let contents = [hiddenRow] + (self[keyPath: choices][key] ?? [])
+            if let written = image[keyPath: table][key] {
+                dormant[keyPath: table][key] = nil
+                self[keyPath: choices][key] = nil
+                if seen != written, contents.contains(where: { merged(written, $0) == seen }) {
+                    image[keyPath: table][key] = seen
+                    revived += 1
+                }
+            } else if contents.contains(seen) {
+                image[keyPath: table][key] = seen
+                dormant[keyPath: table][key] = nil
+                self[keyPath: choices][key] = nil
+                // The state the relaunch chose guessed another of the contents it could not read.
+                if seen != hiddenRow {
+                    for index in states.indices where states[index][keyPath: table][key] == hiddenRow {
+                        states[index][keyPath: table][key] = seen
+                    }
+                }
+                revived += 1
+            }
+        }
         return revived
     }
 

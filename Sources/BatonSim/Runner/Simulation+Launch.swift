@@ -41,7 +41,8 @@ extension Simulation {
         var foundLine = ""
         if launched {
             let end = lastEnd ?? .quit
-            let allowed = oracle.allowedStates(after: end).map { $0.removing(damaged) }
+            let states = oracle.allowedStates(after: end)
+            let allowed = states.map { $0.removing(damaged) }
             try checkRotServedNothing(observed, allowed: allowed, index: index)
             guard let found = allowed.firstIndex(where: { $0.generation + 1 == observed.generation && $0.sameRows(as: observed) }) else {
                 // Against the newest committed state (drains that failed in doubt come after it).
@@ -61,7 +62,7 @@ extension Simulation {
             // a hidden row may hold what any of them holds.
             let possible = hidden.isEmpty ? [] : allowed.indices
                 .filter { $0 != found && allowed[$0].generation + 1 == observed.generation && allowed[$0].sameRows(as: observed) }
-                .map { oracle.allowedStates(after: end)[$0] }
+                .map { states[$0] }
             oracle.relaunched(found: found, generation: observed.generation, after: end)
             if !oracle.rotted.isEmpty || !damaged.isEmpty { oracle.forgetDamaged(damaged, hidden: hidden, alsoPossible: possible) }
             foundLine = Self.launchLine(observed, found: found, of: allowed.count)

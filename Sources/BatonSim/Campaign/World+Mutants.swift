@@ -1,5 +1,8 @@
 import Baton
 
+// Which planted bugs a world can show: tooling for `baton sim mutants` and the tests, kept out of
+// the World folder, which the server and the model read (it names Baton's `Mutant` cases).
+
 extension World {
     /// Why this world cannot show `mutant`'s bug at all, or `nil` when it can. A planted bug in a
     /// feature the world's operations never use survives every seed of it, and says nothing of
