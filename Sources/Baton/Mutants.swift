@@ -134,6 +134,10 @@ package enum Mutant: String, CaseIterable, Sendable {
     /// the damage hid never come back (planted: names did not rot in campaigns before
     /// 2026-12-05).
     case nameRepairSkipped
+    /// A record whose data changed notifies the observers of every slot it has, changed or not,
+    /// so every view of the record draws again (planted: nothing guarded notifications that
+    /// should not have happened).
+    case everySlotNotifies
 
     /// What the mutant breaks, in a sentence.
     package var summary: String {
@@ -164,6 +168,7 @@ package enum Mutant: String, CaseIterable, Sendable {
         case .deleteRecordFirstOnly: "a @deleteRecord field that lists several ids deletes only the first"
         case .invalidationSparesLast: "an invalidation leaves the last fetch before it fresh"
         case .revertLeavesObjects: "a reverted optimistic layer stays in the record objects and notifies no observer"
+        case .everySlotNotifies: "a record whose data changed notifies the observers of every slot, changed or not"
         case .connectionNodesReplaced: "a connection's nodes are the last page's, not every page's joined"
         case .unjoinedPagesUnreported: "a commit never says that a page joined no connection"
         case .inputsNotCoerced: "arguments and variables are keyed as written, so a Float written 2 and 2.0 is two slots"

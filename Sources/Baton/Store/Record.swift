@@ -53,8 +53,9 @@ public final class Record {
         return channel
     }
 
-    /// Replaces the data and notifies exactly the slots whose cells changed.
-    func update(to newData: RecordData?) {
+    /// Replaces the data and notifies exactly the slots whose cells changed (every slot under the
+    /// `everySlotNotifies` mutant).
+    func update(to newData: RecordData?, notifyingEverySlot: Bool = false) {
         let old = data
         data = newData
         if old?.typename != newData?.typename || old?.deleted != newData?.deleted || (old == nil) != (newData == nil) {
@@ -63,7 +64,7 @@ public final class Record {
         guard !slotChannels.isEmpty else { return }
         let oldCells = old?.cells ?? [:]
         let newCells = newData?.cells ?? [:]
-        for (slot, channel) in slotChannels where oldCells[slot] != newCells[slot] {
+        for (slot, channel) in slotChannels where notifyingEverySlot || oldCells[slot] != newCells[slot] {
             channel.changed()
         }
     }

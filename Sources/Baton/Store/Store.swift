@@ -168,7 +168,7 @@ public final class Store {
             guard let object = objects[key] else { continue }
             let data = visible(key)
             if object.data != data {
-                object.update(to: data)
+                object.update(to: data, notifyingEverySlot: configuration.mutant.isOn(.everySlotNotifies))
             }
             if data == nil { objects[key] = nil }
         }

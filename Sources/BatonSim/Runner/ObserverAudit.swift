@@ -10,15 +10,16 @@ import Synchronization
 /// deletion, the record leaving or coming back) go through the record's own channel.
 @MainActor
 final class ObserverAudit {
-    /// A notification: a record's slot, or the record itself (`slot` nil).
-    struct Notice: Hashable, Comparable, Sendable {
-        var key: RecordKey
-        /// The slot's storage key (compared by its bytes, as the store's slots are).
-        var slot: ExactText?
+    /// A notification: the watch it came from (by number) and the slot, or the record itself
+    /// (`slot` nil). Notifications are plain numbers while the store runs (an `onChange` handler
+    /// only appends one); names are looked up only to describe a disagreement.
+    struct Notice: Sendable, Equatable {
+        var watch: UInt32
+        var slot: SlotID?
 
-        static func < (a: Notice, b: Notice) -> Bool {
-            if a.key != b.key { return a.key < b.key }
-            return (a.slot ?? ExactText("")) < (b.slot ?? ExactText(""))
+        /// One number that orders notices by watch, then slot (the record itself first).
+        var packed: UInt64 {
+            UInt64(watch) << 32 | (slot.map { UInt64($0.index) + 1 } ?? 0)
         }
     }
 
@@ -32,6 +33,8 @@ final class ObserverAudit {
     /// One record's watches (a class: the audit renews them in place every event).
     private final class Watch {
         let record: Record
+        /// The number this watch's notices carry (an index into `keys`).
+        let number: UInt32
         /// Slots watched now (a fired watch is renewed after the event that fired it).
         var slots: Set<SlotID> = []
         var recordWatched = false
@@ -42,14 +45,15 @@ final class ObserverAudit {
         var type: TypeSlots?
         var typeVersion = -1
 
-        init(record: Record) {
+        init(record: Record, number: UInt32) {
             self.record = record
+            self.number = number
         }
     }
 
     /// Notices that fired since the last verification (onChange handlers are `@Sendable`).
     private final class Fired: Sendable {
-        let notices = Mutex<Set<Notice>>([])
+        let notices = Mutex<[Notice]>([])
     }
 
     /// The records as they were when ``watch(_:)`` ran: kept in the watches themselves, stamped
@@ -60,21 +64,30 @@ final class ObserverAudit {
 
     private let fired = Fired()
     private var watches: [RecordKey: Watch] = [:]
+    /// The record key of every watch number ever given out (a watch is renumbered when its
+    /// record comes back as a new object).
+    private var keys: [RecordKey] = []
     private var slotsByType: [String: TypeSlots] = [:]
     private var epoch = 0
 
     /// Watches every visible record of `store` (new records, new slots, renewed watches) and
-    /// remembers the visible records as they are now. The order records are watched in decides
-    /// nothing: what fired is compared as a set.
+    /// remembers the visible records as they are now. The order records and slots are watched in
+    /// decides nothing: what fired is compared as a sorted list of numbers.
     func watch(_ store: Store) -> Before {
         epoch += 1
-        let keys = store.unorderedKeys
+        let storeKeys = store.unorderedKeys
         var records: [(key: RecordKey, data: RecordData, type: TypeSlots, known: Watch?)] = []
-        records.reserveCapacity(keys.count)
-        for key in keys {
+        var unchanged: [Watch] = []
+        for key in storeKeys {
+            let known = watches[key]
+            // The last verification saw this record unchanged and stamped it for this epoch: its
+            // data, type and object are as they were (no event ran in between).
+            if let known, known.epoch == epoch, known.before != nil, known.type != nil {
+                unchanged.append(known)
+                continue
+            }
             guard let data = store.data(of: key) else { continue }
             let type: TypeSlots
-            let known = watches[key]
             // A record whose data is what it was at the last watch has added its slots already.
             if let known, let old = known.before, let oldType = known.type, old == data {
                 type = oldType
@@ -91,49 +104,54 @@ final class ObserverAudit {
             }
             records.append((key, data, type, known))
         }
+        // Every type's slots are known by now, so each watch covers the slots its type has shown,
+        // whichever record showed them.
+        for watch in unchanged {
+            renew(watch, data: watch.before!, type: watch.type!)
+        }
         for (key, data, type, known) in records {
             guard let record = store.record(key) else { continue }
             let watch: Watch
             if let existing = known, existing.record === record {
                 watch = existing
             } else {
-                watch = Watch(record: record)
+                watch = Watch(record: record, number: UInt32(keys.count))
+                keys.append(key)
                 watches[key] = watch
             }
             watch.before = data
             watch.epoch = epoch
-            if !watch.recordWatched {
-                let notice = Notice(key: key, slot: nil)
-                withObservationTracking {
-                    _ = record.isLive
-                } onChange: { [fired] in
-                    fired.notices.withLock { _ = $0.insert(notice) }
-                }
-                watch.recordWatched = true
-            }
-            // Usually every slot is watched already: the type's version says so without sets.
-            if watch.type === type, watch.typeVersion == type.version { continue }
-            let typeSlots = type.slots
-            if typeSlots.count <= watch.slots.count, typeSlots.isSubset(of: watch.slots) {
-                watch.type = type
-                watch.typeVersion = type.version
-                continue
-            }
-            let wanted = typeSlots.union(data.cells.keys)
-            let named = wanted.subtracting(watch.slots).map { (name: ExactText($0.name), slot: $0) }
-            for (name, slot) in named.sorted(by: { $0.name < $1.name }) {
-                let notice = Notice(key: key, slot: name)
-                withObservationTracking {
-                    _ = record.cell(slot)
-                } onChange: { [fired] in
-                    fired.notices.withLock { _ = $0.insert(notice) }
-                }
-                watch.slots.insert(slot)
-            }
-            watch.type = type
-            watch.typeVersion = type.version
+            renew(watch, data: data, type: type)
         }
         return Before(epoch: epoch)
+    }
+
+    /// Watches whatever of `watch`'s record is not watched now: the record itself, its slots and
+    /// every slot its type has shown.
+    private func renew(_ watch: Watch, data: RecordData, type: TypeSlots) {
+        let record = watch.record
+        if !watch.recordWatched {
+            track(Notice(watch: watch.number, slot: nil)) { _ = record.isLive }
+            watch.recordWatched = true
+        }
+        // Usually every slot is watched already: the type's version says so without sets.
+        if watch.type === type, watch.typeVersion == type.version { return }
+        let typeSlots = type.slots
+        if typeSlots.count > watch.slots.count || !typeSlots.isSubset(of: watch.slots) || !watch.slots.isSuperset(of: data.cells.keys) {
+            for slot in typeSlots.union(data.cells.keys) where !watch.slots.contains(slot) {
+                track(Notice(watch: watch.number, slot: slot)) { _ = record.cell(slot) }
+                watch.slots.insert(slot)
+            }
+        }
+        watch.type = type
+        watch.typeVersion = type.version
+    }
+
+    /// Observes what `read` reads until it next changes, then records `notice`.
+    private func track(_ notice: Notice, _ read: () -> Void) {
+        withObservationTracking(read) { [fired] in
+            fired.notices.withLock { $0.append(notice) }
+        }
     }
 
     /// Compares the notifications since `before` with what changed; `nil` when they agree, else
@@ -141,36 +159,35 @@ final class ObserverAudit {
     /// Renews the watches that fired and forgets records that left.
     func verify(_ store: Store, before: Before) -> String? {
         let notices = fired.notices.withLock { notices in
-            defer { notices.removeAll() }
+            defer { notices.removeAll(keepingCapacity: true) }
             return notices
         }
-        var expected = Set<Notice>()
+        var expected: [Notice] = []
         var left: [RecordKey] = []
         for (key, watch) in watches {
             let old = watch.epoch == before.epoch ? watch.before : nil
             let new = store.data(of: key)
             if new == nil { left.append(key) }
-            // An unchanged record (most of them: equal storage compares at once) expects nothing.
-            if let old, let new, old == new { continue }
+            // An unchanged record (most of them: equal storage compares at once) expects nothing,
+            // and the next watch may take it as it is (nothing runs between the two).
+            if let old, let new, old == new {
+                watch.epoch = before.epoch + 1
+                continue
+            }
             if old?.typename != new?.typename || old?.deleted != new?.deleted || (old == nil) != (new == nil) {
-                if watch.recordWatched { expected.insert(Notice(key: key, slot: nil)) }
+                if watch.recordWatched { expected.append(Notice(watch: watch.number, slot: nil)) }
             }
             for slot in watch.slots where old?.cells[slot] != new?.cells[slot] {
-                expected.insert(Notice(key: key, slot: ExactText(slot.name)))
+                expected.append(Notice(watch: watch.number, slot: slot))
             }
         }
-        var problems: [String] = []
-        for notice in expected.subtracting(notices).sorted() {
-            problems.append("\(describe(notice)) changed but did not notify")
-        }
-        for notice in notices.subtracting(expected).sorted() {
-            problems.append("\(describe(notice)) notified but did not change")
-        }
+        let problems = differences(expected: expected, fired: notices)
         // Fired watches are spent: renew them at the next `watch`.
         for notice in notices {
-            guard let watch = watches[notice.key] else { continue }
+            let key = keys[Int(notice.watch)]
+            guard let watch = watches[key], watch.number == notice.watch else { continue }
             if let slot = notice.slot {
-                watch.slots.remove(SlotID.named(slot.string))
+                watch.slots.remove(slot)
                 watch.typeVersion = -1
             } else {
                 watch.recordWatched = false
@@ -181,7 +198,29 @@ final class ObserverAudit {
         return problems.isEmpty ? nil : problems.joined(separator: "; ")
     }
 
-    private func describe(_ notice: Notice) -> String {
-        notice.slot.map { "\(notice.key).\($0.string)" } ?? "record \(notice.key)"
+    /// Every notice expected and not fired, then every one fired and not expected, each list in
+    /// the order of record keys and slot names (numbers differ between processes; names do not).
+    private func differences(expected: [Notice], fired: [Notice]) -> [String] {
+        let want = Set(expected.map(\.packed))
+        let got = Set(fired.map(\.packed))
+        guard want != got else { return [] }
+        let silent = expected.filter { !got.contains($0.packed) }
+        let spurious = fired.filter { !want.contains($0.packed) }
+        return named(silent).map { "\($0) changed but did not notify" }
+            + named(spurious).map { "\($0) notified but did not change" }
+    }
+
+    /// The notices as `Key.slot` or `record Key`, once each, sorted by key and then slot name.
+    private func named(_ notices: [Notice]) -> [String] {
+        var seen = Set<UInt64>()
+        var described: [(key: RecordKey, slot: ExactText?)] = []
+        for notice in notices where seen.insert(notice.packed).inserted {
+            described.append((keys[Int(notice.watch)], notice.slot.map { ExactText($0.name) }))
+        }
+        described.sort { a, b in
+            if a.key != b.key { return a.key < b.key }
+            return (a.slot ?? ExactText("")) < (b.slot ?? ExactText(""))
+        }
+        return described.map { entry in entry.slot.map { "\(entry.key).\($0.string)" } ?? "record \(entry.key)" }
     }
 }
