@@ -23,10 +23,15 @@ extension Oracle {
     /// rows it could read, so a hidden row may hold what any of them holds for it.
     package mutating func forgetDamaged(_ damaged: ImageDamage, hidden: ImageDamage = ImageDamage(), alsoPossible: [OracleImage] = []) {
         coverage.rottedRowsMissed += damaged.count - damaged.keys(in: .names).count
-        // The state the relaunch found holds the hidden rows (states keep them, as the file does).
+        // The state the relaunch found holds the hidden rows (states keep them, as the file does),
+        // or the model kept them aside at an earlier launch and no state since has held them.
         var waiting = OracleImage(generation: 0)
-        dormantRecordChoices = Self.hiddenRows(hidden.keys(in: .records), \.records, found: image, alsoPossible: alsoPossible, into: &waiting)
-        dormantRootChoices = Self.hiddenRows(hidden.keys(in: .root), \.root, found: image, alsoPossible: alsoPossible, into: &waiting)
+        dormantRecordChoices = Self.hiddenRows(
+            hidden.keys(in: .records), \.records, found: image, kept: dormant, keptChoices: dormantRecordChoices,
+            alsoPossible: alsoPossible, into: &waiting)
+        dormantRootChoices = Self.hiddenRows(
+            hidden.keys(in: .root), \.root, found: image, kept: dormant, keptChoices: dormantRootChoices,
+            alsoPossible: alsoPossible, into: &waiting)
         dormant = waiting
         image = image.removing(damaged)
         states = states.map { $0.removing(damaged.without(hidden)) }
@@ -55,17 +60,20 @@ extension Oracle {
         return revived
     }
 
-    /// The rows `keys` of one table as the state the relaunch `found` holds them, put in
-    /// `waiting`; answers, by key, the other contents the states in `alsoPossible` hold for them.
+    /// The rows `keys` of one table as the state the relaunch `found` holds them (else as the
+    /// model `kept` them aside, with the other contents it allowed them then), put in `waiting`;
+    /// answers, by key, the other contents the states in `alsoPossible` hold for them.
     private static func hiddenRows<Row: Equatable>(
         _ keys: Set<OracleText>, _ table: WritableKeyPath<OracleImage, [OracleText: Row]>, found: OracleImage,
-        alsoPossible: [OracleImage], into waiting: inout OracleImage
+        kept: OracleImage, keptChoices: [OracleText: [Row]], alsoPossible: [OracleImage], into waiting: inout OracleImage
     ) -> [OracleText: [Row]] {
         var choices: [OracleText: [Row]] = [:]
         for key in keys {
-            waiting[keyPath: table][key] = found[keyPath: table][key]
+            let held = found[keyPath: table][key] ?? kept[keyPath: table][key]
+            waiting[keyPath: table][key] = held
+            if found[keyPath: table][key] == nil, let earlier = keptChoices[key] { choices[key] = earlier }
             for state in alsoPossible {
-                guard let row = state[keyPath: table][key], row != found[keyPath: table][key], !(choices[key] ?? []).contains(row)
+                guard let row = state[keyPath: table][key], row != held, !(choices[key] ?? []).contains(row)
                 else { continue }
                 choices[key, default: []].append(row)
             }

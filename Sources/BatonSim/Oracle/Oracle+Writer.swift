@@ -129,10 +129,12 @@ extension Oracle {
     /// after a quit or a kill the last drain that returned; after a power loss any state from the
     /// last one known durable to the last that returned; after garbage, an empty image.
     ///
-    /// Images of drains that failed in doubt (``drainFailed(inDoubt:)``) come last.
+    /// Images of drains that failed in doubt (``drainFailed(inDoubt:)``) come last. Every state
+    /// holds the rows a damaged name hides, as the file does (``dormant``), so the state a relaunch
+    /// opens keeps them for a later power loss to return to.
     package func allowedStates(after end: ProcessEnd) -> [OracleImage] {
         switch end {
-        case .quit, .kill: [image] + inDoubt
+        case .quit, .kill: [image.adding(dormant)] + inDoubt
         case .powerLoss: Array(states[durable...]) + inDoubt
         case .corruption: [.empty(generation: 0)]
         }
