@@ -43,12 +43,16 @@ public struct SimulationWorld: Sendable {
     }
 
     /// A world from text: the schema's SDL and the operations' documents by source name (the
-    /// name error messages use, such as a file name).
+    /// name error messages use, such as a file name). With `addTypename` the documents run as
+    /// Apollo's code generators send them, `__typename` in every selection set but an
+    /// operation's own (`world.json`'s `addTypename`).
     ///
     /// - Throws: ``SimulationWorldError`` naming the source, line and column of the first problem.
-    public init(name: String = "app", schema: String, operations: [String: String]) throws(SimulationWorldError) {
+    public init(name: String = "app", schema: String, operations: [String: String], addTypename: Bool = false) throws(SimulationWorldError) {
         let sources = operations.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { (source: $0, text: operations[$0]!) }
-        self = try Self.checked { try World.make(name: name, schema: schema, operations: sources) }
+        var settings = WorldSettings()
+        settings.addTypename = addTypename
+        self = try Self.checked { try World.make(name: name, schema: schema, operations: sources, settings: settings) }
     }
 
     /// A world that both the server and the store can serve (the store's own plan builder

@@ -44,6 +44,7 @@ extension World {
         let settings = sorted.first { $0.name == "world.json" }
         return try assemble(
             name: name, schema: schemas[0].text, schemaSource: folder + "/" + schemas[0].name, operations: operations,
+            addTypename: try settings.map { try WorldSettings.addsTypename($0.text, source: folder + "/world.json") } ?? false,
             settings: { schema, names in
                 guard let settings else { return WorldSettings() }
                 return try WorldSettings.parse(settings.text, source: folder + "/world.json", schema: schema, operationNames: names)

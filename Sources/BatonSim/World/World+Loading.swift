@@ -38,13 +38,14 @@ extension World {
         let operationFiles = files.filter { $0.hasSuffix(".graphql") && !schemaFiles.contains($0) }
         let operations = try operationFiles.map { (source: folder.appendingPathComponent($0).path, text: try read($0)) }
         let settingsText = files.contains("world.json") ? try read("world.json") : nil
+        let settingsSource = folder.appendingPathComponent("world.json").path
         return try assemble(
             name: folder.lastPathComponent, schema: try read(schemaFiles[0]), schemaSource: schemaPath,
             operations: operations,
+            addTypename: try settingsText.map { try WorldSettings.addsTypename($0, source: settingsSource) } ?? false,
             settings: { schema, names in
                 guard let settingsText else { return WorldSettings() }
-                return try WorldSettings.parse(
-                    settingsText, source: folder.appendingPathComponent("world.json").path, schema: schema, operationNames: names)
+                return try WorldSettings.parse(settingsText, source: settingsSource, schema: schema, operationNames: names)
             })
     }
 
@@ -57,7 +58,7 @@ extension World {
         schemaSource: String = "schema.graphql"
     ) throws -> World {
         try assemble(
-            name: name, schema: schema, schemaSource: schemaSource, operations: operations,
+            name: name, schema: schema, schemaSource: schemaSource, operations: operations, addTypename: settings.addTypename,
             settings: { schema, names in
                 for name in settings.unansweredOperations where !names.contains(name) {
                     throw WorldError(source: name, line: 1, column: 1, message: "the settings name an operation the world does not have")
@@ -70,8 +71,29 @@ extension World {
             })
     }
 
-    /// Parses, validates and interprets everything, then builds the world.
+    /// Parses, validates and interprets everything, then builds the world. With `addTypename`
+    /// every operation file first gets `__typename` in each selection set (``TypenameInsertion``),
+    /// and a problem found in it is placed where the user's file has it.
     static func assemble(
+        name: String, schema text: String, schemaSource: String, operations texts: [(source: String, text: String)],
+        addTypename: Bool, settings: (Schema, [String]) throws -> WorldSettings
+    ) throws -> World {
+        guard addTypename else { return try assemble(name: name, schema: text, schemaSource: schemaSource, operations: texts, settings: settings) }
+        var insertions: [String: TypenameInsertion] = [:]
+        let added = texts.map { source, text in
+            let insertion = TypenameInsertion(text)
+            insertions[source] = insertion
+            return (source: source, text: insertion.text)
+        }
+        do {
+            return try assemble(name: name, schema: text, schemaSource: schemaSource, operations: added, settings: settings)
+        } catch let error as WorldError {
+            guard let insertion = insertions[error.source] else { throw error }
+            throw WorldError(error.message, source: error.source, at: insertion.original(GraphQLLocation(line: error.line, column: error.column)))
+        }
+    }
+
+    private static func assemble(
         name: String, schema text: String, schemaSource: String, operations texts: [(source: String, text: String)],
         settings: (Schema, [String]) throws -> WorldSettings
     ) throws -> World {

@@ -47,6 +47,10 @@ package struct WorldSettings: Sendable, Hashable {
     package var globalIDs: Bool?
     /// Operations that only ever run as checks and retains, never answered (none by default).
     package var unansweredOperations: [String] = []
+    /// When true, every selection set of the operation files but the operations' own selects
+    /// `__typename`, as the documents Apollo's code generators make do: an app's `.graphql` files
+    /// run as its generated code sends them (``TypenameInsertion``).
+    package var addTypename = false
 
     package init() {}
 
@@ -59,7 +63,7 @@ package struct WorldSettings: Sendable, Hashable {
 extension WorldSettings {
     /// The keys `world.json` may hold.
     static let keys = [
-        "canonicalTwinChance", "connectionLength", "entities", "entitiesPerType", "errorRates", "globalIDs", "itemErrorRates",
+        "addTypename", "canonicalTwinChance", "connectionLength", "entities", "entitiesPerType", "errorRates", "globalIDs", "itemErrorRates",
         "listLength", "nonNullErrorRates", "nullIDRates", "nullRates", "nullsInPlaceChance", "trickyIDRates", "trickyStringRates",
         "unansweredOperations", "valueVersions",
     ]
@@ -107,9 +111,9 @@ extension WorldSettings {
                     throw fail("expected a chance between 0 and 1, found \(value.kindName)")
                 }
                 if member.key == "canonicalTwinChance" { settings.canonicalTwinChance = chance } else { settings.nullsInPlaceChance = chance }
-            case "globalIDs":
+            case "globalIDs", "addTypename":
                 guard case .bool(let flag) = value.value else { throw fail("expected true or false, found \(value.kindName)") }
-                settings.globalIDs = flag
+                if member.key == "globalIDs" { settings.globalIDs = flag } else { settings.addTypename = flag }
             case "entities":
                 guard case .object(let types) = value.value else { throw fail("expected an object of type names, found \(value.kindName)") }
                 for entry in types {
@@ -132,6 +136,16 @@ extension WorldSettings {
             }
         }
         return settings
+    }
+
+    /// Whether a `world.json` asks for `__typename` to be added, read before its operations are
+    /// (``parse(_:source:schema:operationNames:)`` checks the rest once they are).
+    package static func addsTypename(_ text: String, source: String) throws -> Bool {
+        let json = try SettingsJSON.parse(text, source: source)
+        guard case .object(let members) = json.value,
+              let member = members.first(where: { $0.key == "addTypename" }), case .bool(let flag) = member.value.value
+        else { return false }
+        return flag
     }
 
     /// `[low, high]` or one number, whole and not negative.
