@@ -41,9 +41,6 @@ struct CoverageFloorTests {
         "readFaultOtherMisses": 8,  // 36
         "fullDiskFailedDrains": 4,  // 17
         "writerOverflows": 15,  // 62
-        // 0: with synchronous=NORMAL a WAL commit is not synced, so a failed write leaves no
-        // commit frame behind and no generated run has recovered a drain that failed in doubt.
-        "inDoubtDrainsRecovered": 0,  // 0
         // With the shared-record operations and the growing feed the thinnest margins are
         // connectionRefreshes 5, connectionPrepends 8, rottedRowsMissed 6 and directoryEntriesLost 7.
         "rottedRowsMissed": 4,  // 19

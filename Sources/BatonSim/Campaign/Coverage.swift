@@ -103,7 +103,6 @@ package struct Coverage: Hashable, Sendable {
         model.readFaultOtherMisses = int("readFaultOtherMisses")
         model.fullDiskFailedDrains = int("fullDiskFailedDrains")
         model.writerOverflows = int("writerOverflows")
-        model.inDoubtDrainsRecovered = int("inDoubtDrainsRecovered")
         model.rottedRowsMissed = int("rottedRowsMissed")
         model.releasedRootsLeavingBuffer = int("releasedRootsLeavingBuffer")
         model.rowsRevived = int("rowsRevived")

@@ -35,7 +35,7 @@ extension Oracle {
     /// `synced`: the commit is known durable.
     @discardableResult
     package mutating func drainCommitted(synced: Bool) -> OracleImage {
-        let next = nextImage(counting: true)
+        let next = nextImage()
         dormant = dormantAfterDrain()
         evictionDone = true
         writerMustWipe = false
@@ -43,17 +43,15 @@ extension Oracle {
         touches = OracleTouches()
         image = next
         states.append(next.adding(dormant))
-        inDoubt = []
         if synced { durable = states.count - 1 }
         return next
     }
 
     /// The image the next drain commits: the eviction (first drain of a launch), the wipe after
     /// an overflow, the check's stamps, then every queued batch in order.
-    private mutating func nextImage(counting: Bool) -> OracleImage {
+    private mutating func nextImage() -> OracleImage {
         var next = image
         let generation = image.generation
-        let coverageBefore = coverage
         if !evictionDone {
             let before = next.rowCount
             next.records = next.records.filter { $0.value.used >= generation - 1 }
@@ -80,7 +78,6 @@ extension Oracle {
                 next.fetches[fetch.operation] = OracleFetchRow(used: generation, time: fetch.time)
             }
         }
-        if !counting { coverage = coverageBefore }
         return next
     }
 
@@ -98,15 +95,12 @@ extension Oracle {
 
     /// A drain failed: the image is unchanged and the work waits for the next drain.
     ///
-    /// `inDoubt`: the disk failed one of the drain's writes or syncs, so its commit record may
-    /// already be in the WAL: this process reads the image as unchanged, but a crash before the
-    /// next drain commits may recover the drain's image (SQLite's recovery reads every frame up to
-    /// the last valid commit). That image joins the states a relaunch may find. `diskFull`: the
-    /// failure was a full disk's (counted).
-    package mutating func drainFailed(inDoubt: Bool = false, diskFull: Bool = false) {
+    /// The image is as it was, now and after any crash: in WAL mode at `synchronous=NORMAL` a
+    /// transaction's commit frame is its last write and nothing is synced at commit, so a drain
+    /// the disk failed left no commit frame for SQLite's recovery to find. `diskFull`: the failure
+    /// was a full disk's (counted).
+    package mutating func drainFailed(diskFull: Bool = false) {
         if diskFull { coverage.fullDiskFailedDrains += 1 }
-        guard inDoubt else { return }
-        self.inDoubt.append(nextImage(counting: false).adding(dormantAfterDrain()))
     }
 
     /// The last committed state became durable (a sync, a checkpoint, a clean close).
@@ -129,13 +123,12 @@ extension Oracle {
     /// after a quit or a kill the last drain that returned; after a power loss any state from the
     /// last one known durable to the last that returned; after garbage, an empty image.
     ///
-    /// Images of drains that failed in doubt (``drainFailed(inDoubt:)``) come last. Every state
-    /// holds the rows a damaged name hides, as the file does (``dormant``), so the state a relaunch
-    /// opens keeps them for a later power loss to return to.
+    /// Every state holds the rows a damaged name hides, as the file does (``dormant``), so the
+    /// state a relaunch opens keeps them for a later power loss to return to.
     package func allowedStates(after end: ProcessEnd) -> [OracleImage] {
         switch end {
-        case .quit, .kill: [image.adding(dormant)] + inDoubt
-        case .powerLoss: Array(states[durable...]) + inDoubt
+        case .quit, .kill: [image.adding(dormant)]
+        case .powerLoss: Array(states[durable...])
         case .corruption: [.empty(generation: 0)]
         }
     }
@@ -146,17 +139,15 @@ extension Oracle {
         let allowed = allowedStates(after: end)
         let index = min(max(found, 0), allowed.count - 1)
         let landed = allowed[index]
-        let landedInDoubt = index >= allowed.count - inDoubt.count && end != .corruption
-        if landedInDoubt { coverage.inDoubtDrainsRecovered += 1 }
         switch end {
         case .powerLoss, .corruption:
             if end == .corruption { dormant = OracleImage(generation: 0) }
-            if end == .powerLoss, !landedInDoubt, landed != allowed[allowed.count - 1 - inDoubt.count] {
+            if end == .powerLoss, landed != allowed[allowed.count - 1] {
                 coverage.powerLossesOntoOlderCommit += 1
             }
             states = [landed]
         case .quit, .kill:
-            states = Array(states[durable...]) + (landedInDoubt ? [landed] : [])
+            states = Array(states[durable...])
         }
         durable = 0
         var opened = landed
@@ -181,6 +172,5 @@ extension Oracle {
         touches = OracleTouches()
         evictionDone = false
         writerMustWipe = false
-        inDoubt = []
     }
 }

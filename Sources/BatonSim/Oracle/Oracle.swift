@@ -59,9 +59,6 @@ package struct Oracle: Sendable {
     /// Committed image states from the last one known durable to `image`.
     var states: [OracleImage] = [.empty(generation: 0)]
     var durable = 0
-    /// Images of drains that failed in doubt since the last drain that committed (see
-    /// ``drainFailed(inDoubt:)``): a crash may recover any of them.
-    var inDoubt: [OracleImage] = []
     /// Record rows, root cells and fetch times the runner flipped bits in (see Oracle+Rot.swift):
     /// they may read as misses.
     package internal(set) var rotted = ImageDamage()

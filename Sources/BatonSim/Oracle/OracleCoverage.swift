@@ -41,8 +41,6 @@ package struct OracleCoverage: Hashable, Sendable, Codable {
     package var fullDiskFailedDrains = 0
     /// Times the writer's queue went over its bound and the model dropped the queue.
     package var writerOverflows = 0
-    /// Relaunches that found the image of a drain that had failed in doubt.
-    package var inDoubtDrainsRecovered = 0
     /// Rows bit rot damaged that a relaunch found damaged (a miss, never served).
     package var rottedRowsMissed = 0
     /// Released roots that left a full release buffer (their records no longer protected).
@@ -66,7 +64,7 @@ package struct OracleCoverage: Hashable, Sendable, Codable {
             ("powerLossesOntoOlderCommit", powerLossesOntoOlderCommit),
             ("readFaultMisses", readFaultMisses), ("readFaultOtherMisses", readFaultOtherMisses),
             ("fullDiskFailedDrains", fullDiskFailedDrains), ("writerOverflows", writerOverflows),
-            ("inDoubtDrainsRecovered", inDoubtDrainsRecovered), ("rottedRowsMissed", rottedRowsMissed),
+            ("rottedRowsMissed", rottedRowsMissed),
             ("releasedRootsLeavingBuffer", releasedRootsLeavingBuffer), ("rowsRevived", rowsRevived),
         ]
     }
@@ -94,7 +92,6 @@ package struct OracleCoverage: Hashable, Sendable, Codable {
         sum.readFaultOtherMisses += rhs.readFaultOtherMisses
         sum.fullDiskFailedDrains += rhs.fullDiskFailedDrains
         sum.writerOverflows += rhs.writerOverflows
-        sum.inDoubtDrainsRecovered += rhs.inDoubtDrainsRecovered
         sum.rottedRowsMissed += rhs.rottedRowsMissed
         sum.releasedRootsLeavingBuffer += rhs.releasedRootsLeavingBuffer
         sum.rowsRevived += rhs.rowsRevived

@@ -238,9 +238,7 @@ extension Simulation {
         guard let process else { return "skipped" }
         let queued = oracle.queue.flatMap { $0.snapshots.map(\.key) }
         let (queue, touches, imageBefore, evicts) = (oracle.queue, oracle.touches, oracle.image, !oracle.evictionDone)
-        let faultsBefore = disk.counters.injectedFaults
         let result = storeWork.time { process.image.writer.drain() }
-        let faulted = disk.counters.injectedFaults > faultsBefore
         switch result {
         case .nothingToDo:
             if oracle.hasWriterWork {
@@ -256,9 +254,9 @@ extension Simulation {
             let revived = revivedByLastDrain > 0 ? "; a damaged name written again brought back \(Self.count(revivedByLastDrain, "row"))" : ""
             return drainLine(queue: queue, touches: touches, before: imageBefore, evicts: evicts) + revived
         default:
-            oracle.drainFailed(inDoubt: faulted, diskFull: fullDiskEventsLeft > 0)
+            oracle.drainFailed(diskFull: fullDiskEventsLeft > 0)
             try checkImage(process.image, index: index, expectUnchanged: true)
-            return "\(result)" + (faulted ? " (in doubt: a crash before the next commit may find it)" : "")
+            return "\(result)"
         }
     }
 

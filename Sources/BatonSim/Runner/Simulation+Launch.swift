@@ -59,9 +59,8 @@ extension Simulation {
                     && hiddenRoot.allSatisfy { states[position].root[$0] != nil }
             }
             guard let found = allowed.indices.first(where: matches) else {
-                // Against the newest committed state (drains that failed in doubt come after it).
-                let newest = allowed.indices.contains(allowed.count - 1 - oracle.inDoubt.count)
-                    ? allowed[allowed.count - 1 - oracle.inDoubt.count] : allowed.last
+                // Against the newest committed state.
+                let newest = allowed.last
                 let closest: [String] = newest.map { state in
                     let lines = OracleDifference.images(expected: state, actual: observed)
                     return lines.isEmpty ? ["generation: expected \(state.generation + 1) ≠ actual \(observed.generation)"] : lines
