@@ -36,11 +36,6 @@ func readFile(_ path: String) throws -> [UInt8] {
     return [UInt8](data)
 }
 
-/// Reads a whole text file.
-func readText(_ path: String) throws -> String {
-    String(decoding: try readFile(path), as: UTF8.self)
-}
-
 /// Writes `text` to standard error.
 func printError(_ text: String) {
     FileHandle.standardError.write(Data((text + "\n").utf8))

@@ -15,7 +15,7 @@ enum SimReplayCommand {
         try arguments.finish()
         let file: ReplayFile
         do {
-            file = try ReplayFile.parse(try readText(path), world: given.words.isEmpty ? nil : given.world)
+            file = try ReplayFile.parse(try readSource(path), world: given.words.isEmpty ? nil : given.world)
         } catch let error as ReplayError {
             throw CLIError.input("\(path): \(error.message)")
         }

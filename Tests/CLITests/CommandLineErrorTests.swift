@@ -91,6 +91,18 @@ struct CommandLineErrorTests {
         }
     }
 
+    @Test("a replay file that is not UTF-8 is refused in one line naming the byte, not read with the bytes replaced")
+    func replayNotUTF8() throws {
+        try TemporaryFolder.with { folder in
+            // Valid JSON up to a byte that no UTF-8 text holds, inside a string.
+            let bytes = Array("{\"baton-replay\":1,\"note\":\"ab".utf8) + [0xFF] + Array("\",\"events\":[]}".utf8)
+            _ = FileManager.default.createFile(atPath: folder.appendingPathComponent("r.json").path, contents: Data(bytes))
+            let result = try BatonProcess.run(["sim", "replay", "r.json"], in: folder)
+            #expect(result.status == 65)
+            #expect(result.errorLines == ["baton: r.json: not UTF-8 text (byte 28)"], "\(result.stderr)")
+        }
+    }
+
     @Test("--variables that are not a JSON object say so", arguments: [
         ("[1]", "--variables must hold a JSON object such as {\"id\": \"1\"}, not an array"),
         ("abc", "--variables takes a JSON object, inline or in a file: there is no file abc, and it is not JSON"),
