@@ -89,7 +89,7 @@ struct WorldErrorTests {
         Case(name: "__typename for one of a union's two members", document: "query Q { vehicle { ... on Character { __typename id } ... on Ship { id } } }", position: "1:11", message: "does not select __typename for \"Ship\""),
         Case(name: "__typename that @include can take away", document: "query Q($x: Boolean!) { node(id: \"1\") { __typename @include(if: $x) id } }", position: "1:25", message: "does not select __typename"),
         Case(name: "an abstract type without __typename under a fragment", document: "query Q { ...F }\nfragment F on Query { node(id: \"1\") { id } }", position: "2:23", message: "abstract type \"Node\""),
-        Case(name: "a subscription", document: "subscription S { count }", position: "1:1", message: "does not answer subscriptions"),
+        Case(name: "a subscription the server cannot read as a change", document: "subscription S { count }", position: "1:18", message: "subscription field \"Subscription.count\" selects no entity"),
     ]
 
     @Test("each kind of error", arguments: cases)

@@ -59,6 +59,8 @@ package struct EventGenerator: Sendable {
     private let screens: [WorldOperation]
     private let paging: [WorldOperation]
     private let mutations: [WorldOperation]
+    /// Subscriptions: an event of one arrives among the responses (never checked or retained).
+    private let subscriptions: [WorldOperation]
 
     package init(world: World, swarm: Swarm, random: SimRandom) {
         self.world = world
@@ -78,6 +80,7 @@ package struct EventGenerator: Sendable {
             }
         }
         mutations = answered.filter { $0.kind == .mutation }
+        subscriptions = answered.filter { $0.kind == .subscription }
         let kinds = Swarm.Kind.allCases
         kindWeights = kinds.map { swarm.weights[$0, default: 0] }
         crashPositions = kinds.indices.filter { Swarm.crashKinds.contains(kinds[$0]) }
@@ -113,6 +116,9 @@ package struct EventGenerator: Sendable {
         func plain(_ event: SimEvent) -> GeneratedEvent { GeneratedEvent(event: event, execution: nil, drift: []) }
         switch kind {
         case .response:
+            // One response in four is a subscription's event, when the world has subscriptions
+            // (a world without them draws nothing here, so its seeds run as before).
+            if !subscriptions.isEmpty, random.chance(0.25) { return answer(random.pick(subscriptions)) }
             // A scroll in progress goes on now and then between other responses (an app loading
             // more while the user reads).
             if let scroll, random.chance(0.5) {

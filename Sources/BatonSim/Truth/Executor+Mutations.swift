@@ -13,6 +13,24 @@ extension Executor {
             throw fail("the server cannot interpret \(root.type).\(definition.name)", at: location, path: path)
         }
         if edit.many { return bulkMutation(edit, definition, on: root, arguments: arguments) }
+        if edit.picksTarget {
+            // A subscription's deletion names nothing: the server deletes one of its entities.
+            let living = edit.targetTypes.flatMap { type -> [(EntityRef, String)] in
+                guard let number = typeIndex[type] else { return [] }
+                let table = state.tables[number]
+                return table.alive.indices.compactMap { serial in
+                    guard table.alive[serial], let id = table.ids[serial] else { return nil }
+                    return (EntityRef(type: number, serial: serial), id)
+                }
+            }
+            guard !living.isEmpty else {
+                missedTarget = true
+                throw fail("no \(edit.targetType) is left to delete", at: location, path: path)
+            }
+            let (entity, id) = living[random.int(0...(living.count - 1))]
+            apply(edit, to: entity, arguments: arguments, definition: definition)
+            return payload(definition, on: root, target: MutationTarget(edited: [(entity, id)], edit: edit, namedIDs: Self.namedIDs(arguments)))
+        }
         if edit.creates {
             guard let (entity, id) = create(edit.targetType) else {
                 missedTarget = true

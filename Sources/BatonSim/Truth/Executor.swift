@@ -71,7 +71,7 @@ struct Executor {
             ])
         }
         let root = ServerObject(
-            type: rootType, identity: Self.rootIdentity(rootType), role: operation.kind == .mutation ? .mutationRoot : .plain)
+            type: rootType, identity: Self.rootIdentity(rootType), role: operation.kind == .query ? .plain : .mutationRoot)
         do {
             var path: [ProvenanceError.PathComponent] = []
             let data = try executeObject(root, selections: operation.syntax.selections, path: &path)

@@ -37,7 +37,11 @@ package struct MutationEdit: Sendable, Hashable {
     /// True when the mutation names no entity but creates one (no `id` or `ids` argument, nor an
     /// input object with an `id`): the server makes a new entity of ``targetType``, sets what the
     /// arguments (and the fields of input-object arguments) name, and answers it.
-    package var creates: Bool { idArgument.isEmpty }
+    package var creates: Bool { idArgument.isEmpty && !picksTarget }
+    /// True for a subscription's event that deletes without naming an object
+    /// (`issueRemoved { removedId @deleteRecord }`): the server deletes one of its living entities
+    /// of ``targetType``, drawn from the seed, and the payload says which.
+    package let picksTarget: Bool
     /// True when the id argument is a list of ids (`ids: [ID!]!`): every entity it names gets the
     /// edit, and a `@deleteRecord` payload field lists the ids of those it deleted.
     package let many: Bool
@@ -58,29 +62,32 @@ package struct MutationEdit: Sendable, Hashable {
     /// type, sorted by name): the server answers a field of one of them as part of the payload.
     package let carriers: [String]
 
-    /// The edits of every root field `operation` selects, by response key.
+    /// The edits of every root field `operation` selects, by response key. A subscription's event
+    /// is read as a mutation's answer: the server makes the change the event reports (edits the
+    /// object its id argument names, creates one, or deletes it), then pushes the payload.
     ///
-    /// - Throws: ``WorldError`` at the mutation field the server cannot interpret.
+    /// - Throws: ``WorldError`` at the mutation or subscription field the server cannot interpret.
     static func interpret(_ operation: WorldOperation, schema: Schema) throws -> [String: MutationEdit] {
-        guard operation.kind == .mutation, let root = schema.mutationTypeName else { return [:] }
+        guard operation.kind == .mutation || operation.kind == .subscription, let root = schema.rootTypeName(for: operation.kind)
+        else { return [:] }
         var edits: [String: MutationEdit] = [:]
         for (node, parent) in SelectionWalk.fields(operation.syntax.selections, on: root, fragments: operation.fragments)
         where node.name != "__typename" {
             guard let definition = schema.field(node.name, on: parent), edits[node.responseKey] == nil else { continue }
             edits[node.responseKey] = try interpret(
                 node, definition: definition, root: parent, fragments: operation.fragments, schema: schema,
-                source: operation.source)
+                source: operation.source, kind: operation.kind.rawValue)
         }
         return edits
     }
 
     private static func interpret(
         _ node: Document.FieldNode, definition: Schema.Field, root: String, fragments: [String: Document.Fragment],
-        schema: Schema, source: String
+        schema: Schema, source: String, kind: String
     ) throws -> MutationEdit {
         let label = "\(root).\(node.name)"
         func fail(_ message: String, at location: GraphQLLocation? = nil) -> WorldError {
-            WorldError("mutation field \"\(label)\" \(message)", source: source, at: location ?? node.location)
+            WorldError("\(kind) field \"\(label)\" \(message)", source: source, at: location ?? node.location)
         }
         var (idArgument, many) = idArgument(of: definition, schema: schema) ?? ([], false)
         let payload = node.selections ?? []
@@ -150,7 +157,8 @@ package struct MutationEdit: Sendable, Hashable {
         if idArgument.isEmpty, schema.type(named: target)?.kind != .object {
             throw fail("names no object to edit and returns \"\(target)\", an interface or union, so the server cannot tell which of its types to create")
         }
-        if idArgument.isEmpty && deletes {
+        let picksTarget = idArgument.isEmpty && deletes && kind == OperationKind.subscription.rawValue
+        if idArgument.isEmpty && deletes && !picksTarget {
             throw fail("has no \"id\" argument (nor \"ids\", a list of ids, nor an input object with an \"id\"), so the server cannot tell which object it deletes")
         }
 
@@ -176,7 +184,7 @@ package struct MutationEdit: Sendable, Hashable {
             }
         }
         return MutationEdit(
-            field: node.name, idArgument: idArgument, many: many, targetType: target, targetTypes: targetTypes, setters: setters,
+            field: node.name, idArgument: idArgument, picksTarget: picksTarget, many: many, targetType: target, targetTypes: targetTypes, setters: setters,
             renewedFields: renewed.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }, deletes: deletes,
             carriers: carriers.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
     }

@@ -46,9 +46,6 @@ struct OperationValidator {
     }
 
     mutating func validate() throws {
-        if operation.kind == .subscription {
-            throw error("the simulated server does not answer subscriptions", at: operation.location)
-        }
         guard let root = schema.rootTypeName(for: operation.kind), schema.type(named: root) != nil else {
             throw error("the schema has no \(operation.kind.rawValue) type", at: operation.location)
         }
