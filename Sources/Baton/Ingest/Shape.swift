@@ -93,9 +93,9 @@ final class Shape {
     /// wrote the record in between.
     let isLeafEntity: Bool
 
-    /// `Type:`, the start of the keys of this type's entities, and its hash.
+    /// `Type:`, the start of the keys of this type's entities, and the hash state after it.
     let keyPrefix: [UInt8]
-    let keyPrefixHash: UInt64
+    let keyPrefixHash: KeyHasher
     /// The type name's number in this normalize call (shapes of one type under other groups share it).
     let typeID: Int32
     /// The type is named `client`: its entity with id `root` is not keyed `client:root`
@@ -120,7 +120,9 @@ final class Shape {
         self.hasID = entries.contains { $0.isID }
         isLeafEntity = hasID && entries.allSatisfy { !$0.isComposite && $0.deleteRecord == nil }
         keyPrefix = Array((typename + ":").utf8)
-        keyPrefixHash = keyPrefix.withUnsafeBytes { RecordTable.hash($0) }
+        var prefixHasher = KeyHasher()
+        keyPrefix.withUnsafeBytes { prefixHasher.combine($0) }
+        keyPrefixHash = prefixHasher
         isClientType = typename == "client"
         // The id entry, and the type name's response key before it: `__typename` when the id
         // is the selection's first entry (the member then is not selected, and is read past).
