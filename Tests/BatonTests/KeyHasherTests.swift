@@ -7,7 +7,7 @@ import Testing
 struct KeyHasherTests {
     @Test("a text taken in two pieces hashes as the whole text, for every split and every length up to 40 bytes")
     func splitsAgree() {
-        var generator = SplitMix(seed: 7)
+        var generator = GraphQLFixtures.Random(seed: 7)
         for length in 0...40 {
             let text = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
             let whole = text.withUnsafeBytes { RecordTable.hash($0) }
@@ -29,18 +29,5 @@ struct KeyHasherTests {
                     "12345678", "123456780", "1234567\u{0}"]
         let hashes = keys.map { RecordTable.hash($0) }
         #expect(Set(hashes).count == keys.count)
-    }
-}
-
-/// A small deterministic generator for the test's bytes (SplitMix64).
-private struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
