@@ -18,5 +18,42 @@ struct MutantsCommandTests {
         // A scenario of the default world says nothing of another world.
         #expect(SimMutantsCommand.caughtByScenario(.failedStructureReadDiscards, world: World.builtIn("github")!) == nil)
     }
+
+    @Test("a world whose operations mark no field @connection cannot show the connection mutants, and says why; one that pages can")
+    func connectionMutantsNeedAConnection() throws {
+        let connectionMutants: [Mutant] = [
+            .nullCursorOverwrites, .connectionEdgesSwept, .connectionNodesReplaced, .unjoinedPagesUnreported,
+            .connectionErrorsUnread, .joinedListErrorsDropped, .failedNodesWipeJoined,
+        ]
+        let plain = try World.make(name: "plain", schema: "type Query { issue(id: ID!): Issue }\ntype Issue { id: ID!, title: String }", operations: [
+            (source: "Q.graphql", text: "query Q($id: ID!) { issue(id: $id) { id title } }"),
+        ])
+        for mutant in connectionMutants {
+            #expect(plain.cannotShow(mutant)?.contains("@connection") == true, "\(mutant)")
+            #expect(World.standard.cannotShow(mutant) == nil, "\(mutant)")
+        }
+        // GitHub's world pages its issues and comments with @connection too, and the mark may
+        // sit in a fragment the operation spreads.
+        #expect(World.builtIn("github")!.usesConnectionDirective)
+        let schema = """
+            type Query { feed: Feed }
+            type Feed { id: ID!, posts(first: Int, after: String): PostConnection! }
+            type PostConnection { edges: [PostEdge], pageInfo: PageInfo! }
+            type PostEdge { cursor: String, node: Post }
+            type PageInfo { endCursor: String, hasNextPage: Boolean! }
+            type Post { id: ID!, body: String }
+            """
+        let fragmented = try World.make(name: "feed", schema: schema, operations: [
+            (source: "F.graphql", text: """
+                query F($after: String) { feed { ...Posts } }
+                fragment Posts on Feed {
+                  id
+                  posts(first: 2, after: $after) @connection(key: "F_posts") { edges { cursor node { id body } } pageInfo { endCursor hasNextPage } }
+                }
+                """),
+        ])
+        #expect(fragmented.cannotShow(.connectionEdgesSwept) == nil)
+        #expect(plain.cannotShow(.wrongScalarAtIngest) == nil)
+    }
 }
 #endif

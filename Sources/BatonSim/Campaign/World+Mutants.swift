@@ -14,8 +14,32 @@ extension World {
             return bulkDeletes ? nil : "no mutation deletes by a list of ids (`ids: [ID!]!` with a @deleteRecord list)"
         case .readBackKeepsFirstSelection:
             return selectsACompositeFieldTwice ? nil : "no operation selects a field with subfields twice in one object (a fragment selecting it again)"
+        case .nullCursorOverwrites, .connectionEdgesSwept, .connectionNodesReplaced, .unjoinedPagesUnreported,
+             .connectionErrorsUnread, .joinedListErrorsDropped, .failedNodesWipeJoined:
+            return usesConnectionDirective ? nil : "no operation pages a field with @connection, so no page joins a connection"
         default:
             return nil
+        }
+    }
+
+    /// Whether some operation, or a fragment it spreads, marks a field `@connection`: only such a
+    /// field's pages join one connection record, the store's path these bugs live on.
+    package var usesConnectionDirective: Bool {
+        operations.contains { operation in
+            Self.marksConnection(operation.syntax.selections) || operation.fragments.values.contains { Self.marksConnection($0.selections) }
+        }
+    }
+
+    private static func marksConnection(_ selections: [Document.SelectionNode]) -> Bool {
+        selections.contains { selection in
+            switch selection {
+            case .field(let field):
+                field.directives.contains { $0.name == "connection" } || marksConnection(field.selections ?? [])
+            case .inlineFragment(let fragment):
+                marksConnection(fragment.selections)
+            case .fragmentSpread:
+                false
+            }
         }
     }
 
