@@ -23,7 +23,7 @@ struct CommandHelp {
 enum Help {
     /// The options that name the world a simulator command runs in.
     private static let worldOptions: [(name: String, meaning: String)] = [
-        ("--world NAME|DIR", "the world: a built-in one (rickandmorty, the default; github) or a folder with schema.graphql, operations (*.graphql) and an optional world.json"),
+        ("--world NAME|DIR", "the world: a built-in one (rickandmorty, the default; github) or a folder with schema.graphql, operations (*.graphql, subfolders too) and an optional world.json"),
         ("--schema FILE --operations FILE[,FILE…]", "a quick start instead of --world: your schema and your operations' files"),
     ]
 

@@ -34,8 +34,8 @@ public struct SimulationWorld: Sendable {
     /// filters, an interface, a union, custom scalars, mutations that edit and delete.
     public static var github: SimulationWorld { SimulationWorld(World.builtIn("github")!) }
 
-    /// A world from a folder: `schema.graphql` (or `.graphqls`), every other `*.graphql` file as
-    /// operations, and an optional `world.json` of settings.
+    /// A world from a folder: `schema.graphql` (or `.graphqls`) and an optional `world.json` of
+    /// settings at its top, and every other `*.graphql` file in it or its subfolders as operations.
     ///
     /// - Throws: ``SimulationWorldError`` naming the file, line and column of the first problem.
     public static func load(directory: String) throws(SimulationWorldError) -> SimulationWorld {

@@ -2,8 +2,10 @@ import Baton
 import Foundation
 
 extension World {
-    /// Reads a world folder: `schema.graphql` (or `schema.graphqls`), every other `*.graphql`
-    /// file as operations in file-name order, and an optional `world.json` of settings.
+    /// Reads a world folder: `schema.graphql` (or `schema.graphqls`) and an optional `world.json`
+    /// of settings at its top, and every other `*.graphql` file in it or in its subfolders (as an
+    /// app keeps them by screen or by package) as operations, in the order of their paths from
+    /// the folder. Hidden folders and files (`.git`, `.build`) and linked folders are passed over.
     ///
     /// - Throws: ``WorldError`` naming the file, line and column of the first problem, before any
     ///   seed runs: a missing schema, syntax, an operation that does not validate, a type the
@@ -12,8 +14,7 @@ extension World {
         let folder = URL(fileURLWithPath: directory)
         let files: [String]
         do {
-            files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
-                .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            files = try Self.files(in: folder.path)
         } catch {
             throw WorldError(source: directory, line: 1, column: 1, message: "cannot list the world's folder")
         }
@@ -35,7 +36,7 @@ extension World {
             throw WorldError(source: directory, line: 1, column: 1, message: message)
         }
         let schemaPath = folder.appendingPathComponent(schemaFiles[0]).path
-        let operationFiles = files.filter { $0.hasSuffix(".graphql") && !schemaFiles.contains($0) }
+        let operationFiles = files.filter { $0.hasSuffix(".graphql") && !schemaFiles.contains($0) && !$0.hasSuffix("/schema.graphql") }
         let operations = try operationFiles.map { (source: folder.appendingPathComponent($0).path, text: try read($0)) }
         let settingsText = files.contains("world.json") ? try read("world.json") : nil
         let settingsSource = folder.appendingPathComponent("world.json").path
@@ -47,6 +48,25 @@ extension World {
                 guard let settingsText else { return WorldSettings() }
                 return try WorldSettings.parse(settingsText, source: settingsSource, schema: schema, operationNames: names)
             })
+    }
+
+    /// The files under `root`, as paths from it (`screens/Issue.graphql`), sorted by their bytes:
+    /// the same order on every machine, whatever order the file system lists them in.
+    private static func files(in root: String) throws -> [String] {
+        var found: [String] = []
+        var folders = [""]
+        while let relative = folders.popLast() {
+            let path = relative.isEmpty ? root : root + "/" + relative
+            for name in try FileManager.default.contentsOfDirectory(atPath: path) where !name.hasPrefix(".") {
+                let entry = relative.isEmpty ? name : relative + "/" + name
+                var isFolder: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: root + "/" + entry, isDirectory: &isFolder) else { continue }
+                // A linked folder is not entered: a link back up would never end.
+                let isLink = (try? FileManager.default.destinationOfSymbolicLink(atPath: root + "/" + entry)) != nil
+                if !isFolder.boolValue { found.append(entry) } else if !isLink { folders.append(entry) }
+            }
+        }
+        return found.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
     /// Builds a world from text, for users' tests and ours: `operations` are (source, text) pairs,

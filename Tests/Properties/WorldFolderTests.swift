@@ -1,0 +1,47 @@
+import Baton
+import BatonSim
+import Foundation
+import Testing
+
+/// A world folder as apps keep their documents: by screen or package, in subfolders.
+@Suite("Worlds: operations in subfolders")
+struct WorldFolderTests {
+    static let schema = """
+        type Query { issue(id: ID!): Issue, issues: [Issue!]! }
+        type Mutation { closeIssue(id: ID!): Issue }
+        type Issue { id: ID!, title: String, state: String }
+        """
+
+    @MainActor
+    @Test("every .graphql under the folder is read, in path order; hidden and linked folders are passed over; an error names the nested file")
+    func nestedFolders() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("baton-nested-\(UInt64.random(in: 0..<UInt64.max))")
+        defer { try? FileManager.default.removeItem(at: root) }
+        func write(_ path: String, _ text: String) throws {
+            let url = root.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try text.write(to: url, atomically: true, encoding: .utf8)
+        }
+        try write("schema.graphql", Self.schema)
+        try write("screens/issue/Issue.graphql", "query Issue($id: ID!) { issue(id: $id) { ...IssueFields } }")
+        try write("screens/list/List.graphql", "query List { issues { ...IssueFields } }")
+        try write("fragments/IssueFields.graphql", "fragment IssueFields on Issue { id title state }")
+        try write("Close.graphql", "mutation Close($id: ID!) { closeIssue(id: $id) { id state } }")
+        // A hidden folder's documents are not the app's, nor is a copy of the schema elsewhere.
+        try write(".git/broken.graphql", "query {")
+        try write("other/schema.graphql", Self.schema)
+        try FileManager.default.createSymbolicLink(at: root.appendingPathComponent("screens/loop"), withDestinationURL: root)
+
+        let world = try World.load(directory: root.path)
+        #expect(world.operations.map(\.name) == ["Close", "Issue", "List"])
+        #expect(world.operation(named: "Issue")?.source.hasSuffix("screens/issue/Issue.graphql") == true)
+        for seed in UInt64(0)..<4 {
+            let outcome = Simulation.run(seed: seed, options: .init(events: 120, world: world))
+            #expect(outcome.failure == nil, "seed \(seed): \(outcome.failure.map { "\($0)" } ?? "")")
+        }
+
+        try write("screens/list/List.graphql", "query List { issues { id titel } }")
+        let error = try #require(throws: WorldError.self) { try World.load(directory: root.path) }
+        #expect(error.source.hasSuffix("screens/list/List.graphql") && error.line == 1, "\(error)")
+    }
+}
