@@ -19,7 +19,7 @@ struct MutantsCommandTests {
         #expect(SimMutantsCommand.caughtByScenario(.failedStructureReadDiscards, world: World.builtIn("github")!) == nil)
     }
 
-    @Test("a world whose operations mark no field @connection cannot show the connection mutants, and says why; one that pages can")
+    @Test("a world whose operations mark no field @connection (or select no PageInfo) cannot show the connection mutants, and says why; one that pages can")
     func connectionMutantsNeedAConnection() throws {
         let connectionMutants: [Mutant] = [
             .nullCursorOverwrites, .connectionEdgesSwept, .connectionNodesReplaced, .unjoinedPagesUnreported,
@@ -53,6 +53,10 @@ struct MutantsCommandTests {
                 """),
         ])
         #expect(fragmented.cannotShow(.connectionEdgesSwept) == nil)
+        // The PageInfo the bug leaves out: the fragment's connection reaches one, the plain world none.
+        #expect(fragmented.cannotShow(.recordTypeNeverWritten) == nil)
+        #expect(plain.cannotShow(.recordTypeNeverWritten)?.contains("PageInfo") == true)
+        #expect(World.standard.cannotShow(.recordTypeNeverWritten) == nil)
         #expect(plain.cannotShow(.wrongScalarAtIngest) == nil)
     }
 }

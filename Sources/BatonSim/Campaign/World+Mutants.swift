@@ -14,12 +14,45 @@ extension World {
             return bulkDeletes ? nil : "no mutation deletes by a list of ids (`ids: [ID!]!` with a @deleteRecord list)"
         case .readBackKeepsFirstSelection:
             return selectsACompositeFieldTwice ? nil : "no operation selects a field with subfields twice in one object (a fragment selecting it again)"
+        case .recordTypeNeverWritten:
+            return selectsType("PageInfo") ? nil : "no operation selects a PageInfo, the one record type the bug leaves out"
         case .nullCursorOverwrites, .connectionEdgesSwept, .connectionNodesReplaced, .unjoinedPagesUnreported,
              .connectionErrorsUnread, .joinedListErrorsDropped, .failedNodesWipeJoined:
             return usesConnectionDirective ? nil : "no operation pages a field with @connection, so no page joins a connection"
         default:
             return nil
         }
+    }
+
+    /// Whether some operation reaches a field whose type is named `type`, through its fragments
+    /// too.
+    package func selectsType(_ type: String) -> Bool {
+        operations.contains { operation in
+            guard let root = schema.rootTypeName(for: operation.kind) else { return false }
+            var visiting: Set<String> = []
+            return reaches(type, operation.syntax.selections, on: root, fragments: operation.fragments, visiting: &visiting)
+        }
+    }
+
+    private func reaches(
+        _ type: String, _ selections: [Document.SelectionNode], on parent: String, fragments: [String: Document.Fragment],
+        visiting: inout Set<String>
+    ) -> Bool {
+        for selection in selections {
+            switch selection {
+            case .field(let field):
+                guard let fieldType = schema.field(field.name, on: parent)?.type.namedType else { continue }
+                if fieldType == type { return true }
+                if let nested = field.selections, reaches(type, nested, on: fieldType, fragments: fragments, visiting: &visiting) { return true }
+            case .inlineFragment(let fragment):
+                if reaches(type, fragment.selections, on: fragment.typeCondition ?? parent, fragments: fragments, visiting: &visiting) { return true }
+            case .fragmentSpread(let spread):
+                guard let fragment = fragments[spread.name], visiting.insert(spread.name).inserted else { continue }
+                defer { visiting.remove(spread.name) }
+                if reaches(type, fragment.selections, on: fragment.typeCondition, fragments: fragments, visiting: &visiting) { return true }
+            }
+        }
+        return false
     }
 
     /// Whether some operation, or a fragment it spreads, marks a field `@connection`: only such a
