@@ -19,7 +19,7 @@ struct MutantsCommandTests {
         #expect(SimMutantsCommand.caughtByScenario(.failedStructureReadDiscards, world: World.builtIn("github")!) == nil)
     }
 
-    @Test("a world whose operations mark no field @connection (or select no PageInfo) cannot show the connection mutants, and says why; one that pages can")
+    @Test("a world cannot show a bug in a feature it lacks (@connection, PageInfo, arguments out of order, nulls), and says why; one that has it can")
     func connectionMutantsNeedAConnection() throws {
         let connectionMutants: [Mutant] = [
             .nullCursorOverwrites, .connectionEdgesSwept, .connectionNodesReplaced, .unjoinedPagesUnreported,
@@ -57,6 +57,14 @@ struct MutantsCommandTests {
         #expect(fragmented.cannotShow(.recordTypeNeverWritten) == nil)
         #expect(plain.cannotShow(.recordTypeNeverWritten)?.contains("PageInfo") == true)
         #expect(World.standard.cannotShow(.recordTypeNeverWritten) == nil)
+        // Keys' argument order and null arguments: the plain world writes one non-null argument.
+        #expect(plain.cannotShow(.storageKeyArgumentsUnsorted)?.contains("name order") == true)
+        #expect(plain.cannotShow(.nullArgumentsDropped)?.contains("non-null") == true)
+        #expect(World.standard.cannotShow(.storageKeyArgumentsUnsorted) == nil)
+        #expect(World.standard.cannotShow(.nullArgumentsDropped) == nil)
+        // `posts(first:, after:)` is out of name order (`after` sorts first), and `after` may be null.
+        #expect(fragmented.cannotShow(.storageKeyArgumentsUnsorted) == nil)
+        #expect(fragmented.cannotShow(.nullArgumentsDropped) == nil)
         #expect(plain.cannotShow(.wrongScalarAtIngest) == nil)
     }
 }

@@ -16,6 +16,19 @@ extension World {
             return selectsACompositeFieldTwice ? nil : "no operation selects a field with subfields twice in one object (a fragment selecting it again)"
         case .recordTypeNeverWritten:
             return selectsType("PageInfo") ? nil : "no operation selects a PageInfo, the one record type the bug leaves out"
+        case .storageKeyArgumentsUnsorted:
+            let unsorted = anyField { node, _ in
+                let names = node.arguments.map(\.name)
+                return zip(names, names.dropFirst()).contains { !$0.utf8.lexicographicallyPrecedes($1.utf8) }
+            }
+            return unsorted ? nil : "no field is written with its arguments out of name order, so sorting them changes no key"
+        case .nullArgumentsDropped:
+            let mayBeNull = anyField { node, definition in
+                node.arguments.contains { argument in
+                    definition.arguments.first { $0.name == argument.name }.map { mayHoldNull($0.type) } ?? false
+                }
+            }
+            return mayBeNull ? nil : "every argument written is non-null, inputs inside it too, so no key holds a null"
         case .nullCursorOverwrites, .connectionEdgesSwept, .connectionNodesReplaced, .unjoinedPagesUnreported,
              .connectionErrorsUnread, .joinedListErrorsDropped, .failedNodesWipeJoined:
             return usesConnectionDirective ? nil : "no operation pages a field with @connection, so no page joins a connection"
@@ -27,32 +40,55 @@ extension World {
     /// Whether some operation reaches a field whose type is named `type`, through its fragments
     /// too.
     package func selectsType(_ type: String) -> Bool {
+        anyField { _, definition in definition.type.namedType == type }
+    }
+
+    /// Whether some field an operation selects (through its fragments too), with its schema
+    /// definition, satisfies `test`.
+    func anyField(_ test: (Document.FieldNode, Schema.Field) -> Bool) -> Bool {
         operations.contains { operation in
             guard let root = schema.rootTypeName(for: operation.kind) else { return false }
             var visiting: Set<String> = []
-            return reaches(type, operation.syntax.selections, on: root, fragments: operation.fragments, visiting: &visiting)
+            return anyField(test, operation.syntax.selections, on: root, fragments: operation.fragments, visiting: &visiting)
         }
     }
 
-    private func reaches(
-        _ type: String, _ selections: [Document.SelectionNode], on parent: String, fragments: [String: Document.Fragment],
-        visiting: inout Set<String>
+    private func anyField(
+        _ test: (Document.FieldNode, Schema.Field) -> Bool, _ selections: [Document.SelectionNode], on parent: String,
+        fragments: [String: Document.Fragment], visiting: inout Set<String>
     ) -> Bool {
         for selection in selections {
             switch selection {
             case .field(let field):
-                guard let fieldType = schema.field(field.name, on: parent)?.type.namedType else { continue }
-                if fieldType == type { return true }
-                if let nested = field.selections, reaches(type, nested, on: fieldType, fragments: fragments, visiting: &visiting) { return true }
+                guard let definition = schema.field(field.name, on: parent) else { continue }
+                if test(field, definition) { return true }
+                if let nested = field.selections,
+                   anyField(test, nested, on: definition.type.namedType, fragments: fragments, visiting: &visiting) { return true }
             case .inlineFragment(let fragment):
-                if reaches(type, fragment.selections, on: fragment.typeCondition ?? parent, fragments: fragments, visiting: &visiting) { return true }
+                if anyField(test, fragment.selections, on: fragment.typeCondition ?? parent, fragments: fragments, visiting: &visiting) {
+                    return true
+                }
             case .fragmentSpread(let spread):
                 guard let fragment = fragments[spread.name], visiting.insert(spread.name).inserted else { continue }
                 defer { visiting.remove(spread.name) }
-                if reaches(type, fragment.selections, on: fragment.typeCondition, fragments: fragments, visiting: &visiting) { return true }
+                if anyField(test, fragment.selections, on: fragment.typeCondition, fragments: fragments, visiting: &visiting) { return true }
             }
         }
         return false
+    }
+
+    /// Whether a value of `type` may hold a null anywhere: the type is nullable, or a list whose
+    /// items may be, or an input object with a field that may be (a recursive input is taken to).
+    private func mayHoldNull(_ type: GraphQLTypeReference, entered: Set<String> = []) -> Bool {
+        switch type {
+        case .nonNull(.list(let item)): return mayHoldNull(item, entered: entered)
+        case .nonNull(.named(let name)):
+            guard let input = schema.type(named: name), input.kind == .inputObject else { return false }
+            if entered.contains(name) { return true }
+            return input.inputFields.contains { mayHoldNull($0.type, entered: entered.union([name])) }
+        case .nonNull(.nonNull(let inner)): return mayHoldNull(inner, entered: entered)
+        default: return true
+        }
     }
 
     /// Whether some operation, or a fragment it spreads, marks a field `@connection`: only such a
