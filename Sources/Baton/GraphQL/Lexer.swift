@@ -3,8 +3,8 @@
 /// Whitespace, line terminators, commas, comments and a byte-order mark are skipped. Lines and
 /// columns are tracked as the lexer advances; a column is found by counting the scalars between
 /// the previous token and this one, so the whole pass stays linear even on one long line.
-struct Lexer {
-    let bytes: [UInt8]
+package struct Lexer {
+    package let bytes: [UInt8]
     /// The offset of the next unread byte.
     private(set) var position = 0
     private var line = 1
@@ -13,7 +13,7 @@ struct Lexer {
     private var columnOffset = 0
     private var columnValue = 1
 
-    init(_ source: String) {
+    package init(_ source: String) {
         bytes = Array(source.utf8)
     }
 
@@ -23,7 +23,7 @@ struct Lexer {
     }
 
     /// True when `token`'s bytes are exactly `word` (keywords are compared without allocating).
-    func token(_ token: Token, is word: StaticString) -> Bool {
+    package func token(_ token: Token, is word: StaticString) -> Bool {
         let count = word.utf8CodeUnitCount
         guard token.end - token.start == count else { return false }
         return word.withUTF8Buffer { buffer in
@@ -88,7 +88,7 @@ struct Lexer {
     // MARK: Tokens
 
     /// Reads the next token; at the end of the source, an `endOfFile` token (again and again).
-    mutating func next() throws -> Token {
+    package mutating func next() throws -> Token {
         skipIgnored()
         let start = position
         let location = location(at: start)

@@ -1,17 +1,17 @@
 /// One lexical token of GraphQL source: its kind, its bytes and where it starts.
-struct Token {
-    enum Kind: UInt8 {
+package struct Token {
+    package enum Kind: UInt8 {
         case endOfFile
         case bang, dollar, ampersand, parenLeft, parenRight, spread, colon, equals, at
         case bracketLeft, bracketRight, braceLeft, pipe, braceRight
         case name, int, float, string, blockString
     }
 
-    var kind: Kind
+    package var kind: Kind
     /// The token's byte range in the source (quotes included for strings).
-    var start: Int
-    var end: Int
-    var location: GraphQLLocation
+    package var start: Int
+    package var end: Int
+    package var location: GraphQLLocation
     /// The decoded value of a string or block string; empty for other kinds.
     var string: String = ""
 }

@@ -94,22 +94,7 @@ extension World {
     /// Whether some operation, or a fragment it spreads, marks a field `@connection`: only such a
     /// field's pages join one connection record, the store's path these bugs live on.
     package var usesConnectionDirective: Bool {
-        operations.contains { operation in
-            Self.marksConnection(operation.syntax.selections) || operation.fragments.values.contains { Self.marksConnection($0.selections) }
-        }
-    }
-
-    private static func marksConnection(_ selections: [Document.SelectionNode]) -> Bool {
-        selections.contains { selection in
-            switch selection {
-            case .field(let field):
-                field.directives.contains { $0.name == "connection" } || marksConnection(field.selections ?? [])
-            case .inlineFragment(let fragment):
-                marksConnection(fragment.selections)
-            case .fragmentSpread:
-                false
-            }
-        }
+        anyField { field, _ in field.directives.contains { $0.name == "connection" } }
     }
 
     /// Whether some operation selects a field that has subfields more than once under one

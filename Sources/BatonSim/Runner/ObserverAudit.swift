@@ -17,7 +17,8 @@ final class ObserverAudit {
         var watch: UInt32
         var slot: SlotID?
 
-        /// One number that orders notices by watch, then slot (the record itself first).
+        /// The notice as one number (watch, then slot; the record itself is slot 0), to compare
+        /// what fired with what changed as sets of numbers.
         var packed: UInt64 {
             UInt64(watch) << 32 | (slot.map { UInt64($0.index) + 1 } ?? 0)
         }
@@ -72,7 +73,7 @@ final class ObserverAudit {
 
     /// Watches every visible record of `store` (new records, new slots, renewed watches) and
     /// remembers the visible records as they are now. The order records and slots are watched in
-    /// decides nothing: what fired is compared as a sorted list of numbers.
+    /// decides nothing: what fired is compared as a set of numbers.
     func watch(_ store: Store) -> Before {
         epoch += 1
         let storeKeys = store.unorderedKeys
@@ -82,7 +83,7 @@ final class ObserverAudit {
             let known = watches[key]
             // The last verification saw this record unchanged and stamped it for this epoch: its
             // data, type and object are as they were (no event ran in between).
-            if let known, known.epoch == epoch, known.before != nil, known.type != nil {
+            if let known, known.epoch == epoch, known.type != nil {
                 unchanged.append(known)
                 continue
             }
@@ -107,7 +108,7 @@ final class ObserverAudit {
         // Every type's slots are known by now, so each watch covers the slots its type has shown,
         // whichever record showed them.
         for watch in unchanged {
-            renew(watch, data: watch.before!, type: watch.type!)
+            renew(watch, type: watch.type!)
         }
         for (key, data, type, known) in records {
             guard let record = store.record(key) else { continue }
@@ -121,14 +122,14 @@ final class ObserverAudit {
             }
             watch.before = data
             watch.epoch = epoch
-            renew(watch, data: data, type: type)
+            renew(watch, type: type)
         }
         return Before(epoch: epoch)
     }
 
-    /// Watches whatever of `watch`'s record is not watched now: the record itself, its slots and
-    /// every slot its type has shown.
-    private func renew(_ watch: Watch, data: RecordData, type: TypeSlots) {
+    /// Watches whatever of `watch`'s record is not watched now: the record itself and every slot
+    /// its type has shown (its own cells among them: ``watch(_:)`` adds them to the type first).
+    private func renew(_ watch: Watch, type: TypeSlots) {
         let record = watch.record
         if !watch.recordWatched {
             track(Notice(watch: watch.number, slot: nil)) { _ = record.isLive }
@@ -136,12 +137,9 @@ final class ObserverAudit {
         }
         // Usually every slot is watched already: the type's version says so without sets.
         if watch.type === type, watch.typeVersion == type.version { return }
-        let typeSlots = type.slots
-        if typeSlots.count > watch.slots.count || !typeSlots.isSubset(of: watch.slots) || !watch.slots.isSuperset(of: data.cells.keys) {
-            for slot in typeSlots.union(data.cells.keys) where !watch.slots.contains(slot) {
-                track(Notice(watch: watch.number, slot: slot)) { _ = record.cell(slot) }
-                watch.slots.insert(slot)
-            }
+        for slot in type.slots where !watch.slots.contains(slot) {
+            track(Notice(watch: watch.number, slot: slot)) { _ = record.cell(slot) }
+            watch.slots.insert(slot)
         }
         watch.type = type
         watch.typeVersion = type.version

@@ -22,100 +22,61 @@ package struct TypenameInsertion {
     package let insertions: [Insertion]
 
     /// Adds `__typename` to `source`'s selection sets: every `{` outside parentheses (inside them
-    /// a `{` opens an input object) except the one that opens an operation. Strings, block
-    /// strings and comments are skipped as the lexer skips them; a file the parser would refuse
-    /// comes out with its error in the same place.
+    /// a `{` opens an input object) except the one that opens an operation. The tokens are Baton's
+    /// lexer's, so strings, block strings and comments are passed over as the parser passes over
+    /// them; a file the lexer refuses comes back as it is, for the parser to report where it is.
     package init(_ source: String) {
-        var output = String.UnicodeScalarView()
+        var lexer = Lexer(source)
+        let bytes = lexer.bytes
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var copied = 0
         var insertions: [Insertion] = []
-        let scalars = Array(source.unicodeScalars)
-        var index = 0
-        var line = 1
-        var column = 1
-        var added = 0  // columns inserted so far on this line
         var parens = 0
         var braces = 0
-        var definitionKeyword: String?  // the first name of the definition at depth 0
-        func emit(_ scalar: Unicode.Scalar) {
-            output.append(scalar)
-            if scalar == "\n" || (scalar == "\r" && !(index + 1 < scalars.count && scalars[index + 1] == "\n")) {
-                line += 1
-                column = 1
-                added = 0
-            } else if scalar != "\r" {
-                column += 1
+        var inDefinition = false
+        var inFragment = false
+        var added = 0  // columns inserted so far on `addedLine`
+        var addedLine = 0
+        while true {
+            guard let token = try? lexer.next() else {
+                self.text = source
+                self.insertions = []
+                return
             }
-            index += 1
-        }
-        func at(_ offset: Int) -> Unicode.Scalar? {
-            index + offset < scalars.count ? scalars[index + offset] : nil
-        }
-        while index < scalars.count {
-            let scalar = scalars[index]
-            switch scalar {
-            case "#":
-                while let next = at(0), next != "\n", next != "\r" { emit(next) }
-            case "\"":
-                if at(1) == "\"", at(2) == "\"" {
-                    emit("\""); emit("\""); emit("\"")
-                    while index < scalars.count {
-                        if scalars[index] == "\\", at(1) == "\"", at(2) == "\"", at(3) == "\"" {
-                            emit("\\"); emit("\""); emit("\""); emit("\"")
-                        } else if scalars[index] == "\"", at(1) == "\"", at(2) == "\"" {
-                            emit("\""); emit("\""); emit("\"")
-                            break
-                        } else {
-                            emit(scalars[index])
-                        }
-                    }
-                } else {
-                    emit("\"")
-                    while let next = at(0), next != "\n", next != "\r" {
-                        if next == "\\", let escaped = at(1), escaped != "\n", escaped != "\r" {
-                            emit(next)
-                            emit(escaped)
-                            continue
-                        }
-                        emit(next)
-                        if next == "\"" { break }
-                    }
-                }
-            case "(":
+            switch token.kind {
+            case .endOfFile:
+                output.append(contentsOf: bytes[copied...])
+                self.text = String(decoding: output, as: UTF8.self)
+                self.insertions = insertions
+                return
+            case .parenLeft:
                 parens += 1
-                emit(scalar)
-            case ")":
+            case .parenRight:
                 parens = max(0, parens - 1)
-                emit(scalar)
-            case "{":
-                let opensSelections = parens == 0 && (braces > 0 || definitionKeyword == "fragment")
-                if parens == 0 { braces += 1 }
-                emit(scalar)
-                if opensSelections {
-                    insertions.append(Insertion(line: line, column: column + added))
-                    output.append(contentsOf: Self.inserted.unicodeScalars)
-                    added += Self.inserted.unicodeScalars.count
+            case .name where braces == 0 && parens == 0 && !inDefinition:
+                // The definition's first word: `fragment`, or an operation's keyword or name.
+                inDefinition = true
+                inFragment = lexer.token(token, is: "fragment")
+            case .braceLeft where parens == 0:
+                braces += 1
+                guard braces > 1 || inFragment else { continue }
+                output.append(contentsOf: bytes[copied..<token.end])
+                output.append(contentsOf: Self.inserted.utf8)
+                copied = token.end
+                if token.location.line != addedLine {
+                    addedLine = token.location.line
+                    added = 0
                 }
-            case "}":
-                if parens == 0 {
-                    braces = max(0, braces - 1)
-                    if braces == 0 { definitionKeyword = nil }
-                }
-                emit(scalar)
+                insertions.append(Insertion(line: token.location.line, column: token.location.column + 1 + added))
+                added += Self.inserted.unicodeScalars.count
+            case .braceRight where parens == 0:
+                braces = max(0, braces - 1)
+                if braces == 0 { inDefinition = false }
             default:
-                if Self.startsName(scalar) {
-                    var name = String.UnicodeScalarView()
-                    while let next = at(0), Self.startsName(next) || ("0"..."9").contains(next) {
-                        name.append(next)
-                        emit(next)
-                    }
-                    if braces == 0, parens == 0, definitionKeyword == nil { definitionKeyword = String(name) }
-                } else {
-                    emit(scalar)
-                }
+                break
             }
         }
-        text = String(output)
-        self.insertions = insertions
     }
 
     /// `location` in the new text, moved to where the same character is in the user's file (a
@@ -131,9 +92,5 @@ package struct TypenameInsertion {
             shift += length
         }
         return GraphQLLocation(line: location.line, column: location.column - shift)
-    }
-
-    private static func startsName(_ scalar: Unicode.Scalar) -> Bool {
-        scalar == "_" || ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
     }
 }
