@@ -138,6 +138,10 @@ package enum Mutant: String, CaseIterable, Sendable {
     /// so every view of the record draws again (planted: nothing guarded notifications that
     /// should not have happened).
     case everySlotNotifies
+    /// An app update's wipe deletes the rows but leaves the old version in `meta`, so every
+    /// launch of the new version wipes again and nothing survives a relaunch (planted: no
+    /// campaign launched another app version before 2026-12-05).
+    case wipeKeepsOldVersion
 
     /// What the mutant breaks, in a sentence.
     package var summary: String {
@@ -185,6 +189,7 @@ package enum Mutant: String, CaseIterable, Sendable {
         case .readBackKeepsFirstSelection: "read-back of a field selected twice in one object gives only the first selection's fields"
         case .failedStructureReadDiscards: "a structure check that could not read a page finds the file corrupt, and the image starts again"
         case .nameRepairSkipped: "the writer leaves a damaged name's checksum wrong, so rows it writes under the name miss at the next launch"
+        case .wipeKeepsOldVersion: "an app update's wipe leaves the old version in the image, so every launch of the new version wipes it again"
         }
     }
 }

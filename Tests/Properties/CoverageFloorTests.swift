@@ -68,6 +68,9 @@ struct CoverageFloorTests {
         "partialReadsMissing": 200,  // 810; 620 once checks revisit answered queries
         // Checks that met a rotted row: 2 over seeds 0..299, none in 0..<24, so not floored.
         "rottedRowsRead": 0,  // 0
+        // Launches of a new app version that wiped the old version's image (one launch in 16
+        // after a process ended is an update).
+        "upgradeWipes": 8,  // 20
     ]
 
     @Test("seeds 0..<24 of the default world reach every counted rule at least as often as the floor")

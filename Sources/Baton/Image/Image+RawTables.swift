@@ -35,6 +35,9 @@ package struct ImageRawTables: Sendable {
     package var names: [Name] = []
     /// The launch's generation as `meta` holds it.
     package var generation: Int = 0
+    /// The application version `meta` holds: the version that opened the file last (nil when
+    /// `meta` holds none, or not as text).
+    package var appVersion: String?
 }
 
 /// A raw read of the image's tables that could not be made.
@@ -74,9 +77,15 @@ extension Image {
                 while try names.step() {
                     tables.names.append(.init(id: names.int(0), name: names.text(1), used: names.int(2), crc: Int64(names.int(3))))
                 }
-                let meta = try connection.cached("SELECT value FROM meta WHERE key = 'generation'")
+                let meta = try connection.cached("SELECT key, typeof(value), value FROM meta WHERE key IN ('generation', 'version')")
                 defer { meta.reset() }
-                if try meta.step() { tables.generation = meta.int(0) }
+                while try meta.step() {
+                    switch meta.text(0) {
+                    case ImageSchema.generationKey: tables.generation = meta.int(2)
+                    case ImageSchema.versionKey: tables.appVersion = meta.text(1) == "text" ? meta.text(2) : nil
+                    default: break
+                    }
+                }
                 return .success(tables)
             } catch {
                 return .failure(ImageRawReadError(description: "\(error)"))

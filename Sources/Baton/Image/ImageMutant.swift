@@ -23,6 +23,8 @@ package enum ImageMutant: String, Sendable, Hashable, CaseIterable {
     case failedStructureReadDiscards
     /// The writer leaves a damaged name's checksum as it found it.
     case nameRepairSkipped
+    /// An app update's wipe leaves the old version in `meta`.
+    case wipeKeepsOldVersion
 }
 #endif
 
@@ -48,6 +50,8 @@ struct ImageRules: Sendable, Hashable {
     var failedStructureReadDiscards = false
     /// Mutant: a name whose stored checksum fails is written again without setting it right.
     var nameRepairSkipped = false
+    /// Mutant: another version's wipe does not record the new version.
+    var wipeKeepsOldVersion = false
 
     /// The decision records' rules.
     static let production = ImageRules()
@@ -73,6 +77,7 @@ struct ImageRules: Sendable, Hashable {
         case .walKeptAtOpen: keepsWALAtOpen = true
         case .failedStructureReadDiscards: failedStructureReadDiscards = true
         case .nameRepairSkipped: nameRepairSkipped = true
+        case .wipeKeepsOldVersion: wipeKeepsOldVersion = true
         }
     }
     #endif

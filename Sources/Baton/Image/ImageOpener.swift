@@ -113,7 +113,7 @@ enum ImageOpener {
                     try enableWAL(connection)
                     if !rules.keepsWALAtOpen { try restartLog(connection) }
                     if version != appVersion {
-                        try wipe(connection, appVersion: appVersion)
+                        try wipe(connection, appVersion: appVersion, rules: rules)
                         opening = .wiped(previousVersion: version)
                     } else {
                         opening = discarded.map { .recreated($0) } ?? .opened
@@ -269,12 +269,12 @@ enum ImageOpener {
 
     /// Deletes every row of every table but `meta`, and records the new application version.
     /// The generation keeps counting.
-    static func wipe(_ connection: Connection, appVersion: String) throws(SQLiteError) {
+    static func wipe(_ connection: Connection, appVersion: String, rules: ImageRules = .production) throws(SQLiteError) {
         try inTransaction(connection) { () throws(SQLiteError) in
             for (table, _) in ImageSchema.agingTables {
                 try connection.execute("DELETE FROM \(table)")
             }
-            try setMeta(connection, ImageSchema.versionKey, text: appVersion)
+            if !rules.wipeKeepsOldVersion { try setMeta(connection, ImageSchema.versionKey, text: appVersion) }
         }
     }
 

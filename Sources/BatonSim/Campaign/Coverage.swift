@@ -106,6 +106,7 @@ package struct Coverage: Hashable, Sendable {
         model.rottedRowsMissed = int("rottedRowsMissed")
         model.releasedRootsLeavingBuffer = int("releasedRootsLeavingBuffer")
         model.rowsRevived = int("rowsRevived")
+        model.upgradeWipes = int("upgradeWipes")
         tornWrites = int("tornWrites")
         directoryEntriesLost = int("directoryEntriesLost")
         failedSyncsDroppingWrites = int("failedSyncsDroppingWrites")

@@ -49,6 +49,8 @@ package struct EventGenerator: Sendable {
     private var visited: [(operation: WorldOperation, variables: [String: JSONValue])] = []
     /// Draws whether bit rot follows a clean quit or a kill: a stream of its own too.
     private var rotEndings: SimRandom
+    /// Draws whether a relaunch is an upgrade to the next app version: a stream of its own too.
+    private var upgrades: SimRandom
     private let kinds = Swarm.Kind.allCases
     /// The swarm's weight of each of `kinds`, in order (the swarm never changes: read once, not
     /// looked up per kind per event).
@@ -68,6 +70,7 @@ package struct EventGenerator: Sendable {
         self.random = random.split("events")
         revisits = random.split("revisits")
         rotEndings = random.split("rot endings")
+        upgrades = random.split("upgrades")
         server = Server(world: world, random: random.split("world"), configuration: swarm.server)
         drawer = VariableDrawer(random: random.split("variables"))
         let answered = world.operations.filter { !world.settings.unansweredOperations.contains($0.name) }
@@ -86,6 +89,10 @@ package struct EventGenerator: Sendable {
         crashPositions = kinds.indices.filter { Swarm.crashKinds.contains(kinds[$0]) }
     }
 
+    /// How often a launch after the process ended is an app update (about one launch in 16: a
+    /// 200-event run has one or two).
+    static let upgradeChance = 1.0 / 16
+
     /// The next event.
     package mutating func next(_ context: GenerationContext) -> GeneratedEvent {
         guard context.processUp else {
@@ -93,7 +100,8 @@ package struct EventGenerator: Sendable {
             if swarm.disk.powerLossWhileClosed > 0, random.chance(swarm.disk.powerLossWhileClosed) {
                 return GeneratedEvent(event: .powerLoss(seed: random.next()), execution: nil, drift: [])
             }
-            return GeneratedEvent(event: .relaunch, execution: nil, drift: [])
+            let launch: SimEvent = upgrades.chance(Self.upgradeChance) ? .upgrade : .relaunch
+            return GeneratedEvent(event: launch, execution: nil, drift: [])
         }
         var drift: [String] = []
         if random.chance(swarm.driftRate) { drift = server.drift() }

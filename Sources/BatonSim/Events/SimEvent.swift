@@ -48,6 +48,9 @@ package enum SimEvent: Hashable, Sendable {
     case powerLoss(seed: UInt64)
     /// A new process opens the image and makes a new store.
     case relaunch
+    /// The app is updated: the running process quits (when one runs), and a process of the next
+    /// app version opens the image, which wipes the rows an older version wrote.
+    case upgrade
     /// A write, sync or read of the disk fails with `code` (`ioerr` or `full`): the next one, or,
     /// with a `skip`, the one after `skip` more of that kind succeed (the sweep places its faults
     /// this way, and a placed fault launches no process). A read fault targets the next check's
@@ -86,6 +89,7 @@ package enum SimEvent: Hashable, Sendable {
         case .kill: "kill"
         case .powerLoss: "powerLoss"
         case .relaunch: "relaunch"
+        case .upgrade: "upgrade"
         case .fault: "fault"
         case .corruptFile: "corruptFile"
         case .readFault: "readFault"
@@ -98,6 +102,14 @@ package enum SimEvent: Hashable, Sendable {
     package var endsProcess: Bool {
         switch self {
         case .quit, .kill, .powerLoss, .drainPartway, .corruptFile, .bitRot: true
+        default: false
+        }
+    }
+
+    /// True for events that launch a process of their own (quitting the running one first).
+    package var launches: Bool {
+        switch self {
+        case .relaunch, .upgrade: true
         default: false
         }
     }
@@ -135,6 +147,7 @@ package enum SimEvent: Hashable, Sendable {
         case .kill: return "kill"
         case .powerLoss(let s): return "power loss seed \(s)"
         case .relaunch: return "relaunch"
+        case .upgrade: return "upgrade to the next app version"
         case .fault(let on, let code, let skip): return "fault \(code) on next \(on)" + (skip.map { " after \($0) more" } ?? "")
         case .readFault(let code, let skip): return "read fault \(code) in the next check's reads after \(skip)"
         case .diskFull(let events): return "disk full for \(events) events"

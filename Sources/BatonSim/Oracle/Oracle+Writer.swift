@@ -110,11 +110,12 @@ extension Oracle {
 
     // MARK: Launches
 
-    /// The first launch: an empty image opened at `generation`. Before the open committed the
-    /// file held nothing, so a power loss may still find it empty.
-    package mutating func firstLaunch(generation: Int) {
-        image = .empty(generation: generation)
-        states = [.empty(generation: 0), image]
+    /// The first launch: an empty image opened at `generation` by `appVersion`. Before the open
+    /// committed the file held nothing, so a power loss may still find it empty, or created and
+    /// not yet counted (the creation is a transaction of its own).
+    package mutating func firstLaunch(generation: Int, appVersion: String = Oracle.firstAppVersion) {
+        image = OracleImage(generation: generation, appVersion: appVersion)
+        states = [.empty(generation: 0), OracleImage.empty(generation: 0).opened(by: appVersion), image]
         durable = 0
         startLaunch()
     }
@@ -133,12 +134,19 @@ extension Oracle {
         }
     }
 
-    /// A new launch found `allowedStates(after: end)[found]` and opened it at `generation`:
-    /// memory, layers, retention, the writer's queue and the check's stamps start empty.
-    package mutating func relaunched(found: Int, generation: Int, after end: ProcessEnd) {
+    /// A new launch of `appVersion` found `allowedStates(after: end)[found]` and opened it at
+    /// `generation`: memory, layers, retention, the writer's queue and the check's stamps start
+    /// empty. A state another version wrote is wiped first (``OracleImage/opened(by:)``).
+    package mutating func relaunched(
+        found: Int, generation: Int, after end: ProcessEnd, appVersion: String = Oracle.firstAppVersion
+    ) {
         let allowed = allowedStates(after: end)
         let index = min(max(found, 0), allowed.count - 1)
         let landed = allowed[index]
+        // A file with no image is created, and another version's is wiped, in a transaction of
+        // its own before the launch counts itself: a power loss may keep it and lose the count.
+        let marks = landed.appVersion != appVersion
+        let wipes = landed.wipes(under: appVersion)
         switch end {
         case .powerLoss, .corruption:
             if end == .corruption { dormant = OracleImage(generation: 0) }
@@ -150,7 +158,15 @@ extension Oracle {
             states = Array(states[durable...])
         }
         durable = 0
-        var opened = landed
+        if marks { states.append(landed.opened(by: appVersion)) }
+        if wipes {
+            // The rows a damaged name hid are gone with the rest.
+            dormant = OracleImage(generation: 0)
+            dormantRecordChoices = [:]
+            dormantRootChoices = [:]
+            coverage.upgradeWipes += 1
+        }
+        var opened = landed.opened(by: appVersion)
         opened.generation = generation
         image = opened
         states.append(opened)

@@ -47,6 +47,8 @@ package struct OracleCoverage: Hashable, Sendable, Codable {
     package var releasedRootsLeavingBuffer = 0
     /// Rows a damaged name hid that read again once a drain wrote the name (its checksum set right).
     package var rowsRevived = 0
+    /// Launches of a new app version that wiped an image another version had opened.
+    package var upgradeWipes = 0
 
     package init() {}
 
@@ -66,6 +68,7 @@ package struct OracleCoverage: Hashable, Sendable, Codable {
             ("fullDiskFailedDrains", fullDiskFailedDrains), ("writerOverflows", writerOverflows),
             ("rottedRowsMissed", rottedRowsMissed),
             ("releasedRootsLeavingBuffer", releasedRootsLeavingBuffer), ("rowsRevived", rowsRevived),
+            ("upgradeWipes", upgradeWipes),
         ]
     }
 
@@ -95,6 +98,7 @@ package struct OracleCoverage: Hashable, Sendable, Codable {
         sum.rottedRowsMissed += rhs.rottedRowsMissed
         sum.releasedRootsLeavingBuffer += rhs.releasedRootsLeavingBuffer
         sum.rowsRevived += rhs.rowsRevived
+        sum.upgradeWipes += rhs.upgradeWipes
         return sum
     }
 }

@@ -1,5 +1,6 @@
 /// The image as the oracle expects it (or as the oracle's own reader decoded it): every row of
-/// `records`, `root` and `fetches` with its `used` stamp, and the file's generation.
+/// `records`, `root` and `fetches` with its `used` stamp, the file's generation and the
+/// application version that opened it last.
 ///
 /// Rows are logical: a record row is its type, deleted flag and cells by storage key; the name
 /// ids, the type hints of links and the entity flag of the bytes are checked by the reader and
@@ -12,12 +13,19 @@ package struct OracleImage: Hashable, Sendable {
     package var root: [OracleText: OracleRootRow] = [:]
     /// Fetch times by operation identity.
     package var fetches: [OracleText: OracleFetchRow] = [:]
+    /// `meta.version`: the application version that opened the file last; nil while the file
+    /// holds no image yet (the next launch creates one under its own version).
+    package var appVersion: String?
 
-    package init(generation: Int, records: [OracleText: OracleRow] = [:], root: [OracleText: OracleRootRow] = [:], fetches: [OracleText: OracleFetchRow] = [:]) {
+    package init(
+        generation: Int, records: [OracleText: OracleRow] = [:], root: [OracleText: OracleRootRow] = [:],
+        fetches: [OracleText: OracleFetchRow] = [:], appVersion: String? = nil
+    ) {
         self.generation = generation
         self.records = records
         self.root = root
         self.fetches = fetches
+        self.appVersion = appVersion
     }
 
     /// An image with no rows.

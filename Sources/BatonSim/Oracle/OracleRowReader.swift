@@ -57,13 +57,16 @@ package struct RawImage: Sendable {
     package var names: [Name]
     /// `meta.generation`.
     package var generation: Int
+    /// `meta.version`: the application version that opened the file last.
+    package var appVersion: String?
 
-    package init(records: [Record] = [], root: [RootField] = [], fetches: [Fetch] = [], names: [Name] = [], generation: Int) {
+    package init(records: [Record] = [], root: [RootField] = [], fetches: [Fetch] = [], names: [Name] = [], generation: Int, appVersion: String? = nil) {
         self.records = records
         self.root = root
         self.fetches = fetches
         self.names = names
         self.generation = generation
+        self.appVersion = appVersion
     }
 }
 
@@ -117,7 +120,7 @@ extension Oracle {
             names[name.id] = name.name
         }
         memo?.sync(names: names, badNames: badNames)
-        var image = OracleImage(generation: raw.generation)
+        var image = OracleImage(generation: raw.generation, appVersion: raw.appVersion)
         image.records.reserveCapacity(raw.records.count)
         image.root.reserveCapacity(raw.root.count)
         image.fetches.reserveCapacity(raw.fetches.count)

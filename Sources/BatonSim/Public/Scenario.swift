@@ -92,6 +92,9 @@ public struct Scenario: Sendable {
     public mutating func powerLoss(seed: UInt64 = 1) { events.append(ScheduledEvent(.powerLoss(seed: seed))) }
     /// A new process opens the image and makes a new store.
     public mutating func relaunch() { events.append(ScheduledEvent(.relaunch)) }
+    /// The app is updated: the process quits, and the next app version launches, which must find
+    /// the image wiped (every row an older version wrote is gone; the file and its generation stay).
+    public mutating func upgrade() { events.append(ScheduledEvent(.upgrade)) }
 
     /// The scenario as a replay file (for `baton sim replay` and for keeping it as a regression).
     public var replayFile: String {

@@ -64,7 +64,7 @@ private struct ScheduleState {
 
     mutating func step(_ scheduled: ScheduledEvent, index: Int) -> ScheduleCheck.Problem? {
         let event = scheduled.event
-        if !processUp, !event.endsProcess, event != .relaunch, !event.armsDisk {
+        if !processUp, !event.endsProcess, !event.launches, !event.armsDisk {
             processUp = true
         }
         if let problem = unknownOperation(event, index: index) { return problem }
@@ -103,8 +103,8 @@ private struct ScheduleState {
             }
             gone[token] = "event \(index) already released it"
             return nil
-        case .relaunch:
-            if processUp { end(at: index, kind: "relaunch") }
+        case .relaunch, .upgrade:
+            if processUp { end(at: index, kind: event.kind) }
             processUp = true
             return nil
         case .corruptFile, .bitRot:

@@ -21,7 +21,7 @@ extension TimelinePage {
     .mark.kind-check { background: #c90; }
     .mark.kind-collect { background: #a6c; }
     .mark.kind-kill, .mark.kind-powerLoss, .mark.kind-corruptFile { background: #333; }
-    .mark.kind-relaunch, .mark.kind-quit { background: #888; }
+    .mark.kind-relaunch, .mark.kind-upgrade, .mark.kind-quit { background: #888; }
     .mark.kind-fault { background: #e60; }
     .mark.failing { outline: 3px solid #d00; outline-offset: 1px; }
     .mark.selected { box-shadow: 0 0 0 2px #000; }

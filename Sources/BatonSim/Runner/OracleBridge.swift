@@ -113,7 +113,7 @@ enum OracleBridge {
             root: tables.root.map { RawImage.RootField(field: $0.field, used: $0.used, cell: $0.cell) },
             fetches: tables.fetches.map { RawImage.Fetch(operation: $0.operation, used: $0.used, time: $0.time, crc: $0.crc) },
             names: tables.names.map { RawImage.Name(id: $0.id, name: $0.name, used: $0.used, crc: $0.crc) },
-            generation: tables.generation)
+            generation: tables.generation, appVersion: tables.appVersion)
     }
 }
 

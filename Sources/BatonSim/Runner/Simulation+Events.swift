@@ -9,7 +9,7 @@ extension Simulation {
     func execute(_ scheduled: ScheduledEvent, index: Int, execution: Execution?) throws {
         let event = scheduled.event
         var launched = ""
-        if process == nil, !event.endsProcess, event != .relaunch, !event.armsDisk {
+        if process == nil, !event.endsProcess, !event.launches, !event.armsDisk {
             launched = try launch(before: event, index: index)
         }
         let storeBefore = process?.store
@@ -121,6 +121,11 @@ extension Simulation {
             if process != nil { _ = try quit(index: index) }
             let found = try launch(index: index)
             return "launched generation \(process?.image.generation ?? -1), \(found)"
+        case .upgrade:
+            if process != nil { _ = try quit(index: index) }
+            appVersionNumber += 1
+            let found = try launch(index: index)
+            return "launched \(appVersion), generation \(process?.image.generation ?? -1), \(found)"
         case .corruptFile(let seed):
             if let process {
                 disk.kill()

@@ -15,14 +15,16 @@ extension Simulation {
         SimulatedDisk.seedSQLiteRandomness(UInt32(truncatingIfNeeded: disk.seed &+ UInt64(launches)))
         var image: Image?
         var lastError = ""
+        var attempts = 0
         for _ in 0..<3 {
+            attempts += 1
             do {
                 var configuration = ImageConfiguration(executor: ManualWriterExecutor(), limits: WriterLimits(maxQueuedItems: writerBound))
                 #if BATON_MUTANTS
                 configuration.mutant = options.mutant.flatMap(ImageMutant.init(mutant:))
                 #endif
                 image = try storeWork.time {
-                    try Image.open(path: Self.imagePath, vfs: disk.vfsName, appVersion: Self.appVersion, configuration: configuration)
+                    try Image.open(path: Self.imagePath, vfs: disk.vfsName, appVersion: appVersion, configuration: configuration)
                 }
                 break
             } catch {
@@ -38,10 +40,19 @@ extension Simulation {
             throw violation("integrity-check", integrity, at: index)
         }
         let (observed, damaged, hidden) = try observeKeepingDamage(image, index: index)
+        guard observed.appVersion == appVersion else {
+            throw violation(
+                "launch-marks-version",
+                "the image opened by \(appVersion) holds version \(observed.appVersion.map { "\"\($0)\"" } ?? "none") in meta", at: index)
+        }
+        let opening = image.opening
         var foundLine = ""
         if launched {
             let end = lastEnd ?? .quit
-            let states = oracle.allowedStates(after: end)
+            // The states a crash left, as this launch leaves each once opened (another version's
+            // rows wiped), before it counts itself.
+            let states = oracle.allowedStates(after: end).map { $0.opened(by: appVersion) }
+            let expectedOpenings = oracle.allowedStates(after: end).map { $0.expectedOpening(under: appVersion) }
             let allowed = states.map { $0.removing(damaged) }
             try checkRotServedNothing(observed, allowed: allowed, index: index)
             // A hidden row verified its own checksum (only its name's fails): it is in the file, so
@@ -55,6 +66,7 @@ extension Simulation {
             func matches(_ position: Int) -> Bool {
                 let state = allowed[position]
                 return state.generation + 1 == observed.generation && state.sameRows(as: observed)
+                    && Self.agrees(opening, with: expectedOpenings[position], retried: attempts > 1)
                     && hiddenRecords.allSatisfy { states[position].records[$0] != nil }
                     && hiddenRoot.allSatisfy { states[position].root[$0] != nil }
             }
@@ -65,16 +77,18 @@ extension Simulation {
                     let lines = OracleDifference.images(expected: state, actual: observed)
                     return lines.isEmpty ? ["generation: expected \(state.generation + 1) ≠ actual \(observed.generation)"] : lines
                 } ?? []
-                let described = allowed.map { "generation \($0.generation) with \($0.records.count) rows" }.joined(separator: "; ")
+                let described = allowed.indices.map {
+                    "generation \(allowed[$0].generation) with \(allowed[$0].records.count) rows, \(Self.describe(expectedOpenings[$0]))"
+                }.joined(separator: "; ")
                 throw violation(
                     "relaunch-allowed-state",
-                    "after \(end.rawValue) the image (generation \(observed.generation) after the open, \(observed.records.count) rows) is none of the allowed states [\(described)]; against the newest",
+                    "after \(end.rawValue) the image (generation \(observed.generation) after the open, \(observed.records.count) rows, \(Self.describe(opening))) is none of the allowed states [\(described)]; against the newest",
                     differences: closest, at: index)
             }
             // States the relaunch cannot tell apart (they differ only in rows it could not read):
             // a hidden row may hold what any of them holds.
             let possible = hidden.isEmpty ? [] : allowed.indices.filter { $0 != found && matches($0) }.map { states[$0] }
-            oracle.relaunched(found: found, generation: observed.generation, after: end)
+            oracle.relaunched(found: found, generation: observed.generation, after: end, appVersion: appVersion)
             if !oracle.rotted.isEmpty || !damaged.isEmpty { oracle.forgetDamaged(damaged, hidden: hidden, alsoPossible: possible) }
             foundLine = Self.launchLine(observed, found: found, of: allowed.count)
             if !damaged.isEmpty {
@@ -86,7 +100,10 @@ extension Simulation {
             guard observed.records.isEmpty && observed.root.isEmpty && observed.fetches.isEmpty else {
                 throw violation("relaunch-allowed-state", "the first launch found rows", at: index)
             }
-            oracle.firstLaunch(generation: observed.generation)
+            guard Self.agrees(opening, with: .created, retried: attempts > 1) else {
+                throw violation("relaunch-allowed-state", "the first launch says the file was \(Self.describe(opening))", at: index)
+            }
+            oracle.firstLaunch(generation: observed.generation, appVersion: appVersion)
             foundLine = Self.launchLine(observed, found: nil, of: 1)
         }
         if !disk.hasPendingWrites { oracle.noteSynced() }
@@ -96,5 +113,40 @@ extension Simulation {
         lastEnd = nil
         launched = true
         return foundLine
+    }
+
+    /// True when the store's account of the open is the one the model expects of a state.
+    ///
+    /// After a failed attempt the next may find what the failed one committed (the creation, or
+    /// the wipe), and open it as it is.
+    nonisolated static func agrees(_ opening: ImageOpening, with expected: OracleOpening, retried: Bool) -> Bool {
+        switch (expected, opening) {
+        case (.created, .created), (.created, .recreated), (.opened, .opened):
+            return true
+        case (.wiped(let previous), .wiped(let reported)):
+            return previous == reported
+        case (.created, .opened), (.wiped, .opened):
+            return retried
+        default:
+            return false
+        }
+    }
+
+    nonisolated static func describe(_ opening: ImageOpening) -> String {
+        switch opening {
+        case .created: "created"
+        case .opened: "opened as it was"
+        case .recreated(let reason): "started again (\(reason))"
+        case .wiped(let previous): "wiped as \(previous)'s"
+        case .foreign: "left alone as another app's"
+        }
+    }
+
+    nonisolated static func describe(_ expected: OracleOpening) -> String {
+        switch expected {
+        case .created: "to be created"
+        case .opened: "to open as it was"
+        case .wiped(let previous): "to be wiped as \(previous)'s"
+        }
     }
 }

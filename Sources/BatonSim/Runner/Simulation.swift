@@ -52,7 +52,11 @@ package final class Simulation {
     }
 
     static let imagePath = "app.image"
-    static let appVersion = "sim-1"
+
+    /// The app version running, counted from 1: each upgrade launches the next.
+    var appVersionNumber = 1
+    /// The version string the running app opens the image with.
+    var appVersion: String { Oracle.appVersion(appVersionNumber) }
 
     let options: Options
     let world: World
