@@ -142,6 +142,10 @@ package enum Mutant: String, CaseIterable, Sendable {
     /// launch of the new version wipes again and nothing survives a relaunch (planted: no
     /// campaign launched another app version before 2026-12-05).
     case wipeKeepsOldVersion
+    /// An error's path read past a bad element (neither a string nor a non-negative integer)
+    /// leaves the strings after it unread, so the response is refused as malformed JSON (the
+    /// bug BatonSim's garbled responses found on 2026-12-05).
+    case badPathElementStopsReading
 
     /// What the mutant breaks, in a sentence.
     package var summary: String {
@@ -190,6 +194,7 @@ package enum Mutant: String, CaseIterable, Sendable {
         case .failedStructureReadDiscards: "a structure check that could not read a page finds the file corrupt, and the image starts again"
         case .nameRepairSkipped: "the writer leaves a damaged name's checksum wrong, so rows it writes under the name miss at the next launch"
         case .wipeKeepsOldVersion: "an app update's wipe leaves the old version in the image, so every launch of the new version wipes it again"
+        case .badPathElementStopsReading: "a string after a bad element of an error's path is left unread, and the response is refused as malformed JSON"
         }
     }
 }

@@ -71,6 +71,8 @@ struct CoverageFloorTests {
         // Launches of a new app version that wiped the old version's image (one launch in 16
         // after a process ended is an update).
         "upgradeWipes": 8,  // 20
+        // Garbled responses (one query response in 32) that the store and the model both refused.
+        "refusedResponses": 12,  // 33
     ]
 
     @Test("seeds 0..<24 of the default world reach every counted rule at least as often as the floor")

@@ -269,6 +269,10 @@ extension Normalizer {
 
     /// A response error's `path` when it is well formed: a list of strings and non-negative
     /// integers; nil for anything else (read past, whatever it holds).
+    ///
+    /// Every element is read whether or not the path is still well formed: a string after a bad
+    /// element was once left unread (the append it fed was skipped), and the response was refused
+    /// as malformed JSON (found by BatonSim's garbled responses, seed 30 of the default world).
     mutating func readErrorPath() throws(IngestError) -> [ResponsePathComponent]? {
         guard try peek() == .array else {
             try skipValue()
@@ -278,7 +282,10 @@ extension Normalizer {
         if try openArray() {
             repeat {
                 switch try peek() {
-                case .string: components?.append(.key(try readString()))
+                case .string:
+                    if mutant.isOn(.badPathElementStopsReading), components == nil { continue }
+                    let key = try readString()
+                    components?.append(.key(key))
                 case .number:
                     if case .int(let index) = try readValue(), index >= 0 { components?.append(.index(index)) } else { components = nil }
                 default:

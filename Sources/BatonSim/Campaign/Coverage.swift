@@ -35,6 +35,9 @@ package struct Coverage: Hashable, Sendable {
     /// Lookups of checks that met a record row or root cell rotted at rest: its checksum failed
     /// and it read as absent, as the model had it.
     package var rottedRowsRead = 0
+    /// Responses with no provenance (garbled on their way, or in a replay file) that the store
+    /// and the model both refused, the store left as it was.
+    package var refusedResponses = 0
 
     package init(model: OracleCoverage = OracleCoverage(), tornWrites: Int = 0, faultsInjected: Int = 0) {
         self.model = model
@@ -51,7 +54,7 @@ package struct Coverage: Hashable, Sendable {
             + [("errorsReadBack", errorsReadBack), ("fieldsWithSeveralErrorsReadBack", fieldsWithSeveralErrorsReadBack)]
             + [("errorsAtNulledElementsReadBack", errorsAtNulledElementsReadBack)]
             + [("errorsWithExtensionsReadBack", errorsWithExtensionsReadBack), ("partialReadsMissing", partialReadsMissing)]
-            + [("rottedRowsRead", rottedRowsRead)]
+            + [("rottedRowsRead", rottedRowsRead), ("refusedResponses", refusedResponses)]
     }
 
     package static func + (lhs: Coverage, rhs: Coverage) -> Coverage {
@@ -65,6 +68,7 @@ package struct Coverage: Hashable, Sendable {
         sum.errorsWithExtensionsReadBack = lhs.errorsWithExtensionsReadBack + rhs.errorsWithExtensionsReadBack
         sum.partialReadsMissing = lhs.partialReadsMissing + rhs.partialReadsMissing
         sum.rottedRowsRead = lhs.rottedRowsRead + rhs.rottedRowsRead
+        sum.refusedResponses = lhs.refusedResponses + rhs.refusedResponses
         return sum
     }
 
@@ -118,5 +122,6 @@ package struct Coverage: Hashable, Sendable {
         errorsWithExtensionsReadBack = int("errorsWithExtensionsReadBack")
         partialReadsMissing = int("partialReadsMissing")
         rottedRowsRead = int("rottedRowsRead")
+        refusedResponses = int("refusedResponses")
     }
 }

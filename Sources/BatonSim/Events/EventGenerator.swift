@@ -21,6 +21,8 @@ package struct GeneratedEvent: Sendable {
     package var execution: Execution?
     /// The server's edits drawn before the event, one line each, for the trace.
     package var drift: [String]
+    /// How the network garbled the event's response, for the trace (``ResponseGarbling``).
+    package var garbled: String?
 }
 
 /// Draws a run's events from its seed, over any world: the kinds from the swarm, the data from
@@ -51,6 +53,8 @@ package struct EventGenerator: Sendable {
     private var rotEndings: SimRandom
     /// Draws whether a relaunch is an upgrade to the next app version: a stream of its own too.
     private var upgrades: SimRandom
+    /// Draws whether a response is garbled on its way, and how: a stream of its own too.
+    private var garbles: SimRandom
     private let kinds = Swarm.Kind.allCases
     /// The swarm's weight of each of `kinds`, in order (the swarm never changes: read once, not
     /// looked up per kind per event).
@@ -71,6 +75,7 @@ package struct EventGenerator: Sendable {
         revisits = random.split("revisits")
         rotEndings = random.split("rot endings")
         upgrades = random.split("upgrades")
+        garbles = random.split("garbles")
         server = Server(world: world, random: random.split("world"), configuration: swarm.server)
         drawer = VariableDrawer(random: random.split("variables"))
         let answered = world.operations.filter { !world.settings.unansweredOperations.contains($0.name) }
@@ -92,6 +97,8 @@ package struct EventGenerator: Sendable {
     /// How often a launch after the process ended is an app update (about one launch in 16: a
     /// 200-event run has one or two).
     static let upgradeChance = 1.0 / 16
+    /// How often a query's or a subscription's response is garbled on its way (one in 32).
+    static let garbleChance = 1.0 / 32
 
     /// The next event.
     package mutating func next(_ context: GenerationContext) -> GeneratedEvent {
@@ -255,6 +262,13 @@ package struct EventGenerator: Sendable {
         let variables = drawer.variables(for: operation, server: server)
         let execution = server.execute(operation, variables: variables)
         visit(operation, variables)
+        if garbles.chance(Self.garbleChance) {
+            // The server answered; the app gets something else, with no provenance to go by.
+            let (text, how) = ResponseGarbling.garble(execution.responseText, random: &garbles)
+            return GeneratedEvent(
+                event: .response(operation: operation.name, variables: variables, body: .text(String(decoding: text, as: UTF8.self))),
+                execution: nil, drift: [], garbled: how)
+        }
         return GeneratedEvent(
             event: .response(operation: operation.name, variables: variables, body: .text(Self.text(execution))),
             execution: execution, drift: [])

@@ -15,6 +15,16 @@ package enum ResponseBody: Hashable, Sendable {
         case .text(let text): Array(text.utf8)
         }
     }
+
+    /// Two bodies are one when the store ingests the same bytes: a text that is its own canonical
+    /// JSON reads back from a replay file as JSON.
+    package static func == (lhs: ResponseBody, rhs: ResponseBody) -> Bool {
+        lhs.bytes == rhs.bytes
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(bytes)
+    }
 }
 
 /// One step of a simulated schedule. Events carry everything they need (responses as JSON), so a

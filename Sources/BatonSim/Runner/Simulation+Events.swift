@@ -158,6 +158,38 @@ extension Simulation {
 
     // MARK: - Commits
 
+    /// A response with no provenance (garbled on its way, or written in a replay file): the store
+    /// and the model read it on their own and must agree whether it can be read. One both refuse
+    /// changes nothing (the checks after the event hold the store to that); answers the trace's
+    /// line then, and nil when both read it.
+    private func refusal(_ operation: String, _ variables: [String: JSONValue], _ body: ResponseBody, index: Int) throws -> String? {
+        guard let plan = plans.plan(operation) else { return nil }
+        let resolved = try resolve(plan, operation, variables, index: index)
+        var storeRefusal: String?
+        do {
+            _ = try storeWork.time { try Ingest.normalize(plan: plan, variables: resolved, response: body.bytes, mutant: options.mutant) }
+        } catch {
+            storeRefusal = "\(error)"
+        }
+        var modelRefusal: String?
+        do {
+            _ = try oracle.normalize(text: body.bytes, operation: operation, variables: variables)
+        } catch {
+            modelRefusal = "\(error)"
+        }
+        switch (storeRefusal, modelRefusal) {
+        case (nil, nil):
+            return nil
+        case (let store?, nil):
+            throw violation("ingest-accepts-server-response", "the store refuses a response to \(operation) that the model reads: \(store)", at: index)
+        case (nil, let model?):
+            throw violation("ingest-refuses-bad-response", "the store reads a response to \(operation) that the model refuses: \(model)", at: index)
+        case (let store?, _?):
+            refusedResponses += 1
+            return "refused: \(store)"
+        }
+    }
+
     private func ingest(_ operation: String, _ variables: [String: JSONValue], _ body: ResponseBody, index: Int) throws -> ChangeSet? {
         guard let plan = plans.plan(operation) else { return nil }
         let resolved = try resolve(plan, operation, variables, index: index)
@@ -200,6 +232,7 @@ extension Simulation {
         _ operation: String, _ variables: [String: JSONValue], _ body: ResponseBody, answering layer: Int?, execution: Execution?, index: Int
     ) throws -> String {
         guard var process else { return "skipped" }
+        if execution == nil, let refused = try refusal(operation, variables, body, index: index) { return refused }
         guard let changeSet = try ingest(operation, variables, body, index: index) else { return "skipped: unknown operation" }
         let response = try modelResponse(operation, variables, body, execution: execution, index: index)
         let id = layer.flatMap { process.layers.removeValue(forKey: $0) }

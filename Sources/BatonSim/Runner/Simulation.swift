@@ -73,6 +73,8 @@ package final class Simulation {
     var partialReadsMissing = 0
     /// Lookups of checks that met a rotted row (found it damaged, so absent).
     var rottedRowsRead = 0
+    /// Responses without provenance that the store and the model both refused.
+    var refusedResponses = 0
     /// Rows the last committed drain brought back by writing the damaged name they use.
     var revivedByLastDrain = 0
     /// The record rows checks found lately, oldest first (at most ``recentReadLimit``): the rows
@@ -167,6 +169,7 @@ package final class Simulation {
             for index in 0..<options.events {
                 let generated = generator.next(simulation.generationContext())
                 for line in generated.drift { simulation.note("  server: \(line)") }
+                if let garbled = generated.garbled { simulation.note("  network: the response \(garbled)") }
                 let scheduled = ScheduledEvent(generated.event)
                 simulation.schedule.append(scheduled)
                 try simulation.execute(scheduled, index: index, execution: generated.execution)
@@ -255,6 +258,7 @@ package final class Simulation {
         coverage.errorsWithExtensionsReadBack = errorsWithExtensionsReadBack
         coverage.partialReadsMissing = partialReadsMissing
         coverage.rottedRowsRead = rottedRowsRead
+        coverage.refusedResponses = refusedResponses
         return SimOutcome(
             seed: seed, schedule: schedule, failure: failure, trace: trace, traceHash: hasher.hex,
             crashes: crashes, statesChecked: statesChecked, eventsRun: schedule.count, timeline: timeline,

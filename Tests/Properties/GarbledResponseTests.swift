@@ -1,0 +1,113 @@
+import Baton
+@testable import BatonSim
+import Testing
+
+/// Responses garbled on their way (cut short, replaced by a proxy's page, one value changed into
+/// another kind): the store and the model read each on their own and must agree whether it can be
+/// read; one both refuse changes nothing.
+@MainActor
+@Suite("Garbled responses: the store and the model agree on what to refuse, and a refusal changes nothing")
+struct GarbledResponseTests {
+    static let header = #"{"data":{"character":{"id":"1","name":"Rick Sanchez","status":"Alive"}}}"#
+    static let variables: [String: JSONValue] = ["id": .string("1")]
+    static let headerData: JSONValue = .object(["character": .object([
+        "id": .string("1"), "name": .string("Rick Sanchez"), "status": .string("Alive"),
+    ])])
+
+    @Test("the value scanner finds every value below the top-level object, escapes and nesting included")
+    func spans() {
+        let text = Array(#"{"data": {"a": "x\"}y", "b": [1, {"c": null}], "d": -2.5e3}, "errors": []}"#.utf8)
+        let found = JSONValueSpans.members(of: text).map { String(decoding: text[$0], as: UTF8.self) }
+        #expect(found == [
+            #""x\"}y""#, "1", "null", #"{"c": null}"#, #"[1, {"c": null}]"#, "-2.5e3",
+            #"{"a": "x\"}y", "b": [1, {"c": null}], "d": -2.5e3}"#, "[]",
+        ])
+        #expect(JSONValueSpans.members(of: Array("[1, 2]".utf8)).isEmpty)
+        // A text that breaks off keeps the values that ended before the break.
+        let cut = Array(#"{"a": [1, "#.utf8)
+        #expect(JSONValueSpans.members(of: cut).map { String(decoding: cut[$0], as: UTF8.self) } == ["1"])
+    }
+
+    @Test("garbling is drawn from its stream alone, and every kind occurs")
+    func kinds() {
+        let text = Array(Self.header.utf8)
+        var random = SimRandom(seed: 7)
+        var again = SimRandom(seed: 7)
+        var kinds: Set<String> = []
+        for _ in 0..<64 {
+            let (garbled, how) = ResponseGarbling.garble(text, random: &random)
+            #expect(ResponseGarbling.garble(text, random: &again) == (garbled, how))
+            #expect(garbled != text, "\(how)")
+            kinds.insert(String(how.prefix(while: { $0 != " " })))
+        }
+        #expect(kinds == ["cut", "replaced", "the"])
+    }
+
+    /// Bad responses, each between a good one and a check that must still find the good data.
+    static func refusals(_ bodies: [String]) -> Scenario {
+        var scenario = Scenario()
+        scenario.respond("CharacterHeader", variables: variables, with: header)
+        for body in bodies {
+            scenario.respond("CharacterHeader", variables: variables, with: body)
+            scenario.check("CharacterHeader", variables: variables, expect: .available(from: .memory, data: headerData))
+        }
+        return scenario
+    }
+
+    @Test("a body that is no response, a cut one, a value of the wrong kind and a null no error names are refused by both, and change nothing")
+    func refused() throws {
+        let bodies = [
+            "<html><body>502 Bad Gateway</body></html>",
+            String(Self.header.dropLast(9)),
+            #"{"data":{"character":{"id":"1","name":{},"status":"Alive"}}}"#,
+            #"{"data":{"character":{"id":null,"name":"Rick","status":"Alive"}}}"#,
+            #"{"message":"Internal server error"}"#,
+        ]
+        let scenario = Self.refusals(bodies)
+        let result = scenario.run()
+        #expect(result.failure == nil, "\(result.failure.map(String.init(describing:)) ?? "")")
+        #expect(result.coverage["refusedResponses"] == bodies.count)
+        #expect(result.trace.filter { $0.contains("→ refused: ") }.count == bodies.count)
+        let replayed = try Simulator.replay(scenario.replayFile)
+        #expect(replayed.failure == nil && replayed.traceHash == result.traceHash)
+    }
+
+    @Test("an error whose path holds a bad element, then a name, is read as an error of no field, by both")
+    func badPathElement() {
+        let body = #"{"data":{"character":{"id":"1","name":"Rick C-137","status":"Alive"}},"errors":[{"message":"m","path":[["x"],"character"]}]}"#
+        var scenario = Scenario()
+        scenario.respond("CharacterHeader", variables: Self.variables, with: body)
+        let renamed: JSONValue = .object(["character": .object([
+            "id": .string("1"), "name": .string("Rick C-137"), "status": .string("Alive"),
+        ])])
+        scenario.check("CharacterHeader", variables: Self.variables, expect: .available(from: .memory, data: renamed))
+        let result = scenario.run()
+        #expect(result.failure == nil, "\(result.failure.map(String.init(describing:)) ?? "")")
+        #expect(result.coverage["refusedResponses"] == 0)
+        #if BATON_MUTANTS
+        let file = try? ReplayFile.parse(scenario.replayFile)
+        let mutated = file.map { Simulation.replay($0.events, seed: $0.seed, options: .init(events: $0.events.count, mutant: .badPathElementStopsReading)) }
+        #expect(mutated?.failure?.invariant == "ingest-accepts-server-response")
+        #endif
+    }
+
+    @Test("a null no error names: the model refuses it as the store does (it read it as it stood before seed 5 found that)")
+    func unnamedNull() {
+        var scenario = Scenario()
+        scenario.respond("CharacterHeader", variables: Self.variables, with: #"{"data":{"character":{"id":null,"name":"Rick","status":"Alive"}}}"#)
+        #expect(scenario.run().failure == nil)
+    }
+
+    @Test("campaign seeds garble about one response in 32, and run clean")
+    func campaign() {
+        var refused = 0
+        var garbled = 0
+        for seed: UInt64 in 0..<6 {
+            let outcome = Simulation.run(seed: seed, options: .init(events: 200))
+            #expect(outcome.failure == nil, "seed \(seed): \(outcome.failure.map(String.init(describing:)) ?? "")")
+            refused += outcome.coverage.refusedResponses
+            garbled += outcome.trace.filter { $0.hasPrefix("  network: the response ") }.count
+        }
+        #expect(garbled > 0 && refused > 0 && refused <= garbled)
+    }
+}
