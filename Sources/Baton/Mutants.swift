@@ -146,6 +146,9 @@ package enum Mutant: String, CaseIterable, Sendable {
     /// leaves the strings after it unread, so the response is refused as malformed JSON (the
     /// bug BatonSim's garbled responses found on 2026-12-05).
     case badPathElementStopsReading
+    /// Values a propagated null replaces are not checked past the null: a value of the wrong kind
+    /// there is refused or not by the order of the members (the rule until 2026-12-05).
+    case discardedValuesUnchecked
 
     /// What the mutant breaks, in a sentence.
     package var summary: String {
@@ -195,6 +198,7 @@ package enum Mutant: String, CaseIterable, Sendable {
         case .nameRepairSkipped: "the writer leaves a damaged name's checksum wrong, so rows it writes under the name miss at the next launch"
         case .wipeKeepsOldVersion: "an app update's wipe leaves the old version in the image, so every launch of the new version wipes it again"
         case .badPathElementStopsReading: "a string after a bad element of an error's path is left unread, and the response is refused as malformed JSON"
+        case .discardedValuesUnchecked: "a value of the wrong kind that a propagated null replaces is read past when it follows the null"
         }
     }
 }

@@ -350,7 +350,7 @@ struct NonNullTests {
     @Test("several nulls, each named, are all propagated in one go; one not named refuses the response")
     func several() throws {
         let json = character(#"""
-            "id":"1","name":"Rick","tags":[null],"location":{"name":null},
+            "id":"1","name":"Rick","tags":[null],"location":{"name":null,"id":"9"},
             "friends":[{"id":"2","name":null},{"id":"3","name":"Summer"},{"name":null,"id":"4"}]
             """#)
         let named = #","errors":[{"message":"a","path":["character","tags",0]},{"message":"b","path":["character","location","name"]},"#
@@ -360,6 +360,24 @@ struct NonNullTests {
         let missingOne = #","errors":[{"message":"a","path":["character","tags",0]},{"message":"b","path":["character","location","name"]},"#
             + #"{"message":"d","path":["character","friends",2,"name"]}]}"#
         #expect(refusal(String(json.dropLast()) + missingOne)?.dottedPath == "character.friends.0.name")
+    }
+
+    @Test("what a propagated null replaces keeps the rules too, whatever the order of its members")
+    func replacedValuesChecked() throws {
+        let error = #","errors":[{"message":"a","path":["character","location","name"]}]}"#
+        // A value of the wrong kind, before and after the null.
+        for members in [#"{"name":null,"id":7.5}"#, #"{"id":7.5,"name":null}"#] {
+            let json = character(#""id":"1","name":"Rick","location":"# + members)
+            #expect(refusal(String(json.dropLast()) + error)?.dottedPath == "character.location.id", "\(members)")
+        }
+        // A selected id left out, before and after the null.
+        for members in [#"{"name":null}"#, #"{"name":null,"dimension":"C-137"}"#] {
+            let json = character(#""id":"1","name":"Rick","location":"# + members)
+            #expect(refusal(String(json.dropLast()) + error)?.dottedPath == "character.location", "\(members)")
+        }
+        let fine = character(#""id":"1","name":"Rick","location":{"name":null,"id":"9"}"#)
+        let read = try normalize(bytes: Array((String(fine.dropLast()) + error).utf8))
+        #expect(read.records.contains { $0.key.rawValue == "Location:9" } == false)
     }
 
     @Test("a null with no nullable position above it makes data null")

@@ -98,6 +98,26 @@ struct GarbledResponseTests {
         #expect(scenario.run().failure == nil)
     }
 
+    @Test("a __typename the schema does not list for an interface: the record takes it, and reads what applies to every type the field can be")
+    func typeOutsideTheSchema() {
+        // RepositoryHeader selects owner { __typename ...ActorAvatar } with ActorAvatar on Actor
+        // (login, avatarUrl) and, inside it, ... on User { id name }, ... on Bot { id }.
+        let body = #"{"data":{"repository":{"id":"R1","name":"baton","nameWithOwner":"a/baton","description":null,"stargazerCount":3,"#
+            + #""owner":{"__typename":"Mannequin","login":"m","avatarUrl":"https://example.com/m","id":"U1","name":"Mannequin"}}}}"#
+        var scenario = Scenario(in: .github)
+        let variables: [String: JSONValue] = ["owner": .string("a"), "name": .string("baton")]
+        scenario.respond("RepositoryHeader", variables: variables, with: body)
+        let owner: JSONValue = .object(["__typename": .string("Mannequin"), "login": .string("m"), "avatarUrl": .string("https://example.com/m")])
+        scenario.check("RepositoryHeader", variables: variables, expect: .available(from: .memory, data: .object(["repository": .object([
+            "id": .string("R1"), "name": .string("baton"), "nameWithOwner": .string("a/baton"), "description": .null,
+            "stargazerCount": .int(3), "owner": owner,
+        ])])))
+        let result = scenario.run()
+        // Seeds 65524, 66096 and 67127 of GitHub's world found the model reading nothing of such
+        // an owner (no fragment applied), and seed 65216 the model refusing it outright.
+        #expect(result.failure == nil, "\(result.failure.map(String.init(describing:)) ?? "")")
+    }
+
     @Test("campaign seeds garble about one response in 32, and run clean")
     func campaign() {
         var refused = 0

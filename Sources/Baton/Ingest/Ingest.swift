@@ -56,6 +56,12 @@ public enum Ingest {
         guard !normalizer.violations.isEmpty else { return read }
         // Nulls the server should have propagated: read again with them propagated.
         let patched = try NullPropagation.patch(response, violations: normalizer.violations, errors: normalizer.errors)
+        // What the propagated nulls replace must keep the rules too (see NullPropagation.swift).
+        if !mutant.isOn(.discardedValuesUnchecked) {
+            var checking = Normalizer(scanner: JSONScanner(response), cache: cache, mutant: mutant)
+            checking.readsMisplacedNulls = true
+            _ = try checking.response(plan: plan, variables: variables, identity: identity)
+        }
         return try patched.withUnsafeBytes { bytes -> Result<ChangeSet, IngestError> in
             var again = Normalizer(scanner: JSONScanner(bytes), cache: cache, mutant: mutant)
             do throws(IngestError) {

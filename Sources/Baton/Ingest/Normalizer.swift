@@ -35,6 +35,9 @@ struct Normalizer {
     var violations: [NullViolation] = []
     /// The response's `errors`, once read.
     var errors: [ResponseError] = []
+    /// True in the pass that checks the values a propagated null replaces: a null in a non-null
+    /// position reads as it stands, and everything around it is read and checked as usual.
+    var readsMisplacedNulls = false
     /// Where `data`'s object starts, once met: errors are placed by walking it again.
     var dataMark: JSONScanner.Mark?
     /// A known bug switched back on (tests and the simulator only).
@@ -637,10 +640,12 @@ struct Normalizer {
                     if depth > 1 {
                         items.append(try leafList(member, depth: depth - 1))
                     } else {
-                        guard let value = try scalarValue(member.kind, nonNull: !itemsNullable) else {
-                            return try nullIn(member, level: itemLevel)
+                        if let value = try scalarValue(member.kind, nonNull: !itemsNullable) {
+                            items.append(value)
+                        } else {
+                            // Throws, but in the checking pass, which reads the null and goes on.
+                            items.append(try nullIn(member, level: itemLevel))
                         }
-                        items.append(value)
                     }
                 } catch {
                     guard itemsNullable, try recover(error, at: itemMark) else { throw error.inside(.index(position)) }

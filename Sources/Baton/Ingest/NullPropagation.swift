@@ -14,6 +14,12 @@
 /// position on the way up records where it is, skips its value and the pass goes on, so one pass
 /// finds them all. Then `errors` is checked, and a second pass reads a copy of the bytes with each
 /// such value overwritten by `null` and spaces (offsets unchanged).
+///
+/// The values so replaced are bad input all the same when they break a rule (a value of the wrong
+/// kind, a member given twice): the first pass met what stood before the null and skipped what
+/// followed it, so whether such a response was refused hung on the order of its members (found
+/// by BatonSim's garbled responses on 2026-12-05). Before the second pass, a checking pass reads
+/// the original bytes with every null read as it stands, and refuses what breaks a rule anywhere.
 struct NullViolation {
     /// The bytes of the nullable value that holds the null, from its first byte.
     let target: Range<Int>
@@ -27,12 +33,19 @@ extension Normalizer {
     /// Reads a null at `level` of `member`'s type, or throws when that level is non-null.
     @inline(__always)
     mutating func readNull(_ member: ShapeEntry, level: Int) throws(IngestError) {
-        if member.isNonNull(atLevel: level), !mutant.isOn(.nullsNotPropagated) { _ = try nullIn(member, level: level) }
+        if member.isNonNull(atLevel: level), !readsMisplacedNulls, !mutant.isOn(.nullsNotPropagated) {
+            _ = try nullIn(member, level: level)
+        }
         try readNull()
     }
 
-    /// The error for a null at `level` of `member`'s type, which is non-null; never returns.
-    func nullIn(_ member: ShapeEntry, level: Int) throws(IngestError) -> Value {
+    /// The error for a null at `level` of `member`'s type, which is non-null; never returns, but
+    /// in the checking pass (``readsMisplacedNulls``), which reads the null and answers it.
+    mutating func nullIn(_ member: ShapeEntry, level: Int) throws(IngestError) -> Value {
+        if readsMisplacedNulls {
+            try readNull()
+            return .null
+        }
         throw IngestError(.nullInNonNullPosition(type: member.type.description(atLevel: level)), offset: scanner.position)
     }
 

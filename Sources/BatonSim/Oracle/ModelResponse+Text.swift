@@ -46,8 +46,19 @@ extension ModelResponse {
         // may; seed 5 of the default world found the model reading one as it stood).
         if case .object? = data {
             let errorPaths = errors.compactMap { TextWalk.fieldError($0).1 }
-            data = try walk.settlingNulls(
-                data!, sets: [compiled.selections], rootType: compiled.rootTypename, errorPaths: errorPaths) ?? .null
+            let settled = try walk.settlingNulls(
+                data!, sets: [compiled.selections], rootType: compiled.rootTypename, errorPaths: errorPaths)
+            if settled.carried {
+                // What a carried null replaces is read no further, but it must keep the rules all
+                // the same (docs/design.md, "Bad input"): a walk of its own reads the data as it
+                // stands, nulls where they fell, and its answer is thrown away.
+                var checking = TextWalk(schema: schema, catalog: compiled.catalog, variables: resolved)
+                checking.recordsMet = false
+                _ = try checking.object(
+                    data!, sets: [compiled.selections], declaredType: compiled.rootTypename,
+                    place: .fixed(compiled.rootKey), path: [])
+            }
+            data = settled.data ?? .null
         }
         // Only errors look objects up by their path.
         walk.recordsMet = !errors.isEmpty
@@ -232,7 +243,9 @@ struct TextWalk {
         var resolved: [ResolvedField?] = []
         resolved.reserveCapacity(merged.count)
         for field in merged {
-            guard !field.field.isTypename, let definition = catalog.entry(field.field.name, on: typename),
+            // A type outside those the field's set can meet reads the field as written there.
+            let definedOn = OracleSelectionSet.isForeign(typename, to: field.field.parentType, schema: schema) ? field.field.parentType : typename
+            guard !field.field.isTypename, let definition = catalog.entry(field.field.name, on: definedOn),
                 let kind = definition.kind
             else {
                 resolved.append(nil)

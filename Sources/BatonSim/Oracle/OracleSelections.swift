@@ -64,9 +64,12 @@ package final class OracleSelectionSet: Sendable {
     }
 
     package let items: [Item]
+    /// The type the set is written on: a field's type, or a fragment's condition.
+    package let writtenOn: String
 
-    init(items: [Item]) {
+    init(items: [Item], writtenOn: String) {
         self.items = items
+        self.writtenOn = writtenOn
     }
 
     /// The fields that apply to a record of `typename`, in document order, fragments expanded in
@@ -84,10 +87,31 @@ package final class OracleSelectionSet: Sendable {
                 if OracleSelectionSet.included(field.node.directives, variables) { out.append(field) }
             case .fragment(let condition, let directives, let set):
                 guard OracleSelectionSet.included(directives, variables) else { continue }
-                if let condition, condition != typename, !schema.isPossibleType(typename, of: condition) { continue }
+                if let condition, !Self.applies(condition, to: typename, within: writtenOn, schema: schema) { continue }
                 set.collect(into: &out, typename: typename, variables: variables, schema: schema)
             }
         }
+    }
+
+    /// Whether a fragment on `condition`, written within a set on `parent`, applies to a record
+    /// of `typename`: when the type meets the condition (GraphQL's rule), and also whenever the
+    /// condition covers every type `parent` can be (the parent itself, or a condition every one
+    /// of its possible types meets). The second half decides nothing more for a type the schema
+    /// lists among `parent`'s possible types; it decides what a type outside them reads (one a
+    /// server's newer schema added: docs/design.md, "Bad input"): only what applies to every type
+    /// the field can be.
+    static func applies(_ condition: String, to typename: String, within parent: String, schema: Schema) -> Bool {
+        if condition == typename || schema.isPossibleType(typename, of: condition) { return true }
+        if condition == parent { return true }
+        let covered = schema.possibleTypeSet(of: parent)
+        return !covered.isEmpty && covered.isSubset(of: schema.possibleTypeSet(of: condition))
+    }
+
+    /// True when a record of `typename` is outside the types a set written on `parent` can meet:
+    /// neither `parent` itself nor one of its possible types. Its fields are then read by their
+    /// definitions on `parent`, where they are written.
+    static func isForeign(_ typename: String, to parent: String, schema: Schema) -> Bool {
+        typename != parent && !schema.isPossibleType(typename, of: parent)
     }
 
     /// False when `@skip(if:)` is true or `@include(if:)` is false; a variable that is not a
@@ -140,12 +164,15 @@ package final class OracleField: Sendable {
     /// The schema's definition of the field on the type of the set it is written in (`nil` for
     /// `__typename` and fields the schema lacks): its arguments' types coerce what is written.
     let definition: Schema.Field?
+    /// The type of the set the field is written in.
+    let parentType: String
     let coercion: OracleCoercion
 
-    init(node: Document.FieldNode, selections: OracleSelectionSet?, definition: Schema.Field?, coercion: OracleCoercion) {
+    init(node: Document.FieldNode, selections: OracleSelectionSet?, definition: Schema.Field?, parentType: String, coercion: OracleCoercion) {
         self.node = node
         self.selections = selections
         self.definition = definition
+        self.parentType = parentType
         self.coercion = coercion
         connection = OracleConnectionDirective(node.directives)
         deleteRecord = OracleDeleteDirective(node.directives)
@@ -254,7 +281,7 @@ struct OracleSelectionBuilder {
                 let inner = definition?.type.namedType ?? typename
                 items.append(.field(OracleField(
                     node: field, selections: field.selections.map { set($0, on: inner) }, definition: definition,
-                    coercion: coercion)))
+                    parentType: typename, coercion: coercion)))
             case .inlineFragment(let fragment):
                 items.append(.fragment(
                     typeCondition: fragment.typeCondition, directives: fragment.directives,
@@ -264,14 +291,14 @@ struct OracleSelectionBuilder {
                 items.append(.fragment(typeCondition: fragment.typeCondition, directives: spread.directives, fragmentSet(fragment)))
             }
         }
-        return OracleSelectionSet(items: items)
+        return OracleSelectionSet(items: items, writtenOn: typename)
     }
 
     /// The shared set of a named fragment; a spread inside its own fragment (a cycle, which
     /// GraphQL forbids) contributes nothing.
     private mutating func fragmentSet(_ fragment: Document.Fragment) -> OracleSelectionSet {
         if let done = built[fragment.name] { return done }
-        guard building.insert(fragment.name).inserted else { return OracleSelectionSet(items: []) }
+        guard building.insert(fragment.name).inserted else { return OracleSelectionSet(items: [], writtenOn: fragment.typeCondition) }
         let result = set(fragment.selections, on: fragment.typeCondition)
         building.remove(fragment.name)
         built[fragment.name] = result

@@ -10,18 +10,19 @@ import Baton
 /// Every null so carried must be named by an error whose path is the null's or goes on below it;
 /// otherwise the response is not one the schema allows, and a client refuses it.
 extension TextWalk {
-    /// `data` with its misplaced nulls carried up (`nil`: `data` itself is null).
+    /// `data` with its misplaced nulls carried up (`data` nil: `data` itself is null), and
+    /// whether there were any.
     ///
     /// - Throws: ``OracleResponseError`` naming a misplaced null no error names.
     mutating func settlingNulls(
         _ data: OracleJSON, sets: [OracleSelectionSet], rootType: String, errorPaths: [[Step]]
-    ) throws(OracleResponseError) -> OracleJSON? {
+    ) throws(OracleResponseError) -> (data: OracleJSON?, carried: Bool) {
         var misplaced: [[Step]] = []
         let settled = try settle(data, sets: sets, declaredType: rootType, path: [], misplaced: &misplaced)
         for path in misplaced where !errorPaths.contains(where: { $0.starts(with: path) }) {
             throw OracleResponseError("a null where the schema allows none, and no error names it", path: TextWalk.dotted(path))
         }
-        return settled
+        return (settled, !misplaced.isEmpty)
     }
 
     /// The object `json` with its misplaced nulls carried up; `nil` when one reaches the object
@@ -33,9 +34,10 @@ extension TextWalk {
         let typename = try self.typename(members, sets: sets, declaredType: declaredType, path: TextWalk.dotted(path))
         let applying = fields(sets, typename)
         for index in members.indices {
-            guard let position = applying.byKey[members[index].key], !applying.merged[position].field.isTypename,
-                let definition = schema.field(applying.merged[position].field.name, on: typename)
-            else { continue }
+            guard let position = applying.byKey[members[index].key], !applying.merged[position].field.isTypename else { continue }
+            let written = applying.merged[position].field
+            let definedOn = OracleSelectionSet.isForeign(typename, to: written.parentType, schema: schema) ? written.parentType : typename
+            guard let definition = schema.field(written.name, on: definedOn) else { continue }
             let merged = applying.merged[position]
             guard let value = try settle(
                 members[index].value, type: definition.type, merged: merged, path: path + [.key(members[index].key.string)],
