@@ -71,7 +71,7 @@ struct CoverageFloorTests {
         // Launches of a new app version that wiped the old version's image (one launch in 16
         // after a process ended is an update).
         "upgradeWipes": 8,  // 20
-        // Garbled responses (one query response in 32) that the store and the model both refused.
+        // Garbled responses (one response in 32) that the store and the model both refused.
         "refusedResponses": 12,  // 33
     ]
 

@@ -97,7 +97,8 @@ package struct EventGenerator: Sendable {
     /// How often a launch after the process ended is an app update (about one launch in 16: a
     /// 200-event run has one or two).
     static let upgradeChance = 1.0 / 16
-    /// How often a query's or a subscription's response is garbled on its way (one in 32).
+    /// How often a response (a query's, a subscription's, or a mutation's plain answer) is garbled
+    /// on its way: one in 32.
     static let garbleChance = 1.0 / 32
 
     /// The next event.
@@ -262,16 +263,7 @@ package struct EventGenerator: Sendable {
         let variables = drawer.variables(for: operation, server: server)
         let execution = server.execute(operation, variables: variables)
         visit(operation, variables)
-        if garbles.chance(Self.garbleChance) {
-            // The server answered; the app gets something else, with no provenance to go by.
-            let (text, how) = ResponseGarbling.garble(execution.responseText, random: &garbles)
-            return GeneratedEvent(
-                event: .response(operation: operation.name, variables: variables, body: .text(String(decoding: text, as: UTF8.self))),
-                execution: nil, drift: [], garbled: how)
-        }
-        return GeneratedEvent(
-            event: .response(operation: operation.name, variables: variables, body: .text(Self.text(execution))),
-            execution: execution, drift: [])
+        return delivered(operation, variables, execution)
     }
 
     /// A mutation: an answer or a failure for a live layer, or a new mutation (an optimistic
@@ -297,7 +289,18 @@ package struct EventGenerator: Sendable {
                 event: .optimistic(layer: layer, operation: operation.name, variables: variables, body: .text(Self.text(optimistic))),
                 execution: optimistic, drift: [])
         }
-        let execution = server.execute(operation, variables: variables)
+        return delivered(operation, variables, server.execute(operation, variables: variables))
+    }
+
+    /// The server's answer as a response event: as sent, or now and then garbled on its way
+    /// (``ResponseGarbling``), with no provenance then.
+    private mutating func delivered(_ operation: WorldOperation, _ variables: [String: JSONValue], _ execution: Execution) -> GeneratedEvent {
+        if garbles.chance(Self.garbleChance) {
+            let (text, how) = ResponseGarbling.garble(execution.responseText, random: &garbles)
+            return GeneratedEvent(
+                event: .response(operation: operation.name, variables: variables, body: .text(String(decoding: text, as: UTF8.self))),
+                execution: nil, drift: [], garbled: how)
+        }
         return GeneratedEvent(
             event: .response(operation: operation.name, variables: variables, body: .text(Self.text(execution))),
             execution: execution, drift: [])
