@@ -149,6 +149,9 @@ package enum Mutant: String, CaseIterable, Sendable {
     /// Values a propagated null replaces are not checked past the null: a value of the wrong kind
     /// there is refused or not by the order of the members (the rule until 2026-12-05).
     case discardedValuesUnchecked
+    /// A number in an error's path is read through a double, so one past a double's range refuses
+    /// the whole response instead of making the path a bad one (found 2026-12-05).
+    case pathNumberReadAsDouble
 
     /// What the mutant breaks, in a sentence.
     package var summary: String {
@@ -199,6 +202,7 @@ package enum Mutant: String, CaseIterable, Sendable {
         case .wipeKeepsOldVersion: "an app update's wipe leaves the old version in the image, so every launch of the new version wipes it again"
         case .badPathElementStopsReading: "a string after a bad element of an error's path is left unread, and the response is refused as malformed JSON"
         case .discardedValuesUnchecked: "a value of the wrong kind that a propagated null replaces is read past when it follows the null"
+        case .pathNumberReadAsDouble: "a number past a double's range in an error's path refuses the whole response"
         }
     }
 }

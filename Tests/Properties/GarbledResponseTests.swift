@@ -28,6 +28,23 @@ struct GarbledResponseTests {
         #expect(JSONValueSpans.members(of: cut).map { String(decoding: cut[$0], as: UTF8.self) } == ["1"])
     }
 
+    @Test("members below the top-level object, each with the bytes that leave its object without it")
+    func objectMembers() {
+        let text = Array(#"{"data": {"a": 1, "b": {"c": [2]}, "d": "x"}, "errors": []}"#.utf8)
+        let members = JSONValueSpans.objectMembers(of: text)
+        func string(_ range: Range<Int>) -> String { String(decoding: text[range], as: UTF8.self) }
+        #expect(members.map { string($0.whole) } == [#""a": 1"#, #""c": [2]"#, #""b": {"c": [2]}"#, #""d": "x""#])
+        let without = members.map { member in
+            String(decoding: Array(text[..<member.removable.lowerBound]) + Array(text[member.removable.upperBound...]), as: UTF8.self)
+        }
+        #expect(without == [
+            #"{"data": { "b": {"c": [2]}, "d": "x"}, "errors": []}"#,
+            #"{"data": {"a": 1, "b": {}, "d": "x"}, "errors": []}"#,
+            #"{"data": {"a": 1, "d": "x"}, "errors": []}"#,
+            #"{"data": {"a": 1, "b": {"c": [2]}}, "errors": []}"#,
+        ])
+    }
+
     @Test("garbling is drawn from its stream alone, and every kind occurs")
     func kinds() {
         let text = Array(Self.header.utf8)
@@ -40,7 +57,7 @@ struct GarbledResponseTests {
             #expect(garbled != text, "\(how)")
             kinds.insert(String(how.prefix(while: { $0 != " " })))
         }
-        #expect(kinds == ["cut", "replaced", "the"])
+        #expect(kinds == ["cut", "replaced", "the", "with", "without"])
     }
 
     /// Bad responses, each between a good one and a check that must still find the good data.
@@ -70,6 +87,26 @@ struct GarbledResponseTests {
         #expect(result.trace.filter { $0.contains("→ refused: ") }.count == bodies.count)
         let replayed = try Simulator.replay(scenario.replayFile)
         #expect(replayed.failure == nil && replayed.traceHash == result.traceHash)
+    }
+
+    @Test("members given twice, an Int past 32 bits and numbers past a double's range are refused by both (the model read them before)")
+    func edgesRefused() throws {
+        let cases: [(operation: String, variables: [String: JSONValue], body: String)] = [
+            ("CharacterHeader", Self.variables, #"{"data":{"character":{"id":"1","name":"a","name":"b","status":"Alive"}}}"#),
+            ("CharacterHeader", Self.variables, #"{"data":{"character":null},"errors":[{"message":"a","message":"b"}]}"#),
+            ("CharacterHeader", Self.variables, #"{"data":{"character":null},"errors":[{"message":"a","extensions":{"x":1e400}}]}"#),
+            ("CharacterList", ["page": .int(1)], #"{"data":{"characters":{"info":{"count":2147483648,"next":null},"results":[]}}}"#),
+            ("LocationResidents", Self.variables, #"{"data":{"location":{"id":"1","name":"Earth","dimension":"C-137","boundary":[[1e400]],"residents":[]}}}"#),
+        ]
+        for item in cases {
+            var scenario = Scenario()
+            scenario.respond(item.operation, variables: item.variables, with: item.body)
+            let result = scenario.run()
+            #expect(result.failure == nil, "\(item.body): \(result.failure.map(String.init(describing:)) ?? "")")
+            #expect(result.coverage["refusedResponses"] == 1, "\(item.body)")
+            let replayed = try Simulator.replay(scenario.replayFile)
+            #expect(replayed.failure == nil && replayed.traceHash == result.traceHash)
+        }
     }
 
     @Test("an error whose path holds a bad element, then a name, is read as an error of no field, by both")

@@ -172,6 +172,8 @@ struct MutantProperties {
         // A garbled response must hold a null that a propagated error names and, after it in
         // the same object, a value of the wrong kind: none in 120 seeds of the default world.
         .discardedValuesUnchecked: "replaced-value-checked-past-the-null.json",
+        // A garbled response must put a number past a double's range into an error's path.
+        .pathNumberReadAsDouble: "error-path-with-a-huge-number.json",
     ]
 
     @Test("a mutant too rare for the bound has a scenario that guards it")

@@ -158,7 +158,9 @@ extension Normalizer {
             repeat {
                 let span = try readKey()
                 let name = try string(span)
-                if names.contains(name) {
+                // Names compare by their bytes, as everywhere else (Swift's == would take two
+                // spellings of one character for one name).
+                if names.contains(where: { $0.utf8.elementsEqual(name.utf8) }) {
                     throw IngestError(.duplicateMember(name), offset: span.range.lowerBound - 1).inside(.key(name))
                 }
                 names.append(name)
@@ -293,7 +295,15 @@ extension Normalizer {
                     let key = try readString()
                     components?.append(.key(key))
                 case .number:
-                    if case .int(let index) = try readValue(), index >= 0 { components?.append(.index(index)) } else { components = nil }
+                    // An index is an integer as written: decided on its text, never through a
+                    // double, so a number past a double's range is a bad element like any other
+                    // (it was once refused as out of range, and the whole response with it).
+                    if mutant.isOn(.pathNumberReadAsDouble) {
+                        if case .int(let index) = try readValue(), index >= 0 { components?.append(.index(index)) } else { components = nil }
+                        continue
+                    }
+                    let (isInteger, text) = try scanNumber()
+                    if isInteger, let index = scanner.integerValue(text), index >= 0 { components?.append(.index(index)) } else { components = nil }
                 default:
                     try skipValue()
                     components = nil

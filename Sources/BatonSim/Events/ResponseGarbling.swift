@@ -16,12 +16,17 @@ enum ResponseGarbling {
         #"{"errors":{"message":"rate limited"}}"#,
     ]
 
-    /// Values another kind of value may be changed into.
-    static let replacements = ["{}", "[]", #""x""#, "7", "true", "2.5", "null", #"{"id":"x"}"#, #"["x"]"#]
+    /// Values another kind of value may be changed into, and values at the edges of their kind:
+    /// integers just past 32 bits, a float past a double's range, a negative zero, an exponent,
+    /// a lone surrogate, an escaped NUL.
+    static let replacements = [
+        "{}", "[]", #""x""#, "7", "true", "2.5", "null", #"{"id":"x"}"#, #"["x"]"#,
+        "2147483648", "-2147483649", "1e400", "-0", "15e-1", #""\ud800""#, #""a\u0000b""#,
+    ]
 
     /// `text` garbled one way, drawn from `random`, with a line that says how.
     static func garble(_ text: [UInt8], random: inout SimRandom) -> (text: [UInt8], how: String) {
-        let kind = random.int(0...3)
+        let kind = random.int(0...4)
         if kind == 0, text.count > 1 {
             let length = random.int(0...(text.count - 1))
             return (Array(text[..<length]), "cut after \(length) of \(text.count) bytes")
@@ -29,6 +34,18 @@ enum ResponseGarbling {
         if kind == 1 {
             let body = random.pick(foreignBodies)
             return (Array(body.utf8), "replaced by \(body.isEmpty ? "an empty body" : body)")
+        }
+        if kind == 2 {
+            // A member left out, or written twice.
+            let members = JSONValueSpans.objectMembers(of: text)
+            guard !members.isEmpty else { return (text, "left whole") }
+            let member = random.pick(members)
+            let name = String(decoding: text[member.whole.lowerBound..<min(member.whole.upperBound, member.whole.lowerBound + 30)], as: UTF8.self)
+            if random.chance(0.5) {
+                return (Array(text[..<member.removable.lowerBound]) + Array(text[member.removable.upperBound...]), "without the member \(name)…")
+            }
+            let copy = Array(text[member.whole])
+            return (Array(text[..<member.whole.upperBound]) + Array(",".utf8) + copy + Array(text[member.whole.upperBound...]), "with the member \(name)… twice")
         }
         let spans = JSONValueSpans.members(of: text)
         guard !spans.isEmpty else { return (text, "left whole") }
@@ -47,17 +64,38 @@ enum JSONValueSpans {
     /// The byte ranges of every value below the top-level object (its members' values, and
     /// everything inside them), in text order.
     static func members(of text: [UInt8]) -> [Range<Int>] {
-        var spans: [Range<Int>] = []
-        var position = 0
-        skipSpace(text, &position)
-        guard position < text.count, text[position] == UInt8(ascii: "{") else { return [] }
-        _ = value(text, &position, depth: 0, into: &spans)
-        return spans
+        scan(text).spans
     }
 
-    /// Scans the value at `position`, recording its span when `depth` is 1 or more; answers
-    /// false when the text ends or breaks inside it.
-    private static func value(_ text: [UInt8], _ position: inout Int, depth: Int, into spans: inout [Range<Int>]) -> Bool {
+    /// The spans of values and the members of objects below the top-level object.
+    private static func scan(_ text: [UInt8]) -> (spans: [Range<Int>], members: [Member]) {
+        var spans: [Range<Int>] = []
+        var members: [Member] = []
+        var position = 0
+        skipSpace(text, &position)
+        guard position < text.count, text[position] == UInt8(ascii: "{") else { return ([], []) }
+        _ = value(text, &position, depth: 0, into: &spans, members: &members)
+        return (spans, members)
+    }
+
+    /// One member of an object: the bytes from its name to the end of its value, and the bytes
+    /// to take out to leave the object without it (a comma beside it included).
+    struct Member {
+        var whole: Range<Int>
+        var removable: Range<Int>
+    }
+
+    /// Every member of every object below the top-level one, in text order.
+    static func objectMembers(of text: [UInt8]) -> [Member] {
+        scan(text).members
+    }
+
+    /// Scans the value at `position`, recording its span when `depth` is 1 or more (and the
+    /// members of the objects below the top-level one); answers false when the text ends or
+    /// breaks inside it.
+    private static func value(
+        _ text: [UInt8], _ position: inout Int, depth: Int, into spans: inout [Range<Int>], members: inout [Member]
+    ) -> Bool {
         skipSpace(text, &position)
         guard position < text.count else { return false }
         let start = position
@@ -70,18 +108,29 @@ enum JSONValueSpans {
             if position < text.count, text[position] == close {
                 position += 1
             } else {
+                // The comma before the member being read, if any.
+                var comma: Int?
                 while true {
+                    var nameStart = position
                     if isObject {
                         skipSpace(text, &position)
+                        nameStart = position
                         guard string(text, &position) else { return false }
                         skipSpace(text, &position)
                         guard position < text.count, text[position] == UInt8(ascii: ":") else { return false }
                         position += 1
                     }
-                    guard value(text, &position, depth: depth + 1, into: &spans) else { return false }
+                    guard value(text, &position, depth: depth + 1, into: &spans, members: &members) else { return false }
+                    let valueEnd = position
                     skipSpace(text, &position)
                     guard position < text.count else { return false }
-                    if text[position] == UInt8(ascii: ",") { position += 1; continue }
+                    let follows = text[position] == UInt8(ascii: ",")
+                    if isObject, depth >= 1 {
+                        // Out with the comma before it, or else the one after it.
+                        let removable = comma.map { $0..<valueEnd } ?? (follows ? nameStart..<(position + 1) : nameStart..<valueEnd)
+                        members.append(Member(whole: nameStart..<valueEnd, removable: removable))
+                    }
+                    if follows { comma = position; position += 1; continue }
                     guard text[position] == close else { return false }
                     position += 1
                     break

@@ -27,6 +27,7 @@ extension ModelResponse {
             throw OracleResponseError("malformed JSON: \(error)")
         }
         guard case .object = json else { throw OracleResponseError("the response is not a JSON object") }
+        if let name = json.repeatedName(deep: false) { throw OracleResponseError("member \(name) given twice at the top of the response") }
         // What the walk works out per field depends on the operation and its variables alone:
         // responses to the same operation under the same variables share it (keyed by the
         // variables' canonical text, which tells apart every value the walk reads differently).
@@ -76,6 +77,10 @@ extension ModelResponse {
             throw OracleResponseError("data is neither an object nor null")
         }
         for error in errors {
+            // An error object's members, and what is kept of it as JSON (a message that is not a
+            // string, `extensions`, an error that is not an object), are read as a map.
+            if let name = TextWalk.repeatedName(inError: error) { throw OracleResponseError("member \(name) given twice in an error") }
+            if TextWalk.holdsNumberOutOfRange(inError: error) { throw OracleResponseError("a number out of range in an error") }
             walk.place(error)
         }
         walk.response.givePagesTheirErrors()
@@ -159,6 +164,7 @@ struct TextWalk {
         _ json: OracleJSON, sets: [OracleSelectionSet], declaredType: String, place: Place, path: [Step]
     ) throws(OracleResponseError) -> OracleText {
         guard case .object(let members) = json else { throw OracleResponseError("expected an object", path: TextWalk.dotted(path)) }
+        if let name = json.repeatedName(deep: false) { throw OracleResponseError("member \(name) given twice", path: TextWalk.dotted(path)) }
         let typename = try self.typename(members, sets: sets, declaredType: declaredType, path: TextWalk.dotted(path))
         let applying = self.fields(sets, typename)
         let fields = applying.merged
@@ -397,6 +403,23 @@ struct TextWalk {
 
     /// A response error as a field error, with its path when the path is well formed (strings
     /// and non-negative integers). A message that is not a string is kept as its JSON.
+    /// A member name an error gives twice where a reader takes it in: among the error's own
+    /// members, or anywhere inside what is kept of it as JSON.
+    static func repeatedName(inError error: OracleJSON) -> OracleText? {
+        guard case .object = error else { return error.repeatedName(deep: true) }
+        if let name = error.repeatedName(deep: false) { return name }
+        if let extensions = error.member("extensions"), let name = extensions.repeatedName(deep: true) { return name }
+        if let message = error.member("message"), let name = message.repeatedName(deep: true) { return name }
+        return nil
+    }
+
+    /// True when what is kept of an error as JSON (the whole error when it is not an object, else
+    /// its `extensions` and a message that is not a string) holds a number past a double's range.
+    static func holdsNumberOutOfRange(inError error: OracleJSON) -> Bool {
+        guard case .object = error else { return error.holdsNumberOutOfRange }
+        return error.member("extensions")?.holdsNumberOutOfRange == true || error.member("message")?.holdsNumberOutOfRange == true
+    }
+
     static func fieldError(_ error: OracleJSON) -> (OracleFieldError, [Step]?) {
         guard case .object = error else {
             return (OracleFieldError(message: OracleText(OracleCanonical.render(error)), path: ""), nil)

@@ -48,6 +48,43 @@ package indirect enum OracleJSON: Hashable, Sendable {
 }
 
 /// One `"key": value` member of a JSON object.
+extension OracleJSON {
+    /// The first member name an object gives twice (by bytes), in this object alone or, `deep`,
+    /// in any object inside it too; nil when there is none. A response is a map: a member given
+    /// twice is refused wherever a reader takes the object in (docs/design.md, "Bad input").
+    func repeatedName(deep: Bool) -> OracleText? {
+        switch self {
+        case .object(let members):
+            var seen = Set<OracleText>()
+            for member in members {
+                if !seen.insert(member.key).inserted { return member.key }
+                if deep, let inner = member.value.repeatedName(deep: true) { return inner }
+            }
+            return nil
+        case .array(let items):
+            guard deep else { return nil }
+            for item in items { if let inner = item.repeatedName(deep: true) { return inner } }
+            return nil
+        default:
+            return nil
+        }
+    }
+}
+
+extension OracleJSON {
+    /// True when a number in the value (at any depth) is past a double's range: a reader that
+    /// takes the number in (a `Float`, a custom scalar's value, an error's `extensions`) refuses
+    /// it, as it cannot be held; one that passes over it (an unselected member) does not.
+    var holdsNumberOutOfRange: Bool {
+        switch self {
+        case .double(let value): !value.isFinite
+        case .object(let members): members.contains { $0.value.holdsNumberOutOfRange }
+        case .array(let items): items.contains { $0.holdsNumberOutOfRange }
+        default: false
+        }
+    }
+}
+
 package struct OracleJSONMember: Hashable, Sendable {
     package var key: OracleText
     package var value: OracleJSON

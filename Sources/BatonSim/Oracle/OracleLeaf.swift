@@ -41,14 +41,17 @@ package enum OracleLeaf {
             for item in items { values.append(try value(item, kind: kind, depth: depth - 1)) }
             return .list(values)
         }
+        if kind == .float || kind == .custom, json.holdsNumberOutOfRange { throw OracleResponseError("a number out of range") }
         switch (kind, json) {
-        case (.int, .int(let i)): return .int(i)
+        case (.int, .int(let i)) where Int32(exactly: i) != nil: return .int(i)
         case (.float, .int(let i)): return .double(Double(i))
         case (.float, .double(let d)): return .double(d)
         case (.string, .string(let s)), (.enumeration, .string(let s)), (.id, .string(let s)): return .string(s)
         case (.id, .int(let i)): return .string(OracleText(String(i)))
         case (.boolean, .bool(let b)): return .bool(b)
-        case (.custom, _): return custom(json)
+        case (.custom, _):
+            if let name = json.repeatedName(deep: true) { throw OracleResponseError("member \(name) given twice in a custom scalar's value") }
+            return custom(json)
         default: throw OracleResponseError("a value that is not a \(kind)")
         }
     }
