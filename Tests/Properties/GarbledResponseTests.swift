@@ -109,6 +109,26 @@ struct GarbledResponseTests {
         }
     }
 
+    @Test("an Int written with a fraction or an exponent is the whole number its decimal text says, past 32 bits refused")
+    func wholeNumbersByText() {
+        for (written, count) in [("1.50e1", 15), ("3.0e0", 3), ("2147483647.0", 2_147_483_647), ("-0.0", 0), ("120e-1", 12)] {
+            var scenario = Scenario()
+            let page: [String: JSONValue] = ["page": .int(1)]
+            scenario.respond("CharacterList", variables: page, with: #"{"data":{"characters":{"info":{"count":"# + written + #","next":null},"results":[]}}}"#)
+            scenario.check("CharacterList", variables: page, expect: .available(from: .memory, data: .object(["characters": .object([
+                "info": .object(["count": .int(count), "next": .null]), "results": .array([]),
+            ])])))
+            let result = scenario.run()
+            #expect(result.failure == nil, "\(written): \(result.failure.map(String.init(describing:)) ?? "")")
+        }
+        for written in ["2147483648.0", "1.5", "1e400", "15e-1"] {
+            var scenario = Scenario()
+            scenario.respond("CharacterList", variables: ["page": .int(1)], with: #"{"data":{"characters":{"info":{"count":"# + written + #","next":null},"results":[]}}}"#)
+            let result = scenario.run()
+            #expect(result.failure == nil && result.coverage["refusedResponses"] == 1, "\(written): \(result.failure.map(String.init(describing:)) ?? "")")
+        }
+    }
+
     @Test("an error whose path holds a bad element, then a name, is read as an error of no field, by both")
     func badPathElement() {
         let body = #"{"data":{"character":{"id":"1","name":"Rick C-137","status":"Alive"}},"errors":[{"message":"m","path":[["x"],"character"]}]}"#

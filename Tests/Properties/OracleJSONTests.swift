@@ -29,11 +29,17 @@ struct OracleJSONTests {
         #expect(throws: OracleJSONError.self) { try OracleJSONParser.parse([0x22, 0xC3, 0x28, 0x22]) }
     }
 
-    @Test("numbers: integers that fit are ints, anything else a double")
+    @Test("numbers: integers that fit are ints; a whole number written with a fraction or an exponent keeps its whole value beside the double; anything else a double")
     func numbers() throws {
         #expect(try OracleJSONParser.parse("-12") == .int(-12))
-        #expect(try OracleJSONParser.parse("1.5e2") == .double(150))
-        #expect(try OracleJSONParser.parse("2.0") == .double(2))
+        #expect(try OracleJSONParser.parse("1.5e2") == .decimal(150, whole: 150))
+        #expect(try OracleJSONParser.parse("2.0") == .decimal(2, whole: 2))
+        #expect(try OracleJSONParser.parse("-0.0") == .decimal(-0.0, whole: 0))
+        #expect(try OracleJSONParser.parse("120E-1") == .decimal(12, whole: 12))
+        #expect(try OracleJSONParser.parse("1.25e1") == .double(12.5))
+        #expect(try OracleJSONParser.parse("1e19") == .double(1e19))
+        #expect(try OracleJSONParser.parse("0.1e1") == .decimal(1, whole: 1))
+        #expect(try OracleJSONParser.parse("1e-99999999999999999999") == .double(0))
         #expect(try OracleJSONParser.parse("99999999999999999999") == .double(1e20))
     }
 

@@ -21,7 +21,7 @@ enum ResponseGarbling {
     /// a lone surrogate, an escaped NUL.
     static let replacements = [
         "{}", "[]", #""x""#, "7", "true", "2.5", "null", #"{"id":"x"}"#, #"["x"]"#,
-        "2147483648", "-2147483649", "1e400", "-0", "15e-1", #""\ud800""#, #""a\u0000b""#,
+        "2147483648", "-2147483649", "1e400", "-0", "15e-1", "3.0e0", "1.50e1", "2147483648.0", #""\ud800""#, #""a\u0000b""#,
     ]
 
     /// `text` garbled one way, drawn from `random`, with a line that says how.

@@ -112,6 +112,9 @@ struct TextWalk {
         var byKey: [OracleText: Int]
         /// The response keys of the leaf fields named `id` among `merged`.
         var idKeys: [OracleText]
+        /// True when the `id` is of type `Int`: then a whole number written with a fraction or an
+        /// exponent is an id too (an `ID` or a custom scalar id takes integers as written only).
+        var intID = false
         /// Per field of `merged`, what the schema and the walk's variables say of it (`nil` for
         /// `__typename`, or a field the type does not have: the walk refuses it when met).
         var resolved: [ResolvedField?]
@@ -168,7 +171,7 @@ struct TextWalk {
         let typename = try self.typename(members, sets: sets, declaredType: declaredType, path: TextWalk.dotted(path))
         let applying = self.fields(sets, typename)
         let fields = applying.merged
-        let key = try self.key(members, idKeys: applying.idKeys, typename: typename, place: place, path: TextWalk.dotted(path))
+        let key = try self.key(members, idKeys: applying.idKeys, intID: applying.intID, typename: typename, place: place, path: TextWalk.dotted(path))
         response.open(key, typename: typename)
         if recordsMet { met[path] = Met(key: key, fields: fields, members: members) }
         for member in members {
@@ -262,7 +265,8 @@ struct TextWalk {
                 namedType: definition.namedType, listDepth: definition.listDepth, kind: kind, slot: slot,
                 arguments: arguments, deleteRecord: field.all.lazy.compactMap(\.deleteRecord).first))
         }
-        let fields = Fields(merged: merged, byKey: byKey, idKeys: idKeys, resolved: resolved)
+        var fields = Fields(merged: merged, byKey: byKey, idKeys: idKeys, resolved: resolved)
+        fields.intID = merged.indices.contains { merged[$0].field.name == "id" && merged[$0].field.selections == nil && resolved[$0]?.kind == .int }
         memo.fields[fieldsKey] = fields
         return fields
     }
@@ -316,7 +320,8 @@ struct TextWalk {
     /// The record key: the root's own, `Type:id` when a leaf field named `id` applies and the
     /// response gives it a string or an integer, the path key when it gives `null`.
     func key(
-        _ members: [OracleJSONMember], idKeys: [OracleText], typename: String, place: Place, path: @autoclosure () -> String
+        _ members: [OracleJSONMember], idKeys: [OracleText], intID: Bool = false, typename: String, place: Place,
+        path: @autoclosure () -> String
     ) throws(OracleResponseError) -> OracleText {
         let parent: OracleText, slot: OracleText, index: [Int]
         switch place {
@@ -330,6 +335,9 @@ struct TextWalk {
         switch member.value {
         case .string(let id): return OracleKeys.entity(typename: typename, id: id.string)
         case .int(let id): return OracleKeys.entity(typename: typename, id: String(id))
+        // An `Int` id written with a fraction or an exponent (`7.0`): the field's own value is
+        // read by its type below, which also refuses one past 32 bits.
+        case .decimal(_, let whole) where intID: return OracleKeys.entity(typename: typename, id: String(whole))
         case .null: return ProvenanceWalk.pathKey(parent: parent, slot: slot, index: index)
         default: throw OracleResponseError("an id that is neither a string nor an integer", path: path())
         }

@@ -7,6 +7,10 @@ package indirect enum OracleJSON: Hashable, Sendable {
     case bool(Bool)
     case int(Int)
     case double(Double)
+    /// A number written with a fraction or an exponent that stands for a whole number (`3.0`,
+    /// `1.5e1`), decided on its decimal text: a double everywhere but where an `Int` is read,
+    /// which takes `whole` (docs/design.md, "Bad input").
+    case decimal(Double, whole: Int)
     case string(OracleText)
     case array([OracleJSON])
     case object([OracleJSONMember])
@@ -38,7 +42,7 @@ package indirect enum OracleJSON: Hashable, Sendable {
         case .null: .null
         case .bool(let b): .bool(b)
         case .int(let i): .int(i)
-        case .double(let d): .double(d)
+        case .double(let d), .decimal(let d, _): .double(d)
         case .string(let s): .string(s.string)
         case .array(let items): .array(items.map(\.jsonValue))
         case .object(let members):
@@ -77,7 +81,7 @@ extension OracleJSON {
     /// it, as it cannot be held; one that passes over it (an unselected member) does not.
     var holdsNumberOutOfRange: Bool {
         switch self {
-        case .double(let value): !value.isFinite
+        case .double(let value), .decimal(let value, _): !value.isFinite
         case .object(let members): members.contains { $0.value.holdsNumberOutOfRange }
         case .array(let items): items.contains { $0.holdsNumberOutOfRange }
         default: false
@@ -118,7 +122,7 @@ package enum OracleCanonical {
         case .null: out += "null"
         case .bool(let b): out += b ? "true" : "false"
         case .int(let i): out += String(i)
-        case .double(let d): out += number(d)
+        case .double(let d), .decimal(let d, _): out += number(d)
         case .string(let s): quote(s.string, into: &out)
         case .array(let items):
             out += "["

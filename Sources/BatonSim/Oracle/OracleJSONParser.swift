@@ -182,7 +182,56 @@ package struct OracleJSONParser {
         let text = String(decoding: bytes[start..<position], as: UTF8.self)
         if integral, let value = Int(text) { return .int(value) }
         guard let value = Double(text) else { throw fail("number out of range", at: start) }
+        if !integral, let whole = Self.wholeValue(bytes[start..<position]) { return .decimal(value, whole: whole) }
         return .double(value)
+    }
+
+    /// The whole number a number with a fraction or an exponent stands for, worked out on its
+    /// decimal digits (never through a double); nil when it is not whole or does not fit an `Int`.
+    static func wholeValue(_ text: ArraySlice<UInt8>) -> Int? {
+        var digits: [UInt8] = []
+        var fractionDigits = 0
+        var exponent = 0
+        var negative = false
+        var index = text.startIndex
+        if text[index] == UInt8(ascii: "-") { negative = true; index += 1 }
+        var inFraction = false
+        while index < text.endIndex {
+            let byte = text[index]
+            if isDigit(byte) {
+                digits.append(byte - UInt8(ascii: "0"))
+                if inFraction { fractionDigits += 1 }
+            } else if byte == UInt8(ascii: ".") {
+                inFraction = true
+            } else {
+                // The exponent: a sign and digits (too many of them: too large, or a fraction).
+                var exponentText = String(decoding: text[(index + 1)...], as: UTF8.self)
+                if exponentText.hasPrefix("+") { exponentText.removeFirst() }
+                guard let value = Int(exponentText) else { return digits.allSatisfy { $0 == 0 } ? 0 : nil }
+                exponent = value
+                break
+            }
+            index += 1
+        }
+        while let first = digits.first, first == 0, digits.count > 1 { digits.removeFirst() }
+        if digits.allSatisfy({ $0 == 0 }) { return 0 }
+        let (scale, overflow) = exponent.subtractingReportingOverflow(fractionDigits)
+        if overflow { return nil }
+        if scale < 0 {
+            guard -scale <= digits.count, digits.suffix(-scale).allSatisfy({ $0 == 0 }) else { return nil }
+            digits.removeLast(-scale)
+        } else {
+            guard digits.count + scale <= 19 else { return nil }
+            digits += [UInt8](repeating: 0, count: scale)
+        }
+        var value = 0
+        for digit in digits {
+            let (times, o1) = value.multipliedReportingOverflow(by: 10)
+            let (next, o2) = negative ? times.subtractingReportingOverflow(Int(digit)) : times.addingReportingOverflow(Int(digit))
+            if o1 || o2 { return nil }
+            value = next
+        }
+        return value
     }
 
     private mutating func hex4() throws(OracleJSONError) -> UInt32 {
