@@ -152,6 +152,9 @@ package enum Mutant: String, CaseIterable, Sendable {
     /// A number in an error's path is read through a double, so one past a double's range refuses
     /// the whole response instead of making the path a bad one (found 2026-12-05).
     case pathNumberReadAsDouble
+    /// An `ID` written as an integer past 64 bits keeps only its first 40 digits and an ellipsis,
+    /// so two such ids alike in those digits are one record (found 2026-12-05).
+    case longIntegerIDsCut
 
     /// What the mutant breaks, in a sentence.
     package var summary: String {
@@ -203,6 +206,7 @@ package enum Mutant: String, CaseIterable, Sendable {
         case .badPathElementStopsReading: "a string after a bad element of an error's path is left unread, and the response is refused as malformed JSON"
         case .discardedValuesUnchecked: "a value of the wrong kind that a propagated null replaces is read past when it follows the null"
         case .pathNumberReadAsDouble: "a number past a double's range in an error's path refuses the whole response"
+        case .longIntegerIDsCut: "an ID written as an integer past 64 bits keeps 40 digits and an ellipsis, so long ids alike in them share a record"
         }
     }
 }

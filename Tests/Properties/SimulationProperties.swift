@@ -174,6 +174,8 @@ struct MutantProperties {
         .discardedValuesUnchecked: "replaced-value-checked-past-the-null.json",
         // A garbled response must put a number past a double's range into an error's path.
         .pathNumberReadAsDouble: "error-path-with-a-huge-number.json",
+        // A response must hold two ids past 40 digits, alike in their first 40.
+        .longIntegerIDsCut: "long-integer-ids-kept-whole.json",
     ]
 
     @Test("a mutant too rare for the bound has a scenario that guards it")

@@ -688,7 +688,11 @@ struct Normalizer {
                 guard isInteger else {
                     throw IngestError(.wrongType(expected: Normalizer.describe(type), found: numberText(text)), offset: offset)
                 }
-                return .string(scanner.integerValue(text).map { String($0) } ?? numberText(text))
+                // Past 64 bits an id keeps its digits, all of them (they were once cut to 40 and an
+                // ellipsis, the cut of an error message, so two long ids alike in 40 digits were one).
+                if let value = scanner.integerValue(text) { return .string(String(value)) }
+                if mutant.isOn(.longIntegerIDsCut) { return .string(numberText(text)) }
+                return .string(String(decoding: UnsafeRawBufferPointer(rebasing: scanner.bytes[text]), as: UTF8.self))
             case .float, .customScalar:
                 switch try readNumber() {
                 case .int(let value): return type == .float ? .double(Double(value)) : .int(value)

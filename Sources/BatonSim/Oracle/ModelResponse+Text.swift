@@ -112,9 +112,9 @@ struct TextWalk {
         var byKey: [OracleText: Int]
         /// The response keys of the leaf fields named `id` among `merged`.
         var idKeys: [OracleText]
-        /// True when the `id` is of type `Int`: then a whole number written with a fraction or an
-        /// exponent is an id too (an `ID` or a custom scalar id takes integers as written only).
-        var intID = false
+        /// The kind of the `id`'s type: an `Int` id takes a whole number written with a fraction or
+        /// an exponent too, and an `ID` an integer past 64 bits (kept as its digits).
+        var idKind: OracleFieldKind?
         /// Per field of `merged`, what the schema and the walk's variables say of it (`nil` for
         /// `__typename`, or a field the type does not have: the walk refuses it when met).
         var resolved: [ResolvedField?]
@@ -171,7 +171,7 @@ struct TextWalk {
         let typename = try self.typename(members, sets: sets, declaredType: declaredType, path: TextWalk.dotted(path))
         let applying = self.fields(sets, typename)
         let fields = applying.merged
-        let key = try self.key(members, idKeys: applying.idKeys, intID: applying.intID, typename: typename, place: place, path: TextWalk.dotted(path))
+        let key = try self.key(members, idKeys: applying.idKeys, idKind: applying.idKind, typename: typename, place: place, path: TextWalk.dotted(path))
         response.open(key, typename: typename)
         if recordsMet { met[path] = Met(key: key, fields: fields, members: members) }
         for member in members {
@@ -266,7 +266,7 @@ struct TextWalk {
                 arguments: arguments, deleteRecord: field.all.lazy.compactMap(\.deleteRecord).first))
         }
         var fields = Fields(merged: merged, byKey: byKey, idKeys: idKeys, resolved: resolved)
-        fields.intID = merged.indices.contains { merged[$0].field.name == "id" && merged[$0].field.selections == nil && resolved[$0]?.kind == .int }
+        fields.idKind = merged.indices.first { merged[$0].field.name == "id" && merged[$0].field.selections == nil }.flatMap { resolved[$0]?.kind }
         memo.fields[fieldsKey] = fields
         return fields
     }
@@ -320,7 +320,7 @@ struct TextWalk {
     /// The record key: the root's own, `Type:id` when a leaf field named `id` applies and the
     /// response gives it a string or an integer, the path key when it gives `null`.
     func key(
-        _ members: [OracleJSONMember], idKeys: [OracleText], intID: Bool = false, typename: String, place: Place,
+        _ members: [OracleJSONMember], idKeys: [OracleText], idKind: OracleFieldKind? = nil, typename: String, place: Place,
         path: @autoclosure () -> String
     ) throws(OracleResponseError) -> OracleText {
         let parent: OracleText, slot: OracleText, index: [Int]
@@ -337,7 +337,8 @@ struct TextWalk {
         case .int(let id): return OracleKeys.entity(typename: typename, id: String(id))
         // An `Int` id written with a fraction or an exponent (`7.0`): the field's own value is
         // read by its type below, which also refuses one past 32 bits.
-        case .decimal(_, let whole) where intID: return OracleKeys.entity(typename: typename, id: String(whole))
+        case .decimal(_, let whole) where idKind == .int: return OracleKeys.entity(typename: typename, id: String(whole))
+        case .longInteger(_, let digits) where idKind == .id: return OracleKeys.entity(typename: typename, id: digits.string)
         case .null: return ProvenanceWalk.pathKey(parent: parent, slot: slot, index: index)
         default: throw OracleResponseError("an id that is neither a string nor an integer", path: path())
         }

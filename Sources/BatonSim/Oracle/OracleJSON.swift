@@ -11,6 +11,9 @@ package indirect enum OracleJSON: Hashable, Sendable {
     /// `1.5e1`), decided on its decimal text: a double everywhere but where an `Int` is read,
     /// which takes `whole` (docs/design.md, "Bad input").
     case decimal(Double, whole: Int)
+    /// An integer written as one that does not fit an `Int`: a double everywhere but where an `ID`
+    /// is read, which keeps its digits (docs/design.md, "Bad input").
+    case longInteger(Double, digits: OracleText)
     case string(OracleText)
     case array([OracleJSON])
     case object([OracleJSONMember])
@@ -42,7 +45,7 @@ package indirect enum OracleJSON: Hashable, Sendable {
         case .null: .null
         case .bool(let b): .bool(b)
         case .int(let i): .int(i)
-        case .double(let d), .decimal(let d, _): .double(d)
+        case .double(let d), .decimal(let d, _), .longInteger(let d, _): .double(d)
         case .string(let s): .string(s.string)
         case .array(let items): .array(items.map(\.jsonValue))
         case .object(let members):
@@ -81,7 +84,7 @@ extension OracleJSON {
     /// it, as it cannot be held; one that passes over it (an unselected member) does not.
     var holdsNumberOutOfRange: Bool {
         switch self {
-        case .double(let value), .decimal(let value, _): !value.isFinite
+        case .double(let value), .decimal(let value, _), .longInteger(let value, _): !value.isFinite
         case .object(let members): members.contains { $0.value.holdsNumberOutOfRange }
         case .array(let items): items.contains { $0.holdsNumberOutOfRange }
         default: false
@@ -122,7 +125,7 @@ package enum OracleCanonical {
         case .null: out += "null"
         case .bool(let b): out += b ? "true" : "false"
         case .int(let i): out += String(i)
-        case .double(let d), .decimal(let d, _): out += number(d)
+        case .double(let d), .decimal(let d, _), .longInteger(let d, _): out += number(d)
         case .string(let s): quote(s.string, into: &out)
         case .array(let items):
             out += "["

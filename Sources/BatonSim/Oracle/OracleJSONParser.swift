@@ -181,6 +181,7 @@ package struct OracleJSONParser {
         }
         let text = String(decoding: bytes[start..<position], as: UTF8.self)
         if integral, let value = Int(text) { return .int(value) }
+        if integral { return .longInteger(Double(text) ?? .infinity, digits: OracleText(text)) }
         guard let value = Double(text) else { throw fail("number out of range", at: start) }
         if !integral, let whole = Self.wholeValue(bytes[start..<position]) { return .decimal(value, whole: whole) }
         return .double(value)

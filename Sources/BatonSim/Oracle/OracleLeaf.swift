@@ -45,7 +45,8 @@ package enum OracleLeaf {
         switch (kind, json) {
         case (.int, .int(let i)) where Int32(exactly: i) != nil: return .int(i)
         case (.float, .int(let i)): return .double(Double(i))
-        case (.float, .double(let d)), (.float, .decimal(let d, _)): return .double(d)
+        case (.float, .double(let d)), (.float, .decimal(let d, _)), (.float, .longInteger(let d, _)): return .double(d)
+        case (.id, .longInteger(_, let digits)): return .string(digits)
         case (.int, .decimal(_, let whole)) where Int32(exactly: whole) != nil: return .int(whole)
         case (.string, .string(let s)), (.enumeration, .string(let s)), (.id, .string(let s)): return .string(s)
         case (.id, .int(let i)): return .string(OracleText(String(i)))
@@ -63,7 +64,7 @@ package enum OracleLeaf {
         case .null: .null
         case .bool(let b): .bool(b)
         case .int(let i): .int(i)
-        case .double(let d), .decimal(let d, _): .double(d)
+        case .double(let d), .decimal(let d, _), .longInteger(let d, _): .double(d)
         case .string(let s): .string(s)
         case .array(let items): .list(items.map(custom))
         case .object: .object(OracleText(OracleCanonical.render(json)))
