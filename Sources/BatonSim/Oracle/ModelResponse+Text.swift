@@ -410,8 +410,6 @@ struct TextWalk {
         }
     }
 
-    /// A response error as a field error, with its path when the path is well formed (strings
-    /// and non-negative integers). A message that is not a string is kept as its JSON.
     /// A member name an error gives twice where a reader takes it in: among the error's own
     /// members, or anywhere inside what is kept of it as JSON.
     static func repeatedName(inError error: OracleJSON) -> OracleText? {
@@ -429,6 +427,8 @@ struct TextWalk {
         return error.member("extensions")?.holdsNumberOutOfRange == true || error.member("message")?.holdsNumberOutOfRange == true
     }
 
+    /// A response error as a field error, with its path when the path is well formed (strings
+    /// and non-negative integers). A message that is not a string is kept as its JSON.
     static func fieldError(_ error: OracleJSON) -> (OracleFieldError, [Step]?) {
         guard case .object = error else {
             return (OracleFieldError(message: OracleText(OracleCanonical.render(error)), path: ""), nil)

@@ -158,35 +158,44 @@ extension Simulation {
 
     // MARK: - Commits
 
+    /// How the store and the model read a response with no provenance.
+    private enum ReadAlone {
+        /// Both read it.
+        case read(ChangeSet, ModelResponse)
+        /// Both refused it, for the trace: the store's reason.
+        case refused(String)
+        /// The world has no such operation.
+        case unknownOperation
+    }
+
     /// A response with no provenance (garbled on its way, or written in a replay file): the store
-    /// and the model read it on their own and must agree whether it can be read. One both refuse
-    /// changes nothing (the checks after the event hold the store to that); answers the trace's
-    /// line then, and nil when both read it.
-    private func refusal(_ operation: String, _ variables: [String: JSONValue], _ body: ResponseBody, index: Int) throws -> String? {
-        guard let plan = plans.plan(operation) else { return nil }
+    /// and the model read it on their own, once each, and must agree whether it can be read. One
+    /// both refuse changes nothing (the checks after the event hold the store to that).
+    private func readAlone(_ operation: String, _ variables: [String: JSONValue], _ body: ResponseBody, index: Int) throws -> ReadAlone {
+        guard let plan = plans.plan(operation) else { return .unknownOperation }
         let resolved = try resolve(plan, operation, variables, index: index)
-        var storeRefusal: String?
+        let store: Result<ChangeSet, any Error>
         do {
-            _ = try storeWork.time { try Ingest.normalize(plan: plan, variables: resolved, response: body.bytes, mutant: options.mutant) }
+            store = .success(try storeWork.time { try Ingest.normalize(plan: plan, variables: resolved, response: body.bytes, mutant: options.mutant) })
         } catch {
-            storeRefusal = "\(error)"
+            store = .failure(error)
         }
-        var modelRefusal: String?
+        let model: Result<ModelResponse, any Error>
         do {
-            _ = try oracle.normalize(text: body.bytes, operation: operation, variables: variables)
+            model = .success(try oracle.normalize(text: body.bytes, operation: operation, variables: variables))
         } catch {
-            modelRefusal = "\(error)"
+            model = .failure(error)
         }
-        switch (storeRefusal, modelRefusal) {
-        case (nil, nil):
-            return nil
-        case (let store?, nil):
+        switch (store, model) {
+        case (.success(let changeSet), .success(let response)):
+            return .read(changeSet, response)
+        case (.failure(let store), .success):
             throw violation("ingest-accepts-server-response", "the store refuses a response to \(operation) that the model reads: \(store)", at: index)
-        case (nil, let model?):
+        case (.success, .failure(let model)):
             throw violation("ingest-refuses-bad-response", "the store reads a response to \(operation) that the model refuses: \(model)", at: index)
-        case (let store?, _?):
+        case (.failure(let store), .failure):
             refusedResponses += 1
-            return "refused: \(store)"
+            return .refused("refused: \(store)")
         }
     }
 
@@ -232,9 +241,19 @@ extension Simulation {
         _ operation: String, _ variables: [String: JSONValue], _ body: ResponseBody, answering layer: Int?, execution: Execution?, index: Int
     ) throws -> String {
         guard var process else { return "skipped" }
-        if execution == nil, let refused = try refusal(operation, variables, body, index: index) { return refused }
-        guard let changeSet = try ingest(operation, variables, body, index: index) else { return "skipped: unknown operation" }
-        let response = try modelResponse(operation, variables, body, execution: execution, index: index)
+        let changeSet: ChangeSet
+        let response: ModelResponse
+        if execution == nil {
+            switch try readAlone(operation, variables, body, index: index) {
+            case .read(let read, let model): (changeSet, response) = (read, model)
+            case .refused(let line): return line
+            case .unknownOperation: return "skipped: unknown operation"
+            }
+        } else {
+            guard let read = try ingest(operation, variables, body, index: index) else { return "skipped: unknown operation" }
+            changeSet = read
+            response = try modelResponse(operation, variables, body, execution: execution, index: index)
+        }
         let id = layer.flatMap { process.layers.removeValue(forKey: $0) }
         let notJoined = storeWork.time { process.store.commit(changeSet, answering: id) }
         self.process = process

@@ -51,8 +51,9 @@ extension Simulation {
             let end = lastEnd ?? .quit
             // The states a crash left, as this launch leaves each once opened (another version's
             // rows wiped), before it counts itself.
-            let states = oracle.allowedStates(after: end).map { $0.opened(by: appVersion) }
-            let expectedOpenings = oracle.allowedStates(after: end).map { $0.expectedOpening(under: appVersion) }
+            let left = oracle.allowedStates(after: end)
+            let states = left.map { $0.opened(by: appVersion) }
+            let expectedOpenings = left.map { $0.expectedOpening(under: appVersion) }
             let allowed = states.map { $0.removing(damaged) }
             try checkRotServedNothing(observed, allowed: allowed, index: index)
             // A hidden row verified its own checksum (only its name's fails): it is in the file, so
