@@ -118,6 +118,9 @@ struct TextWalk {
         /// Per field of `merged`, what the schema and the walk's variables say of it (`nil` for
         /// `__typename`, or a field the type does not have: the walk refuses it when met).
         var resolved: [ResolvedField?]
+        /// Per field of `merged`, where its values may hold a null the schema does not allow
+        /// (`nil`: nowhere, `__typename`, or a field the type does not have).
+        var nullProbes: [NullProbe?] = []
     }
 
     /// One field of one type as the walk writes it, worked out once per walk: the schema's
@@ -154,6 +157,7 @@ struct TextWalk {
     struct Memo {
         var fields: [FieldsKey: Fields] = [:]
         var slots: [ObjectIdentifier: (slot: OracleText, arguments: [String: JSONValue])] = [:]
+        var typenameFacts: [FieldsKey: (keys: [OracleText], isObjectType: Bool)] = [:]
     }
 
     init(schema: Schema, catalog: OracleFieldCatalog, variables: [String: JSONValue], memo: Memo = Memo()) {
@@ -266,6 +270,11 @@ struct TextWalk {
                 arguments: arguments, deleteRecord: field.all.lazy.compactMap(\.deleteRecord).first))
         }
         var fields = Fields(merged: merged, byKey: byKey, idKeys: idKeys, resolved: resolved)
+        fields.nullProbes = merged.map { field in
+            guard !field.field.isTypename else { return nil }
+            let definedOn = OracleSelectionSet.isForeign(typename, to: field.field.parentType, schema: schema) ? field.field.parentType : typename
+            return schema.field(field.field.name, on: definedOn).flatMap { NullProbe($0.type, schema: schema) }
+        }
         fields.idKind = merged.indices.first { merged[$0].field.name == "id" && merged[$0].field.selections == nil }.flatMap { resolved[$0]?.kind }
         memo.fields[fieldsKey] = fields
         return fields
@@ -282,18 +291,17 @@ struct TextWalk {
 
     /// The object's type: the schema's for an object type (a `__typename` given must agree),
     /// the response's `__typename` for an interface or union.
-    func typename(
+    mutating func typename(
         _ members: [OracleJSONMember], sets: [OracleSelectionSet], declaredType: String, path: @autoclosure () -> String
     ) throws(OracleResponseError) -> String {
-        var keys: [OracleText] = ["__typename"]
-        for set in sets { TextWalk.typenameKeys(set, declaredType: declaredType, into: &keys) }
+        let (keys, isObjectType) = typenameFacts(sets, declaredType)
         let given = members.first { keys.contains($0.key) }
         var found: String?
         if let given {
             guard case .string(let name) = given.value else { throw OracleResponseError("__typename is not a string", path: path()) }
             found = name.string
         }
-        if schema.type(named: declaredType)?.kind == .object {
+        if isObjectType {
             if let found, found != declaredType {
                 throw OracleResponseError("__typename \(found) contradicts the schema's type \(declaredType)", path: path())
             }
@@ -304,6 +312,19 @@ struct TextWalk {
     }
 
     /// The response keys of `__typename` fields that apply whatever the object's type.
+    /// The response keys `__typename` may come under for an object of `declaredType` read by
+    /// `sets`, and whether that type is an object type; memoized (they depend on neither the
+    /// response nor the variables).
+    private mutating func typenameFacts(_ sets: [OracleSelectionSet], _ declaredType: String) -> (keys: [OracleText], isObjectType: Bool) {
+        let factsKey = FieldsKey(sets: sets.map(ObjectIdentifier.init), typename: declaredType)
+        if let known = memo.typenameFacts[factsKey] { return known }
+        var keys: [OracleText] = ["__typename"]
+        for set in sets { TextWalk.typenameKeys(set, declaredType: declaredType, into: &keys) }
+        let facts = (keys, schema.type(named: declaredType)?.kind == .object)
+        memo.typenameFacts[factsKey] = facts
+        return facts
+    }
+
     static func typenameKeys(_ set: OracleSelectionSet, declaredType: String, into keys: inout [OracleText]) {
         for item in set.items {
             switch item {

@@ -17,6 +17,9 @@ extension TextWalk {
     mutating func settlingNulls(
         _ data: OracleJSON, sets: [OracleSelectionSet], rootType: String, errorPaths: [[Step]]
     ) throws(OracleResponseError) -> (data: OracleJSON?, carried: Bool) {
+        // Most responses hold no such null: a read-only look says so without building paths or
+        // a new tree, and the tree is then returned as it came.
+        guard holdsMisplacedNull(data, sets: sets, declaredType: rootType) else { return (data, false) }
         var misplaced: [[Step]] = []
         let settled = try settle(data, sets: sets, declaredType: rootType, path: [], misplaced: &misplaced)
         for path in misplaced where !errorPaths.contains(where: { $0.starts(with: path) }) {
@@ -75,5 +78,61 @@ extension TextWalk {
             guard case .object = json, schema.type(named: name)?.isLeaf == false else { return json }
             return try settle(json, sets: merged.subselections, declaredType: name, path: path, misplaced: &misplaced) ?? .null
         }
+    }
+
+    /// Whether ``settle(_:sets:declaredType:path:misplaced:)`` would carry a null up: it walks the
+    /// same members in the same order and stops at the first null in a non-null place. An object
+    /// whose `__typename` the walk refuses answers yes too, so that `settle` meets it and throws
+    /// as it would have.
+    private mutating func holdsMisplacedNull(_ json: OracleJSON, sets: [OracleSelectionSet], declaredType: String) -> Bool {
+        guard case .object(let members) = json else { return false }
+        guard let typename = try? self.typename(members, sets: sets, declaredType: declaredType, path: "") else { return true }
+        let applying = fields(sets, typename)
+        for member in members {
+            guard let position = applying.byKey[member.key], let probe = applying.nullProbes[position] else { continue }
+            if holdsMisplacedNull(member.value, probe: probe, level: 0, merged: applying.merged[position]) { return true }
+        }
+        return false
+    }
+
+    /// ``holdsMisplacedNull(_:sets:declaredType:)`` for a value at list level `level` of a field.
+    private mutating func holdsMisplacedNull(_ json: OracleJSON, probe: NullProbe, level: Int, merged: OracleMergedField) -> Bool {
+        if case .null = json { return probe.nonNull[level] }
+        if level < probe.nonNull.count - 1 {
+            guard case .array(let items) = json else { return false }
+            for item in items where holdsMisplacedNull(item, probe: probe, level: level + 1, merged: merged) { return true }
+            return false
+        }
+        guard probe.composite, case .object = json else { return false }
+        return holdsMisplacedNull(json, sets: merged.subselections, declaredType: probe.namedType)
+    }
+}
+
+/// A field's type as the look for misplaced nulls needs it, worked out once per type and sets.
+struct NullProbe {
+    /// Per list level, outermost first, then the named type: whether a null is not allowed there.
+    var nonNull: [Bool]
+    /// Whether the named type is an object, interface or union (whose members are looked into).
+    var composite: Bool
+    var namedType: String
+
+    /// The probe for a field of `type`, or `nil` when no value of it can hold a misplaced null.
+    init?(_ type: GraphQLTypeReference, schema: Schema) {
+        var levels: [Bool] = []
+        var current = type
+        while true {
+            var required = false
+            if case .nonNull(let inner) = current {
+                required = true
+                current = inner
+            }
+            levels.append(required)
+            guard case .list(let inner) = current else { break }
+            current = inner
+        }
+        nonNull = levels
+        namedType = type.namedType
+        composite = schema.type(named: namedType)?.isLeaf == false
+        if !composite, !levels.contains(true) { return nil }
     }
 }
