@@ -74,7 +74,8 @@ extension PlanBuilder {
         return result
     }
 
-    /// `@connection(key: "K", filters: ["a"])` on a field of composite type.
+    /// `@connection(key: "K", filters: ["a"])` on a field of composite type; Apollo's spelling
+    /// `filter: ["a"]` means the same, and only one of the two may be given.
     func connection(
         _ node: Document.FieldNode, definition: Schema.Field, type: FieldType, parent: Schema.NamedType
     ) throws -> ConnectionDirective? {
@@ -91,8 +92,11 @@ extension PlanBuilder {
         guard case .string(let key) = keyArgument.value, !key.isEmpty else {
             throw GraphQLError("the key of @connection must be a non-empty string", at: keyArgument.location)
         }
+        if let apollo = directive.argument("filter"), directive.argument("filters") != nil {
+            throw GraphQLError("@connection takes filters or filter (Apollo's name for it), not both", at: apollo.location)
+        }
         var filters: [String]?
-        if let filtersArgument = directive.argument("filters") {
+        if let filtersArgument = directive.argument("filters") ?? directive.argument("filter") {
             let names: [GraphQLValue]
             switch filtersArgument.value {
             case .list(let items): names = items

@@ -100,7 +100,10 @@ extension Schema {
                 isRepeatable: false, location: nil),
             DirectiveDefinition(
                 name: "connection",
-                arguments: [argument("key", .nonNull(string)), argument("filters", .list(.nonNull(string)))],
+                arguments: [
+                    argument("key", .nonNull(string)), argument("filters", .list(.nonNull(string))),
+                    argument("filter", .list(.nonNull(string))),
+                ],
                 locations: [.field], isRepeatable: false, location: nil),
             DirectiveDefinition(
                 name: "deleteRecord", arguments: [argument("typename", string)], locations: [.field],

@@ -208,7 +208,7 @@ package struct OracleMergedField: Sendable {
     package var all: [OracleField]
 }
 
-/// `@connection(key: "K", filters: ["a"])`.
+/// `@connection(key: "K", filters: ["a"])`, or Apollo's `filter: ["a"]`.
 package struct OracleConnectionDirective: Hashable, Sendable {
     package var key: String
     /// The arguments that identify the connection; `nil`: every argument but the paging ones.
@@ -225,7 +225,7 @@ package struct OracleConnectionDirective: Hashable, Sendable {
             case .string(let key)? = directive.argument("key")?.value
         else { return nil }
         self.key = key
-        switch directive.argument("filters")?.value {
+        switch (directive.argument("filters") ?? directive.argument("filter"))?.value {
         case .list(let items)?:
             filters = items.compactMap { if case .string(let name) = $0 { name } else { nil } }
         case .string(let name)?:

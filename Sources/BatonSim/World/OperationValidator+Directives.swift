@@ -34,9 +34,10 @@ extension OperationValidator {
         }
     }
 
-    /// `@connection(key: "K", filters: ["a"])` on a field whose type is a connection.
+    /// `@connection(key: "K", filters: ["a"])` on a field whose type is a connection (`filter:`,
+    /// Apollo's name, in place of `filters:`).
     private func checkConnection(_ directive: GraphQLDirective, on definition: Schema.Field, label: String) throws {
-        try checkOnly(["key", "filters"], on: directive)
+        try checkOnly(["key", "filters", "filter"], on: directive)
         guard definition.type.listDepth == 0, ConnectionShape.detect(definition.type.namedType, in: schema) != nil else {
             throw error(
                 "@connection needs a field whose type is a connection (edges { node } or nodes, and pageInfo { endCursor } or pageInfo { startCursor }); \"\(label)\" is \"\(definition.type)\"",
@@ -48,7 +49,10 @@ extension OperationValidator {
         guard case .string(let text) = key.value, !text.isEmpty else {
             throw error("the key of @connection must be a non-empty string", at: key.location)
         }
-        guard let filters = directive.argument("filters") else { return }
+        if let apollo = directive.argument("filter"), directive.argument("filters") != nil {
+            throw error("@connection takes filters or filter (Apollo's name for it), not both", at: apollo.location)
+        }
+        guard let filters = directive.argument("filters") ?? directive.argument("filter") else { return }
         let names: [GraphQLValue]
         switch filters.value {
         case .null: return
