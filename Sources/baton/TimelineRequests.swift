@@ -43,7 +43,7 @@ struct TimelineRequests {
                 throw CLIError.input(
                     "--key \(Self.visible(key)): no record has that key byte for byte; the run touched \(spelled), the same text in another Unicode normalization (keys compare by bytes)")
             }
-            let shown = keys.prefix(12).joined(separator: ", ") + (keys.count > 12 ? ", and \(keys.count - 12) more" : "")
+            let shown = keys.prefix(12).map(Legible.text).joined(separator: ", ") + (keys.count > 12 ? ", and \(keys.count - 12) more" : "")
             throw CLIError.input("--key \(key): no event of this run touched that record (records it touched: \(keys.isEmpty ? "none" : shown))")
         }
         print(lines.joined(separator: "\n"))

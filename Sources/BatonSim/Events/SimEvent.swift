@@ -138,7 +138,7 @@ package enum SimEvent: Hashable, Sendable {
     /// A one-line description for traces.
     package var summary: String {
         func op(_ name: String, _ variables: [String: JSONValue]) -> String {
-            name + CanonicalJSON.render(.object(variables))
+            name + Legible.text(CanonicalJSON.render(.object(variables)))
         }
         switch self {
         case .response(let o, let v, _): return "response " + op(o, v)

@@ -3,13 +3,15 @@
 /// writer's queue, in the image and in the model, with the cells where the store or the image
 /// differs from the model. It reads the run's ``Timeline``.
 package enum KeyHistory {
-    /// The history's lines, or nil when no event touched `key`.
+    /// The history's lines, or nil when no event touched `key`. The key may be given as reports
+    /// print it, with ``Legible``'s escapes (`Character:\u{1}7\t`), or as it is.
     package static func lines(of key: String, in timeline: Timeline) -> [String]? {
-        guard let states = timeline.histories[OracleText(key)], !states.isEmpty else { return nil }
+        let resolved = timeline.histories[OracleText(key)] != nil ? key : Legible.unescaped(key)
+        guard let states = timeline.histories[OracleText(resolved)], !states.isEmpty else { return nil }
         var summaries: [Int: String] = [:]
         for event in timeline.events { summaries[event.index] = event.summary }
         let failing = timeline.failure?.eventIndex
-        var lines = ["history of \(key): \(states.count) event\(states.count == 1 ? "" : "s") touched it"]
+        var lines = ["history of \(Legible.text(resolved)): \(states.count) event\(states.count == 1 ? "" : "s") touched it"]
         for state in states {
             let mark = state.eventIndex == failing ? "   ← the failure" : ""
             lines.append("#\(state.eventIndex) \(summaries[state.eventIndex] ?? "")" + mark)

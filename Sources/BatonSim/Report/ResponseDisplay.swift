@@ -1,7 +1,9 @@
 import Baton
 
 /// A response as the timeline page shows it: indented for reading, object members in the order
-/// the server wrote them (a failure often hangs on that order), escapes decoded.
+/// the server wrote them (a failure often hangs on that order), escapes decoded, and what would
+/// not show (a control character, a combining mark on a plain letter) escaped again as ``Legible``
+/// writes it.
 ///
 /// The text is read with the model's own parser, never the store's, so the page cannot show the
 /// store's misreading of the bytes as if it were the response. Text that is not JSON is shown as
@@ -69,10 +71,8 @@ enum ResponseDisplay {
         }
     }
 
-    /// A string in JSON's quotes, escaped as canonical JSON escapes it.
+    /// A string in JSON's quotes, with what would not show escaped (``Legible``).
     private static func quoted(_ text: String) -> String {
-        var out = ""
-        CanonicalJSON.writeString(text, into: &out)
-        return out
+        Legible.quoted(text)
     }
 }

@@ -56,7 +56,9 @@ extension TimelinePage {
       var data = JSON.parse(document.getElementById('timeline-data').textContent);
       var histories = {};
       var recordKeys = [];
-      data.histories.forEach(function (h) { histories[h.key] = h.states; recordKeys.push(h.key); });
+      // Keys as the page shows them: invisible and look-alike characters escaped (Legible).
+      var labels = {};
+      data.histories.forEach(function (h) { histories[h.key] = h.states; labels[h.key] = h.label; recordKeys.push(h.key); });
       var available = document.documentElement.clientWidth - 160;
       var step = Math.max(14, Math.min(48, Math.floor(available / (data.events.length + 1))));
       var failing = data.failure ? data.failure.event : -1;
@@ -187,8 +189,8 @@ extension TimelinePage {
         if (e.details.length) details.appendChild(el('pre', 'trace', e.details.join('\\n')));
         if (e.keys.length) {
           var keys = el('div', 'keys', 'records: ');
-          e.keys.forEach(function (key) {
-            var k = el('span', 'key', key);
+          e.keys.forEach(function (key, i) {
+            var k = el('span', 'key', e.keyLabels[i]);
             k.onclick = function () { showRecord(key); };
             keys.appendChild(k);
           });
@@ -208,7 +210,7 @@ extension TimelinePage {
       }
       var chooser = document.getElementById('record');
       recordKeys.forEach(function (key) {
-        var option = el('option', '', key);
+        var option = el('option', '', labels[key]);
         option.value = key;
         chooser.appendChild(option);
       });

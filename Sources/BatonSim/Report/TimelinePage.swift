@@ -31,6 +31,7 @@ package enum TimelinePage {
                 "summary": .string(event.summary),
                 "details": strings(event.details),
                 "keys": strings(event.keys),
+                "keyLabels": strings(event.keys.map(Legible.text)),
                 "files": .array(event.files.map { file in
                     .object([
                         "name": .string(file.name), "size": .int(file.size),
@@ -59,7 +60,7 @@ package enum TimelinePage {
                 object["modelImage"] = optional(state.modelImage)
                 return .object(object)
             })
-            histories.append(.object(["key": .string(key.string), "states": list]))
+            histories.append(.object(["key": .string(key.string), "label": .string(Legible.text(key.string)), "states": list]))
         }
         var root: [String: JSONValue] = [
             "title": .string(timeline.title),

@@ -8,8 +8,8 @@ package enum JSONDifference {
         switch (a, b) {
         case (.object(let x), .object(let y)):
             for key in Set(x.keys).union(y.keys).sorted(by: CanonicalJSON.utf8Less) {
-                guard let left = x[key] else { return "\(path).\(key): absent ≠ \(short(y[key]!))" }
-                guard let right = y[key] else { return "\(path).\(key): \(short(left)) ≠ absent" }
+                guard let left = x[key] else { return "\(path).\(Legible.text(key)): absent ≠ \(short(y[key]!))" }
+                guard let right = y[key] else { return "\(path).\(Legible.text(key)): \(short(left)) ≠ absent" }
                 if let difference = first(left, right, path: path + "." + key) { return difference }
             }
             return nil
@@ -37,8 +37,8 @@ package enum JSONDifference {
             for key in Set(x.keys).union(y.keys).sorted(by: CanonicalJSON.utf8Less) {
                 switch (x[key], y[key]) {
                 case (let left?, let right?): collect(left, right, path: path + "." + key, limit: limit, into: &lines)
-                case (let left?, nil): add("\(path).\(key): expected \(short(left)) ≠ actual absent", limit, &lines)
-                case (nil, let right?): add("\(path).\(key): expected absent ≠ actual \(short(right))", limit, &lines)
+                case (let left?, nil): add("\(path).\(Legible.text(key)): expected \(short(left)) ≠ actual absent", limit, &lines)
+                case (nil, let right?): add("\(path).\(Legible.text(key)): expected absent ≠ actual \(short(right))", limit, &lines)
                 case (nil, nil): break
                 }
             }

@@ -127,11 +127,11 @@ extension ModelResponse {
             let a = records[key], b = other.records[key]
             if a == b { continue }
             if a?.typename != b?.typename {
-                lines.append("\(key).__typename: provenance \(a?.typename ?? "no record") ≠ text \(b?.typename ?? "no record")")
+                lines.append("\(Legible.text(key)).__typename: provenance \(a?.typename ?? "no record") ≠ text \(b?.typename ?? "no record")")
             }
             let cellsA = a?.cells ?? [:], cellsB = b?.cells ?? [:]
             for slot in Set(cellsA.keys).union(cellsB.keys).sorted() where cellsA[slot] != cellsB[slot] {
-                lines.append("\(key).\(slot): provenance \(OracleDifference.render(cellsA[slot])) ≠ text \(OracleDifference.render(cellsB[slot]))")
+                lines.append("\(Legible.text(key)).\(Legible.text(slot)): provenance \(OracleDifference.render(cellsA[slot])) ≠ text \(OracleDifference.render(cellsB[slot]))")
             }
         }
         if deletions != other.deletions { lines.append("deletions: provenance \(deletions) ≠ text \(other.deletions)") }

@@ -34,8 +34,8 @@ package enum ImageLookupRecord: Hashable, Sendable, CustomStringConvertible {
             case .absent: what = "absent"
             case .unreadable: what = "unreadable"
             }
-            return "record \(key) (\(what))"
-        case .rootField(let field, let found): return "root \(field) (\(found ? "present" : "absent"))"
+            return "record \(Legible.text(key)) (\(what))"
+        case .rootField(let field, let found): return "root \(Legible.text(field)) (\(found ? "present" : "absent"))"
         case .fetch(let operation, let found): return "fetch \(operation.rawValue) (\(found ? "present" : "absent"))"
         }
     }

@@ -34,7 +34,7 @@ extension Simulation {
             lines += OracleDifference.records(key: key, expected: oracle.memory[key], actual: actual)
             let (hydrated, expected) = (store.isHydrated(recordKey), oracle.isHydrated(key))
             if hydrated != expected {
-                lines.append("\(key) hydrated: expected \(expected) ≠ actual \(hydrated)")
+                lines.append("\(Legible.text(key)) hydrated: expected \(expected) ≠ actual \(hydrated)")
             }
         }
         return lines

@@ -76,11 +76,11 @@ extension Simulation {
         for (key, expected) in (state.records ?? [:]).sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
             let row = observed.records[OracleText(key)]
             guard let expected else {
-                if let row { lines.append("image \(key): expected no row ≠ actual used \(row.used) \(OracleDifference.render(row.record))") }
+                if let row { lines.append("image \(Legible.text(key)): expected no row ≠ actual used \(row.used) \(OracleDifference.render(row.record))") }
                 continue
             }
             guard let row else {
-                lines.append("image \(key): expected a row ≠ actual no row")
+                lines.append("image \(Legible.text(key)): expected a row ≠ actual no row")
                 continue
             }
             lines += rowDifferences(key, expected, row)
@@ -103,7 +103,7 @@ extension Simulation {
 
     private static func rowDifferences(_ key: String, _ expected: RowExpectation, _ row: OracleRow) -> [String] {
         var lines: [String] = []
-        let name = "image \(key)"
+        let name = "image \(Legible.text(key))"
         if let deleted = expected.deleted, deleted != row.deleted {
             lines.append("\(name) deleted: expected \(deleted) ≠ actual \(row.deleted)")
         }
@@ -123,10 +123,10 @@ extension Simulation {
         }
         for (field, used) in expected.used.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
             guard let row = observed.root[OracleText(field)] else {
-                lines.append("root.\(field).used: expected \(used) ≠ actual no row")
+                lines.append("root.\(Legible.text(field)).used: expected \(used) ≠ actual no row")
                 continue
             }
-            if row.used != used { lines.append("root.\(field).used: expected \(used) ≠ actual \(row.used)") }
+            if row.used != used { lines.append("root.\(Legible.text(field)).used: expected \(used) ≠ actual \(row.used)") }
         }
         return lines
     }
@@ -139,26 +139,26 @@ extension Simulation {
         var lines: [String] = []
         for (slot, value) in expected.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
             guard let actual = cell(slot) else {
-                lines.append("\(name).\(slot): expected \(CanonicalJSON.render(value)) ≠ actual absent")
+                lines.append("\(name).\(Legible.text(slot)): expected \(CanonicalJSON.render(value)) ≠ actual absent")
                 continue
             }
             let json = recordSourceJSON(actual.value)
             if !JSONComparison.equal(json, value) {
-                lines.append("\(name).\(slot): expected \(CanonicalJSON.render(value)) ≠ actual \(CanonicalJSON.render(json))")
+                lines.append("\(name).\(Legible.text(slot)): expected \(CanonicalJSON.render(value)) ≠ actual \(CanonicalJSON.render(json))")
             }
         }
         for slot in absent {
             if let actual = cell(slot) {
-                lines.append("\(name).\(slot): expected absent ≠ actual \(CanonicalJSON.render(recordSourceJSON(actual.value)))")
+                lines.append("\(name).\(Legible.text(slot)): expected absent ≠ actual \(CanonicalJSON.render(recordSourceJSON(actual.value)))")
             }
         }
         for (slot, error) in errors.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
             guard let actual = cell(slot) else {
-                lines.append("\(name).\(slot) error: expected \(describe(error)) ≠ actual no cell")
+                lines.append("\(name).\(Legible.text(slot)) error: expected \(describe(error)) ≠ actual no cell")
                 continue
             }
             if !matches(error, actual.errors) {
-                lines.append("\(name).\(slot) error: expected \(describe(error)) ≠ actual \(describe(actual.errors))")
+                lines.append("\(name).\(Legible.text(slot)) error: expected \(describe(error)) ≠ actual \(describe(actual.errors))")
             }
         }
         return lines

@@ -13,7 +13,7 @@ extension Simulation {
         var shown: [String] = []
         var total = 0
         for key in keys {
-            if total < keysPerLine { shown.append(key.description) }
+            if total < keysPerLine { shown.append(Legible.text(key.description)) }
             total += 1
         }
         guard total > 0 else { return "" }

@@ -169,7 +169,7 @@ package final class Simulation {
             for index in 0..<options.events {
                 let generated = generator.next(simulation.generationContext())
                 for line in generated.drift { simulation.note("  server: \(line)") }
-                if let garbled = generated.garbled { simulation.note("  network: the response \(garbled)") }
+                if let garbled = generated.garbled { simulation.note("  network: the response \(Legible.text(garbled))") }
                 let scheduled = ScheduledEvent(generated.event)
                 simulation.schedule.append(scheduled)
                 try simulation.execute(scheduled, index: index, execution: generated.execution)

@@ -18,8 +18,8 @@ struct SweptKeys {
                 let (a, e) = (Set(actual), Set(expected))
                 return e.union(a).sorted().compactMap { key in
                     switch (e.contains(key), a.contains(key)) {
-                    case (true, false): "\(prefix)\(key) swept: expected true ≠ actual false (the store kept it)"
-                    case (false, true): "\(prefix)\(key) swept: expected false ≠ actual true (the model keeps it)"
+                    case (true, false): "\(prefix)\(Legible.text(key)) swept: expected true ≠ actual false (the store kept it)"
+                    case (false, true): "\(prefix)\(Legible.text(key)) swept: expected false ≠ actual true (the model keeps it)"
                     default: nil
                     }
                 }

@@ -46,7 +46,7 @@ extension Executor {
             missedTarget = true
             let given: String =
                 switch effective(path: edit.idArgument, arguments, in: definition) {
-                case .string(let id)?: "the id \(id.debugDescription)"
+                case .string(let id)?: "the id \(Legible.quoted(id))"
                 case nil, .null?: "no id"
                 case let other?: "the id \(other)"
                 }

@@ -90,7 +90,7 @@ struct EntityTable: Sendable {
 
     /// A name for the entity `serial` in trace lines: `Character #2 (id "3")`.
     func label(_ serial: Int) -> String {
-        "\(name) #\(serial) (id \(ids[serial].map { $0.debugDescription } ?? "null"))"
+        "\(name) #\(serial) (id \(ids[serial].map(Legible.quoted) ?? "null"))"
     }
 
     /// The serial of the entity whose id is `id` byte for byte, alive or not.
