@@ -31,9 +31,17 @@ extension ModelResponse {
         // What the walk works out per field depends on the operation and its variables alone:
         // responses to the same operation under the same variables share it (keyed by the
         // variables' canonical text, which tells apart every value the walk reads differently).
+        // Which fields apply depends on the `@include`/`@skip` variables alone: responses under
+        // the same conditions share those (see ``TextWalk/Shapes``).
         let (resolved, identity) = compiled.resolved(variables)
-        var walk = TextWalk(schema: schema, catalog: compiled.catalog, variables: resolved, memo: compiled.walkMemos.take(identity))
-        defer { compiled.walkMemos.keep(walk.memo, for: identity) }
+        let conditions = compiled.conditionIdentity(resolved)
+        var walk = TextWalk(
+            schema: schema, catalog: compiled.catalog, variables: resolved, memo: compiled.walkMemos.take(identity) ?? TextWalk.Memo(),
+            shapes: compiled.shapeMemos.take(conditions) ?? TextWalk.Shapes())
+        defer {
+            compiled.walkMemos.keep(walk.memo, for: identity)
+            compiled.shapeMemos.keep(walk.shapes, for: conditions)
+        }
         var data = json.member("data")
         var errors: [OracleJSON] = []
         switch json.member("errors") {
@@ -106,36 +114,54 @@ struct TextWalk {
         var members: [OracleJSONMember]
     }
 
-    /// The fields that apply to one type under one list of sets, looked up by response key.
-    struct Fields {
-        var merged: [OracleMergedField]
-        var byKey: [OracleText: Int]
+    /// The fields that apply to one type under one list of sets, looked up by response key (a
+    /// class: every object of the type hands the memo's one copy around).
+    final class Fields: Sendable {
+        let merged: [OracleMergedField]
+        let byKey: [OracleText: Int]
         /// The response keys of the leaf fields named `id` among `merged`.
-        var idKeys: [OracleText]
+        let idKeys: [OracleText]
         /// The kind of the `id`'s type: an `Int` id takes a whole number written with a fraction or
         /// an exponent too, and an `ID` an integer past 64 bits (kept as its digits).
-        var idKind: OracleFieldKind?
-        /// Per field of `merged`, what the schema and the walk's variables say of it (`nil` for
-        /// `__typename`, or a field the type does not have: the walk refuses it when met).
-        var resolved: [ResolvedField?]
+        let idKind: OracleFieldKind?
+        /// Per field of `merged`, what the schema says of it (`nil` for `__typename`, or a field
+        /// the type does not have: the walk refuses it when met).
+        let resolved: [ResolvedField?]
         /// Per field of `merged`, where its values may hold a null the schema does not allow
         /// (`nil`: nowhere, `__typename`, or a field the type does not have).
-        var nullProbes: [NullProbe?] = []
+        let nullProbes: [NullProbe?]
+
+        init(
+            merged: [OracleMergedField], byKey: [OracleText: Int], idKeys: [OracleText], idKind: OracleFieldKind?,
+            resolved: [ResolvedField?], nullProbes: [NullProbe?]
+        ) {
+            self.merged = merged
+            self.byKey = byKey
+            self.idKeys = idKeys
+            self.idKind = idKind
+            self.resolved = resolved
+            self.nullProbes = nullProbes
+        }
     }
 
-    /// One field of one type as the walk writes it, worked out once per walk: the schema's
-    /// definition, its kind, its storage key and arguments, and its `@deleteRecord`.
+    /// One field of one type as the walk writes it, worked out once per shape: the schema's
+    /// definition, its kind, and its `@deleteRecord` (its storage key and arguments depend on
+    /// the variables: ``slot(of:)``).
     struct ResolvedField {
         var namedType: String
         var listDepth: Int
         var kind: OracleFieldKind
-        var slot: OracleText
-        var arguments: [String: JSONValue]
         var deleteRecord: OracleDeleteDirective?
     }
 
     struct FieldsKey: Hashable {
         var sets: [ObjectIdentifier]
+        var typename: String
+    }
+
+    /// ``FieldsKey`` for the usual single set, without an array to build per object.
+    struct SingleSetKey: Hashable {
+        var set: ObjectIdentifier
         var typename: String
     }
 
@@ -151,20 +177,33 @@ struct TextWalk {
     /// What the walk worked out under its variables (which never change), kept for the next
     /// walk of the same operation under the same variables.
     private(set) var memo: Memo
+    /// What the walk worked out under its `@include`/`@skip` variables, kept for the next walk
+    /// of the same operation under the same conditions.
+    private(set) var shapes: Shapes
 
-    /// Memos of a walk: fields per sets and type, and each field's resolved arguments and
-    /// storage key.
+    /// Memo of a walk under its variables: each field's resolved arguments and storage key.
     struct Memo {
-        var fields: [FieldsKey: Fields] = [:]
         var slots: [ObjectIdentifier: (slot: OracleText, arguments: [String: JSONValue])] = [:]
-        var typenameFacts: [FieldsKey: (keys: [OracleText], isObjectType: Bool)] = [:]
     }
 
-    init(schema: Schema, catalog: OracleFieldCatalog, variables: [String: JSONValue], memo: Memo = Memo()) {
+    /// Memos of a walk that depend on the operation, the schema and the conditions only: the
+    /// fields that apply per sets and type, and where `__typename` may come.
+    struct Shapes {
+        var fields: [FieldsKey: Fields] = [:]
+        var singleSetFields: [SingleSetKey: Fields] = [:]
+        var typenameFacts: [FieldsKey: (keys: [OracleText], isObjectType: Bool)] = [:]
+        var singleSetTypenameFacts: [SingleSetKey: (keys: [OracleText], isObjectType: Bool)] = [:]
+    }
+
+    init(
+        schema: Schema, catalog: OracleFieldCatalog, variables: [String: JSONValue], memo: Memo = Memo(),
+        shapes: Shapes = Shapes()
+    ) {
         self.schema = schema
         self.catalog = catalog
         self.variables = variables
         self.memo = memo
+        self.shapes = shapes
     }
 
     mutating func object(
@@ -185,7 +224,7 @@ struct TextWalk {
             guard let resolved = applying.resolved[position] else {
                 throw OracleResponseError("\(typename) has no field \(field.name)", path: TextWalk.dotted(path + [.key(member.key.string)]))
             }
-            let slot = resolved.slot
+            let (slot, arguments) = self.slot(of: field)
             let value: OracleValue
             do throws(OracleResponseError) {
                 if resolved.kind == .composite {
@@ -206,7 +245,7 @@ struct TextWalk {
                 var pageType = resolved.namedType
                 if let server = value.linkTarget, let record = response.records[server] { pageType = record.typename }
                 response.pages.append(OraclePage.make(
-                    directive, arguments: resolved.arguments, parent: key, fieldSlot: slot, typename: pageType, server: value.linkTarget))
+                    directive, arguments: arguments, parent: key, fieldSlot: slot, typename: pageType, server: value.linkTarget))
             }
         }
         return key
@@ -245,10 +284,23 @@ struct TextWalk {
         return .list(values)
     }
 
-    /// The fields of `typename` under `sets`, memoized for the walk's variables.
+    /// The fields of `typename` under `sets`, memoized for the walk's conditions.
     mutating func fields(_ sets: [OracleSelectionSet], _ typename: String) -> Fields {
+        if sets.count == 1 {
+            let key = SingleSetKey(set: ObjectIdentifier(sets[0]), typename: typename)
+            if let known = shapes.singleSetFields[key] { return known }
+            let fields = makeFields(sets, typename)
+            shapes.singleSetFields[key] = fields
+            return fields
+        }
         let fieldsKey = FieldsKey(sets: sets.map(ObjectIdentifier.init), typename: typename)
-        if let known = memo.fields[fieldsKey] { return known }
+        if let known = shapes.fields[fieldsKey] { return known }
+        let fields = makeFields(sets, typename)
+        shapes.fields[fieldsKey] = fields
+        return fields
+    }
+
+    private mutating func makeFields(_ sets: [OracleSelectionSet], _ typename: String) -> Fields {
         let merged = OracleSelectionSet.merged(sets, for: typename, variables: variables, schema: schema)
         var byKey: [OracleText: Int] = [:]
         for (position, field) in merged.enumerated() { byKey[OracleText(field.field.node.responseKey)] = position }
@@ -264,20 +316,17 @@ struct TextWalk {
                 resolved.append(nil)
                 continue
             }
-            let (slot, arguments) = self.slot(of: field.field)
             resolved.append(ResolvedField(
-                namedType: definition.namedType, listDepth: definition.listDepth, kind: kind, slot: slot,
-                arguments: arguments, deleteRecord: field.all.lazy.compactMap(\.deleteRecord).first))
+                namedType: definition.namedType, listDepth: definition.listDepth, kind: kind,
+                deleteRecord: field.all.lazy.compactMap(\.deleteRecord).first))
         }
-        var fields = Fields(merged: merged, byKey: byKey, idKeys: idKeys, resolved: resolved)
-        fields.nullProbes = merged.map { field in
+        let nullProbes: [NullProbe?] = merged.map { field in
             guard !field.field.isTypename else { return nil }
             let definedOn = OracleSelectionSet.isForeign(typename, to: field.field.parentType, schema: schema) ? field.field.parentType : typename
             return schema.field(field.field.name, on: definedOn).flatMap { NullProbe($0.type, schema: schema) }
         }
-        fields.idKind = merged.indices.first { merged[$0].field.name == "id" && merged[$0].field.selections == nil }.flatMap { resolved[$0]?.kind }
-        memo.fields[fieldsKey] = fields
-        return fields
+        let idKind = merged.indices.first { merged[$0].field.name == "id" && merged[$0].field.selections == nil }.flatMap { resolved[$0]?.kind }
+        return Fields(merged: merged, byKey: byKey, idKeys: idKeys, idKind: idKind, resolved: resolved, nullProbes: nullProbes)
     }
 
     /// A field's storage key and resolved arguments, memoized for the walk's variables.
@@ -316,12 +365,15 @@ struct TextWalk {
     /// `sets`, and whether that type is an object type; memoized (they depend on neither the
     /// response nor the variables).
     private mutating func typenameFacts(_ sets: [OracleSelectionSet], _ declaredType: String) -> (keys: [OracleText], isObjectType: Bool) {
-        let factsKey = FieldsKey(sets: sets.map(ObjectIdentifier.init), typename: declaredType)
-        if let known = memo.typenameFacts[factsKey] { return known }
+        let singleKey = sets.count == 1 ? SingleSetKey(set: ObjectIdentifier(sets[0]), typename: declaredType) : nil
+        if let singleKey, let known = shapes.singleSetTypenameFacts[singleKey] { return known }
+        let factsKey = singleKey == nil ? FieldsKey(sets: sets.map(ObjectIdentifier.init), typename: declaredType) : nil
+        if let factsKey, let known = shapes.typenameFacts[factsKey] { return known }
         var keys: [OracleText] = ["__typename"]
         for set in sets { TextWalk.typenameKeys(set, declaredType: declaredType, into: &keys) }
         let facts = (keys, schema.type(named: declaredType)?.kind == .object)
-        memo.typenameFacts[factsKey] = facts
+        if let singleKey { shapes.singleSetTypenameFacts[singleKey] = facts }
+        if let factsKey { shapes.typenameFacts[factsKey] = facts }
         return facts
     }
 

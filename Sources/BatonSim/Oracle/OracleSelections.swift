@@ -13,7 +13,12 @@ package final class OracleOperation: Sendable {
     package let declarations: [Document.VariableDeclaration]
     package let selections: OracleSelectionSet
     /// What response walks of this operation worked out, per variables (see ``TextWalkMemos``).
-    let walkMemos = TextWalkMemos()
+    let walkMemos = TextWalkMemos<TextWalk.Memo>()
+    /// What response walks worked out that depends on the `@include`/`@skip` variables alone,
+    /// per their values (``conditionIdentity(_:)``).
+    let shapeMemos = TextWalkMemos<TextWalk.Shapes>()
+    /// The variables some `@include(if:)` or `@skip(if:)` of the operation names, sorted.
+    let conditionVariables: [String]
     /// The last variables resolved, and the identity under them.
     private let identityMemo = OracleIdentityMemo()
     /// The schema's fields as the walks read them (shared by the operations of one oracle).
@@ -31,6 +36,16 @@ package final class OracleOperation: Sendable {
         coercion = OracleCoercion(schema: schema)
         var builder = OracleSelectionBuilder(fragments: operation.fragments, schema: schema)
         selections = builder.set(operation.syntax.selections, on: rootTypename)
+        conditionVariables = selections.conditionVariables().sorted()
+    }
+
+    /// What decides which fields apply under `variables` (already resolved): per condition
+    /// variable, `1` for true, `0` for anything else (``OracleSelectionSet/included(_:_:)``
+    /// reads anything but a Boolean as false).
+    func conditionIdentity(_ variables: [String: JSONValue]) -> OracleText {
+        OracleText(String(conditionVariables.map { name -> Character in
+            if case .bool(true)? = variables[name] { "1" } else { "0" }
+        }))
     }
 
     /// The variables this operation runs with (declared defaults applied, undeclared dropped,
@@ -70,6 +85,33 @@ package final class OracleSelectionSet: Sendable {
     init(items: [Item], writtenOn: String) {
         self.items = items
         self.writtenOn = writtenOn
+    }
+
+    /// The variables the `@include(if:)` and `@skip(if:)` of this set and the sets below it name.
+    func conditionVariables() -> Set<String> {
+        var names = Set<String>()
+        var visited = Set<ObjectIdentifier>()
+        collectConditionVariables(into: &names, visited: &visited)
+        return names
+    }
+
+    private func collectConditionVariables(into names: inout Set<String>, visited: inout Set<ObjectIdentifier>) {
+        guard visited.insert(ObjectIdentifier(self)).inserted else { return }
+        func add(_ directives: [GraphQLDirective]) {
+            for directive in directives where directive.name == "include" || directive.name == "skip" {
+                if case .variable(let name, _)? = directive.argument("if")?.value { names.insert(name) }
+            }
+        }
+        for item in items {
+            switch item {
+            case .field(let field):
+                add(field.node.directives)
+                field.selections?.collectConditionVariables(into: &names, visited: &visited)
+            case .fragment(_, let directives, let set):
+                add(directives)
+                set.collectConditionVariables(into: &names, visited: &visited)
+            }
+        }
     }
 
     /// The fields that apply to a record of `typename`, in document order, fragments expanded in

@@ -19,6 +19,8 @@
 package enum Legible {
     /// `text` with its invisible and look-alike characters escaped.
     package static func text(_ text: String) -> String {
+        // Most keys are printable ASCII: nothing to look up per character.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
         var previous: Unicode.Scalar?
         let plain = text.unicodeScalars.allSatisfy { scalar in
             defer { previous = scalar }
