@@ -14,6 +14,8 @@ struct LegibleTests {
         "emoji 🦄", "flag 🇫🇷 and family 👨‍👩‍👧", "clef 𝄞", "line\u{2028}para\u{2029}", "zero\u{200B}width",
         "del\u{7F}", "\"🦄\\\u{1}é\"", "", "हिंदी", "e\u{301}\u{302}",
         #"client:root:mutation:addComment(input:{"body":"tab\t","subjectId":"cafe"# + "\u{301}Bot_1\"})",
+        // A key's own text that looks like an escape, alone and beside the character it names.
+        #"A\u{41}"#, #"\u{1}"#, "\u{1}", #"\u{+41}"#, "\u{D4E}\u{1}", #"\\u{41}"#,
     ]
 
     @Test("what shows nothing, or looks like something plainer, is escaped; the rest prints as it is")
@@ -45,7 +47,8 @@ struct LegibleTests {
             #expect(Array(Legible.unescaped(shown).utf8) == Array(text.utf8), "\(text.debugDescription) printed \(shown)")
             #expect(shown.unicodeScalars.allSatisfy { !Self.invisible($0) }, "\(shown.debugDescription)")
         }
-        #expect(Array(Legible.unescaped(#"x\u{zz}\q\"#).utf8) == Array(#"x\u{zz}\q\"#.utf8))
+        #expect(Array(Legible.unescaped(#"x\u{zz}\u{+41}\q\"#).utf8) == Array(#"x\u{zz}\u{+41}\q\"#.utf8))
+        #expect(Legible.text(#"A\u{41}"#) == #"A\u{5C}u{41}"#)
     }
 
     @MainActor

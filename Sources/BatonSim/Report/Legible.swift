@@ -13,16 +13,19 @@
 ///   carriage return as `\t`, `\n`, `\r`, as JSON writes them.
 ///
 /// A key's own backslashes print as they are: keys hold JSON text (`after:"x\"y"`, a tab in an
-/// argument as `\t`) that stays readable so, and JSON never writes `\u{`. Everything else, emoji
+/// argument as `\t`) that stays readable so; only one that begins `\u{` prints as `\u{5C}`, so
+/// that it cannot pass for an escape. Everything else, emoji
 /// included, is printed as it is. ``unescaped(_:)`` reads the escapes back, so a key copied
 /// from a report names the record (`--key`).
 package enum Legible {
     /// `text` with its invisible and look-alike characters escaped.
     package static func text(_ text: String) -> String {
-        // Most keys are printable ASCII: nothing to look up per character.
-        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
+        // Most keys are printable ASCII without an escape's look: nothing to look up per character.
+        let bytes = text.utf8
+        let printable = bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+        if printable, !bytes.contains(UInt8(ascii: "\\")) { return text }
         var previous: Unicode.Scalar?
-        let plain = text.unicodeScalars.allSatisfy { scalar in
+        let plain = !text.unicodeScalars.contains("\\") && text.unicodeScalars.allSatisfy { scalar in
             defer { previous = scalar }
             return !needsEscape(scalar, afterPlainBase: previous.map(\.isASCII) ?? true)
         }
@@ -48,7 +51,7 @@ package enum Legible {
     /// The text a key printed by ``text(_:)`` stands for: each `\u{…}` read back; a backslash
     /// before anything else stays as it is (a key's JSON text keeps its own `\"` and `\t`).
     package static func unescaped(_ text: String) -> String {
-        guard text.contains("\\") else { return text }
+        guard text.utf8.contains(UInt8(ascii: "\\")) else { return text }
         let scalars = Array(text.unicodeScalars)
         var out = String.UnicodeScalarView()
         var index = 0
@@ -80,16 +83,20 @@ package enum Legible {
             index += 1
         }
         guard index < scalars.count, scalars[index] == "}", !digits.isEmpty,
+            digits.unicodeScalars.allSatisfy(\.properties.isASCIIHexDigit),
             let value = UInt32(digits, radix: 16), let scalar = Unicode.Scalar(value)
         else { return nil }
         return (scalar, index - start + 1)
     }
 
     private static func write(_ text: String, quoting: Bool, into out: inout String) {
+        let scalars = Array(text.unicodeScalars)
         // Whether a mark here would sit on an ASCII character, on an escape, or on nothing.
         var afterPlainBase = true
-        for scalar in text.unicodeScalars {
-            let escaped = needsEscape(scalar, afterPlainBase: afterPlainBase)
+        for (index, scalar) in scalars.enumerated() {
+            // A key's own backslash before `u{` would read back as an escape: it is one itself.
+            let startsEscape = scalar == "\\" && index + 2 < scalars.count && scalars[index + 1] == "u" && scalars[index + 2] == "{"
+            let escaped = needsEscape(scalar, afterPlainBase: afterPlainBase) || (!quoting && startsEscape)
             defer { afterPlainBase = scalar.isASCII || escaped }
             switch scalar {
             case "\\" where quoting: out += "\\\\"
