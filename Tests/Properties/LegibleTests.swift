@@ -51,6 +51,24 @@ struct LegibleTests {
         #expect(Legible.text(#"A\u{41}"#) == #"A\u{5C}u{41}"#)
     }
 
+    @Test("a failure's differences name the record, its slots, links and strings escaped")
+    func differencesAreLegible() {
+        let key = OracleText("Character:\u{1}1\t")
+        let expected = OracleRecord(typename: "Character", cells: [
+            "name": OracleCell(.string("cafe\u{301}")),
+            "friend": OracleCell(.link("Character:\u{2028}2")),
+        ])
+        let actual = OracleRecord(typename: "Character", cells: [
+            "name": OracleCell(.string("caf\u{E9}")),
+            "friend": OracleCell(.null, errors: [OracleFieldError(message: "no\u{200B}pe", path: "character.friend")]),
+        ])
+        let lines = OracleDifference.records(key: key, expected: expected, actual: actual)
+        #expect(lines == [
+            #"Character:\u{1}1\u{9}.friend: expected @Character:\u{2028}2 ≠ actual null (error "no\u{200B}pe" at character.friend)"#,
+            #"Character:\u{1}1\u{9}.name: expected "cafe\u{301}" ≠ actual "caf"# + "\u{E9}\"",
+        ])
+    }
+
     @MainActor
     @Test("a run's trace prints no character that shows nothing, in either built-in world; --key takes a key as printed")
     func tracesAreLegible() throws {
