@@ -155,6 +155,10 @@ package enum Mutant: String, CaseIterable, Sendable {
     /// An `ID` written as an integer past 64 bits keeps only its first 40 digits and an ellipsis,
     /// so two such ids alike in those digits are one record (found 2026-12-05).
     case longIntegerIDsCut
+    /// A `@connection` field the response leaves out while an error names it gets its null cell
+    /// but no page, so a read finds nothing at the connection and the screen reads as missing
+    /// (found 2026-12-05; an explicit `null` got its page).
+    case absentConnectionGetsNoPage
 
     /// What the mutant breaks, in a sentence.
     package var summary: String {
@@ -207,6 +211,7 @@ package enum Mutant: String, CaseIterable, Sendable {
         case .discardedValuesUnchecked: "a value of the wrong kind that a propagated null replaces is read past when it follows the null"
         case .pathNumberReadAsDouble: "a number past a double's range in an error's path refuses the whole response"
         case .longIntegerIDsCut: "an ID written as an integer past 64 bits keeps 40 digits and an ellipsis, so long ids alike in them share a record"
+        case .absentConnectionGetsNoPage: "a @connection field the response leaves out while an error names it gets no page, so a read finds nothing at the connection"
         }
     }
 }

@@ -176,6 +176,8 @@ struct MutantProperties {
         .pathNumberReadAsDouble: "error-path-with-a-huge-number.json",
         // A response must hold two ids past 40 digits, alike in their first 40.
         .longIntegerIDsCut: "long-integer-ids-kept-whole.json",
+        // A garbled response must drop a @connection member that an error names.
+        .absentConnectionGetsNoPage: "absent-connection-named-by-an-error.json",
     ]
 
     @Test("a mutant too rare for the bound has a scenario that guards it")

@@ -21,7 +21,8 @@ extension Normalizer {
     ///
     /// Trailing list indices are dropped (an error on a list element lands on the list's field).
     /// The last field may be absent from its object and from the record: its cell is then made,
-    /// null, to carry the error.
+    /// null, to carry the error, and a `@connection` field gets the null page an explicit `null`
+    /// would have brought (a read then meets the failed connection, not nothing).
     mutating func place(_ error: FieldError, path: [ResponsePathComponent], plan: Plan) -> Bool {
         var error = error
         if mutant.isOn(.errorsFollowMergedLinks) { return placeAlongMergedLinks(error, path: path, root: plan.rootKey) }
@@ -54,6 +55,18 @@ extension Normalizer {
             return false
         }
         guard let index = record(key) else { return false }
+        if let connection = member.connection, !mutant.isOn(.absentConnectionGetsNoPage),
+            cells.position(of: member.slot, in: records[index]) == nil
+        {
+            pages.append(ConnectionPage(
+                parent: key,
+                connectionSlot: connection.slot,
+                connectionRecord: ConnectionPage.clientRecordKey(parent: key, connectionStorageKey: connection.storageKey),
+                typename: member.namedType,
+                serverRecord: nil,
+                mode: connection.mode))
+            pageFieldSlots.append(member.slot)
+        }
         cells.place(error, on: member.slot, in: &records[index], replacing: mutant.isOn(.fieldKeepsOneError))
         return true
     }

@@ -437,9 +437,19 @@ struct TextWalk {
             return
         }
         fieldError.elementIndices = nullElement ?? trailing
-        let slot = self.slot(of: merged.field).slot
+        let (slot, arguments) = self.slot(of: merged.field)
         let typename = response.records[parent.key]?.typename ?? ""
-        var cell = response.records[parent.key]?.cells[slot] ?? OracleCell(.null)
+        let held = response.records[parent.key]?.cells[slot]
+        if held == nil, let directive = merged.field.connection {
+            // A connection the response left out reads as the null it stands for: its page is
+            // the one an explicit `null` brings.
+            let field = merged.field
+            let definedOn = OracleSelectionSet.isForeign(typename, to: field.parentType, schema: schema) ? field.parentType : typename
+            let pageType = catalog.entry(field.name, on: definedOn)?.namedType ?? field.definition?.type.namedType ?? ""
+            response.pages.append(OraclePage.make(
+                directive, arguments: arguments, parent: parent.key, fieldSlot: slot, typename: pageType, server: nil))
+        }
+        var cell = held ?? OracleCell(.null)
         cell.errors.append(fieldError)
         response.write(parent.key, typename: typename, slot: slot, cell: cell)
     }
