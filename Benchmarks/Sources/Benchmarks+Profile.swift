@@ -85,6 +85,12 @@ extension Benchmarks {
             let store = Self.store(image: image)
             _ = store.check(input.plan, variables: input.variables)
             try profileLoop(name, rounds: rounds) { _ = store.check(input.plan, variables: input.variables) }
+        case "read-back":
+            let image = try Self.openImage(page.path)
+            defer { image.close() }
+            let store = Self.store(image: image)
+            guard store.check(input.plan, variables: input.variables).isAvailable else { throw BenchError("the check missed") }
+            try profileLoop(name, rounds: rounds) { _ = store.read(input.plan, variables: input.variables) }
         case "collection", "collection-500k":
             let graph = try GraphFixture(records: name == "collection" ? 50_000 : 500_000)
             let store = Self.store()

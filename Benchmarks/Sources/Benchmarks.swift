@@ -6,7 +6,7 @@ import Foundation
 @MainActor
 final class Benchmarks {
     nonisolated static let sections = ["ingest", "commit", "writer", "checks", "simulator", "scaling"]
-    nonisolated static let profiles = ["ingest", "commit", "commit-image", "drain", "hydration", "hydration-cold", "hydration-1k", "hydration-10k", "check", "collection", "collection-500k", "collection-first"]
+    nonisolated static let profiles = ["ingest", "commit", "commit-image", "drain", "hydration", "hydration-cold", "hydration-1k", "hydration-10k", "check", "read-back", "collection", "collection-500k", "collection-first"]
 
     let options: Options
     var report = Report()
