@@ -159,6 +159,10 @@ package enum Mutant: String, CaseIterable, Sendable {
     /// but no page, so a read finds nothing at the connection and the screen reads as missing
     /// (found 2026-12-05; an explicit `null` got its page).
     case absentConnectionGetsNoPage
+    /// Two members the selection does not name, escaped spellings of `café` precomposed and
+    /// decomposed, are compared as Swift strings, taken for one name given twice, and the
+    /// response is refused (found 2026-12-05 by the garbling that adds members).
+    case unselectedTwinsCollide
 
     /// What the mutant breaks, in a sentence.
     package var summary: String {
@@ -212,6 +216,7 @@ package enum Mutant: String, CaseIterable, Sendable {
         case .pathNumberReadAsDouble: "a number past a double's range in an error's path refuses the whole response"
         case .longIntegerIDsCut: "an ID written as an integer past 64 bits keeps 40 digits and an ellipsis, so long ids alike in them share a record"
         case .absentConnectionGetsNoPage: "a @connection field the response leaves out while an error names it gets no page, so a read finds nothing at the connection"
+        case .unselectedTwinsCollide: "two unselected members named café precomposed and decomposed, escaped, are taken for one name given twice and the response is refused"
         }
     }
 }

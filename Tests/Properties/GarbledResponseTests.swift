@@ -51,13 +51,16 @@ struct GarbledResponseTests {
         var random = SimRandom(seed: 7)
         var again = SimRandom(seed: 7)
         var kinds: Set<String> = []
+        var hows: [String] = []
         for _ in 0..<64 {
             let (garbled, how) = ResponseGarbling.garble(text, random: &random)
+            hows.append(how)
             #expect(ResponseGarbling.garble(text, random: &again) == (garbled, how))
             #expect(garbled != text, "\(how)")
             kinds.insert(String(how.prefix(while: { $0 != " " })))
         }
         #expect(kinds == ["cut", "replaced", "the", "with", "without"])
+        #expect(hows.contains { $0.contains("added at the top") } && hows.contains { $0.contains("added after the member") })
     }
 
     /// Bad responses, each between a good one and a check that must still find the good data.

@@ -25,9 +25,33 @@ enum ResponseGarbling {
         "123456789012345678901234567890123456789012345", #""\ud800""#, #""a\u0000b""#,
     ]
 
+    /// Members a server adds that the operation did not select (a newer server's fields, a
+    /// gateway's annotations): a reader passes over them, whatever they hold, and refuses only
+    /// a name given twice. Twin spellings of `café` are two names, as JSON makes them.
+    static let extraMembers = [
+        #""extra":{"deep":[1,{"b":"c"}],"s":"q\"\\\u00e9\ud83e\udd84"}"#,
+        #""__meta":null"#,
+        #""ex\u0074ra":[]"#,
+        #""big":1e400"#,
+        #""long":123456789012345678901234567890"#,
+        #""nested":{"a":{"a":{"a":[[[{}]]]}}}"#,
+        #""caf\u00e9":"x","cafe\u0301":"y""#,
+        #""id2":"\u0000""#,
+    ]
+
+    /// Members a server adds at the top of a response, beside `data` and `errors`.
+    static let extraTopMembers = [
+        #""extensions":{"tracing":{"version":1,"startTime":"2026-12-05T00:00:00Z"},"cost":[1,2.5]}"#,
+        #""extensions":null"#,
+        #""hasNext":false"#,
+    ]
+
     /// `text` garbled one way, drawn from `random`, with a line that says how.
     static func garble(_ text: [UInt8], random: inout SimRandom) -> (text: [UInt8], how: String) {
-        let kind = random.int(0...4)
+        let kind = random.int(0...5)
+        if kind == 5 {
+            return added(text, random: &random)
+        }
         if kind == 0, text.count > 1 {
             let length = random.int(0...(text.count - 1))
             return (Array(text[..<length]), "cut after \(length) of \(text.count) bytes")
@@ -56,6 +80,24 @@ enum ResponseGarbling {
         let shown = old.count > 40 ? String(old.prefix(40)) + "…" : old
         return (Array(text[..<span.lowerBound]) + Array(replacement.utf8) + Array(text[span.upperBound...]),
                 "the value at byte \(span.lowerBound) (\(shown)) replaced by \(replacement)")
+    }
+}
+
+extension ResponseGarbling {
+    /// `text` with a member the operation did not select added: inside an object below the top
+    /// (after one of its members), or at the top beside `data`.
+    static func added(_ text: [UInt8], random: inout SimRandom) -> (text: [UInt8], how: String) {
+        let members = JSONValueSpans.objectMembers(of: text)
+        if members.isEmpty || random.chance(0.25) {
+            // At the top: right after its opening brace (the server writes no space before it).
+            guard let open = text.firstIndex(of: UInt8(ascii: "{")) else { return (text, "left whole") }
+            let extra = random.pick(extraTopMembers)
+            return (Array(text[...open]) + Array((extra + ",").utf8) + Array(text[(open + 1)...]), "with \(extra) added at the top")
+        }
+        let member = random.pick(members)
+        let extra = random.pick(extraMembers)
+        return (Array(text[..<member.whole.upperBound]) + Array(("," + extra).utf8) + Array(text[member.whole.upperBound...]),
+                "with \(extra) added after the member at byte \(member.whole.lowerBound)")
     }
 }
 
