@@ -59,7 +59,7 @@ struct GarbledResponseTests {
             #expect(garbled != text, "\(how)")
             kinds.insert(String(how.prefix(while: { $0 != " " })))
         }
-        #expect(kinds == ["cut", "replaced", "the", "with", "without"])
+        #expect(kinds == ["cut", "replaced", "sent", "the", "with", "without"])
         #expect(hows.contains { $0.contains("added at the top") } && hows.contains { $0.contains("added after the member") })
     }
 

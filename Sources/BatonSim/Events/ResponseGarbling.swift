@@ -46,11 +46,42 @@ enum ResponseGarbling {
         #""hasNext":false"#,
     ]
 
+    /// What may come before or after a response's object on the wire: a byte order mark,
+    /// whitespace, a stray byte, a second object, a NUL.
+    static let frames: [(prefix: [UInt8], suffix: [UInt8], how: String)] = [
+        ([0xEF, 0xBB, 0xBF], [], "after a byte order mark"),
+        (Array(" \r\n".utf8), Array("\n ".utf8), "inside whitespace"),
+        ([], Array("x".utf8), "followed by a stray x"),
+        ([], Array("{}".utf8), "followed by a second object"),
+        ([], [0], "followed by a NUL byte"),
+    ]
+
+    /// Strings whose bytes are not UTF-8 (a lone continuation byte, a cut sequence, an overlong
+    /// form, a surrogate encoded as UTF-8), in place of a value.
+    static let badUTF8: [[UInt8]] = [
+        [0x22, 0x61, 0xFF, 0x62, 0x22],
+        [0x22, 0xC3, 0x22],
+        [0x22, 0xC0, 0xAF, 0x22],
+        [0x22, 0xED, 0xA0, 0x80, 0x22],
+    ]
+
     /// `text` garbled one way, drawn from `random`, with a line that says how.
     static func garble(_ text: [UInt8], random: inout SimRandom) -> (text: [UInt8], how: String) {
-        let kind = random.int(0...5)
+        let kind = random.int(0...6)
         if kind == 5 {
             return added(text, random: &random)
+        }
+        if kind == 6 {
+            if random.chance(0.5) {
+                let frame = random.pick(frames)
+                return (frame.prefix + text + frame.suffix, "sent \(frame.how)")
+            }
+            let spans = JSONValueSpans.members(of: text)
+            guard !spans.isEmpty else { return (text, "left whole") }
+            let span = random.pick(spans)
+            let bytes = random.pick(badUTF8)
+            return (Array(text[..<span.lowerBound]) + bytes + Array(text[span.upperBound...]),
+                    "the value at byte \(span.lowerBound) replaced by a string that is not UTF-8 (\(bytes.map { String($0, radix: 16) }.joined(separator: " ")))")
         }
         if kind == 0, text.count > 1 {
             let length = random.int(0...(text.count - 1))
