@@ -37,6 +37,9 @@ enum ResponseGarbling {
         #""nested":{"a":{"a":{"a":[[[{}]]]}}}"#,
         #""caf\u00e9":"x","cafe\u0301":"y""#,
         #""id2":"\u0000""#,
+        // Arrays 505 deep: with the objects around them, a little under or over the 512 levels
+        // both readers allow, wherever the member lands.
+        #""deep":"# + String(repeating: "[", count: 505) + String(repeating: "]", count: 505),
     ]
 
     /// Members a server adds at the top of a response, beside `data` and `errors`.
