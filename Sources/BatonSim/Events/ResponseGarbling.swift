@@ -25,6 +25,14 @@ enum ResponseGarbling {
         "123456789012345678901234567890123456789012345", #""\ud800""#, #""a\u0000b""#,
     ]
 
+    /// Values no JSON reader may take: numbers JSON does not spell so, broken escapes, a raw
+    /// control character in a string, a literal misspelled.
+    static let malformedValues = [
+        "01", "+1", ".5", "1.", "1e", "-", "0x10", "NaN", "Infinity", "-Infinity",
+        #""\x""#, #""\u12""#, #""\uZZZZ""#, "\"a\tb\"", "\"a\u{1}b\"", #""\uD800\u0041""#, #""\uDC00""#,
+        "True", "nul", "falsey", "nullx", #""a"b""#, "'a'",
+    ]
+
     /// Members a server adds that the operation did not select (a newer server's fields, a
     /// gateway's annotations): a reader passes over them, whatever they hold, and refuses only
     /// a name given twice. Twin spellings of `café` are two names, as JSON makes them.
@@ -109,7 +117,7 @@ enum ResponseGarbling {
         let spans = JSONValueSpans.members(of: text)
         guard !spans.isEmpty else { return (text, "left whole") }
         let span = random.pick(spans)
-        let replacement = random.pick(replacements)
+        let replacement = random.chance(0.25) ? random.pick(malformedValues) : random.pick(replacements)
         let old = String(decoding: text[span], as: UTF8.self)
         let shown = old.count > 40 ? String(old.prefix(40)) + "…" : old
         return (Array(text[..<span.lowerBound]) + Array(replacement.utf8) + Array(text[span.upperBound...]),
