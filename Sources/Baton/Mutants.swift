@@ -163,6 +163,10 @@ package enum Mutant: String, CaseIterable, Sendable {
     /// decomposed, are compared as Swift strings, taken for one name given twice, and the
     /// response is refused (found 2026-12-05 by the garbling that adds members).
     case unselectedTwinsCollide
+    /// An escaped member name is matched to the selection's response keys as a Swift string, so
+    /// `\u212Aind` (a Kelvin sign, canonically equivalent to `K`) reads as the field `Kind`, while
+    /// the same name written unescaped does not (found 2026-12-05).
+    case escapedNamesFoldEquivalent
 
     /// What the mutant breaks, in a sentence.
     package var summary: String {
@@ -217,6 +221,7 @@ package enum Mutant: String, CaseIterable, Sendable {
         case .longIntegerIDsCut: "an ID written as an integer past 64 bits keeps 40 digits and an ellipsis, so long ids alike in them share a record"
         case .absentConnectionGetsNoPage: "a @connection field the response leaves out while an error names it gets no page, so a read finds nothing at the connection"
         case .unselectedTwinsCollide: "two unselected members named café precomposed and decomposed, escaped, are taken for one name given twice and the response is refused"
+        case .escapedNamesFoldEquivalent: "an escaped member name is matched as a Swift string, so \\u212Aind (a Kelvin sign) reads as the selected field Kind"
         }
     }
 }

@@ -156,7 +156,7 @@ struct MutantProperties {
     /// default world never uses (a bulk deletion, a field selected twice), and then the first
     /// world that uses it.
     static func world(for mutant: Mutant) throws -> World {
-        let candidates = [World.standard, try BulkDeletionWorld.world(), World.builtIn("github")!]
+        let candidates = [World.standard, try BulkDeletionWorld.world(), World.builtIn("github")!, try KelvinWorld.world()]
         return candidates.first { $0.cannotShow(mutant) == nil } ?? .standard
     }
 

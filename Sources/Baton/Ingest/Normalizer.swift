@@ -259,7 +259,7 @@ struct Normalizer {
                     let span = try readKey()
                     let found: Int?
                     if span.hasEscapes {
-                        found = shape.index(named: try string(span))
+                        found = shape.index(named: try string(span), byBytes: !mutant.isOn(.escapedNamesFoldEquivalent))
                     } else {
                         found = shape.match(UnsafeRawBufferPointer(rebasing: scanner.bytes[span.range]), hint: &hint)
                     }

@@ -173,9 +173,13 @@ final class Shape {
         return nil
     }
 
-    /// The index of the entry under `responseKey` (for escaped keys).
-    func index(named responseKey: String) -> Int? {
-        entries.firstIndex { $0.responseKey == responseKey }
+    /// The index of the entry under `responseKey` (for escaped keys), compared by its bytes as
+    /// JSON compares names: Swift's `==` would take `\u212Aind` (a Kelvin sign) for `Kind`, and
+    /// read a member the selection does not name as one it does (`byBytes` false: that bug, for
+    /// its mutant).
+    func index(named responseKey: String, byBytes: Bool = true) -> Int? {
+        guard byBytes else { return entries.firstIndex { $0.responseKey == responseKey } }
+        return entries.firstIndex { $0.responseKey.utf8.elementsEqual(responseKey.utf8) }
     }
 
     /// The entry under `responseKey` (for error paths).

@@ -32,6 +32,9 @@ extension World {
         case .nullCursorOverwrites, .connectionEdgesSwept, .connectionNodesReplaced, .unjoinedPagesUnreported,
              .connectionErrorsUnread, .joinedListErrorsDropped, .failedNodesWipeJoined:
             return usesConnectionDirective ? nil : "no operation pages a field with @connection, so no page joins a connection"
+        case .escapedNamesFoldEquivalent:
+            let kelvin = anyField { node, _ in node.responseKey.contains("K") }
+            return kelvin ? nil : "no response key holds a K, the one letter another name (a Kelvin sign) can pass for"
         default:
             return nil
         }

@@ -136,10 +136,34 @@ extension ResponseGarbling {
             let extra = random.pick(extraTopMembers)
             return (Array(text[...open]) + Array((extra + ",").utf8) + Array(text[(open + 1)...]), "with \(extra) added at the top")
         }
+        if random.chance(0.25), let (member, twin) = kelvinTwin(text, members, random: &random) {
+            return (Array(text[..<member.whole.upperBound]) + Array(",".utf8) + twin + Array(text[member.whole.upperBound...]),
+                    "with a twin of the member at byte \(member.whole.lowerBound) added, its K written \\u212A")
+        }
         let member = random.pick(members)
         let extra = random.pick(extraMembers)
         return (Array(text[..<member.whole.upperBound]) + Array(("," + extra).utf8) + Array(text[member.whole.upperBound...]),
                 "with \(extra) added after the member at byte \(member.whole.lowerBound)")
+    }
+
+    /// A member whose name holds a `K`, and a copy of it whose name writes that `K` as the
+    /// escaped Kelvin sign (`\u212A`): another name in JSON, though Swift's `==` takes the
+    /// sign for a `K`. `nil` when no member's name holds a plain `K`.
+    static func kelvinTwin(
+        _ text: [UInt8], _ members: [JSONValueSpans.Member], random: inout SimRandom
+    ) -> (member: JSONValueSpans.Member, twin: [UInt8])? {
+        let named = members.filter { member in
+            guard let close = text[(member.whole.lowerBound + 1)...].firstIndex(of: UInt8(ascii: "\"")) else { return false }
+            let name = text[(member.whole.lowerBound + 1)..<close]
+            return name.contains(UInt8(ascii: "K")) && !name.contains(UInt8(ascii: "\\"))
+        }
+        guard !named.isEmpty else { return nil }
+        let member = random.pick(named)
+        var twin = Array(text[member.whole])
+        let close = twin[1...].firstIndex(of: UInt8(ascii: "\""))!
+        let k = twin[1..<close].firstIndex(of: UInt8(ascii: "K"))!
+        twin.replaceSubrange(k...k, with: Array(#"\u212A"#.utf8))
+        return (member, twin)
     }
 }
 
