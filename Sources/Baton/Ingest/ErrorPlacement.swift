@@ -58,14 +58,7 @@ extension Normalizer {
         if let connection = member.connection, !mutant.isOn(.absentConnectionGetsNoPage),
             cells.position(of: member.slot, in: records[index]) == nil
         {
-            pages.append(ConnectionPage(
-                parent: key,
-                connectionSlot: connection.slot,
-                connectionRecord: ConnectionPage.clientRecordKey(parent: key, connectionStorageKey: connection.storageKey),
-                typename: member.namedType,
-                serverRecord: nil,
-                mode: connection.mode))
-            pageFieldSlots.append(member.slot)
+            appendPage(connection, of: member, parent: key, typename: member.namedType, serverRecord: nil)
         }
         cells.place(error, on: member.slot, in: &records[index], replacing: mutant.isOn(.fieldKeepsOneError))
         return true

@@ -160,7 +160,7 @@ extension Normalizer {
                 let name = try string(span)
                 // Names compare by their bytes, as everywhere else (Swift's == would take two
                 // spellings of one character for one name).
-                if names.contains(where: { $0.utf8.elementsEqual(name.utf8) }) {
+                if names.contains(where: { ExactText.bytesEqual($0, name) }) {
                     throw IngestError(.duplicateMember(name), offset: span.range.lowerBound - 1).inside(.key(name))
                 }
                 names.append(name)
@@ -251,7 +251,7 @@ extension Normalizer {
             repeat {
                 let span = try readKey()
                 let name = try string(span)
-                if names.contains(where: { $0.utf8.elementsEqual(name.utf8) }) {
+                if names.contains(where: { ExactText.bytesEqual($0, name) }) {
                     throw .json(scanner.error(.duplicateKey(name), at: span.range.lowerBound - 1))
                 }
                 names.append(name)

@@ -386,7 +386,7 @@ struct Normalizer {
         if mutant.isOn(.unselectedTwinsCollide) { return try string(a) == string(b) }
         // By the decoded bytes, as JSON compares names: Swift's `==` would take `é` precomposed
         // and decomposed for one name and refuse the response.
-        return try string(a).utf8.elementsEqual(string(b).utf8)
+        return ExactText.bytesEqual(try string(a), try string(b))
     }
 
     /// A member met twice in one object.
@@ -470,15 +470,22 @@ struct Normalizer {
                 serverRecord = key
                 if let child = record(key) { typename = records[child].typename }
             }
-            pages.append(ConnectionPage(
-                parent: parent,
-                connectionSlot: connection.slot,
-                connectionRecord: ConnectionPage.clientRecordKey(parent: parent, connectionStorageKey: connection.storageKey),
-                typename: typename,
-                serverRecord: serverRecord,
-                mode: connection.mode))
-            pageFieldSlots.append(member.slot)
+            appendPage(connection, of: member, parent: parent, typename: typename, serverRecord: serverRecord)
         }
+    }
+
+    /// The page a `@connection` member's value brings (`serverRecord` nil: the value is null).
+    mutating func appendPage(
+        _ connection: ShapeEntry.Connection, of member: ShapeEntry, parent: RecordKey, typename: String, serverRecord: RecordKey?
+    ) {
+        pages.append(ConnectionPage(
+            parent: parent,
+            connectionSlot: connection.slot,
+            connectionRecord: ConnectionPage.clientRecordKey(parent: parent, connectionStorageKey: connection.storageKey),
+            typename: typename,
+            serverRecord: serverRecord,
+            mode: connection.mode))
+        pageFieldSlots.append(member.slot)
     }
 
     /// The value of a composite field at list depth `depth`: `.link`, `.links` for a list of

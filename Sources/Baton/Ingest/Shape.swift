@@ -179,7 +179,7 @@ final class Shape {
     /// its mutant).
     func index(named responseKey: String, byBytes: Bool = true) -> Int? {
         guard byBytes else { return entries.firstIndex { $0.responseKey == responseKey } }
-        return entries.firstIndex { $0.responseKey.utf8.elementsEqual(responseKey.utf8) }
+        return entries.firstIndex { ExactText.bytesEqual($0.responseKey, responseKey) }
     }
 
     /// The entry under `responseKey` (for error paths).

@@ -156,16 +156,13 @@ extension ResponseGarbling {
         _ text: [UInt8], _ members: [JSONValueSpans.Member], random: inout SimRandom
     ) -> (member: JSONValueSpans.Member, twin: [UInt8])? {
         let named = members.filter { member in
-            guard let close = text[(member.whole.lowerBound + 1)...].firstIndex(of: UInt8(ascii: "\"")) else { return false }
-            let name = text[(member.whole.lowerBound + 1)..<close]
+            let name = text[member.name]
             return name.contains(UInt8(ascii: "K")) && !name.contains(UInt8(ascii: "\\"))
         }
         guard !named.isEmpty else { return nil }
         let member = random.pick(named)
-        var twin = Array(text[member.whole])
-        let close = twin[1...].firstIndex(of: UInt8(ascii: "\""))!
-        let k = twin[1..<close].firstIndex(of: UInt8(ascii: "K"))!
-        twin.replaceSubrange(k...k, with: Array(#"\u212A"#.utf8))
+        let k = text[member.name].firstIndex(of: UInt8(ascii: "K"))!
+        let twin = Array(text[member.whole.lowerBound..<k]) + Array(#"\u212A"#.utf8) + Array(text[(k + 1)..<member.whole.upperBound])
         return (member, twin)
     }
 }
@@ -195,6 +192,8 @@ enum JSONValueSpans {
     struct Member {
         var whole: Range<Int>
         var removable: Range<Int>
+        /// The bytes of its name, between the quotes, escapes as written.
+        var name: Range<Int>
     }
 
     /// Every member of every object below the top-level one, in text order.
@@ -224,10 +223,12 @@ enum JSONValueSpans {
                 var comma: Int?
                 while true {
                     var nameStart = position
+                    var nameEnd = position
                     if isObject {
                         skipSpace(text, &position)
                         nameStart = position
                         guard string(text, &position) else { return false }
+                        nameEnd = position
                         skipSpace(text, &position)
                         guard position < text.count, text[position] == UInt8(ascii: ":") else { return false }
                         position += 1
@@ -240,7 +241,7 @@ enum JSONValueSpans {
                     if isObject, depth >= 1 {
                         // Out with the comma before it, or else the one after it.
                         let removable = comma.map { $0..<valueEnd } ?? (follows ? nameStart..<(position + 1) : nameStart..<valueEnd)
-                        members.append(Member(whole: nameStart..<valueEnd, removable: removable))
+                        members.append(Member(whole: nameStart..<valueEnd, removable: removable, name: (nameStart + 1)..<(nameEnd - 1)))
                     }
                     if follows { comma = position; position += 1; continue }
                     guard text[position] == close else { return false }

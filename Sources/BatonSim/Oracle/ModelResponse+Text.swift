@@ -28,11 +28,10 @@ extension ModelResponse {
         }
         guard case .object = json else { throw OracleResponseError("the response is not a JSON object") }
         if let name = json.repeatedName(deep: false) { throw OracleResponseError("member \(name) given twice at the top of the response") }
-        // What the walk works out per field depends on the operation and its variables alone:
-        // responses to the same operation under the same variables share it (keyed by the
-        // variables' canonical text, which tells apart every value the walk reads differently).
-        // Which fields apply depends on the `@include`/`@skip` variables alone: responses under
-        // the same conditions share those (see ``TextWalk/Shapes``).
+        // What the walk works out depends on the operation and on its variables alone: storage
+        // keys on all of them (responses under the same variables share those, keyed by the
+        // variables' canonical text), which fields apply on the `@include`/`@skip` ones only
+        // (responses under the same conditions share those, ``TextWalk/Shapes``).
         let (resolved, identity) = compiled.resolved(variables)
         let conditions = compiled.conditionIdentity(resolved)
         var walk = TextWalk(
@@ -306,13 +305,18 @@ struct TextWalk {
         for (position, field) in merged.enumerated() { byKey[OracleText(field.field.node.responseKey)] = position }
         let idKeys = merged.filter { $0.field.name == "id" && $0.field.selections == nil }.map { OracleText($0.field.node.responseKey) }
         var resolved: [ResolvedField?] = []
+        var nullProbes: [NullProbe?] = []
         resolved.reserveCapacity(merged.count)
+        nullProbes.reserveCapacity(merged.count)
         for field in merged {
-            // A type outside those the field's set can meet reads the field as written there.
-            let definedOn = OracleSelectionSet.isForeign(typename, to: field.field.parentType, schema: schema) ? field.field.parentType : typename
-            guard !field.field.isTypename, let definition = catalog.entry(field.field.name, on: definedOn),
-                let kind = definition.kind
-            else {
+            guard !field.field.isTypename else {
+                resolved.append(nil)
+                nullProbes.append(nil)
+                continue
+            }
+            let definedOn = self.definedOn(field.field, typename)
+            nullProbes.append(schema.field(field.field.name, on: definedOn).flatMap { NullProbe($0.type, schema: schema) })
+            guard let definition = catalog.entry(field.field.name, on: definedOn), let kind = definition.kind else {
                 resolved.append(nil)
                 continue
             }
@@ -320,13 +324,14 @@ struct TextWalk {
                 namedType: definition.namedType, listDepth: definition.listDepth, kind: kind,
                 deleteRecord: field.all.lazy.compactMap(\.deleteRecord).first))
         }
-        let nullProbes: [NullProbe?] = merged.map { field in
-            guard !field.field.isTypename else { return nil }
-            let definedOn = OracleSelectionSet.isForeign(typename, to: field.field.parentType, schema: schema) ? field.field.parentType : typename
-            return schema.field(field.field.name, on: definedOn).flatMap { NullProbe($0.type, schema: schema) }
-        }
         let idKind = merged.indices.first { merged[$0].field.name == "id" && merged[$0].field.selections == nil }.flatMap { resolved[$0]?.kind }
         return Fields(merged: merged, byKey: byKey, idKeys: idKeys, idKind: idKind, resolved: resolved, nullProbes: nullProbes)
+    }
+
+    /// The type whose definition of `field` a record of `typename` reads: its own, unless the
+    /// type is outside those the field's set can meet; then the type the field is written on.
+    func definedOn(_ field: OracleField, _ typename: String) -> String {
+        OracleSelectionSet.isForeign(typename, to: field.parentType, schema: schema) ? field.parentType : typename
     }
 
     /// A field's storage key and resolved arguments, memoized for the walk's variables.
@@ -360,23 +365,30 @@ struct TextWalk {
         return found
     }
 
-    /// The response keys of `__typename` fields that apply whatever the object's type.
     /// The response keys `__typename` may come under for an object of `declaredType` read by
     /// `sets`, and whether that type is an object type; memoized (they depend on neither the
     /// response nor the variables).
     private mutating func typenameFacts(_ sets: [OracleSelectionSet], _ declaredType: String) -> (keys: [OracleText], isObjectType: Bool) {
-        let singleKey = sets.count == 1 ? SingleSetKey(set: ObjectIdentifier(sets[0]), typename: declaredType) : nil
-        if let singleKey, let known = shapes.singleSetTypenameFacts[singleKey] { return known }
-        let factsKey = singleKey == nil ? FieldsKey(sets: sets.map(ObjectIdentifier.init), typename: declaredType) : nil
-        if let factsKey, let known = shapes.typenameFacts[factsKey] { return known }
-        var keys: [OracleText] = ["__typename"]
-        for set in sets { TextWalk.typenameKeys(set, declaredType: declaredType, into: &keys) }
-        let facts = (keys, schema.type(named: declaredType)?.kind == .object)
-        if let singleKey { shapes.singleSetTypenameFacts[singleKey] = facts }
-        if let factsKey { shapes.typenameFacts[factsKey] = facts }
+        func make() -> (keys: [OracleText], isObjectType: Bool) {
+            var keys: [OracleText] = ["__typename"]
+            for set in sets { TextWalk.typenameKeys(set, declaredType: declaredType, into: &keys) }
+            return (keys, schema.type(named: declaredType)?.kind == .object)
+        }
+        if sets.count == 1 {
+            let key = SingleSetKey(set: ObjectIdentifier(sets[0]), typename: declaredType)
+            if let known = shapes.singleSetTypenameFacts[key] { return known }
+            let facts = make()
+            shapes.singleSetTypenameFacts[key] = facts
+            return facts
+        }
+        let key = FieldsKey(sets: sets.map(ObjectIdentifier.init), typename: declaredType)
+        if let known = shapes.typenameFacts[key] { return known }
+        let facts = make()
+        shapes.typenameFacts[key] = facts
         return facts
     }
 
+    /// The response keys of `__typename` fields that apply whatever the object's type.
     static func typenameKeys(_ set: OracleSelectionSet, declaredType: String, into keys: inout [OracleText]) {
         for item in set.items {
             switch item {
@@ -444,8 +456,7 @@ struct TextWalk {
             // A connection the response left out reads as the null it stands for: its page is
             // the one an explicit `null` brings.
             let field = merged.field
-            let definedOn = OracleSelectionSet.isForeign(typename, to: field.parentType, schema: schema) ? field.parentType : typename
-            let pageType = catalog.entry(field.name, on: definedOn)?.namedType ?? field.definition?.type.namedType ?? ""
+            let pageType = catalog.entry(field.name, on: definedOn(field, typename))?.namedType ?? field.definition?.type.namedType ?? ""
             response.pages.append(OraclePage.make(
                 directive, arguments: arguments, parent: parent.key, fieldSlot: slot, typename: pageType, server: nil))
         }

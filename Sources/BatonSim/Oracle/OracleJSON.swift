@@ -54,7 +54,6 @@ package indirect enum OracleJSON: Hashable, Sendable {
     }
 }
 
-/// One `"key": value` member of a JSON object.
 extension OracleJSON {
     /// The first member name an object gives twice (by bytes), in this object alone or, `deep`,
     /// in any object inside it too; nil when there is none. A response is a map: a member given
@@ -92,6 +91,7 @@ extension OracleJSON {
     }
 }
 
+/// One `"key": value` member of a JSON object.
 package struct OracleJSONMember: Hashable, Sendable {
     package var key: OracleText
     package var value: OracleJSON

@@ -39,8 +39,7 @@ extension TextWalk {
         for index in members.indices {
             guard let position = applying.byKey[members[index].key], !applying.merged[position].field.isTypename else { continue }
             let written = applying.merged[position].field
-            let definedOn = OracleSelectionSet.isForeign(typename, to: written.parentType, schema: schema) ? written.parentType : typename
-            guard let definition = schema.field(written.name, on: definedOn) else { continue }
+            guard let definition = schema.field(written.name, on: definedOn(written, typename)) else { continue }
             let merged = applying.merged[position]
             guard let value = try settle(
                 members[index].value, type: definition.type, merged: merged, path: path + [.key(members[index].key.string)],

@@ -24,12 +24,6 @@ package enum Legible {
         let bytes = text.utf8
         let printable = bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
         if printable, !bytes.contains(UInt8(ascii: "\\")) { return text }
-        var previous: Unicode.Scalar?
-        let plain = !text.unicodeScalars.contains("\\") && text.unicodeScalars.allSatisfy { scalar in
-            defer { previous = scalar }
-            return !needsEscape(scalar, afterPlainBase: previous.map(\.isASCII) ?? true)
-        }
-        guard !plain else { return text }
         var out = ""
         write(text, quoting: false, into: &out)
         return out

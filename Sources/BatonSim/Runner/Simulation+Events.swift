@@ -176,7 +176,7 @@ extension Simulation {
         let resolved = try resolve(plan, operation, variables, index: index)
         let store: Result<ChangeSet, any Error>
         do {
-            store = .success(try storeWork.time { try Ingest.normalize(plan: plan, variables: resolved, response: body.bytes, mutant: options.mutant) })
+            store = .success(try storeRead(plan, resolved, body))
         } catch {
             store = .failure(error)
         }
@@ -203,10 +203,15 @@ extension Simulation {
         guard let plan = plans.plan(operation) else { return nil }
         let resolved = try resolve(plan, operation, variables, index: index)
         do {
-            return try storeWork.time { try Ingest.normalize(plan: plan, variables: resolved, response: body.bytes, mutant: options.mutant) }
+            return try storeRead(plan, resolved, body)
         } catch {
             throw violation("ingest-accepts-server-response", "\(operation): \(error)", at: index)
         }
+    }
+
+    /// The store's ingest of `body`, timed as the store's own work.
+    private func storeRead(_ plan: Plan, _ variables: Variables, _ body: ResponseBody) throws -> ChangeSet {
+        try storeWork.time { try Ingest.normalize(plan: plan, variables: variables, response: body.bytes, mutant: options.mutant) }
     }
 
     /// What the model learns from a response: the server's provenance when the run has it (and
