@@ -167,6 +167,10 @@ package enum Mutant: String, CaseIterable, Sendable {
     /// `\u212Aind` (a Kelvin sign, canonically equivalent to `K`) reads as the field `Kind`, while
     /// the same name written unescaped does not (found 2026-12-05).
     case escapedNamesFoldEquivalent
+    /// A `__typename` is compared as a Swift string and not checked to be a GraphQL name, so
+    /// `\u212Aind` (a Kelvin sign) passes for the type `Kind`: its fragments apply and the record
+    /// is filed as a `Kind` (found 2026-12-05).
+    case typenamesFoldEquivalent
 
     /// What the mutant breaks, in a sentence.
     package var summary: String {
@@ -222,6 +226,7 @@ package enum Mutant: String, CaseIterable, Sendable {
         case .absentConnectionGetsNoPage: "a @connection field the response leaves out while an error names it gets no page, so a read finds nothing at the connection"
         case .unselectedTwinsCollide: "two unselected members named café precomposed and decomposed, escaped, are taken for one name given twice and the response is refused"
         case .escapedNamesFoldEquivalent: "an escaped member name is matched as a Swift string, so \\u212Aind (a Kelvin sign) reads as the selected field Kind"
+        case .typenamesFoldEquivalent: "a __typename is compared as a Swift string and not checked to be a name, so \\u212Aind (a Kelvin sign) passes for the type Kind"
         }
     }
 }

@@ -34,6 +34,9 @@ public struct IngestError: Error, Hashable, Sendable, CustomStringConvertible {
         case missingTypename(abstractType: String)
         /// `__typename` names another type than the schema's object type for the field.
         case typenameMismatch(expected: String, found: String)
+        /// A `__typename` that is no GraphQL name (letters, digits and `_`, ASCII only), so no
+        /// server's type: `\u212Aind`, whose Kelvin sign Swift's `==` takes for a `K`, is not `Kind`.
+        case typenameNotAName(String)
         /// A member name given twice in one object of the response (a GraphQL response is a map).
         case duplicateMember(String)
         /// Null where the schema's type (`type`, such as `String!`) allows none, and no error in
@@ -58,6 +61,23 @@ public struct IngestError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The path dotted: `characters.results.3.name`.
     public var dottedPath: String { ResponsePathComponent.dotted(path) }
 
+    /// `text` as a JSON string written in ASCII (`\u212A` for a Kelvin sign), so a name that
+    /// only looks like another reads as what it is.
+    static func asciiQuoted(_ text: String) -> String {
+        var out = "\""
+        for unit in text.utf16 {
+            switch unit {
+            case 0x22: out += "\\\""
+            case 0x5C: out += "\\\\"
+            case 0x20..<0x7F: out.unicodeScalars.append(Unicode.Scalar(UInt8(unit)))
+            default:
+                let hex = String(unit, radix: 16, uppercase: true)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            }
+        }
+        return out + "\""
+    }
+
     /// What went wrong, in words, without the location.
     public var message: String {
         switch kind {
@@ -68,7 +88,8 @@ public struct IngestError: Error, Hashable, Sendable, CustomStringConvertible {
         case .missingID: "missing required id"
         case .missingTypename(let type): "missing __typename for abstract type \(type)"
         case .typenameMismatch(let expected, let found):
-            "__typename \(found) contradicts the schema's type \(expected)"
+            "__typename \(Self.asciiQuoted(found)) contradicts the schema's type \(expected)"
+        case .typenameNotAName(let found): "__typename \(Self.asciiQuoted(found)) is not a GraphQL name"
         case .duplicateMember(let name): "member \(JSONError.quote(name)) is given more than once in one object"
         case .nullInNonNullPosition(let type):
             "null where the type \(type) allows none, and no error in errors names this place"

@@ -418,9 +418,21 @@ struct Normalizer {
         guard kind == .string else { throw wrongType("a type name", kind) }
         let offset = scanner.position
         let found = try readString()
-        if found != typename {
+        // By bytes: Swift's `==` takes `\u212Aind` (a Kelvin sign) for `Kind`.
+        let same = mutant.isOn(.typenamesFoldEquivalent) ? found == typename : ExactText.bytesEqual(found, typename)
+        if !same {
             throw IngestError(.typenameMismatch(expected: typename, found: found), offset: offset)
         }
+    }
+
+    /// True when `text` is a GraphQL name: a letter or `_`, then letters, digits and `_`, ASCII.
+    static func isGraphQLName(_ text: String) -> Bool {
+        var bytes = text.utf8.makeIterator()
+        guard let first = bytes.next(), Lexer.isNameStart(first) else { return false }
+        while let byte = bytes.next() {
+            if !Lexer.isNameContinue(byte) { return false }
+        }
+        return true
     }
 
     /// Looks ahead through the object at the scanner for its type name, then comes back.
@@ -444,7 +456,14 @@ struct Normalizer {
                     guard kind == .string else {
                         throw wrongType("a type name", kind).inside(.key(String(decoding: name, as: UTF8.self)))
                     }
-                    found = try readString()
+                    let offset = scanner.position
+                    let typename = try readString()
+                    // A type's name is ASCII; any other text names no type of any server, and
+                    // as a dictionary key it could pass for one (a Kelvin sign for a `K`).
+                    if !Self.isGraphQLName(typename), !mutant.isOn(.typenamesFoldEquivalent) {
+                        throw IngestError(.typenameNotAName(typename), offset: offset)
+                    }
+                    found = typename
                     break
                 }
                 // The object is read from its start once its type is known; its strings are checked then.

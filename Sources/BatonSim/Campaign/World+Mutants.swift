@@ -35,8 +35,32 @@ extension World {
         case .escapedNamesFoldEquivalent:
             let kelvin = anyField { node, _ in node.responseKey.contains("K") }
             return kelvin ? nil : "no response key holds a K, the one letter another name (a Kelvin sign) can pass for"
+        case .typenamesFoldEquivalent:
+            return selectsTypename ? nil : "no operation selects __typename, the one value the bug reads"
         default:
             return nil
+        }
+    }
+
+    /// Whether some operation selects `__typename` (through its fragments too).
+    var selectsTypename: Bool {
+        func selects(_ selections: [Document.SelectionNode], _ fragments: [String: Document.Fragment], _ visiting: inout Set<String>) -> Bool {
+            selections.contains { selection in
+                switch selection {
+                case .field(let field):
+                    return field.name == "__typename" || selects(field.selections ?? [], fragments, &visiting)
+                case .inlineFragment(let fragment):
+                    return selects(fragment.selections, fragments, &visiting)
+                case .fragmentSpread(let spread):
+                    guard let fragment = fragments[spread.name], visiting.insert(spread.name).inserted else { return false }
+                    defer { visiting.remove(spread.name) }
+                    return selects(fragment.selections, fragments, &visiting)
+                }
+            }
+        }
+        return operations.contains { operation in
+            var visiting: Set<String> = []
+            return selects(operation.syntax.selections, operation.fragments, &visiting)
         }
     }
 

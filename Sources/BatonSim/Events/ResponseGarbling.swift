@@ -81,7 +81,10 @@ enum ResponseGarbling {
 
     /// `text` garbled one way, drawn from `random`, with a line that says how.
     static func garble(_ text: [UInt8], random: inout SimRandom) -> (text: [UInt8], how: String) {
-        let kind = random.int(0...6)
+        let kind = random.int(0...7)
+        if kind == 7, let respelled = respelledTypename(text, random: &random) {
+            return respelled
+        }
         if kind == 5 {
             return added(text, random: &random)
         }
@@ -147,6 +150,42 @@ extension ResponseGarbling {
         let extra = random.pick(extraMembers)
         return (Array(text[..<member.whole.upperBound]) + Array(("," + extra).utf8) + Array(text[member.whole.upperBound...]),
                 "with \(extra) added after the member at byte \(member.whole.lowerBound)")
+    }
+
+    /// `text` with the value of one `__typename` member spelled another way: the same name with
+    /// its first letter escaped (`\u0043haracter`, to be read as `Character`), or another text:
+    /// its `K` as an escaped Kelvin sign (which Swift's `==` takes for a `K`), its first letter's
+    /// case flipped (a name the schema does not have), a combining accent or an `é` added, a
+    /// space added, or nothing. `nil` when no member is named `__typename` as written.
+    static func respelledTypename(_ text: [UInt8], random: inout SimRandom) -> (text: [UInt8], how: String)? {
+        let typenames = JSONValueSpans.objectMembers(of: text).compactMap { member -> (Range<Int>, [UInt8])? in
+            guard text[member.name].elementsEqual("__typename".utf8) else { return nil }
+            var start = member.name.upperBound + 1
+            while start < member.whole.upperBound, text[start] != UInt8(ascii: "\"") { start += 1 }
+            let value = start..<member.whole.upperBound
+            let name = Array(text[value].dropFirst().dropLast())
+            guard value.count >= 2, text[value.upperBound - 1] == UInt8(ascii: "\""), let first = name.first,
+                  !name.contains(UInt8(ascii: "\\")), first < 0x80 else { return nil }
+            return (value, name)
+        }
+        guard !typenames.isEmpty else { return nil }
+        let (value, name) = random.pick(typenames)
+        var spellings: [(bytes: [UInt8], how: String)] = [
+            (Array(#"\u00"#.utf8) + Array(String(name[0], radix: 16, uppercase: random.chance(0.5)).utf8) + name.dropFirst(),
+             "its first letter escaped"),
+            ([name[0] ^ 0x20] + name.dropFirst(), "its first letter's case flipped"),
+            (name + Array(#"\u0301"#.utf8), "an escaped combining accent added"),
+            (name + [0xC3, 0xA9], "an é added"),
+            (name + [0x20], "a space added"),
+            ([], "emptied"),
+        ]
+        // Where the name has a `K`, half the time its Kelvin twin.
+        if let k = name.firstIndex(of: UInt8(ascii: "K")), random.chance(0.5) {
+            spellings = [(Array(name[..<k]) + Array(#"\u212A"#.utf8) + Array(name[(k + 1)...]), "its K written \\u212A")]
+        }
+        let (bytes, how) = random.pick(spellings)
+        return (Array(text[..<value.lowerBound]) + [UInt8(ascii: "\"")] + bytes + [UInt8(ascii: "\"")] + Array(text[value.upperBound...]),
+                "the __typename at byte \(value.lowerBound) (\(String(decoding: name, as: UTF8.self))) respelled: \(how)")
     }
 
     /// A member whose name holds a `K`, and a copy of it whose name writes that `K` as the
@@ -284,3 +323,4 @@ enum JSONValueSpans {
         }
     }
 }
+

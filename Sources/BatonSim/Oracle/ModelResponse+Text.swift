@@ -353,16 +353,28 @@ struct TextWalk {
         var found: String?
         if let given {
             guard case .string(let name) = given.value else { throw OracleResponseError("__typename is not a string", path: path()) }
+            // The spec's grammar makes a type's name ASCII letters, digits and underscores, so
+            // no other text is any server's type (nor, compared by bytes, the schema's).
+            guard TextWalk.isName(name.bytes) else { throw OracleResponseError("__typename \(name) is no type's name", path: path()) }
             found = name.string
         }
         if isObjectType {
-            if let found, found != declaredType {
+            if let found, OracleText(found) != OracleText(declaredType) {
                 throw OracleResponseError("__typename \(found) contradicts the schema's type \(declaredType)", path: path())
             }
             return declaredType
         }
         guard let found else { throw OracleResponseError("missing __typename for abstract type \(declaredType)", path: path()) }
         return found
+    }
+
+    /// Whether `bytes` spell a GraphQL name: `[_A-Za-z][_0-9A-Za-z]*`.
+    static func isName(_ bytes: [UInt8]) -> Bool {
+        func letter(_ byte: UInt8) -> Bool {
+            (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || byte == 0x5F
+        }
+        guard let first = bytes.first, letter(first) else { return false }
+        return bytes.dropFirst().allSatisfy { letter($0) || (0x30...0x39).contains($0) }
     }
 
     /// The response keys `__typename` may come under for an object of `declaredType` read by
