@@ -1,3 +1,4 @@
+import Foundation
 import Baton
 @testable import BatonSim
 import Testing
@@ -61,6 +62,44 @@ struct GarbledResponseTests {
         }
         #expect(kinds == ["cut", "replaced", "sent", "the", "with", "without"])
         #expect(hows.contains { $0.contains("added at the top") } && hows.contains { $0.contains("added after the member") })
+    }
+
+    @Test("a number respelled is the same decimal value, in JSON's grammar")
+    func respelledNumbers() throws {
+        var random = SimRandom(seed: 3)
+        for written in ["15", "0", "-0", "2.5", "-1.50e2", "0.001", "7E+2", "123456789012345678901234567890", "1e400", "4.9e-324"] {
+            let number = try #require(DecimalSpelling(Array(written.utf8)[...]))
+            let value = Double(written)!
+            for _ in 0..<40 {
+                let spelled = String(decoding: number.spelled(random: &random), as: UTF8.self)
+                #expect(spelled.wholeMatch(of: /-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/) != nil, "\(written) → \(spelled)")
+                #expect(Double(spelled) == value, "\(written) → \(spelled)")
+                // Decimal holds 38 digits: exact for the values in its range.
+                if value == 0 || (abs(value) < 1e100 && abs(value) > 1e-100), let exact = Decimal(string: written) {
+                    #expect(Decimal(string: spelled) == exact, "\(written) → \(spelled)")
+                }
+            }
+        }
+        for notANumber in ["01", "1.", ".5", "+1", "1e", "x", "\"1\"", "1e99999"] {
+            #expect(DecimalSpelling(Array(notANumber.utf8)[...]) == nil, "\(notANumber)")
+        }
+    }
+
+    @Test("a __typename respelled: the same name escaped, or texts that are other names or none")
+    func respelledTypenames() throws {
+        let text = Array(#"{"data":{"item":{"__typename":"Kind","id":"1"}}}"#.utf8)
+        var random = SimRandom(seed: 5)
+        var values: Set<String> = []
+        for _ in 0..<80 {
+            let (garbled, how) = try #require(ResponseGarbling.respelledTypename(text, random: &random))
+            #expect(how.hasPrefix("the __typename at byte 30 (Kind) respelled: "))
+            values.insert(String(decoding: garbled[30..<(garbled.count - 12)], as: UTF8.self))
+        }
+        let expected: Set<String> = [
+            #""\u004bind""#, #""\u004Bind""#, #""kind""#, #""Kind\u0301""#, "\"Kind\u{E9}\"", #""Kind ""#, "\"\"", #""\u212Aind""#,
+        ]
+        #expect(values == expected)
+        #expect(ResponseGarbling.respelledTypename(Array(#"{"data":{"item":{"id":"1"}}}"#.utf8), random: &random) == nil)
     }
 
     /// Bad responses, each between a good one and a check that must still find the good data.
