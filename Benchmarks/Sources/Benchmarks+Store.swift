@@ -135,6 +135,7 @@ extension Benchmarks {
             },
             Contender("check in memory") { _ = warm.check(input.plan, variables: input.variables) },
             Contender("read back") { _ = warm.read(input.plan, variables: input.variables) },
+            Contender("the response parsed as JSON") { _ = try JSONValue.parse(input.response) },
         ], repetitions: repetitions)
         kept.removeAll()
         guard bytes > 0 else { throw BenchError("the raw select read nothing") }
@@ -152,6 +153,9 @@ extension Benchmarks {
             name: "check with everything in memory", measure: samples[4], floorName: "hydration", floor: samples[0], target: 0.06))
         add(Comparison(
             name: "read back the operation as JSON", measure: samples[5], floorName: "check in memory", floor: samples[4]))
+        add(Comparison(
+            name: "read back the operation as JSON", measure: samples[5],
+            floorName: "the response's bytes parsed into the same kind of tree (JSONValue)", floor: samples[6]))
 
         // Collection over the one-root graph, against hydration of the page in the same loop.
         let graph = try GraphFixture(records: 50_000)
