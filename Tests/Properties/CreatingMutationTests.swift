@@ -120,6 +120,39 @@ struct CreatingMutationTests {
     }
 
     @MainActor
+    @Test("of two entity types at the payload's nearest depth, the one an argument or the field's name names is edited, and the seeds run clean")
+    func twoTypesNamed() throws {
+        let schema = CreatingWorld.schema + """
+
+            type NoteTag { id: ID! label: String }
+            type Both { note: Note tag: NoteTag }
+            type Holder { both: Both }
+            extend type Mutation { postBothNote(text: String): Holder, addNoteTag(label: String): Holder, attach(noteId: ID!, text: String): Holder }
+            extend type Query { tag(id: ID!): NoteTag }
+            """
+        let operations = CreatingWorld.operations + [
+            ("Tag.graphql", "query Tag($id: ID!) { tag(id: $id) { id label } }"),
+            ("PostBothNote.graphql", "mutation PostBothNote($text: String) { postBothNote(text: $text) { both { note { id text } tag { id label } } } }"),
+            ("AddNoteTag.graphql", "mutation AddNoteTag($label: String) { addNoteTag(label: $label) { both { tag { id label } note { id } } } }"),
+            ("Attach.graphql", "mutation Attach($noteId: ID!, $text: String) { attach(noteId: $noteId, text: $text) { both { note { id text } tag { id } } } }"),
+        ]
+        let world = try WorldFixtures.world("named", schema: schema, operations: operations, entities: ["Note": 2...6, "NoteTag": 1...3], settings: WorldSettings())
+        // The name holds `Note` only.
+        let post = try #require(world.analysis.mutations["PostBothNote"]?["postBothNote"])
+        #expect(post.creates && post.targetType == "Note" && post.carriers.contains("Both"))
+        // The name holds `Note` and `NoteTag`: the longer.
+        let tag = try #require(world.analysis.mutations["AddNoteTag"]?["addNoteTag"])
+        #expect(tag.creates && tag.targetType == "NoteTag" && tag.setters.map(\.field) == ["label"])
+        // `noteId` names a note.
+        let attach = try #require(world.analysis.mutations["Attach"]?["attach"])
+        #expect(!attach.creates && attach.targetType == "Note" && attach.idArgument == ["noteId"] && attach.setters.map(\.field) == ["text"])
+        for seed: UInt64 in 0...5 {
+            let outcome = Simulation.run(seed: seed, options: .init(events: 200, world: world))
+            #expect(outcome.failure == nil, "seed \(seed): \(outcome.failure.map(String.init(describing:)) ?? "")")
+        }
+    }
+
+    @MainActor
     @Test("its seeds run clean")
     func seeds() throws {
         let world = try CreatingWorld.world()

@@ -11,7 +11,9 @@ import Baton
 /// its type is the `typename:` of a payload field carrying `@deleteRecord`, else the field's own
 /// type when that is an entity, else the one entity type the payload selects, at the nearest depth
 /// that selects any, through objects without ids (`addComment { commentEdge { node { id } } }`:
-/// the edge is a carrier, answered as part of the payload, its `node` the entity). Fields the payload
+/// the edge is a carrier, answered as part of the payload, its `node` the entity); of several
+/// there, the one an argument is named after (`noteId`), else the one the field's name holds
+/// (`createCommitOnBranch { commit ref }` edits the `Commit`). Fields the payload
 /// selects on that entity get a new version; an argument (or a field of the id's input object)
 /// named like a scalar field of the entity, and of its type, sets it; `@deleteRecord` deletes the
 /// entity.
@@ -137,6 +139,9 @@ package struct MutationEdit: Sendable, Hashable {
                 candidates = [named]
                 deletes = true
             }
+            if candidates.count > 1 {
+                candidates = named(among: candidates, field: node.name, definition: definition, schema: schema)
+            }
             guard candidates.count == 1 else {
                 let unknown = idArgument.isEmpty ? "which type it creates" : "which type its id names"
                 if candidates.isEmpty {
@@ -224,6 +229,20 @@ package struct MutationEdit: Sendable, Hashable {
             level = deeper
         }
         return []
+    }
+
+    /// Of several entity types a payload selects at its nearest depth, the one the field names:
+    /// the one an argument is named after (`pullRequestId` for a `PullRequest`), else the one
+    /// whose name the field's holds, the longest when several do (`createCommitOnBranch` makes a
+    /// `Commit`, `addIssueComment` an `IssueComment` rather than an `Issue`). All of them when
+    /// neither rule picks one.
+    private static func named(among candidates: [String], field: String, definition: Schema.Field, schema: Schema) -> [String] {
+        let typed = candidates.filter { typedIDArgument(of: definition, target: $0, schema: schema) != nil }
+        if typed.count == 1 { return typed }
+        let inName = candidates.filter { field.contains($0) }
+        guard let longest = inName.map(\.utf8.count).max() else { return candidates }
+        let chosen = inName.filter { $0.utf8.count == longest }
+        return chosen.count == 1 ? chosen : candidates
     }
 
     /// The object types with ids a value of `type` can be (itself, for an object type).
