@@ -169,10 +169,6 @@ struct MutantProperties {
         // default world catches it since that world wrote and removed notes, and
         // Fixtures/regressions keeps those events too).
         .failedStructureReadDiscards: "structure-check-read-fault-keeps-file.json",
-        // A garbled response must put a string after a bad element of an error's path: seed 274
-        // of the default world is the first since respelled `__typename`s took a share of the
-        // garbling draws (it was within the bound before).
-        .badPathElementStopsReading: "error-path-with-a-bad-element.json",
         // A garbled response must hold a null that a propagated error names and, after it in
         // the same object, a value of the wrong kind: none in 120 seeds of the default world.
         .discardedValuesUnchecked: "replaced-value-checked-past-the-null.json",
