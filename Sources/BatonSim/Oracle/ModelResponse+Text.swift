@@ -355,12 +355,14 @@ struct TextWalk {
             guard case .string(let name) = given.value else { throw OracleResponseError("__typename is not a string", path: path()) }
             // The spec's grammar makes a type's name ASCII letters, digits and underscores, so
             // no other text is any server's type (nor, compared by bytes, the schema's).
-            guard TextWalk.isName(name.bytes) else { throw OracleResponseError("__typename \(name) is no type's name", path: path()) }
+            guard TextWalk.isName(name.bytes) else {
+                throw OracleResponseError("__typename \(Legible.quoted(name.string)) is no type's name", path: path())
+            }
             found = name.string
         }
         if isObjectType {
             if let found, OracleText(found) != OracleText(declaredType) {
-                throw OracleResponseError("__typename \(found) contradicts the schema's type \(declaredType)", path: path())
+                throw OracleResponseError("__typename \(Legible.quoted(found)) contradicts the schema's type \(declaredType)", path: path())
             }
             return declaredType
         }
