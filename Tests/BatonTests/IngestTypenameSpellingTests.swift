@@ -44,6 +44,13 @@ struct IngestTypenameSpellingTests {
         #expect(escaped.value("Kind:1", "name") == .string("n"))
     }
 
+    @Test("a long text that is no name is shown cut, in ASCII")
+    func longNonNameIsCut() {
+        let long = String(repeating: "\u{E9}", count: 5000)
+        let error = ingestError(unionPlan, #"{"data":{"thing":{"__typename":"\#(long)","id":"1"}}}"#)
+        #expect(error?.message == "__typename \"" + String(repeating: "\\u00E9", count: 40) + "\\u2026\" is not a GraphQL name")
+    }
+
     @Test("under an object type, a Kelvin spelling contradicts the schema's type and says what it holds")
     func kelvinContradictsObjectType() throws {
         let error = ingestError(objectPlan, #"{"data":{"kind":{"__typename":"\u212Aind","id":"1"}}}"#)

@@ -62,10 +62,14 @@ public struct IngestError: Error, Hashable, Sendable, CustomStringConvertible {
     public var dottedPath: String { ResponsePathComponent.dotted(path) }
 
     /// `text` as a JSON string written in ASCII (`\u212A` for a Kelvin sign), so a name that
-    /// only looks like another reads as what it is.
+    /// only looks like another reads as what it is; past 40 characters cut, with `\u2026` (…).
     static func asciiQuoted(_ text: String) -> String {
+        var shown = text
+        if text.unicodeScalars.count > 40 {
+            shown = String(String.UnicodeScalarView(text.unicodeScalars.prefix(40))) + "\u{2026}"
+        }
         var out = "\""
-        for unit in text.utf16 {
+        for unit in shown.utf16 {
             switch unit {
             case 0x22: out += "\\\""
             case 0x5C: out += "\\\\"
