@@ -213,4 +213,14 @@ package struct Lexer {
     static func isNameContinue(_ byte: UInt8) -> Bool {
         isNameStart(byte) || isDigit(byte)
     }
+
+    /// True when `text` is a GraphQL name: a letter or `_`, then letters, digits and `_`, ASCII.
+    static func isName(_ text: String) -> Bool {
+        var bytes = text.utf8.makeIterator()
+        guard let first = bytes.next(), isNameStart(first) else { return false }
+        while let byte = bytes.next() {
+            if !isNameContinue(byte) { return false }
+        }
+        return true
+    }
 }

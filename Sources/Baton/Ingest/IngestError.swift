@@ -61,27 +61,6 @@ public struct IngestError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The path dotted: `characters.results.3.name`.
     public var dottedPath: String { ResponsePathComponent.dotted(path) }
 
-    /// `text` as a JSON string written in ASCII (`\u212A` for a Kelvin sign), so a name that
-    /// only looks like another reads as what it is; past 40 characters cut, with `\u2026` (…).
-    static func asciiQuoted(_ text: String) -> String {
-        var shown = text
-        if text.unicodeScalars.count > 40 {
-            shown = String(String.UnicodeScalarView(text.unicodeScalars.prefix(40))) + "\u{2026}"
-        }
-        var out = "\""
-        for unit in shown.utf16 {
-            switch unit {
-            case 0x22: out += "\\\""
-            case 0x5C: out += "\\\\"
-            case 0x20..<0x7F: out.unicodeScalars.append(Unicode.Scalar(UInt8(unit)))
-            default:
-                let hex = String(unit, radix: 16, uppercase: true)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            }
-        }
-        return out + "\""
-    }
-
     /// What went wrong, in words, without the location.
     public var message: String {
         switch kind {
@@ -92,8 +71,8 @@ public struct IngestError: Error, Hashable, Sendable, CustomStringConvertible {
         case .missingID: "missing required id"
         case .missingTypename(let type): "missing __typename for abstract type \(type)"
         case .typenameMismatch(let expected, let found):
-            "__typename \(Self.asciiQuoted(found)) contradicts the schema's type \(expected)"
-        case .typenameNotAName(let found): "__typename \(Self.asciiQuoted(found)) is not a GraphQL name"
+            "__typename \(JSONError.quote(found, asciiOnly: true)) contradicts the schema's type \(expected)"
+        case .typenameNotAName(let found): "__typename \(JSONError.quote(found, asciiOnly: true)) is not a GraphQL name"
         case .duplicateMember(let name): "member \(JSONError.quote(name)) is given more than once in one object"
         case .nullInNonNullPosition(let type):
             "null where the type \(type) allows none, and no error in errors names this place"

@@ -425,16 +425,6 @@ struct Normalizer {
         }
     }
 
-    /// True when `text` is a GraphQL name: a letter or `_`, then letters, digits and `_`, ASCII.
-    static func isGraphQLName(_ text: String) -> Bool {
-        var bytes = text.utf8.makeIterator()
-        guard let first = bytes.next(), Lexer.isNameStart(first) else { return false }
-        while let byte = bytes.next() {
-            if !Lexer.isNameContinue(byte) { return false }
-        }
-        return true
-    }
-
     /// Looks ahead through the object at the scanner for its type name, then comes back.
     mutating func findTypename(group: Int, abstractType: String) throws(IngestError) -> String {
         let start = scanner.mark
@@ -460,7 +450,7 @@ struct Normalizer {
                     let typename = try readString()
                     // A type's name is ASCII; any other text names no type of any server, and
                     // as a dictionary key it could pass for one (a Kelvin sign for a `K`).
-                    if !Self.isGraphQLName(typename), !mutant.isOn(.typenamesFoldEquivalent) {
+                    if !Lexer.isName(typename), !mutant.isOn(.typenamesFoldEquivalent) {
                         throw IngestError(.typenameNotAName(typename), offset: offset)
                     }
                     found = typename

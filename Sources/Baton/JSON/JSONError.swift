@@ -75,15 +75,29 @@ public struct JSONError: Error, Hashable, Sendable, CustomStringConvertible {
         "\(message) at byte \(offset) (line \(line), column \(column))"
     }
 
-    /// `name` as a JSON string, cut to 40 characters for a message.
-    static func quote(_ name: String) -> String {
+    /// `name` as a JSON string, cut to 40 characters for a message; `asciiOnly`, with every
+    /// character past ASCII escaped too (`\u212A` for a Kelvin sign), so that a name that only
+    /// looks like another reads as what it is.
+    static func quote(_ name: String, asciiOnly: Bool = false) -> String {
         var text = name
         if text.unicodeScalars.count > 40 {
             text = String(String.UnicodeScalarView(text.unicodeScalars.prefix(40))) + "…"
         }
         var out = ""
         CanonicalJSON.writeString(text, into: &out)
-        return out
+        guard asciiOnly else { return out }
+        var ascii = ""
+        for scalar in out.unicodeScalars {
+            guard !scalar.isASCII else {
+                ascii.unicodeScalars.append(scalar)
+                continue
+            }
+            for unit in String(scalar).utf16 {
+                let hex = String(unit, radix: 16, uppercase: true)
+                ascii += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            }
+        }
+        return ascii
     }
 
     static func describe(_ byte: UInt8) -> String {

@@ -153,15 +153,34 @@ struct TextWalk {
         var deleteRecord: OracleDeleteDirective?
     }
 
-    struct FieldsKey: Hashable {
-        var sets: [ObjectIdentifier]
-        var typename: String
-    }
+    /// Values worked out per list of sets and type name, the usual single set kept apart so that
+    /// its lookup builds no array per object.
+    struct ShapeMemo<Value: Sendable>: Sendable {
+        private struct Key: Hashable {
+            var sets: [ObjectIdentifier]
+            var typename: String
+        }
 
-    /// ``FieldsKey`` for the usual single set, without an array to build per object.
-    struct SingleSetKey: Hashable {
-        var set: ObjectIdentifier
-        var typename: String
+        private struct SingleSetKey: Hashable {
+            var set: ObjectIdentifier
+            var typename: String
+        }
+
+        private var many: [Key: Value] = [:]
+        private var single: [SingleSetKey: Value] = [:]
+
+        func known(_ sets: [OracleSelectionSet], _ typename: String) -> Value? {
+            if sets.count == 1 { return single[SingleSetKey(set: ObjectIdentifier(sets[0]), typename: typename)] }
+            return many[Key(sets: sets.map(ObjectIdentifier.init), typename: typename)]
+        }
+
+        mutating func keep(_ value: Value, _ sets: [OracleSelectionSet], _ typename: String) {
+            if sets.count == 1 {
+                single[SingleSetKey(set: ObjectIdentifier(sets[0]), typename: typename)] = value
+            } else {
+                many[Key(sets: sets.map(ObjectIdentifier.init), typename: typename)] = value
+            }
+        }
     }
 
     let schema: Schema
@@ -188,10 +207,8 @@ struct TextWalk {
     /// Memos of a walk that depend on the operation, the schema and the conditions only: the
     /// fields that apply per sets and type, and where `__typename` may come.
     struct Shapes {
-        var fields: [FieldsKey: Fields] = [:]
-        var singleSetFields: [SingleSetKey: Fields] = [:]
-        var typenameFacts: [FieldsKey: (keys: [OracleText], isObjectType: Bool)] = [:]
-        var singleSetTypenameFacts: [SingleSetKey: (keys: [OracleText], isObjectType: Bool)] = [:]
+        var fields = ShapeMemo<Fields>()
+        var typenameFacts = ShapeMemo<(keys: [OracleText], isObjectType: Bool)>()
     }
 
     init(
@@ -285,17 +302,9 @@ struct TextWalk {
 
     /// The fields of `typename` under `sets`, memoized for the walk's conditions.
     mutating func fields(_ sets: [OracleSelectionSet], _ typename: String) -> Fields {
-        if sets.count == 1 {
-            let key = SingleSetKey(set: ObjectIdentifier(sets[0]), typename: typename)
-            if let known = shapes.singleSetFields[key] { return known }
-            let fields = makeFields(sets, typename)
-            shapes.singleSetFields[key] = fields
-            return fields
-        }
-        let fieldsKey = FieldsKey(sets: sets.map(ObjectIdentifier.init), typename: typename)
-        if let known = shapes.fields[fieldsKey] { return known }
+        if let known = shapes.fields.known(sets, typename) { return known }
         let fields = makeFields(sets, typename)
-        shapes.fields[fieldsKey] = fields
+        shapes.fields.keep(fields, sets, typename)
         return fields
     }
 
@@ -383,22 +392,11 @@ struct TextWalk {
     /// `sets`, and whether that type is an object type; memoized (they depend on neither the
     /// response nor the variables).
     private mutating func typenameFacts(_ sets: [OracleSelectionSet], _ declaredType: String) -> (keys: [OracleText], isObjectType: Bool) {
-        func make() -> (keys: [OracleText], isObjectType: Bool) {
-            var keys: [OracleText] = ["__typename"]
-            for set in sets { TextWalk.typenameKeys(set, declaredType: declaredType, into: &keys) }
-            return (keys, schema.type(named: declaredType)?.kind == .object)
-        }
-        if sets.count == 1 {
-            let key = SingleSetKey(set: ObjectIdentifier(sets[0]), typename: declaredType)
-            if let known = shapes.singleSetTypenameFacts[key] { return known }
-            let facts = make()
-            shapes.singleSetTypenameFacts[key] = facts
-            return facts
-        }
-        let key = FieldsKey(sets: sets.map(ObjectIdentifier.init), typename: declaredType)
-        if let known = shapes.typenameFacts[key] { return known }
-        let facts = make()
-        shapes.typenameFacts[key] = facts
+        if let known = shapes.typenameFacts.known(sets, declaredType) { return known }
+        var keys: [OracleText] = ["__typename"]
+        for set in sets { TextWalk.typenameKeys(set, declaredType: declaredType, into: &keys) }
+        let facts = (keys: keys, isObjectType: schema.type(named: declaredType)?.kind == .object)
+        shapes.typenameFacts.keep(facts, sets, declaredType)
         return facts
     }
 

@@ -7,16 +7,16 @@ package enum OracleDifference {
         case (nil, nil):
             return []
         case (nil, let actual?):
-            return ["\(shown(key)): expected no record ≠ actual \(render(actual))"]
+            return ["\(Legible.text(key)): expected no record ≠ actual \(render(actual))"]
         case (let expected?, nil):
-            return ["\(shown(key)): expected \(render(expected)) ≠ actual no record"]
+            return ["\(Legible.text(key)): expected \(render(expected)) ≠ actual no record"]
         case (let expected?, let actual?):
             var lines: [String] = []
             if expected.typename != actual.typename {
-                lines.append("\(shown(key)).__typename: expected \(expected.typename) ≠ actual \(actual.typename)")
+                lines.append("\(Legible.text(key)).__typename: expected \(expected.typename) ≠ actual \(actual.typename)")
             }
             if expected.deleted != actual.deleted {
-                lines.append("\(shown(key)) deleted: expected \(expected.deleted) ≠ actual \(actual.deleted)")
+                lines.append("\(Legible.text(key)) deleted: expected \(expected.deleted) ≠ actual \(actual.deleted)")
             }
             lines += cells(key: key, expected: expected.cells, actual: actual.cells)
             return lines
@@ -31,7 +31,7 @@ package enum OracleDifference {
                 lines += cells(key: key, expected: [:], actual: actual.cells)
             }
             if expected.used != actual.used {
-                lines.append("\(shown(key)).used: expected \(expected.used) ≠ actual \(actual.used)")
+                lines.append("\(Legible.text(key)).used: expected \(expected.used) ≠ actual \(actual.used)")
             }
         }
         return lines
@@ -49,16 +49,16 @@ package enum OracleDifference {
         for field in Set(expected.root.keys).union(actual.root.keys).sorted() {
             let (e, a) = (expected.root[field], actual.root[field])
             if e?.cell != a?.cell {
-                lines.append("root.\(shown(field)): expected \(render(e?.cell)) ≠ actual \(render(a?.cell))")
+                lines.append("root.\(Legible.text(field)): expected \(render(e?.cell)) ≠ actual \(render(a?.cell))")
             }
             if let e, let a, e.used != a.used {
-                lines.append("root.\(shown(field)).used: expected \(e.used) ≠ actual \(a.used)")
+                lines.append("root.\(Legible.text(field)).used: expected \(e.used) ≠ actual \(a.used)")
             }
         }
         for operation in Set(expected.fetches.keys).union(actual.fetches.keys).sorted() {
             let (e, a) = (expected.fetches[operation], actual.fetches[operation])
             if e != a {
-                lines.append("fetches.\(shown(operation)): expected \(render(e)) ≠ actual \(render(a))")
+                lines.append("fetches.\(Legible.text(operation)): expected \(render(e)) ≠ actual \(render(a))")
             }
         }
         return lines
@@ -84,7 +84,7 @@ package enum OracleDifference {
     static func cells(key: OracleText, expected: [OracleText: OracleCell], actual: [OracleText: OracleCell]) -> [String] {
         var lines: [String] = []
         for slot in Set(expected.keys).union(actual.keys).sorted() where expected[slot] != actual[slot] {
-            lines.append("\(shown(key)).\(shown(slot)): expected \(render(expected[slot])) ≠ actual \(render(actual[slot]))")
+            lines.append("\(Legible.text(key)).\(Legible.text(slot)): expected \(render(expected[slot])) ≠ actual \(render(actual[slot]))")
         }
         return lines
     }
@@ -106,7 +106,7 @@ package enum OracleDifference {
     /// A record in one line: `Type {slot: value, …}`, or `Type (deleted)`.
     package static func render(_ record: OracleRecord) -> String {
         if record.deleted { return "\(record.typename) (deleted)" }
-        let cells = record.sortedCells.map { "\(shown($0.slot)): \(render($0.cell))" }
+        let cells = record.sortedCells.map { "\(Legible.text($0.slot)): \(render($0.cell))" }
         return "\(record.typename) {" + cells.joined(separator: ", ") + "}"
     }
 
@@ -115,7 +115,7 @@ package enum OracleDifference {
         guard let cell else { return "nothing" }
         var text = render(cell.value)
         for error in cell.errors {
-            text += " (error \(Legible.quoted(error.message.string)) at \(shown(error.path))"
+            text += " (error \(Legible.quoted(error.message.string)) at \(Legible.text(error.path))"
             if let extensions = error.extensions { text += " \(extensions)" }
             if error.elementIndices != OracleFieldError.trailingIndices(error.path.string) {
                 text += " about element " + (error.elementIndices.isEmpty ? "none" : error.elementIndices.map(String.init).joined(separator: "."))
@@ -133,8 +133,8 @@ package enum OracleDifference {
         case .int(let i): return String(i)
         case .double(let d): return OracleCanonical.number(d)
         case .string(let s): return Legible.quoted(s.string)
-        case .link(let key): return "@" + shown(key)
-        case .links(let keys): return "[" + keys.map { $0.map { "@" + shown($0) } ?? "null" }.joined(separator: ", ") + "]"
+        case .link(let key): return "@" + Legible.text(key)
+        case .links(let keys): return "[" + keys.map { $0.map { "@" + Legible.text($0) } ?? "null" }.joined(separator: ", ") + "]"
         case .list(let items): return "[" + items.map(render).joined(separator: ", ") + "]"
         case .object(let text): return text.string
         }
@@ -143,11 +143,5 @@ package enum OracleDifference {
     static func render(_ fetch: OracleFetchRow?) -> String {
         guard let fetch else { return "nothing" }
         return "\(fetch.time) (used \(fetch.used))"
-    }
-
-    /// A key, slot or field name as a person reads it (``Legible``): ids with invisible or
-    /// look-alike characters print escaped, so two keys never look the same.
-    package static func shown(_ text: OracleText) -> String {
-        Legible.text(text.string)
     }
 }
