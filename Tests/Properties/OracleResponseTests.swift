@@ -47,6 +47,22 @@ struct OracleResponseTests {
         #expect(throws: OracleResponseError.self) { try F.response(execution, "Header") }
     }
 
+    @Test("a __typename that is no name, or another type's, is refused, and the refusal quotes it")
+    func typenameRefusals() {
+        func refusal(_ typename: String) -> String {
+            do {
+                _ = try F.text(#"{"data":{"character":{"__typename":"\#(typename)","id":"1","name":"R","status":null}}}"#, "Header", ["id": .string("1")])
+                return "read"
+            } catch {
+                return "\(error)"
+            }
+        }
+        #expect(refusal("").contains(#"__typename "" is no type's name"#))
+        #expect(refusal(#"Ch\u0061racter\u0301"#).contains("__typename \"Character\\u{301}\" is no type's name"))
+        #expect(refusal("Location").contains(#"__typename "Location" contradicts the schema's type Character"#))
+        #expect(refusal(#"\u0043haracter"#) == "read")
+    }
+
     @Test("Float fields store doubles, custom scalars keep any JSON (objects as canonical text)")
     func leafConversions() throws {
         let world = try OracleFixture.world(documents: ["query Q { character(id: \"1\") { id height meta } }"])
