@@ -36,7 +36,7 @@ struct CampaignSettings {
     /// The words of `sim campaign`'s options. `randomSeed` draws the first seed of `--seeds
     /// random`; `repository` is the Baton checkout the command runs in, if any.
     static func parse(_ words: [String], randomSeed: () -> UInt64, repository: String?) throws -> CampaignSettings {
-        var arguments = try Arguments(words, flagNames: ["quiet", "progress-lines", "no-shrink"])
+        var arguments = try Arguments(words, flagNames: WorldOption.flagNames.union(["quiet", "progress-lines", "no-shrink"]))
         let seedsText = try arguments.required("seeds")
         var settings = CampaignSettings(seeds: SeedStream(first: 0, last: 0))
         if seedsText == "random" {

@@ -25,6 +25,7 @@ enum Help {
     private static let worldOptions: [(name: String, meaning: String)] = [
         ("--world NAME|DIR", "the world: a built-in one (rickandmorty, the default; github) or a folder with schema.graphql, operations (*.graphql, subfolders too) and an optional world.json"),
         ("--schema FILE --operations FILE[,FILE…]", "a quick start instead of --world: your schema and your operations' files"),
+        ("--add-typename", "with --schema and --operations: add __typename to every selection set first, as Apollo's code generators do (a folder's world.json says \"addTypename\": true)"),
     ]
 
     private static let operationOptions: [(name: String, meaning: String)] = [

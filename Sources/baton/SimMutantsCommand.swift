@@ -11,7 +11,7 @@ enum SimMutantsCommand {
     /// applicable, and is no survivor; neither is one too rare for the seeds that a scenario of
     /// the repository guarding it catches (reported with that scenario).
     static func run(_ words: [String]) throws -> Int32 {
-        var arguments = try Arguments(words, flagNames: ["check"])
+        var arguments = try Arguments(words, flagNames: WorldOption.flagNames.union(["check"]))
         let check = arguments.flag("check")
         let seeds = try SimCommand.closedSeeds(arguments.option("seeds") ?? "0..199", option: "seeds")
         let events = try SimCommand.events(&arguments)

@@ -5,7 +5,7 @@ import BatonSim
 @MainActor
 enum SimReplayCommand {
     static func run(_ words: [String]) throws -> Int32 {
-        var arguments = try Arguments(words, flagNames: ["trace", "keep-going"])
+        var arguments = try Arguments(words, flagNames: WorldOption.flagNames.union(["trace", "keep-going"]))
         let trace = arguments.flag("trace")
         let keepGoing = arguments.flag("keep-going")
         let mutantOption = try SimCommand.mutant(&arguments)

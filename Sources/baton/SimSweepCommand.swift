@@ -8,7 +8,7 @@ import BatonSim
 @MainActor
 enum SimSweepCommand {
     static func run(_ words: [String]) throws -> Int32 {
-        var arguments = try Arguments(words, flagNames: [])
+        var arguments = try Arguments(words, flagNames: WorldOption.flagNames)
         let seedText = try arguments.required("seed")
         guard let seed = UInt64(seedText) else {
             throw CLIError.usage("--seed takes a whole number from 0 to \(UInt64.max), not \(seedText)")

@@ -12,12 +12,21 @@ struct WorldOption {
     /// The default world.
     static let standard = WorldOption(world: .standard, words: [])
 
+    /// The world options that take no value, for a command's ``Arguments``.
+    static let flagNames: Set<String> = ["add-typename"]
+
     /// Reads the world options from `arguments`; a world that cannot be served is an input error
     /// naming the file, line and column, before any seed runs.
     static func parse(_ arguments: inout Arguments) throws -> WorldOption {
         let name = arguments.option("world")
         let schema = arguments.option("schema")
         let operations = arguments.option("operations")
+        let addTypename = arguments.flag("add-typename")
+        if addTypename, schema == nil || operations == nil {
+            throw CLIError.usage(name == nil
+                ? "--add-typename goes with --schema FILE --operations FILE[,FILE…]"
+                : "--add-typename goes with --schema and --operations; a world folder says \"addTypename\": true in its world.json")
+        }
         switch (name, schema, operations) {
         case (nil, nil, nil):
             return .standard
@@ -34,11 +43,14 @@ struct WorldOption {
             guard !files.isEmpty else { throw CLIError.usage("--operations takes one or more files, separated by commas") }
             let schemaText = try readSource(schema)
             let texts = try files.map { (source: $0, text: try readSource($0)) }
+            var settings = WorldSettings()
+            settings.addTypename = addTypename
             let world = try load {
                 try World.make(name: ((schema as NSString).deletingLastPathComponent as NSString).lastPathComponent.nonEmpty ?? "app",
-                               schema: schemaText, operations: texts, schemaSource: schema)
+                               schema: schemaText, operations: texts, settings: settings,
+                               schemaSource: schema)
             }
-            return WorldOption(world: world, words: ["--schema", schema, "--operations", operations])
+            return WorldOption(world: world, words: ["--schema", schema, "--operations", operations] + (addTypename ? ["--add-typename"] : []))
         case (nil, _?, nil):
             throw CLIError.usage("--schema needs --operations FILE[,FILE…] (the app's operations)")
         case (nil, nil, _?):
