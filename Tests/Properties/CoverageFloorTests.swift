@@ -74,6 +74,9 @@ struct CoverageFloorTests {
         "upgradeWipes": 8,  // 20
         // Garbled responses (one response in 32) that the store and the model both refused.
         "refusedResponses": 12,  // 33
+        // The default world records no responses of a real server; RecordedResponseWorldTests
+        // counts them in a world that does.
+        "recordedResponses": 0,
     ]
 
     @Test("seeds 0..<24 of the default world reach every counted rule at least as often as the floor")

@@ -38,6 +38,8 @@ package struct Coverage: Hashable, Sendable {
     /// Responses with no provenance (garbled on their way, or in a replay file) that the store
     /// and the model both refused, the store left as it was.
     package var refusedResponses = 0
+    /// Responses of the world's recorded ones (``RecordedResponse``) the schedules delivered.
+    package var recordedResponses = 0
 
     package init(model: OracleCoverage = OracleCoverage(), tornWrites: Int = 0, faultsInjected: Int = 0) {
         self.model = model
@@ -55,6 +57,7 @@ package struct Coverage: Hashable, Sendable {
             + [("errorsAtNulledElementsReadBack", errorsAtNulledElementsReadBack)]
             + [("errorsWithExtensionsReadBack", errorsWithExtensionsReadBack), ("partialReadsMissing", partialReadsMissing)]
             + [("rottedRowsRead", rottedRowsRead), ("refusedResponses", refusedResponses)]
+            + [("recordedResponses", recordedResponses)]
     }
 
     package static func + (lhs: Coverage, rhs: Coverage) -> Coverage {
@@ -69,6 +72,7 @@ package struct Coverage: Hashable, Sendable {
         sum.partialReadsMissing = lhs.partialReadsMissing + rhs.partialReadsMissing
         sum.rottedRowsRead = lhs.rottedRowsRead + rhs.rottedRowsRead
         sum.refusedResponses = lhs.refusedResponses + rhs.refusedResponses
+        sum.recordedResponses = lhs.recordedResponses + rhs.recordedResponses
         return sum
     }
 
@@ -123,5 +127,6 @@ package struct Coverage: Hashable, Sendable {
         partialReadsMissing = int("partialReadsMissing")
         rottedRowsRead = int("rottedRowsRead")
         refusedResponses = int("refusedResponses")
+        recordedResponses = int("recordedResponses")
     }
 }

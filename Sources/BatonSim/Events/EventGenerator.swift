@@ -23,6 +23,8 @@ package struct GeneratedEvent: Sendable {
     package var drift: [String]
     /// How the network garbled the event's response, for the trace (``ResponseGarbling``).
     package var garbled: String?
+    /// The file of the world's recorded response the event delivers (``RecordedResponse``).
+    package var recorded: String?
 }
 
 /// Draws a run's events from its seed, over any world: the kinds from the swarm, the data from
@@ -55,6 +57,9 @@ package struct EventGenerator: Sendable {
     private var upgrades: SimRandom
     /// Draws whether a response is garbled on its way, and how: a stream of its own too.
     private var garbles: SimRandom
+    /// Draws whether a response is one of the world's recorded ones, and which: a stream of its
+    /// own, drawn only in a world that has some, so no other world's seeds moved when it came.
+    private var recordings: SimRandom
     private let kinds = Swarm.Kind.allCases
     /// The swarm's weight of each of `kinds`, in order (the swarm never changes: read once, not
     /// looked up per kind per event).
@@ -76,6 +81,7 @@ package struct EventGenerator: Sendable {
         rotEndings = random.split("rot endings")
         upgrades = random.split("upgrades")
         garbles = random.split("garbles")
+        recordings = random.split("recordings")
         server = Server(world: world, random: random.split("world"), configuration: swarm.server)
         drawer = VariableDrawer(random: random.split("variables"))
         let answered = world.operations.filter { !world.settings.unansweredOperations.contains($0.name) }
@@ -100,6 +106,9 @@ package struct EventGenerator: Sendable {
     /// How often a response (a query's, a subscription's, or a mutation's plain answer) is garbled
     /// on its way: one in 32.
     static let garbleChance = 1.0 / 32
+    /// How often a response is one of the world's recorded responses, when it has some: one in
+    /// eight.
+    static let recordedChance = 1.0 / 8
 
     /// The next event.
     package mutating func next(_ context: GenerationContext) -> GeneratedEvent {
@@ -132,6 +141,7 @@ package struct EventGenerator: Sendable {
         func plain(_ event: SimEvent) -> GeneratedEvent { GeneratedEvent(event: event, execution: nil, drift: []) }
         switch kind {
         case .response:
+            if !world.settings.recorded.isEmpty, recordings.chance(Self.recordedChance) { return recorded() }
             // One response in four is a subscription's event, when the world has subscriptions
             // (a world without them draws nothing here, so its seeds run as before).
             if !subscriptions.isEmpty, random.chance(0.25) { return answer(random.pick(subscriptions)) }
@@ -264,6 +274,23 @@ package struct EventGenerator: Sendable {
         let execution = server.execute(operation, variables: variables)
         visit(operation, variables)
         return delivered(operation, variables, execution)
+    }
+
+    /// One of the world's recorded responses, as it was received or now and then garbled on its
+    /// way; it carries no provenance (the server never answered it).
+    private mutating func recorded() -> GeneratedEvent {
+        let recorded = world.settings.recorded[recordings.int(0...(world.settings.recorded.count - 1))]
+        if let operation = world.operation(named: recorded.operation) { visit(operation, recorded.variables) }
+        var text = recorded.text
+        var how: String?
+        if garbles.chance(Self.garbleChance) {
+            let garbled = ResponseGarbling.garble(Array(text.utf8), random: &garbles)
+            text = String(decoding: garbled.0, as: UTF8.self)
+            how = garbled.1
+        }
+        return GeneratedEvent(
+            event: .response(operation: recorded.operation, variables: recorded.variables, body: .text(text)),
+            execution: nil, drift: [], garbled: how, recorded: recorded.source)
     }
 
     /// A mutation: an answer or a failure for a live layer, or a new mutation (an optimistic

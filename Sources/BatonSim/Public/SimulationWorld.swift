@@ -48,10 +48,16 @@ public struct SimulationWorld: Sendable {
     /// operation's own (`world.json`'s `addTypename`).
     ///
     /// - Throws: ``SimulationWorldError`` naming the source, line and column of the first problem.
-    public init(name: String = "app", schema: String, operations: [String: String], addTypename: Bool = false) throws(SimulationWorldError) {
+    ///
+    /// `recorded` are responses the app's real server once sent: the seeds deliver one now and
+    /// then among the generated server's answers (`world.json`'s `recorded`).
+    public init(
+        name: String = "app", schema: String, operations: [String: String], addTypename: Bool = false, recorded: [Recording] = []
+    ) throws(SimulationWorldError) {
         let sources = operations.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { (source: $0, text: operations[$0]!) }
         var settings = WorldSettings()
         settings.addTypename = addTypename
+        settings.recorded = recorded.map { RecordedResponse(operation: $0.operation, variables: $0.variables, source: $0.name, text: $0.text) }
         self = try Self.checked { try World.make(name: name, schema: schema, operations: sources, settings: settings) }
     }
 
@@ -66,6 +72,29 @@ public struct SimulationWorld: Sendable {
             throw SimulationWorldError(description: error.description)
         } catch {
             throw SimulationWorldError(description: "\(error)")
+        }
+    }
+}
+
+extension SimulationWorld {
+    /// A response the app's real server once sent (saved by the app, a proxy or a test), to run
+    /// among the generated server's answers: the store and the model each read it on their own,
+    /// with every crash, fault and garbling a seed draws around it.
+    public struct Recording: Sendable, Hashable {
+        /// The operation it answers.
+        public var operation: String
+        /// The variables it was sent with.
+        public var variables: [String: JSONValue]
+        /// A name for the trace (its file's name, say).
+        public var name: String
+        /// The response's text as received.
+        public var text: String
+
+        public init(operation: String, variables: [String: JSONValue] = [:], name: String, text: String) {
+            self.operation = operation
+            self.variables = variables
+            self.name = name
+            self.text = text
         }
     }
 }

@@ -75,6 +75,8 @@ package final class Simulation {
     var rottedRowsRead = 0
     /// Responses without provenance that the store and the model both refused.
     var refusedResponses = 0
+    /// Responses the world recorded from its real server that the schedule delivered.
+    var recordedResponses = 0
     /// Rows the last committed drain brought back by writing the damaged name they use.
     var revivedByLastDrain = 0
     /// The record rows checks found lately, oldest first (at most ``recentReadLimit``): the rows
@@ -169,6 +171,10 @@ package final class Simulation {
             for index in 0..<options.events {
                 let generated = generator.next(simulation.generationContext())
                 for line in generated.drift { simulation.note("  server: \(line)") }
+                if let recorded = generated.recorded {
+                    simulation.note("  recorded: the response in \(Legible.text(recorded))")
+                    simulation.recordedResponses += 1
+                }
                 if let garbled = generated.garbled { simulation.note("  network: the response \(Legible.text(garbled))") }
                 let scheduled = ScheduledEvent(generated.event)
                 simulation.schedule.append(scheduled)
@@ -259,6 +265,7 @@ package final class Simulation {
         coverage.partialReadsMissing = partialReadsMissing
         coverage.rottedRowsRead = rottedRowsRead
         coverage.refusedResponses = refusedResponses
+        coverage.recordedResponses = recordedResponses
         return SimOutcome(
             seed: seed, schedule: schedule, failure: failure, trace: trace, traceHash: hasher.hex,
             crashes: crashes, statesChecked: statesChecked, eventsRun: schedule.count, timeline: timeline,

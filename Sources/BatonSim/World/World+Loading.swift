@@ -46,7 +46,12 @@ extension World {
             addTypename: try settingsText.map { try WorldSettings.addsTypename($0, source: settingsSource) } ?? false,
             settings: { schema, names in
                 guard let settingsText else { return WorldSettings() }
-                return try WorldSettings.parse(settingsText, source: settingsSource, schema: schema, operationNames: names)
+                return try WorldSettings.parse(
+                    settingsText, source: settingsSource, schema: schema, operationNames: names,
+                    readResponse: { path in
+                        let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : folder.appendingPathComponent(path)
+                        return FileManager.default.contents(atPath: url.path).flatMap { String(data: $0, encoding: .utf8) }
+                    })
             })
     }
 
@@ -165,6 +170,17 @@ extension World {
         // the schedule.
         for operation in operations where !settings.unansweredOperations.contains(operation.name) {
             _ = try MutationEdit.interpret(operation, schema: schema)
+        }
+        // A recorded response's variables are checked here, where the operations' declarations
+        // are known: a value the store would refuse is the settings' mistake, not the store's.
+        for recorded in settings.recorded {
+            let place = recorded.listed ?? (recorded.source, GraphQLLocation(line: 1, column: 1))
+            guard let operation = names[recorded.operation] else {
+                throw WorldError("the world has no operation \"\(recorded.operation)\" for the recorded response \(recorded.source)", source: place.source, at: place.location)
+            }
+            if let problem = recorded.variablesProblem(declared: operation.syntax.variables, schema: schema) {
+                throw WorldError("the variables of the recorded response \(recorded.source): " + problem, source: place.source, at: place.location)
+            }
         }
         return World(name: name, schema: schema, operations: operations, settings: settings)
     }

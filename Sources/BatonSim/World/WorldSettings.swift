@@ -51,6 +51,9 @@ package struct WorldSettings: Sendable, Hashable {
     /// `__typename`, as the documents Apollo's code generators make do: an app's `.graphql` files
     /// run as its generated code sends them (``TypenameInsertion``).
     package var addTypename = false
+    /// Responses the app's real server once sent, delivered now and then among the server's own
+    /// (``RecordedResponse``; none by default).
+    package var recorded: [RecordedResponse] = []
 
     package init() {}
 
@@ -64,7 +67,7 @@ extension WorldSettings {
     /// The keys `world.json` may hold.
     static let keys = [
         "addTypename", "canonicalTwinChance", "connectionLength", "entities", "entitiesPerType", "errorRates", "globalIDs", "itemErrorRates",
-        "listLength", "nonNullErrorRates", "nullIDRates", "nullRates", "nullsInPlaceChance", "trickyIDRates", "trickyStringRates",
+        "listLength", "nonNullErrorRates", "nullIDRates", "nullRates", "nullsInPlaceChance", "recorded", "trickyIDRates", "trickyStringRates",
         "unansweredOperations", "valueVersions",
     ]
 
@@ -73,9 +76,9 @@ extension WorldSettings {
     ///
     /// - Throws: ``WorldError`` at the member that is wrong: an unknown key, a value of the wrong
     ///   kind, an empty or reversed range, an entity type the schema does not have, an operation
-    ///   the world does not have.
+    ///   the world does not have, a recorded response's file that `readResponse` cannot read.
     package static func parse(
-        _ text: String, source: String, schema: Schema, operationNames: [String]
+        _ text: String, source: String, schema: Schema, operationNames: [String], readResponse: (String) -> String? = { _ in nil }
     ) throws -> WorldSettings {
         let json = try SettingsJSON.parse(text, source: source)
         guard case .object(let members) = json.value else {
@@ -128,6 +131,11 @@ extension WorldSettings {
                     guard case .string(let name) = item.value else { throw fail("expected an operation name, found \(item.kindName)", at: item.location) }
                     guard operationNames.contains(name) else { throw fail("the world has no operation \"\(name)\"", at: item.location) }
                     return name
+                }
+            case "recorded":
+                guard case .array(let items) = value.value else { throw fail("expected an array of recorded responses, found \(value.kindName)") }
+                settings.recorded = try items.map { item in
+                    try RecordedResponse.parse(item, settingsSource: source, operationNames: operationNames, read: readResponse, fail: fail)
                 }
             default:
                 throw WorldError(
