@@ -171,6 +171,14 @@ package enum Mutant: String, CaseIterable, Sendable {
     /// `\u212Aind` (a Kelvin sign) passes for the type `Kind`: its fragments apply and the record
     /// is filed as a `Kind` (found 2026-12-05).
     case typenamesFoldEquivalent
+    /// The image's reader takes a list nested deeper than 128 for damage, though ingest accepts
+    /// and the writer writes lists as deep as a response nests: a custom scalar's deep arrays
+    /// were lost at the next launch (found 2026-12-06).
+    case deepListsReadAsDamage
+    /// Ingest passes over a `__typename` member the selection does not name, so one that
+    /// contradicts an object type, or is no name, is taken (the rule until 2026-12-06, found by
+    /// recorded responses of a real server that adds `__typename` everywhere).
+    case unselectedTypenameUnchecked
 
     /// What the mutant breaks, in a sentence.
     package var summary: String {
@@ -227,6 +235,8 @@ package enum Mutant: String, CaseIterable, Sendable {
         case .unselectedTwinsCollide: "two unselected members named café precomposed and decomposed, escaped, are taken for one name given twice and the response is refused"
         case .escapedNamesFoldEquivalent: "an escaped member name is matched as a Swift string, so \\u212Aind (a Kelvin sign) reads as the selected field Kind"
         case .typenamesFoldEquivalent: "a __typename is compared as a Swift string and not checked to be a name, so \\u212Aind (a Kelvin sign) passes for the type Kind"
+        case .unselectedTypenameUnchecked: "a __typename member the selection does not name is passed over, so one contradicting the object's type is taken"
+        case .deepListsReadAsDamage: "a list nested deeper than 128 in a row is read as damage, so a custom scalar's deep arrays are lost at the next launch"
         }
     }
 }

@@ -15,6 +15,10 @@ private let unionPlan = B.query([
 /// `kind { __typename id }`, `kind` of the object type `Kind`.
 private let objectPlan = B.query([B.object("kind", "Kind", [B.typename(), B.leaf("id", .id)])])
 
+/// `kind { id meta }`, `kind` of the object type `Kind`, `meta` a JSON scalar: no `__typename`
+/// selected, as the documents are that a network layer adds it to.
+private let unselectedPlan = B.query([B.object("kind", "Kind", [B.leaf("id", .id), B.leaf("meta", .customScalar)])])
+
 /// A type's name is ASCII (the GraphQL grammar's `Name`), so a `__typename` is compared by its
 /// bytes: Swift's `==` takes `\u212Aind` (a Kelvin sign, canonically a `K`) for `Kind`, and the
 /// store once filed such an object as a `Kind` and read the `Kind` fragment's fields from it.
@@ -57,5 +61,32 @@ struct IngestTypenameSpellingTests {
         #expect(error?.kind == .typenameMismatch(expected: "Kind", found: "\u{212A}ind"))
         #expect(error?.message == #"__typename "\u212Aind" contradicts the schema's type Kind"#)
         #expect(try ingest(objectPlan, #"{"data":{"kind":{"__typename":"\u004Bind","id":"1"}}}"#).records.count == 2)
+    }
+
+    /// A network layer (Apollo's) adds `__typename` to every selection set of the document it
+    /// sends, and the store is handed the document without: the member is still the server's word
+    /// on the object's type. Until 2026-12-06 the store passed over it while the model checked it;
+    /// recorded responses of the apollo-kotlin calendar, garbled, found the difference.
+    @Test("a __typename the selection does not name must agree too; inside a JSON scalar it is data")
+    func unselectedTypenameChecked() throws {
+        let agreeing = try ingest(unselectedPlan, #"{"data":{"kind":{"__typename":"Kind","id":"1","meta":null}}}"#)
+        #expect(agreeing.value("Kind:1", "id") == .string("1"))
+        #expect(try ingest(unselectedPlan, #"{"data":{"__typename":"Query","kind":{"\u005f_typename":"Kind","id":"1","meta":null}}}"#)
+            .records.count == 2)
+        let cases: [(json: String, kind: IngestError.Kind)] = [
+            (#"{"data":{"kind":{"id":"1","__typename":"Ghost","meta":null}}}"#, .typenameMismatch(expected: "Kind", found: "Ghost")),
+            (#"{"data":{"kind":{"id":"1","meta":null,"__typename":"Kind "}}}"#, .typenameMismatch(expected: "Kind", found: "Kind ")),
+            (#"{"data":{"kind":{"\u005f_typename":"\u212Aind","id":"1","meta":null}}}"#, .typenameMismatch(expected: "Kind", found: "\u{212A}ind")),
+            (#"{"data":{"__typename":"Mutation","kind":{"id":"1","meta":null}}}"#, .typenameMismatch(expected: "Query", found: "Mutation")),
+        ]
+        for (json, kind) in cases {
+            #expect(ingestError(unselectedPlan, json)?.kind == kind, "\(json)")
+        }
+        #expect(ingestError(unselectedPlan, #"{"data":{"kind":{"id":"1","__typename":null,"meta":null}}}"#) != nil)
+        #expect(ingestError(unselectedPlan, #"{"data":{"kind":{"id":"1","__typename":"Kind","__typename":"Kind","meta":null}}}"#) != nil)
+        // Inside a JSON scalar, or an error's extensions, a `__typename` is plain data.
+        let inScalar = try ingest(unselectedPlan, #"{"data":{"kind":{"id":"1","meta":{"__typename":"Ghost"}}}}"#)
+        #expect(inScalar.value("Kind:1", "meta") == .object(#"{"__typename":"Ghost"}"#))
+        #expect(ingestError(unselectedPlan, #"{"data":{"kind":{"id":"1","meta":null}},"errors":[{"message":"m","extensions":{"__typename":5}}]}"#) == nil)
     }
 }

@@ -251,6 +251,28 @@ struct ImageCodecTests {
         #expect(decodeRow(row(deep), key: RecordKey(key), names: names) == nil)
     }
 
+    /// A custom scalar's arrays nest as deep as the response does (ingest allows 512 levels); the
+    /// reader took lists past 128 for damage until 2026-12-06, so such a value was written and
+    /// then lost at the next launch.
+    @Test("lists nest as deep as a response may, and read back; deeper is a miss")
+    func deepLists() throws {
+        var names = TestNames()
+        let typeID = names.id("Item")
+        let nameID = names.id("settings")
+        let key = "Item:1"
+        func nested(_ depth: Int) -> Value {
+            var value = Value.int(7)
+            for _ in 0..<depth { value = .list([value]) }
+            return value
+        }
+        for depth in [128, 129, 300, 511] {
+            let row = oneCellRow(Cell(nested(depth)), typeID: typeID, nameID: nameID, key: key)
+            #expect(decodeRow(row, key: RecordKey(key), names: names)?.cells.first?.cell.value == nested(depth), "\(depth)")
+        }
+        let tooDeep = oneCellRow(Cell(nested(513)), typeID: typeID, nameID: nameID, key: key)
+        #expect(decodeRow(tooDeep, key: RecordKey(key), names: names) == nil)
+    }
+
     @Test("Format 2's links read as they did; format 3 keeps a Type:id link as its id alone")
     func linkFormats() throws {
         var names = TestNames()

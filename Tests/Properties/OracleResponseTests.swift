@@ -63,6 +63,36 @@ struct OracleResponseTests {
         #expect(refusal(#"\u0043haracter"#) == "read")
     }
 
+    /// The store once passed over a `__typename` its selection did not name while the model
+    /// checked it (recorded responses of the apollo-kotlin calendar, garbled, showed it). Every
+    /// member that gives `__typename` now speaks for the type, on both sides.
+    @Test("every __typename member is checked: one the selection does not name, and an alias's twin")
+    func everyTypenameChecked() throws {
+        let world = try OracleFixture.world(documents: [
+            #"query Q { character(id: "1") { id meta } }"#,
+            #"query A { character(id: "1") { t: __typename id } }"#,
+            #"query N { node(id: "10") { t: __typename ... on Episode { id name } } }"#,
+        ])
+        func read(_ text: String, _ operation: String) -> String {
+            do {
+                _ = try ModelResponse.normalize(text: Array(text.utf8), operation: world.operation(named: operation)!, variables: [:], schema: world.schema)
+                return "read"
+            } catch {
+                return "\(error)"
+            }
+        }
+        #expect(read(#"{"data":{"character":{"__typename":"Character","id":"1","meta":null}}}"#, "Q") == "read")
+        #expect(read(#"{"data":{"character":{"id":"1","meta":null,"\u005f_typename":"Ghost"}}}"#, "Q")
+            .contains(#"__typename "Ghost" contradicts the schema's type Character"#))
+        #expect(read(#"{"data":{"character":{"id":"1","meta":null,"__typename":null}}}"#, "Q").contains("__typename is not a string"))
+        #expect(read(#"{"data":{"character":{"id":"1","meta":{"__typename":"Ghost"}}}}"#, "Q") == "read")
+        #expect(read(#"{"data":{"character":{"t":"Character","__typename":"Location","id":"1"}}}"#, "A")
+            .contains(#"__typename "Location" contradicts the schema's type Character"#))
+        #expect(read(#"{"data":{"node":{"t":"Episode","__typename":"Episode","id":"10","name":"P"}}}"#, "N") == "read")
+        #expect(read(#"{"data":{"node":{"t":"Episode","__typename":"Character","id":"10","name":"P"}}}"#, "N")
+            .contains(#"__typename "Character" contradicts the object's other __typename Episode"#))
+    }
+
     @Test("Float fields store doubles, custom scalars keep any JSON (objects as canonical text)")
     func leafConversions() throws {
         let world = try OracleFixture.world(documents: ["query Q { character(id: \"1\") { id height meta } }"])

@@ -178,6 +178,10 @@ struct MutantProperties {
         .longIntegerIDsCut: "long-integer-ids-kept-whole.json",
         // A garbled response must drop a @connection member that an error names.
         .absentConnectionGetsNoPage: "absent-connection-named-by-an-error.json",
+        // A check from the image must meet a note whose JSON metadata holds arrays nested past
+        // 128 (about one JSON value in a hundred): seed 201 of the default world is the first
+        // (Fixtures/regressions keeps its events).
+        .deepListsReadAsDamage: "deep-json-lists-read-back.json",
     ]
 
     @Test("a mutant too rare for the bound has a scenario that guards it")

@@ -25,6 +25,9 @@ package enum ImageMutant: String, Sendable, Hashable, CaseIterable {
     case nameRepairSkipped
     /// An app update's wipe leaves the old version in `meta`.
     case wipeKeepsOldVersion
+    /// The reader takes a list nested deeper than 128 for damage, though ingest accepts and the
+    /// writer writes lists as deep as a response nests (the rule until 2026-12-06).
+    case deepListsReadAsDamage
 }
 #endif
 
@@ -52,6 +55,8 @@ struct ImageRules: Sendable, Hashable {
     var nameRepairSkipped = false
     /// Mutant: another version's wipe does not record the new version.
     var wipeKeepsOldVersion = false
+    /// How deep a row's lists may nest before a read takes them for damage (the mutant: 128).
+    var listDepthLimit = RowFormat.maxDepth
 
     /// The decision records' rules.
     static let production = ImageRules()
@@ -78,6 +83,7 @@ struct ImageRules: Sendable, Hashable {
         case .failedStructureReadDiscards: failedStructureReadDiscards = true
         case .nameRepairSkipped: nameRepairSkipped = true
         case .wipeKeepsOldVersion: wipeKeepsOldVersion = true
+        case .deepListsReadAsDamage: listDepthLimit = RowFormat.oldMaxDepth
         }
     }
     #endif

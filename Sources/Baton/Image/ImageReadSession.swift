@@ -35,6 +35,7 @@ final class ImageReadSession: ImageReadTransaction, SlotRowSource {
         self.touches = state.mode == .live
         self.generation = state.generation
         self.visibleFrom = state.visibleFrom
+        sink.listDepthLimit = state.rules.listDepthLimit
     }
 
     /// ``ImageState/isVisible(used:)`` from the session's own copy of the bound.

@@ -276,7 +276,13 @@ struct Normalizer {
                             firstUnselected = span
                         }
                         do throws(IngestError) {
-                            try skipValue()
+                            // A `__typename` the selection does not name still speaks for the
+                            // object's type (a network layer adds it everywhere): it must agree.
+                            if try isTypenameKey(span), !mutant.isOn(.unselectedTypenameUnchecked) {
+                                try checkTypename(shape.typename)
+                            } else {
+                                try skipValue()
+                            }
                         } catch {
                             throw error.inside(.key(try string(span)))
                         }
@@ -387,6 +393,14 @@ struct Normalizer {
         // By the decoded bytes, as JSON compares names: Swift's `==` would take `é` precomposed
         // and decomposed for one name and refuse the response.
         return ExactText.bytesEqual(try string(a), try string(b))
+    }
+
+    /// Whether a member's name is `__typename`, however it is escaped.
+    func isTypenameKey(_ span: JSONStringSpan) throws(IngestError) -> Bool {
+        if !span.hasEscapes {
+            return UnsafeRawBufferPointer(rebasing: scanner.bytes[span.range]).elementsEqual("__typename".utf8)
+        }
+        return ExactText.bytesEqual(try string(span), "__typename")
     }
 
     /// A member met twice in one object.

@@ -38,7 +38,8 @@ enum ResponseGarbling {
 
     /// Members a server adds that the operation did not select (a newer server's fields, a
     /// gateway's annotations): a reader passes over them, whatever they hold, and refuses only
-    /// a name given twice. Twin spellings of `café` are two names, as JSON makes them.
+    /// a name given twice, or a `__typename` that contradicts the object's type. Twin spellings
+    /// of `café` are two names, as JSON makes them.
     static let extraMembers = [
         #""extra":{"deep":[1,{"b":"c"}],"s":"q\"\\\u00e9\ud83e\udd84"}"#,
         #""__meta":null"#,
@@ -48,6 +49,11 @@ enum ResponseGarbling {
         #""nested":{"a":{"a":{"a":[[[{}]]]}}}"#,
         #""caf\u00e9":"x","cafe\u0301":"y""#,
         #""id2":"\u0000""#,
+        // A `__typename` the operation did not select, as a network layer adds it everywhere: it
+        // still speaks for the object's type, so one naming no type of the schema is refused
+        // where the object has one (and is plain data inside a JSON scalar or an extension).
+        #""__typename":"Ghost""#,
+        #""\u005f_typename":null"#,
         // Arrays 505 deep: with the objects around them, a little under or over the 512 levels
         // both readers allow, wherever the member lands.
         #""deep":"# + String(repeating: "[", count: 505) + String(repeating: "]", count: 505),

@@ -358,25 +358,28 @@ struct TextWalk {
         _ members: [OracleJSONMember], sets: [OracleSelectionSet], declaredType: String, path: @autoclosure () -> String
     ) throws(OracleResponseError) -> String {
         let (keys, isObjectType) = typenameFacts(sets, declaredType)
-        let given = members.first { keys.contains($0.key) }
-        var found: String?
-        if let given {
+        // Every member that gives `__typename` speaks for the object's type, whether the
+        // selection names it or a network layer added it: each must be a name, and all must
+        // name one type, the schema's for an object type.
+        var found: OracleText?
+        for given in members where keys.contains(given.key) {
             guard case .string(let name) = given.value else { throw OracleResponseError("__typename is not a string", path: path()) }
             // The spec's grammar makes a type's name ASCII letters, digits and underscores, so
             // no other text is any server's type (nor, compared by bytes, the schema's).
             guard TextWalk.isName(name.bytes) else {
                 throw OracleResponseError("__typename \(Legible.quoted(name.string)) is no type's name", path: path())
             }
-            found = name.string
-        }
-        if isObjectType {
-            if let found, OracleText(found) != OracleText(declaredType) {
-                throw OracleResponseError("__typename \(Legible.quoted(found)) contradicts the schema's type \(declaredType)", path: path())
+            let expected = isObjectType ? OracleText(declaredType) : found ?? name
+            guard name == expected else {
+                throw OracleResponseError(
+                    "__typename \(Legible.quoted(name.string)) contradicts \(isObjectType ? "the schema's type" : "the object's other __typename") \(expected.string)",
+                    path: path())
             }
-            return declaredType
+            found = name
         }
+        if isObjectType { return declaredType }
         guard let found else { throw OracleResponseError("missing __typename for abstract type \(declaredType)", path: path()) }
-        return found
+        return found.string
     }
 
     /// Whether `bytes` spell a GraphQL name: `[_A-Za-z][_0-9A-Za-z]*`.

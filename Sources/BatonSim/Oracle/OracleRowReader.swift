@@ -217,7 +217,9 @@ struct OracleRowReader {
     /// Where the payload ends (the last four bytes are the checksum).
     private var end = 0
     private var position = 0
-    static let maxDepth = 128
+    /// The image's limit on a row's list nesting: the depth a response may nest to (128 until
+    /// 2026-12-06; docs/design.md).
+    static let maxDepth = 512
 
     init(bytes: [UInt8], key: String, names: [Int: String], badNames: Set<Int>) {
         self.bytes = bytes

@@ -67,6 +67,10 @@ enum ServerValues {
     /// inside a scalar are plain data.
     static func structured(_ hash: UInt64, field: String, trickyRate: Double, depth: Int) -> JSONValue {
         let mixed = ServerHash.mix(hash &+ UInt64(depth))
+        // About one value in a hundred is arrays nested deep around the image's limits (a row's
+        // lists nest at most 512 deep, the response's own limit; 128 until 2026-12-06, when such a
+        // value was stored and then read back from the image as damage).
+        if depth == 0, mixed % 97 == 0 { return deepArray(mixed >> 8) }
         let names = ["id", "__typename", "__ref", "__refs", "count", "a b", "caf\u{E9}", "", "nested", "z"]
         switch depth >= 2 ? mixed % 4 + 2 : mixed % 6 {
         case 0:
@@ -84,6 +88,15 @@ enum ServerValues {
         case 4: return (mixed >> 16) % 3 == 0 ? .null : .bool((mixed >> 18) & 1 == 1)
         default: return .string(string(mixed >> 16, field: field, trickyRate: trickyRate))
         }
+    }
+
+    /// Arrays nested 127 to 300 deep around one scalar, as a JSON column holding a tree might be;
+    /// a response holds them with room to spare under its 512 levels.
+    static func deepArray(_ hash: UInt64) -> JSONValue {
+        let depth = [127, 128, 129, 130, 200, 300][Int(hash % 6)]
+        var value: JSONValue = (hash >> 8) % 2 == 0 ? .int(Int((hash >> 16) % 100)) : .array([])
+        for _ in 0..<depth { value = .array([value]) }
+        return value
     }
 
     /// Mostly small numbers; sometimes the ends of the 32-bit range.

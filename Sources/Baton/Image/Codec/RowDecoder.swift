@@ -12,6 +12,9 @@ package struct RowDecodeSink {
     package var collectsLinkTypes: Bool
     /// Link target key → the type name id recorded with the link (0: unknown).
     package var linkTypes: [RecordKey: Int] = [:]
+    /// Lists nested deeper than this are damage (``RowFormat/maxDepth``; the mutant
+    /// `deepListsReadAsDamage` lowers it to the old limit).
+    var listDepthLimit = RowFormat.maxDepth
 
     package init(collectsLinkTypes: Bool = false) {
         self.collectsLinkTypes = collectsLinkTypes
@@ -240,7 +243,7 @@ package enum RowDecoder {
             }
             return .links(keys)
         case .list:
-            guard depth < RowFormat.maxDepth, let count = reader.count(), count <= reader.remaining else {
+            guard depth < sink.listDepthLimit, let count = reader.count(), count <= reader.remaining else {
                 return nil
             }
             var items: [Value] = []

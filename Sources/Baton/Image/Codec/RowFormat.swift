@@ -71,8 +71,13 @@ package enum RowFormat {
     /// The bits a tag byte may use besides the error bit.
     static let kindMask: UInt8 = 0x0F
 
-    /// Nesting deeper than this in a scalar list is treated as damage (a miss), not recursed into.
-    static let maxDepth = 128
+    /// Nesting deeper than this in a scalar list is treated as damage (a miss), not recursed into:
+    /// the depth a response may nest to (``JSONScanner``'s 512), so every list ingest accepts
+    /// reads back. It was 128 until 2026-12-06, and a custom scalar's arrays nested deeper were
+    /// written, then read as damage: the value was lost at the next launch.
+    static let maxDepth = 512
+    /// The limit before 2026-12-06, for the mutant that puts it back.
+    static let oldMaxDepth = 128
 
     enum Tag: UInt8 {
         case null = 0
