@@ -23,13 +23,13 @@ struct CommandHelp {
 enum Help {
     /// The options that name the world a simulator command runs in.
     private static let worldOptions: [(name: String, meaning: String)] = [
-        ("--world NAME|DIR", "the world: a built-in one (rickandmorty, the default; github) or a folder with schema.graphql, operations (*.graphql, subfolders too) and an optional world.json"),
-        ("--schema FILE --operations FILE[,FILE…]", "a quick start instead of --world: your schema and your operations' files"),
+        ("--world NAME|DIR", "the world: a built-in one (rickandmorty, the default; github) or a folder with schema.graphql (or an introspection result, schema.json), operations (*.graphql, subfolders too) and an optional world.json"),
+        ("--schema FILE --operations FILE[,FILE…]", "a quick start instead of --world: your schema (SDL, or an introspection result's JSON) and your operations' files"),
         ("--add-typename", "with --schema and --operations: add __typename to every selection set first, as Apollo's code generators do (a folder's world.json says \"addTypename\": true)"),
     ]
 
     private static let operationOptions: [(name: String, meaning: String)] = [
-        ("--schema SDL", "the schema, a file of SDL"),
+        ("--schema SDL", "the schema, a file of SDL or an introspection result (JSON, as schema.json holds it)"),
         ("--document GRAPHQL", "a file of GraphQL operations and fragments"),
         ("--operation NAME", "which operation of the document (needed when it has several)"),
         ("--variables JSON", "the operation's variables: a JSON object, inline or a file that holds one"),

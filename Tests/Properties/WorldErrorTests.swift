@@ -200,7 +200,7 @@ struct WorldErrorTests {
         #expect {
             try World.load(directory: folder.path)
         } throws: { error in
-            (error as? WorldError)?.message.contains("both schema.graphql and schema.graphqls") == true
+            (error as? WorldError)?.message.contains("schema.graphql and schema.graphqls; keep one") == true
         }
     }
 }

@@ -184,6 +184,31 @@ struct WorldLoadingTests {
         }
     }
 
+    @MainActor
+    @Test("a folder's schema may be an introspection result, schema.json, as Apollo's tools save it; its seeds run")
+    func introspectionSchema() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("baton-introspection-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let id = #"{"kind":"NON_NULL","name":null,"ofType":{"kind":"SCALAR","name":"ID","ofType":null}}"#
+        let introspection = #"{"data":{"__schema":{"queryType":{"name":"Query"},"types":["#
+            + #"{"kind":"OBJECT","name":"Query","interfaces":[],"fields":[{"name":"note","args":[{"name":"id","type":"# + id
+            + #","defaultValue":null}],"type":{"kind":"OBJECT","name":"Note","ofType":null}}]},"#
+            + #"{"kind":"OBJECT","name":"Note","interfaces":[],"fields":[{"name":"id","args":[],"type":"# + id
+            + #"},{"name":"text","args":[],"type":{"kind":"SCALAR","name":"String","ofType":null}}]}],"directives":[]}}}"#
+        try introspection.write(to: folder.appendingPathComponent("schema.json"), atomically: true, encoding: .utf8)
+        try "query Note($id: ID!) { note(id: $id) { id text } }".write(to: folder.appendingPathComponent("Note.graphql"), atomically: true, encoding: .utf8)
+        let world = try World.load(directory: folder.path)
+        #expect(world.schema.field("text", on: "Note") != nil)
+        #expect(Simulation.run(seed: 1, options: .init(events: 60, world: world)).failure == nil)
+        try "type Query { a: Int }".write(to: folder.appendingPathComponent("schema.graphqls"), atomically: true, encoding: .utf8)
+        #expect {
+            try World.load(directory: folder.path)
+        } throws: { error in
+            (error as? WorldError)?.message == "the world has schema.graphqls and schema.json; keep one"
+        }
+    }
+
     @Test("a world made from text keeps its operations sorted by name, from several sources")
     func madeFromText() throws {
         let world = try World.make(

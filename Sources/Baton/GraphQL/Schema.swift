@@ -37,9 +37,22 @@ public final class Schema: Sendable {
     ///
     /// - Throws: ``GraphQLError`` with the line and column of the first problem.
     public static func parse(_ sdl: String) throws -> Schema {
+        // An introspection result (`schema.json`) is read as the SDL it describes.
+        if IntrospectionSDL.isJSON(sdl) { return try parse(introspection: sdl) }
         var parser = try Parser(sdl)
         let definitions = try parser.parseTypeSystemDocument()
         return try SchemaAssembler(definitions).assemble()
+    }
+
+    /// Reads an introspection result through the SDL it describes; a problem in that SDL (a
+    /// type it names and does not define, say) is reported as the result's.
+    private static func parse(introspection text: String) throws -> Schema {
+        let sdl = try IntrospectionSDL.sdl(from: text)
+        do {
+            return try parse(sdl)
+        } catch let error as GraphQLError {
+            throw GraphQLError("introspection result: the schema it describes does not hold together: \(error.message)", at: .start)
+        }
     }
 
     /// The root type's name for operations of `kind`, if the schema has one.

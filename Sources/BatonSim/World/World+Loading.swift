@@ -2,7 +2,8 @@ import Baton
 import Foundation
 
 extension World {
-    /// Reads a world folder: `schema.graphql` (or `schema.graphqls`) and an optional `world.json`
+    /// Reads a world folder: `schema.graphql` (or `schema.graphqls`, or `schema.json`, an
+    /// introspection result) and an optional `world.json`
     /// of settings at its top, and every other `*.graphql` file in it or in its subfolders (as an
     /// app keeps them by screen or by package) as operations, in the order of their paths from
     /// the folder. Hidden folders and files (`.git`, `.build`) and linked folders are passed over.
@@ -28,11 +29,12 @@ extension World {
             }
             return text
         }
-        let schemaFiles = files.filter { $0 == "schema.graphql" || $0 == "schema.graphqls" }
+        // SDL, or an introspection result as Apollo's and Relay's tools save it.
+        let schemaFiles = files.filter { $0 == "schema.graphql" || $0 == "schema.graphqls" || $0 == "schema.json" }
         guard schemaFiles.count == 1 else {
             let message = schemaFiles.isEmpty
-                ? "the world has no schema.graphql or schema.graphqls"
-                : "the world has both schema.graphql and schema.graphqls; keep one"
+                ? "the world has no schema.graphql, schema.graphqls or schema.json"
+                : "the world has " + schemaFiles.joined(separator: " and ") + "; keep one"
             throw WorldError(source: directory, line: 1, column: 1, message: message)
         }
         let schemaPath = folder.appendingPathComponent(schemaFiles[0]).path
