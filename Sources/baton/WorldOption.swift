@@ -65,6 +65,7 @@ struct WorldOption {
         do {
             let world = try body()
             _ = try WorldPlans(world: world)
+            try world.requireAnsweredQuery()
             return world
         } catch let error as WorldError {
             throw CLIError.input("\(error)")

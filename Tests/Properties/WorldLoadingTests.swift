@@ -209,6 +209,39 @@ struct WorldLoadingTests {
         }
     }
 
+    /// A world with no query the server answers once trapped in the generator (an empty range
+    /// picked from) the moment a seed drew a response, a check or a retain.
+    @Test("documents in .gql files load; a world with no query to answer is refused before a seed runs")
+    func gqlFilesAndAnsweredQueries() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("baton-gql-\(getpid())")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("queries"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try "type Query { a: Int b: Int }".write(to: folder.appendingPathComponent("schema.graphql"), atomically: true, encoding: .utf8)
+        #expect {
+            try World.load(directory: folder.path).requireAnsweredQuery()
+        } throws: { error in
+            (error as? WorldError)?.message.hasPrefix("the world has no operations (*.graphql or *.gql files") == true
+        }
+        try "query A { a }".write(to: folder.appendingPathComponent("queries/A.gql"), atomically: true, encoding: .utf8)
+        try "query B { b }".write(to: folder.appendingPathComponent("B.graphql"), atomically: true, encoding: .utf8)
+        let world = try World.load(directory: folder.path)
+        #expect(world.operations.map(\.name) == ["A", "B"])
+        try world.requireAnsweredQuery()
+        try #"{"unansweredOperations": ["A", "B"]}"#.write(to: folder.appendingPathComponent("world.json"), atomically: true, encoding: .utf8)
+        #expect {
+            try World.load(directory: folder.path).requireAnsweredQuery()
+        } throws: { error in
+            (error as? WorldError)?.message.hasPrefix("the world has no query the server answers (2 operations") == true
+        }
+        #expect {
+            try SimulationWorld(
+                schema: "type Query { a: Int }\ntype Note { id: ID! text: String }\ntype Subscription { noteChanged: Note }",
+                operations: ["T.graphql": "subscription T { noteChanged { id text } }"])
+        } throws: { error in
+            (error as? SimulationWorldError)?.description.contains("no query the server answers") == true
+        }
+    }
+
     @Test("a world made from text keeps its operations sorted by name, from several sources")
     func madeFromText() throws {
         let world = try World.make(

@@ -67,6 +67,7 @@ public struct SimulationWorld: Sendable {
         do {
             let world = try make()
             _ = try WorldPlans(world: world)
+            try world.requireAnsweredQuery()
             return SimulationWorld(world)
         } catch let error as WorldError {
             throw SimulationWorldError(description: error.description)

@@ -38,7 +38,10 @@ extension World {
             throw WorldError(source: directory, line: 1, column: 1, message: message)
         }
         let schemaPath = folder.appendingPathComponent(schemaFiles[0]).path
-        let operationFiles = files.filter { $0.hasSuffix(".graphql") && !schemaFiles.contains($0) && !$0.hasSuffix("/schema.graphql") }
+        // `.gql` too: many projects name their documents so (release-drafter's, for one).
+        let operationFiles = files.filter {
+            ($0.hasSuffix(".graphql") || $0.hasSuffix(".gql")) && !schemaFiles.contains($0) && !$0.hasSuffix("/schema.graphql")
+        }
         let operations = try operationFiles.map { (source: folder.appendingPathComponent($0).path, text: try read($0)) }
         let settingsText = files.contains("world.json") ? try read("world.json") : nil
         let settingsSource = folder.appendingPathComponent("world.json").path
@@ -185,5 +188,16 @@ extension World {
             }
         }
         return World(name: name, schema: schema, operations: operations, settings: settings)
+    }
+
+    /// Throws unless seeds can be drawn in the world: the schedule draws its responses, checks and
+    /// retains from the queries the server answers, so it needs one (a world without may still be
+    /// loaded, to replay a file or to test the server's mutations).
+    package func requireAnsweredQuery() throws {
+        guard !operations.contains(where: { $0.kind == .query && !settings.unansweredOperations.contains($0.name) }) else { return }
+        let message = operations.isEmpty
+            ? "the world has no operations (*.graphql or *.gql files beside the schema, or in folders under it)"
+            : "the world has no query the server answers (\(operations.count) operation\(operations.count == 1 ? "" : "s"), none a query outside unansweredOperations): seeds draw their responses, checks and retains from queries, so add one"
+        throw WorldError(source: operations.first?.source ?? name, line: 1, column: 1, message: message)
     }
 }
