@@ -124,6 +124,21 @@ struct DirectiveValidationTests {
             """) == nil)
     }
 
+    /// Apollo Kotlin's documents use its codegen directives without their definitions in the
+    /// server's schema (the apollo-kotlin calendar app's `$after: String @optional`): Baton knows
+    /// them, as it knows `@connection`, and reads nothing from them.
+    @Test("Apollo Kotlin's @optional and @nonnull need no declaration, and are checked like any directive")
+    func apolloKotlinDirectives() {
+        #expect(planError("""
+            query Q($n: String! @optional, $m: String @optional(if: false)) {
+              greet(name: $n) @nonnull
+              other: greet(name: $m) @optional
+            }
+            """) == nil)
+        #expect(planError("query Q($n: String! @optional(if: 1)) { greet(name: $n) }") == "1:31: argument \"if\" of @optional: expected Boolean, got 1")
+        #expect(planError("{ ... on Query @nonnull { greet } }") == "1:16: @nonnull is not allowed on an inline fragment; it goes on a field")
+    }
+
     @Test("the schema keeps the directives its SDL defines, with the built-in ones")
     func definitions() throws {
         let tag = try #require(validationSchema.directive(named: "tag"))

@@ -75,8 +75,10 @@ extension Schema {
     }
 
     /// The directives every schema has, whatever its SDL says: the spec's `@include`, `@skip`,
-    /// `@deprecated` and `@specifiedBy`, and Baton's client directives `@connection` and
-    /// `@deleteRecord`. An SDL definition of one of these names is read and set aside.
+    /// `@deprecated` and `@specifiedBy`, Baton's client directives `@connection` and
+    /// `@deleteRecord`, and Apollo Kotlin's `@optional` and `@nonnull`, which only shape its
+    /// generated code (no store reads them), so an Apollo Kotlin app's documents read as they are.
+    /// An SDL definition of one of these names is read and set aside.
     static let builtInDirectives: [String: DirectiveDefinition] = {
         let start = GraphQLLocation.start
         func argument(_ name: String, _ type: GraphQLTypeReference, default value: GraphQLValue? = nil) -> InputValue {
@@ -108,6 +110,12 @@ extension Schema {
             DirectiveDefinition(
                 name: "deleteRecord", arguments: [argument("typename", string)], locations: [.field],
                 isRepeatable: false, location: nil),
+            DirectiveDefinition(
+                name: "optional", arguments: [argument("if", .named("Boolean"), default: .boolean(true))],
+                locations: [.field, .variableDefinition], isRepeatable: false, location: nil),
+            DirectiveDefinition(
+                name: "nonnull", arguments: [argument("fields", .nonNull(string), default: .string(""))],
+                locations: [.object, .field], isRepeatable: false, location: nil),
         ]
         return Dictionary(uniqueKeysWithValues: definitions.map { ($0.name, $0) })
     }()
