@@ -64,8 +64,7 @@ struct WorldOption {
     private static func load(_ body: () throws -> World) throws -> World {
         do {
             let world = try body()
-            _ = try WorldPlans(world: world)
-            try world.requireAnsweredQuery()
+            try world.requireRunnable()
             return world
         } catch let error as WorldError {
             throw CLIError.input("\(error)")

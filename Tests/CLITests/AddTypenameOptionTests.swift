@@ -2,7 +2,8 @@ import Foundation
 import Testing
 
 /// `--add-typename` lets a quick start run an app's documents as Apollo's code generators send
-/// them: `__typename` in every selection set, which the files themselves leave out.
+/// them: `__typename` in every selection set, which the files themselves leave out. (That a
+/// failure's rerun command carries the flag: `FailureOutputTests.campaignOverFiles`.)
 @Suite("The quick start adds __typename when asked")
 struct AddTypenameOptionTests {
     /// A schema whose only query reads an interface, and a document that selects no `__typename`.
@@ -40,20 +41,4 @@ struct AddTypenameOptionTests {
             #expect(run.stdout.contains("failures: 0"), "\(run.stdout)")
         }
     }
-
-    #if DEBUG
-    @Test("a failure's rerun and replay commands carry the flag")
-    func rerunCarriesFlag() throws {
-        let github = BatonProcess.repository.appendingPathComponent("Fixtures/worlds/github").path
-        let operations = ["IssueHeader.graphql", "IssueDetail.graphql"].map { github + "/" + $0 }.joined(separator: ",")
-        try TemporaryFolder.with { folder in
-            let result = try BatonProcess.run(["sim", "campaign", "--seeds", "0..0", "--events", "6", "--mutant", "wrongScalarAtIngest", "--no-shrink",
-                                               "--regressions", "none", "--schema", github + "/schema.graphqls", "--operations", operations,
-                                               "--add-typename"], in: folder)
-            #expect(result.status == 1)
-            let rerun = "swift run baton sim run --seed 0 --events 6 --mutant wrongScalarAtIngest --schema \(github)/schema.graphqls --operations \(operations) --add-typename"
-            #expect(result.stdout.split(separator: "\n").contains { $0 == "    rerun: " + rerun }, "\(result.stdout)")
-        }
-    }
-    #endif
 }

@@ -200,16 +200,19 @@ struct RerunWorldTests {
 
     #if DEBUG
     @MainActor
-    @Test("a campaign over a world given by its files prints and reports a rerun command with those files")
-    func campaignOverFiles() throws {
+    /// With `--add-typename` too: the rerun must add `__typename` as the run did.
+    @Test("a campaign over a world given by its files prints and reports a rerun command with those files and flags",
+          arguments: [[], ["--add-typename"]])
+    func campaignOverFiles(flags: [String]) throws {
         let github = BatonProcess.repository.appendingPathComponent("Fixtures/worlds/github").path
         let operations = ["IssueHeader.graphql", "IssueDetail.graphql"].map { github + "/" + $0 }.joined(separator: ",")
         try TemporaryFolder.with { folder in
             let result = try BatonProcess.run(["sim", "campaign", "--seeds", "0..0", "--events", "6", "--mutant", "wrongScalarAtIngest", "--no-shrink",
                                                "--regressions", "none", "--json", "report.json",
-                                               "--schema", github + "/schema.graphqls", "--operations", operations], in: folder)
+                                               "--schema", github + "/schema.graphqls", "--operations", operations] + flags, in: folder)
             #expect(result.status == 1)
             let rerun = "swift run baton sim run --seed 0 --events 6 --mutant wrongScalarAtIngest --schema \(github)/schema.graphqls --operations \(operations)"
+                + flags.map { " " + $0 }.joined()
             #expect(result.stdout.split(separator: "\n").contains { $0 == "    rerun: " + rerun }, "\(result.stdout)")
             let report = try JSONValue.parse(Array(try Data(contentsOf: folder.appendingPathComponent("report.json"))))
             guard case .object(let o) = report, case .array(let failures)? = o["failures"], case .object(let reported)? = failures.first else {

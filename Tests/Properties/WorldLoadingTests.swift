@@ -218,7 +218,7 @@ struct WorldLoadingTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         try "type Query { a: Int b: Int }".write(to: folder.appendingPathComponent("schema.graphql"), atomically: true, encoding: .utf8)
         #expect {
-            try World.load(directory: folder.path).requireAnsweredQuery()
+            try World.load(directory: folder.path).requireRunnable()
         } throws: { error in
             (error as? WorldError)?.message.hasPrefix("the world has no operations (*.graphql or *.gql files") == true
         }
@@ -226,10 +226,10 @@ struct WorldLoadingTests {
         try "query B { b }".write(to: folder.appendingPathComponent("B.graphql"), atomically: true, encoding: .utf8)
         let world = try World.load(directory: folder.path)
         #expect(world.operations.map(\.name) == ["A", "B"])
-        try world.requireAnsweredQuery()
+        try world.requireRunnable()
         try #"{"unansweredOperations": ["A", "B"]}"#.write(to: folder.appendingPathComponent("world.json"), atomically: true, encoding: .utf8)
         #expect {
-            try World.load(directory: folder.path).requireAnsweredQuery()
+            try World.load(directory: folder.path).requireRunnable()
         } throws: { error in
             (error as? WorldError)?.message.hasPrefix("the world has no query the server answers (2 operations") == true
         }

@@ -281,13 +281,7 @@ package struct EventGenerator: Sendable {
     private mutating func recorded() -> GeneratedEvent {
         let recorded = world.settings.recorded[recordings.int(0...(world.settings.recorded.count - 1))]
         if let operation = world.operation(named: recorded.operation) { visit(operation, recorded.variables) }
-        var text = recorded.text
-        var how: String?
-        if garbles.chance(Self.garbleChance) {
-            let garbled = ResponseGarbling.garble(Array(text.utf8), random: &garbles)
-            text = String(decoding: garbled.0, as: UTF8.self)
-            how = garbled.1
-        }
+        let (text, how) = maybeGarbled(Array(recorded.text.utf8)) ?? (recorded.text, nil)
         return GeneratedEvent(
             event: .response(operation: recorded.operation, variables: recorded.variables, body: .text(text)),
             execution: nil, drift: [], garbled: how, recorded: recorded.source)
@@ -322,15 +316,22 @@ package struct EventGenerator: Sendable {
     /// The server's answer as a response event: as sent, or now and then garbled on its way
     /// (``ResponseGarbling``), with no provenance then.
     private mutating func delivered(_ operation: WorldOperation, _ variables: [String: JSONValue], _ execution: Execution) -> GeneratedEvent {
-        if garbles.chance(Self.garbleChance) {
-            let (text, how) = ResponseGarbling.garble(execution.responseText, random: &garbles)
+        if let (text, how) = maybeGarbled(execution.responseText) {
             return GeneratedEvent(
-                event: .response(operation: operation.name, variables: variables, body: .text(String(decoding: text, as: UTF8.self))),
+                event: .response(operation: operation.name, variables: variables, body: .text(text)),
                 execution: nil, drift: [], garbled: how)
         }
         return GeneratedEvent(
             event: .response(operation: operation.name, variables: variables, body: .text(Self.text(execution))),
             execution: execution, drift: [])
+    }
+
+    /// One response in ``garbleChance``, `text` garbled on its way and how (``ResponseGarbling``);
+    /// nil for the others, which arrive as sent.
+    private mutating func maybeGarbled(_ text: [UInt8]) -> (text: String, how: String)? {
+        guard garbles.chance(Self.garbleChance) else { return nil }
+        let (garbled, how) = ResponseGarbling.garble(text, random: &garbles)
+        return (String(decoding: garbled, as: UTF8.self), how)
     }
 
     private static func text(_ execution: Execution) -> String {

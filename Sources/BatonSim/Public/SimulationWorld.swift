@@ -66,8 +66,7 @@ public struct SimulationWorld: Sendable {
     private static func checked(_ make: () throws -> World) throws(SimulationWorldError) -> SimulationWorld {
         do {
             let world = try make()
-            _ = try WorldPlans(world: world)
-            try world.requireAnsweredQuery()
+            try world.requireRunnable()
             return SimulationWorld(world)
         } catch let error as WorldError {
             throw SimulationWorldError(description: error.description)

@@ -190,10 +190,12 @@ extension World {
         return World(name: name, schema: schema, operations: operations, settings: settings)
     }
 
-    /// Throws unless seeds can be drawn in the world: the schedule draws its responses, checks and
-    /// retains from the queries the server answers, so it needs one (a world without may still be
-    /// loaded, to replay a file or to test the server's mutations).
-    package func requireAnsweredQuery() throws {
+    /// Throws unless seeds can run in the world: the store's own plan builder must accept every
+    /// operation, and the schedule, which draws its responses, checks and retains from the
+    /// queries the server answers, needs one (a world without may still be loaded, to replay a
+    /// file or to test the server's mutations).
+    package func requireRunnable() throws {
+        _ = try WorldPlans(world: self)
         guard !operations.contains(where: { $0.kind == .query && !settings.unansweredOperations.contains($0.name) }) else { return }
         let message = operations.isEmpty
             ? "the world has no operations (*.graphql or *.gql files beside the schema, or in folders under it)"
