@@ -279,7 +279,7 @@ struct Normalizer {
                             // A `__typename` the selection does not name still speaks for the
                             // object's type (a network layer adds it everywhere): it must agree.
                             if try isTypenameKey(span), !mutant.isOn(.unselectedTypenameUnchecked) {
-                                try checkTypename(shape.typename)
+                                try checkTypename(shape)
                             } else {
                                 try skipValue()
                             }
@@ -303,7 +303,7 @@ struct Normalizer {
                 let valueMark = scanner.mark
                 do throws(IngestError) {
                     if member.isTypename {
-                        try checkTypename(shape.typename)
+                        try checkTypename(shape)
                     } else if member.isComposite {
                         if index >= 0, deferred.count == deferredBase {
                             try writeComposite(member, into: index)
@@ -397,11 +397,12 @@ struct Normalizer {
 
     /// Whether a member's name is `__typename`, however it is escaped.
     func isTypenameKey(_ span: JSONStringSpan) throws(IngestError) -> Bool {
-        if !span.hasEscapes {
-            return UnsafeRawBufferPointer(rebasing: scanner.bytes[span.range]).elementsEqual("__typename".utf8)
-        }
+        if !span.hasEscapes { return Shape.equal(Normalizer.typenameKey, UnsafeRawBufferPointer(rebasing: scanner.bytes[span.range])) }
         return ExactText.bytesEqual(try string(span), "__typename")
     }
+
+    /// `__typename`'s bytes, for comparing member names in place.
+    static let typenameKey = Array("__typename".utf8)
 
     /// A member met twice in one object.
     func duplicate(_ member: ShapeEntry) -> IngestError {
@@ -427,10 +428,17 @@ struct Normalizer {
     }
 
     /// Reads a `__typename` member and checks it names the object's type.
-    mutating func checkTypename(_ typename: String) throws(IngestError) {
+    mutating func checkTypename(_ shape: Shape) throws(IngestError) {
+        let typename = shape.typename
         let kind = try peek()
         guard kind == .string else { throw wrongType("a type name", kind) }
         let offset = scanner.position
+        // The usual case, the type's name as it is: compared in place, no string made.
+        let start = scanner.mark
+        let plain: JSONStringSpan
+        do { plain = try scanner.readStringSpanForComparison() } catch { throw .json(error) }
+        if !plain.hasEscapes, shape.namesType(UnsafeRawBufferPointer(rebasing: scanner.bytes[plain.range])) { return }
+        scanner.reset(to: start)
         let found = try readString()
         // By bytes: Swift's `==` takes `\u212Aind` (a Kelvin sign) for `Kind`.
         let same = mutant.isOn(.typenamesFoldEquivalent) ? found == typename : ExactText.bytesEqual(found, typename)

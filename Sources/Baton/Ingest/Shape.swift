@@ -187,6 +187,16 @@ final class Shape {
         index(named: responseKey).map { entries[$0] }
     }
 
+    /// Whether `body` spells this shape's type name (the bytes of ``keyPrefix`` but its colon).
+    @inline(__always)
+    func namesType(_ body: UnsafeRawBufferPointer) -> Bool {
+        guard body.count == keyPrefix.count - 1 else { return false }
+        return keyPrefix.withUnsafeBytes { prefix in
+            for i in 0..<body.count where prefix[i] != body[i] { return false }
+            return true
+        }
+    }
+
     @inline(__always)
     static func equal(_ key: [UInt8], _ body: UnsafeRawBufferPointer) -> Bool {
         guard key.count == body.count else { return false }
