@@ -179,6 +179,12 @@ package enum Mutant: String, CaseIterable, Sendable {
     /// contradicts an object type, or is no name, is taken (the rule until 2026-12-06, found by
     /// recorded responses of a real server that adds `__typename` everywhere).
     case unselectedTypenameUnchecked
+    /// Ingest takes a custom scalar's number that no double holds exactly as the nearest double,
+    /// so digits past a double's precision are rounded (the rule until 2026-12-06).
+    case exactNumbersRounded
+    /// Ingest keeps an error's message, path and extensions and drops its other members
+    /// (`locations`, GitHub's `type`): the rule until 2026-12-06.
+    case errorMembersDropped
 
     /// What the mutant breaks, in a sentence.
     package var summary: String {
@@ -236,6 +242,8 @@ package enum Mutant: String, CaseIterable, Sendable {
         case .escapedNamesFoldEquivalent: "an escaped member name is matched as a Swift string, so \\u212Aind (a Kelvin sign) reads as the selected field Kind"
         case .typenamesFoldEquivalent: "a __typename is compared as a Swift string and not checked to be a name, so \\u212Aind (a Kelvin sign) passes for the type Kind"
         case .unselectedTypenameUnchecked: "a __typename member the selection does not name is passed over, so one contradicting the object's type is taken"
+        case .errorMembersDropped: "an error's members besides message, path and extensions (locations, GitHub's type) are dropped"
+        case .exactNumbersRounded: "a custom scalar's number with more digits than a double keeps is rounded to the nearest double"
         case .deepListsReadAsDamage: "a list nested deeper than 128 in a row is read as damage, so a custom scalar's deep arrays are lost at the next launch"
         }
     }

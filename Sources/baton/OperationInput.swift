@@ -67,7 +67,7 @@ struct OperationInput {
         switch value {
         case .array: "an array"
         case .string: "a string"
-        case .int, .double: "a number"
+        case .int, .double, .decimal: "a number"
         case .bool: "a boolean"
         case .null: "null"
         case .object: "an object"

@@ -21,7 +21,8 @@ struct IngestFieldErrorTests {
             """#)
         let cell = try #require(changes.cell("Character:1", "image"))
         #expect(cell.value == .null)
-        #expect(cell.errors == [FieldError(message: "image service unavailable", path: "character.image")])
+        #expect(cell.errors == [FieldError(
+            message: "image service unavailable", path: "character.image", otherMembers: #"{"locations":[{"column":1,"line":1}]}"#)])
         #expect(changes.cell("Character:1", "name")?.errors.isEmpty == true)
         #expect(changes.unplacedErrors.isEmpty)
     }

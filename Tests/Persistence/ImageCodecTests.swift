@@ -36,7 +36,12 @@ struct CodecFuzz {
         case 4: return .string(string())
         case 5: return .link(key())
         case 6: return .links((0..<int(0...4)).map { _ in chance(0.2) ? nil : key() })
-        case 7: return .object("{\"a\":\(int(0...9))}")
+        case 7:
+            guard chance(0.7) else {
+                let exact = ["123456789012345678901234567890", "-12345678901234567.891", "1e-400", "9.876543210987654321e250"]
+                return .decimal(exact[int(0...(exact.count - 1))])
+            }
+            return .object("{\"a\":\(int(0...9))}")
         default: return .list((0..<int(0...4)).map { _ in value(depth: depth + 1) })
         }
     }
@@ -48,6 +53,7 @@ struct CodecFuzz {
         let errors = (0..<count).map { index in
             // Sometimes about an element its path does not end at (format 5's spelled indices).
             FieldError(message: string(), path: "a.\(index).b", extensions: chance(0.5) ? "{\"code\":\"X\"}" : nil,
+                       otherMembers: chance(0.3) ? "{\"type\":\"\(string())\"}" : nil,
                        elementIndices: chance(0.3) ? (0..<int(1...3)).map { _ in int(0...300) } : nil)
         }
         return Cell(value(), errors: errors)
@@ -271,6 +277,47 @@ struct ImageCodecTests {
         }
         let tooDeep = oneCellRow(Cell(nested(513)), typeID: typeID, nameID: nameID, key: key)
         #expect(decodeRow(tooDeep, key: RecordKey(key), names: names) == nil)
+    }
+
+    /// Format 6: bit 4 beside bit 7 says each error's other members follow its extensions, and it
+    /// is set only when some error of the cell has them; bit 4 without bit 7 is damage.
+    @Test("Format 6 keeps an error's other members after its extensions, and only then spells them")
+    func otherMembers() throws {
+        var names = TestNames()
+        let typeID = names.id("Item")
+        let nameID = names.id("name")
+        let key = "Item:1"
+        let members = #"{"type":"FORBIDDEN"}"#
+        let cell = Cell(.null, errors: [FieldError(message: "m", path: "p"), FieldError(message: "n", path: "q", otherMembers: members)])
+        let row = oneCellRow(cell, typeID: typeID, nameID: nameID, key: key)
+        // name, tag (null, error, more errors, members), "m", "p", no extensions, no members.
+        #expect(Array(row[3...11]) == [UInt8(nameID), 0xD0, 1, 0x6D, 1, 0x70, 0, 0, 1])
+        #expect(decodeRow(row, key: RecordKey(key), names: names)?.cells.first?.cell == cell)
+        let plain = Cell(.null, errors: [FieldError(message: "m", path: "p")])
+        let plainRow = oneCellRow(plain, typeID: typeID, nameID: nameID, key: key)
+        #expect(plainRow[4] == 0x80)
+        // The members bit without an error is damage, behind a valid checksum too.
+        let body = [0x02, UInt8(typeID), 1, UInt8(nameID), 0x10]
+        #expect(decodeRow(sealed(body, key: key), key: RecordKey(key), names: names) == nil)
+    }
+
+    /// Format 6: a number no double holds is tag 12 and its text, bare and inside a list, and reads
+    /// back with every digit (format 5 had only the nearest double to write).
+    @Test("Format 6 keeps a number no double holds as its canonical text")
+    func exactNumbers() throws {
+        var names = TestNames()
+        let typeID = names.id("Item")
+        let nameID = names.id("amount")
+        let key = "Item:1"
+        let digits = "123456789012345678901234567890"
+        let bare = oneCellRow(Cell(.decimal(digits)), typeID: typeID, nameID: nameID, key: key)
+        // flags, type, one cell: its name, tag 12, the text's length and bytes, then the checksum.
+        #expect(Array(bare[3...5]) == [UInt8(nameID), 12, UInt8(digits.utf8.count)])
+        #expect(Array(bare[6..<(6 + digits.utf8.count)]) == Array(digits.utf8))
+        #expect(decodeRow(bare, key: RecordKey(key), names: names)?.cells.first?.cell.value == .decimal(digits))
+        let list = Value.list([.decimal("-1e-400"), .double(0.1), .decimal("12345678901234567.891")])
+        let row = oneCellRow(Cell(list), typeID: typeID, nameID: nameID, key: key)
+        #expect(decodeRow(row, key: RecordKey(key), names: names)?.cells.first?.cell.value == list)
     }
 
     @Test("Format 2's links read as they did; format 3 keeps a Type:id link as its id alone")

@@ -56,6 +56,9 @@ struct CoverageFloorTests {
         "errorsAtNulledElementsReadBack": 0,  // 0
         // Errors read back with the extensions the server drew for half of its errors.
         "errorsWithExtensionsReadBack": 15,  // 42
+        // Errors read back with their other members (locations in half the seeds' styles, a
+        // server's own type or detail for a quarter of the errors).
+        "errorsWithOtherMembersReadBack": 60,  // 186
         // Released roots pushed out of a release buffer the swarm drew small (0 to 3 in half of
         // the seeds; production's 10 was never filled): 37 over seeds 0..199 but none in
         // 0..<24, so not floored here; the releaseBufferDropsNewest mutant's bounded check

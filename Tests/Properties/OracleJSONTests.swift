@@ -39,7 +39,8 @@ struct OracleJSONTests {
         #expect(try OracleJSONParser.parse("1.25e1") == .double(12.5))
         #expect(try OracleJSONParser.parse("1e19") == .double(1e19))
         #expect(try OracleJSONParser.parse("0.1e1") == .decimal(1, whole: 1))
-        #expect(try OracleJSONParser.parse("1e-99999999999999999999") == .double(0))
+        // Its double is 0, which does not stand for it: it keeps its exact value (rule 4 of OracleDecimal).
+        #expect(try OracleJSONParser.parse("1e-99999999999999999999") == .exact(0, text: "1e-99999999999999999999"))
         #expect(try OracleJSONParser.parse("99999999999999999999") == .longInteger(1e20, digits: "99999999999999999999"))
     }
 

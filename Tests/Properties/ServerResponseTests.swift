@@ -27,6 +27,9 @@ struct ServerResponseTests {
         var equivalentNames = 0
         /// Nulls a server that leaves them where they fall wrote inside the object or list around them.
         var nullsInPlace = 0
+        /// Numbers a double cannot hold, in custom scalars' values and in errors' extensions.
+        var exactNumbers = 0
+        var exactNumbersInExtensions = 0
     }
 
     /// Executes `steps` drawn operations of `world` under `seed`, with drift between them; calls
@@ -81,6 +84,9 @@ struct ServerResponseTests {
         #expect(tally.errorsWithExtensions > 5)
         #expect(tally.equivalentNames > 0)
         #expect(tally.nullsInPlace > 0)
+        // Only the Rick and Morty world has a custom scalar of any JSON (its notes' `meta`).
+        #expect(tally.exactNumbers > 0 || worldName == "github")
+        #expect(tally.exactNumbersInExtensions > 0)
         #expect(tally.errorsThroughNull > 0)
         // Only a null `data` leaves errors unplaced: every other error explains a null of a field.
         #expect(tally.unplacedErrors > 0 || worldName == "rickandmorty")
@@ -151,6 +157,7 @@ struct ServerResponseTests {
         for error in expected {
             guard let extensions = error.extensions else { continue }
             tally.errorsWithExtensions += 1
+            tally.exactNumbersInExtensions += extensions.reduce(0) { $0 + exactNumbers(in: $1.value) }
             let names = extensions.map(\.name)
             if Set(names).count < names.count { tally.equivalentNames += 1 }
         }
@@ -201,6 +208,7 @@ struct ServerResponseTests {
             if (json as? Bool) != flag { problems.append("\(path): expected \(flag), read \(json)") }
         case .scalar(let other):
             // A custom scalar that holds any JSON: null, a list or an object.
+            tally.exactNumbers += exactNumbers(in: other)
             if !Self.sameJSON(other, json) { problems.append("\(path): expected \(other), read \(json)") }
         case .list(let items):
             guard let read = json as? [Any], read.count == items.count else {
@@ -238,13 +246,31 @@ struct ServerResponseTests {
         }
     }
 
-    /// True when what JSONSerialization read is `value` (numbers by value, strings by scalars).
+    /// How many numbers a double cannot hold `value` holds (a provenance value).
+    static func exactNumbers(in value: JSONValue) -> Int {
+        if ProvenanceExactNumber.canonical(value) != nil { return 1 }
+        switch value {
+        case .array(let items): return items.reduce(0) { $0 + exactNumbers(in: $1) }
+        case .object(let members): return members.values.reduce(0) { $0 + exactNumbers(in: $1) }
+        default: return 0
+        }
+    }
+
+    /// True when what JSONSerialization read is `value` (numbers by value, strings by scalars; a
+    /// number a double cannot hold as JSONSerialization's nearest number: the exact digits are
+    /// checked on the model's reading, in ExactNumberTests).
     static func sameJSON(_ value: JSONValue, _ json: Any) -> Bool {
+        if let canonical = ProvenanceExactNumber.canonical(value) {
+            guard let read = (json as? NSNumber)?.doubleValue, let expected = Double(canonical) else { return false }
+            return abs(read - expected) <= abs(expected) * 1e-12
+        }
         switch value {
         case .null: return json is NSNull
         case .bool(let flag): return (json as? Bool) == flag
         case .int(let number): return (json as? NSNumber)?.int64Value == Int64(number)
         case .double(let number): return (json as? NSNumber)?.doubleValue == number
+        // Foundation reads such a number to a double's precision at best.
+        case .decimal(let text): return (json as? NSNumber)?.doubleValue == Double(text)
         case .string(let text): return (json as? String)?.unicodeScalars.elementsEqual(text.unicodeScalars) == true
         case .array(let items):
             guard let read = json as? [Any], read.count == items.count else { return false }

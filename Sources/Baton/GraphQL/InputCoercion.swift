@@ -107,7 +107,11 @@ enum BuiltInScalar: String {
         case (.int, .double(let number)):
             guard number.rounded() == number else { return "" }
             return Int32(exactly: number) == nil ? ", outside Int's 32 bits" : nil
-        case (.float, .int), (.float, .double), (.string, .string), (.boolean, .bool), (.id, .string), (.id, .int):
+        case (.int, .decimal(let text)):
+            // Canonical text spells a whole number without a point or an exponent, and one that
+            // needs this case is past 64 bits.
+            return text.utf8.allSatisfy({ $0 != UInt8(ascii: ".") && $0 != UInt8(ascii: "e") }) ? ", outside Int's 32 bits" : ""
+        case (.float, .int), (.float, .double), (.float, .decimal), (.string, .string), (.boolean, .bool), (.id, .string), (.id, .int):
             return nil
         case (.id, .double(let number)):
             return number.rounded() == number && Int(exactly: number) != nil ? nil : ""

@@ -27,6 +27,8 @@ struct InputRewrite {
             switch (BuiltInScalar(rawValue: name), value) {
             case (.float?, .int(let number)):
                 return .double(Double(number))
+            case (.float?, .decimal(let text)):
+                return Double(text).map(JSONValue.double) ?? value
             case (.int?, .double(let number)), (.id?, .double(let number)):
                 return Int(exactly: number).map(JSONValue.int) ?? value
             case (.some, _):

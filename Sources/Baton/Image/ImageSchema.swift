@@ -11,11 +11,14 @@ package enum ImageSchema {
     /// Version 4 added a cell's further errors (tag bit 6): a field keeps every error whose path
     /// names it, where format 3 kept the last. Version 5 added an error's element indices (tag
     /// bit 5): an error explaining a null list element whose failed field lay deeper reads back at
-    /// that element.
-    package static let rowFormatVersion = 5
-    /// The row formats an image is opened with: a format 2, 3 or 4 row reads the same in format 5,
-    /// so such a file keeps its rows and is marked 5 when opened (in the generation's transaction).
-    package static let readableRowFormats = 2...5
+    /// that element. Version 6 added tag 12: a custom scalar's number that no `Int` or `Double`
+    /// holds exactly, as its canonical text (format 5 rounded it to the nearest double), and tag
+    /// bit 4: an error's other members (`locations`, GitHub's `type`), which format 5 dropped.
+    package static let rowFormatVersion = 6
+    /// The row formats an image is opened with: a format 2, 3, 4 or 5 row reads the same in format
+    /// 6, so such a file keeps its rows and is marked 6 when opened (in the generation's
+    /// transaction).
+    package static let readableRowFormats = 2...6
     /// `PRAGMA page_size` of a new image. Half SQLite's default: an image's small tables (names,
     /// meta, root, fetches and their indexes) take a page each, and its rows are small, so
     /// smaller pages leave less of the file empty (the Rick and Morty page's image: 152 KB in

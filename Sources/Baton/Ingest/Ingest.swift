@@ -240,13 +240,16 @@ extension Normalizer {
     /// One member of the response's `errors` as a field error, with its path when it has a
     /// well-formed one (strings and non-negative integers). A member that is not an object is a
     /// message of its JSON; a message that is not a string is its JSON too; `extensions` are kept
-    /// as canonical text, every member name by its bytes (see ``JSONScanner/readCanonicalText()``).
+    /// as canonical text, every member name by its bytes (see ``JSONScanner/readCanonicalText()``),
+    /// and so are the error's other members (`locations`, a server's own such as GitHub's `type`),
+    /// together as one object (``FieldError/otherMembers``).
     mutating func readError() throws(IngestError) -> ResponseError {
         guard try peek() == .object else { return ResponseError(error: FieldError(message: try canonicalText(), path: ""), path: nil) }
         var message = ""
         var extensions: String?
         var path: [ResponsePathComponent]?
         var names: [String] = []
+        var others: [(name: String, text: String)] = []
         if try openObject() {
             repeat {
                 let span = try readKey()
@@ -267,12 +270,32 @@ extension Normalizer {
                 case "path":
                     path = try readErrorPath()
                 default:
-                    try skipValue()
+                    if mutant.isOn(.errorMembersDropped) {
+                        try skipValue()
+                    } else {
+                        others.append((name, try canonicalText()))
+                    }
                 }
             } while try nextMember()
         }
         let dotted = path.map(ResponsePathComponent.dotted) ?? ""
-        return ResponseError(error: FieldError(message: message, path: dotted, extensions: extensions), path: path)
+        let error = FieldError(message: message, path: dotted, extensions: extensions, otherMembers: Self.object(others))
+        return ResponseError(error: error, path: path)
+    }
+
+    /// Canonical JSON text of an object of `members` (names distinct, values canonical text):
+    /// sorted by their names' bytes; `nil` for none.
+    static func object(_ members: [(name: String, text: String)]) -> String? {
+        guard !members.isEmpty else { return nil }
+        var out = "{"
+        for (index, member) in members.sorted(by: { CanonicalJSON.utf8Less($0.name, $1.name) }).enumerated() {
+            if index > 0 { out += "," }
+            CanonicalJSON.writeString(member.name, into: &out)
+            out += ":"
+            out += member.text
+        }
+        out += "}"
+        return out
     }
 
     /// A response error's `path` when it is well formed: a list of strings and non-negative

@@ -735,10 +735,26 @@ struct Normalizer {
                 if let value = scanner.integerValue(text) { return .string(String(value)) }
                 if mutant.isOn(.longIntegerIDsCut) { return .string(numberText(text)) }
                 return .string(String(decoding: UnsafeRawBufferPointer(rebasing: scanner.bytes[text]), as: UTF8.self))
-            case .float, .customScalar:
+            case .float:
                 switch try readNumber() {
-                case .int(let value): return type == .float ? .double(Double(value)) : .int(value)
+                case .int(let value): return .double(Double(value))
                 case .double(let value): return .double(value)
+                case .decimal(let text): return .double(Double(text) ?? .nan)
+                }
+            case .customScalar:
+                // A custom scalar's number keeps its value: the canonical text of one no double
+                // holds exactly (`123456789012345678901234567890`), never the nearest double.
+                if mutant.isOn(.exactNumbersRounded) {
+                    switch try readNumber() {
+                    case .int(let value): return .int(value)
+                    case .double(let value): return .double(value)
+                    case .decimal(let text): return .double(Double(text) ?? .nan)
+                    }
+                }
+                switch try readExactNumber() {
+                case .int(let value): return .int(value)
+                case .double(let value): return .double(value)
+                case .decimal(let text): return .decimal(text)
                 }
             default:
                 throw wrongType(Normalizer.describe(type), kind)
@@ -870,6 +886,9 @@ extension Normalizer {
     }
     @inline(__always) mutating func readNumber() throws(IngestError) -> JSONNumber {
         do { return try scanner.readNumber() } catch { throw .json(error) }
+    }
+    @inline(__always) mutating func readExactNumber() throws(IngestError) -> JSONNumber {
+        do { return try scanner.readExactNumber() } catch { throw .json(error) }
     }
     @inline(__always) mutating func readInteger() throws(IngestError) -> (value: Int?, text: Range<Int>) {
         do { return try scanner.readInteger() } catch { throw .json(error) }

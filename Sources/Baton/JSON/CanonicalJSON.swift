@@ -1,4 +1,5 @@
-/// Canonical JSON text: object keys sorted by their UTF-8 bytes, no spaces, numbers as Swift prints them.
+/// Canonical JSON text: object keys sorted by their UTF-8 bytes, no spaces, numbers as Swift prints
+/// them (a number no double holds exactly in its own canonical text, ``JSONValue/decimal(_:)``).
 ///
 /// Storage keys, operation identities and error extensions use it, so that the same value always
 /// renders as the same text in any process.
@@ -17,6 +18,7 @@ public enum CanonicalJSON {
         case .bool(let b): out += b ? "true" : "false"
         case .int(let i): out += String(i)
         case .double(let d): out += renderDouble(d)
+        case .decimal(let text): out += text
         case .string(let s): writeString(s, into: &out)
         case .array(let items):
             out += "["

@@ -10,6 +10,30 @@ extension JSONScanner {
         return .double(try doubleValue(start..<position))
     }
 
+    /// Reads a number where its value is kept as it is (a custom scalar's, an error's
+    /// `extensions`): ``readNumber()``'s answer, or `.decimal` with the number's canonical text
+    /// when the nearest double does not stand for it exactly (more digits than a double keeps, or
+    /// past its smallest values). A non-zero number whose first digit stands past 10^±999,999,999 is out of
+    /// range.
+    public mutating func readExactNumber() throws(JSONError) -> JSONNumber {
+        skipWhitespace()
+        let start = position
+        let isInteger = try scanNumber()
+        let range = start..<position
+        if isInteger, let value = integerValue(range) {
+            return .int(value)
+        }
+        let value = try doubleValue(range)
+        // At most 16 bytes that are not an integer fitting an `Int` spell at most 15 significant
+        // digits, which a double in its normal range always keeps.
+        if range.count <= 16 && value.isNormal { return .double(value) }
+        guard let exact = ExactDecimal(json: bytes[range]) else {
+            throw error(.numberOutOfRange, at: start)
+        }
+        if exact.isHeld(by: value) { return .double(value) }
+        return .decimal(exact.canonicalText)
+    }
+
     /// Reads a number that stands for an integer: its value when the number is a whole one that
     /// fits an `Int`, whatever its spelling (`12`, `-3`, `1.0`, `2e3`, `1.50e1`), else `nil` (a
     /// fraction, or too large). The scanner moves past it either way; `text` is where it lies.

@@ -7,6 +7,9 @@ public enum JSONKind: Hashable, Sendable {
 public enum JSONNumber: Hashable, Sendable {
     case int(Int)
     case double(Double)
+    /// A number no `Int` or `Double` holds exactly, as its canonical text (only from
+    /// ``JSONScanner/readExactNumber()``).
+    case decimal(String)
 }
 
 /// Where a string's body lies in the input (between its quotes), and what its decoding needs.

@@ -51,9 +51,10 @@ extension JSONScanner {
         case .bool:
             return .bool(try readBool())
         case .number:
-            switch try readNumber() {
+            switch try readExactNumber() {
             case .int(let value): return .int(value)
             case .double(let value): return .double(value)
+            case .decimal(let text): return .decimal(text)
             }
         case .string:
             return .string(try readString())

@@ -2,9 +2,9 @@
 ///
 /// `"Type:id": {"__typename": "Type", "field": value, "link": {"__ref": "Key"},
 /// "list": {"__refs": ["Key", null]}}`, field errors under `"__errors"` (each field's list of
-/// them by storage key: `message`, `path`, `extensions` when given, and `element`, the indices of
-/// the list element the error is about, when the path's trailing indices do not say it), a
-/// deleted record as `null`.
+/// them by storage key: `message`, `path`, `extensions` when given, `others`, the error's other
+/// members, when it had any, and `element`, the indices of the list element the error is about,
+/// when the path's trailing indices do not say it), a deleted record as `null`.
 public enum RecordSourcePrinter {
     /// The record source of `records` (key → data, `nil` data printing as a deleted record).
     public static func render(_ records: [(RecordKey, RecordData)]) -> String {
@@ -75,6 +75,9 @@ public enum RecordSourcePrinter {
         }
         out += "\"message\": "
         CanonicalJSON.writeString(error.message, into: &out)
+        if let others = error.otherMembers {
+            out += ", \"others\": " + others
+        }
         out += ", \"path\": "
         CanonicalJSON.writeString(error.path, into: &out)
         out += "}"
@@ -88,7 +91,7 @@ public enum RecordSourcePrinter {
         case .int(let i): out += String(i)
         case .double(let d): out += CanonicalJSON.renderDouble(d)
         case .string(let s): CanonicalJSON.writeString(s, into: &out)
-        case .object(let text): out += text
+        case .object(let text), .decimal(let text): out += text
         case .link(let key):
             out += "{\"__ref\": "
             CanonicalJSON.writeString(key.rawValue, into: &out)

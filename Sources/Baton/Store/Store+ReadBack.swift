@@ -15,7 +15,8 @@ public struct ReadResult: Hashable, Sendable {
     public static let missingLimit = 20
 
     /// The read as a GraphQL response: `data`, and `errors` when the read met any (each with its
-    /// message, its path in this read, and its `extensions` when the server sent them).
+    /// message, its path in this read, its `extensions` and other members when the server sent
+    /// them).
     public var response: JSONValue {
         guard !errors.isEmpty else { return .object(["data": data]) }
         return .object(["data": data, "errors": .array(errors.map(\.json))])
@@ -30,9 +31,15 @@ public struct ReadError: Hashable, Sendable {
     /// Where this read met the field: its response keys (aliases) and list indices.
     public var path: [JSONValue]
 
-    /// The error as a response's `errors` member holds it.
+    /// The error as a response's `errors` member holds it: its other members as the response
+    /// gave them (`locations`, GitHub's `type`), its message, this read's path, its extensions.
     public var json: JSONValue {
-        var members: [String: JSONValue] = ["message": .string(error.message), "path": .array(path)]
+        var members: [String: JSONValue] = [:]
+        if let others = error.otherMembers, case .object(let given)? = JSONValue.folding(canonical: others) {
+            members = given
+        }
+        members["message"] = .string(error.message)
+        members["path"] = .array(path)
         if let extensions = error.extensions {
             members["extensions"] = JSONValue.folding(canonical: extensions) ?? .string(extensions)
         }
@@ -173,6 +180,7 @@ struct ReadBackWalk {
         case .bool(let b): return .bool(b)
         case .int(let i): return .int(i)
         case .double(let d): return .double(d)
+        case .decimal(let text): return .decimal(text)
         case .string(let s): return .string(s)
         case .object(let text): return JSONValue.folding(canonical: text) ?? .string(text)
         case .list(let items):

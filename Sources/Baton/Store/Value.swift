@@ -7,6 +7,10 @@ public enum Value: Hashable, Sendable {
     case bool(Bool)
     case int(Int)
     case double(Double)
+    /// A custom scalar's number that no `Int` or `Double` holds exactly (more digits than a double
+    /// keeps, or past its smallest values), as its canonical text, every digit kept
+    /// (``JSONValue/decimal(_:)``).
+    case decimal(String)
     case string(String)
     /// A link to one record.
     case link(RecordKey)
@@ -39,6 +43,10 @@ public struct FieldError: Hashable, Sendable {
     public var path: String
     /// The error's `extensions` as canonical JSON text, when present.
     public var extensions: String?
+    /// The error's other members, as the response gave them (`locations`, and what a server adds
+    /// beside the spec's members, such as GitHub's `type`), as the canonical JSON text of one
+    /// object; `nil` when it has none.
+    public var otherMembers: String?
     /// Where, among the elements of the value of the field holding the error, the element it is
     /// about stands: one index per list level (`[1]` for `episodes.1`, and for `episodes.1.id`
     /// when a failed `id` nulled element 1). Empty when the error is about the field's own value.
@@ -47,10 +55,13 @@ public struct FieldError: Hashable, Sendable {
 
     /// An error at `path`; `elementIndices` default to the numbers that end the path (an error
     /// naming a list's element is about that element).
-    public init(message: String, path: String, extensions: String? = nil, elementIndices: [Int]? = nil) {
+    public init(
+        message: String, path: String, extensions: String? = nil, otherMembers: String? = nil, elementIndices: [Int]? = nil
+    ) {
         self.message = message
         self.path = path
         self.extensions = extensions
+        self.otherMembers = otherMembers
         self.elementIndices = elementIndices ?? Self.trailingIndices(of: path)
     }
 
@@ -91,6 +102,7 @@ extension Value {
         case (.bool(let a), .bool(let b)): a == b
         case (.int(let a), .int(let b)): a == b
         case (.double(let a), .double(let b)): a == b
+        case (.decimal(let a), .decimal(let b)): ExactText.bytesEqual(a, b)
         case (.string(let a), .string(let b)): ExactText.bytesEqual(a, b)
         case (.link(let a), .link(let b)): a == b
         case (.links(let a), .links(let b)): a == b
@@ -111,6 +123,7 @@ extension Value {
         case .links(let keys): hasher.combine(6); hasher.combine(keys)
         case .list(let items): hasher.combine(7); hasher.combine(items)
         case .object(let text): hasher.combine(8); ExactText.hashBytes(text, into: &hasher)
+        case .decimal(let text): hasher.combine(9); ExactText.hashBytes(text, into: &hasher)
         }
     }
 }
@@ -119,11 +132,13 @@ extension FieldError {
     public static func == (lhs: FieldError, rhs: FieldError) -> Bool {
         ExactText.bytesEqual(lhs.message, rhs.message) && ExactText.bytesEqual(lhs.path, rhs.path)
             && lhs.extensions.map(ExactText.init) == rhs.extensions.map(ExactText.init)
+            && lhs.otherMembers.map(ExactText.init) == rhs.otherMembers.map(ExactText.init)
     }
 
     public func hash(into hasher: inout Hasher) {
         ExactText.hashBytes(message, into: &hasher)
         ExactText.hashBytes(path, into: &hasher)
         hasher.combine(extensions.map(ExactText.init))
+        hasher.combine(otherMembers.map(ExactText.init))
     }
 }

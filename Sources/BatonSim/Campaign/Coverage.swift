@@ -29,6 +29,8 @@ package struct Coverage: Hashable, Sendable {
     package var errorsAtNulledElementsReadBack = 0
     /// Errors among them that carried `extensions` (canonical JSON, kept by the image).
     package var errorsWithExtensionsReadBack = 0
+    /// Errors among them that carried other members (`locations`, a server's own `type`).
+    package var errorsWithOtherMembersReadBack = 0
     /// Places where the read-backs of missing checks found nothing (``ReadResult/missing``),
     /// each list compared with the model's.
     package var partialReadsMissing = 0
@@ -55,7 +57,8 @@ package struct Coverage: Hashable, Sendable {
             + [("seedsWith4096Sectors", seedsWith4096Sectors)]
             + [("errorsReadBack", errorsReadBack), ("fieldsWithSeveralErrorsReadBack", fieldsWithSeveralErrorsReadBack)]
             + [("errorsAtNulledElementsReadBack", errorsAtNulledElementsReadBack)]
-            + [("errorsWithExtensionsReadBack", errorsWithExtensionsReadBack), ("partialReadsMissing", partialReadsMissing)]
+            + [("errorsWithExtensionsReadBack", errorsWithExtensionsReadBack),
+                ("errorsWithOtherMembersReadBack", errorsWithOtherMembersReadBack), ("partialReadsMissing", partialReadsMissing)]
             + [("rottedRowsRead", rottedRowsRead), ("refusedResponses", refusedResponses)]
             + [("recordedResponses", recordedResponses)]
     }
@@ -69,6 +72,7 @@ package struct Coverage: Hashable, Sendable {
         sum.fieldsWithSeveralErrorsReadBack = lhs.fieldsWithSeveralErrorsReadBack + rhs.fieldsWithSeveralErrorsReadBack
         sum.errorsAtNulledElementsReadBack = lhs.errorsAtNulledElementsReadBack + rhs.errorsAtNulledElementsReadBack
         sum.errorsWithExtensionsReadBack = lhs.errorsWithExtensionsReadBack + rhs.errorsWithExtensionsReadBack
+        sum.errorsWithOtherMembersReadBack = lhs.errorsWithOtherMembersReadBack + rhs.errorsWithOtherMembersReadBack
         sum.partialReadsMissing = lhs.partialReadsMissing + rhs.partialReadsMissing
         sum.rottedRowsRead = lhs.rottedRowsRead + rhs.rottedRowsRead
         sum.refusedResponses = lhs.refusedResponses + rhs.refusedResponses
@@ -124,6 +128,7 @@ package struct Coverage: Hashable, Sendable {
         fieldsWithSeveralErrorsReadBack = int("fieldsWithSeveralErrorsReadBack")
         errorsAtNulledElementsReadBack = int("errorsAtNulledElementsReadBack")
         errorsWithExtensionsReadBack = int("errorsWithExtensionsReadBack")
+        errorsWithOtherMembersReadBack = int("errorsWithOtherMembersReadBack")
         partialReadsMissing = int("partialReadsMissing")
         rottedRowsRead = int("rottedRowsRead")
         refusedResponses = int("refusedResponses")

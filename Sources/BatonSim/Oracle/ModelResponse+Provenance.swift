@@ -15,7 +15,8 @@ extension ModelResponse {
         // An unplaced error is about no field's element: it keeps what its path alone says.
         walk.response.unplacedErrors = execution.unplacedErrors.map {
             OracleFieldError(
-                message: OracleText($0.message), path: ProvenanceWalk.dotted($0.path), extensions: ProvenanceWalk.extensions(of: $0))
+                message: OracleText($0.message), path: ProvenanceWalk.dotted($0.path), extensions: ProvenanceWalk.extensions(of: $0),
+                otherMembers: ProvenanceWalk.otherMembers(of: $0))
         }
         if let data = execution.data {
             walk.response.hasData = true
@@ -176,7 +177,14 @@ struct ProvenanceWalk {
     static func fieldError(_ error: ProvenanceError) -> OracleFieldError {
         OracleFieldError(
             message: OracleText(error.message), path: dotted(error.path), extensions: extensions(of: error),
-            elementIndices: error.elementIndices)
+            otherMembers: otherMembers(of: error), elementIndices: error.elementIndices)
+    }
+
+    /// An error's other members as the model keeps them: the canonical text of one object.
+    static func otherMembers(of error: ProvenanceError) -> OracleText? {
+        error.otherMembers.map { members in
+            OracleText(OracleCanonical.render(.object(members.map { OracleJSONMember(key: OracleText($0.name), value: OracleJSON($0.value)) })))
+        }
     }
 
     /// An error's extensions as the model keeps them: their canonical text.

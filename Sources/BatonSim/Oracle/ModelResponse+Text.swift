@@ -520,20 +520,22 @@ struct TextWalk {
     }
 
     /// A member name an error gives twice where a reader takes it in: among the error's own
-    /// members, or anywhere inside what is kept of it as JSON.
+    /// members, or anywhere inside what is kept of it as JSON (every member but `path`, whose
+    /// elements are only strings and numbers to a reader).
     static func repeatedName(inError error: OracleJSON) -> OracleText? {
-        guard case .object = error else { return error.repeatedName(deep: true) }
+        guard case .object(let members) = error else { return error.repeatedName(deep: true) }
         if let name = error.repeatedName(deep: false) { return name }
-        if let extensions = error.member("extensions"), let name = extensions.repeatedName(deep: true) { return name }
-        if let message = error.member("message"), let name = message.repeatedName(deep: true) { return name }
+        for member in members where member.key != "path" {
+            if let name = member.value.repeatedName(deep: true) { return name }
+        }
         return nil
     }
 
     /// True when what is kept of an error as JSON (the whole error when it is not an object, else
-    /// its `extensions` and a message that is not a string) holds a number past a double's range.
+    /// every member but `path`) holds a number past a double's range.
     static func holdsNumberOutOfRange(inError error: OracleJSON) -> Bool {
-        guard case .object = error else { return error.holdsNumberOutOfRange }
-        return error.member("extensions")?.holdsNumberOutOfRange == true || error.member("message")?.holdsNumberOutOfRange == true
+        guard case .object(let members) = error else { return error.holdsNumberOutOfRange || error.holdsNumberPastExactRange }
+        return members.contains { $0.key != "path" && ($0.value.holdsNumberOutOfRange || $0.value.holdsNumberPastExactRange) }
     }
 
     /// A response error as a field error, with its path when the path is well formed (strings
@@ -550,6 +552,13 @@ struct TextWalk {
         }
         var extensions: OracleText?
         if let value = error.member("extensions"), value != .null { extensions = OracleText(OracleCanonical.render(value)) }
+        // What is left once the spec's message, path and extensions are taken: kept together.
+        var others: OracleText?
+        if case .object(let members) = error {
+            let spec: [OracleText] = ["message", "path", "extensions"]
+            let rest = members.filter { !spec.contains($0.key) }
+            if !rest.isEmpty { others = OracleText(OracleCanonical.render(.object(rest))) }
+        }
         var steps: [Step]?
         if case .array(let items)? = error.member("path") {
             var path: [Step] = []
@@ -563,7 +572,7 @@ struct TextWalk {
             if path.count == items.count { steps = path }
         }
         let dotted = OracleText(steps.map(TextWalk.dotted) ?? "")
-        return (OracleFieldError(message: message, path: dotted, extensions: extensions), steps)
+        return (OracleFieldError(message: message, path: dotted, extensions: extensions, otherMembers: others), steps)
     }
 
     static func dotted(_ path: [Step]) -> String {

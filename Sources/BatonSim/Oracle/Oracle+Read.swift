@@ -88,6 +88,7 @@ private struct ReadWalk {
         case .double(let d): return .double(d)
         case .string(let s): return .string(s.string)
         case .object(let text): return (try? OracleJSONParser.parse(text.string))?.jsonValue ?? .string(text.string)
+        case .number(let text): return .decimal(text.string)
         case .link(let key): return linked(key, subsets: subsets)
         case .links(let keys): return items(keys.map { $0.map(OracleValue.link) ?? .null }, subsets: subsets)
         case .list(let values): return items(values, subsets: subsets)
@@ -150,7 +151,12 @@ private struct ReadWalk {
             }
         }
         if Self.reachesNull(value, error.elementIndices) { steps += error.elementIndices.map { .int($0) } }
-        var members: [String: JSONValue] = ["message": .string(error.message.string), "path": .array(steps)]
+        var members: [String: JSONValue] = [:]
+        if let others = error.otherMembers, case .object(let given)? = (try? OracleJSONParser.parse(others.string))?.jsonValue {
+            members = given
+        }
+        members["message"] = .string(error.message.string)
+        members["path"] = .array(steps)
         if let extensions = error.extensions {
             members["extensions"] = (try? OracleJSONParser.parse(extensions.string))?.jsonValue ?? .string(extensions.string)
         }

@@ -117,6 +117,7 @@ package enum OracleDifference {
         for error in cell.errors {
             text += " (error \(Legible.quoted(error.message.string)) at \(Legible.text(error.path))"
             if let extensions = error.extensions { text += " \(extensions)" }
+            if let others = error.otherMembers { text += " and \(others)" }
             if error.elementIndices != OracleFieldError.trailingIndices(error.path.string) {
                 text += " about element " + (error.elementIndices.isEmpty ? "none" : error.elementIndices.map(String.init).joined(separator: "."))
             }
@@ -137,6 +138,7 @@ package enum OracleDifference {
         case .links(let keys): return "[" + keys.map { $0.map { "@" + Legible.text($0) } ?? "null" }.joined(separator: ", ") + "]"
         case .list(let items): return "[" + items.map(render).joined(separator: ", ") + "]"
         case .object(let text): return text.string
+        case .number(let text): return text.string
         }
     }
 

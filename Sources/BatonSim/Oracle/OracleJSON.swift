@@ -14,6 +14,12 @@ package indirect enum OracleJSON: Hashable, Sendable {
     /// An integer written as one that does not fit an `Int`: a double everywhere but where an `ID`
     /// is read, which keeps its digits (docs/design.md, "Bad input").
     case longInteger(Double, digits: OracleText)
+    /// A number written with a fraction or an exponent, not a whole number that fits an `Int`,
+    /// whose nearest double does not hold it (``OracleDecimal``, rule 4): the double
+    /// (what a Float takes) and the number's canonical decimal text (what a custom scalar and
+    /// an error's `extensions` keep). `.longInteger` and `.decimal` may stand for such numbers
+    /// too; ``exactNumber`` says for all three.
+    case exact(Double, text: OracleText)
     case string(OracleText)
     case array([OracleJSON])
     case object([OracleJSONMember])
@@ -32,10 +38,36 @@ package indirect enum OracleJSON: Hashable, Sendable {
         case .bool(let b): self = .bool(b)
         case .int(let i): self = .int(i)
         case .double(let d): self = .double(d)
+        case .decimal(let text): self = Self.exactNumber(text)
         case .string(let s): self = .string(OracleText(s))
         case .array(let items): self = .array(items.map(OracleJSON.init))
         case .object(let members):
             self = .object(members.map { OracleJSONMember(key: OracleText($0.key), value: OracleJSON($0.value)) }.sorted { $0.key < $1.key })
+        }
+    }
+
+    /// A number that keeps its exact value, from its canonical decimal text (a provenance value):
+    /// as the parser would read a response spelling it so: a whole number that fits an `Int` is
+    /// `.decimal` (rule 1 takes only integers written without a fraction or an exponent, and such a
+    /// one is never canonical decimal text), a longer one `.longInteger`, anything else `.exact`.
+    package static func exactNumber(_ canonical: String) -> OracleJSON {
+        let double = Double(canonical) ?? .nan
+        if !canonical.contains(where: { $0 == "." || $0 == "e" }) {
+            if let whole = Int(canonical) { return .decimal(double, whole: whole) }
+            return .longInteger(double, digits: OracleText(canonical))
+        }
+        return .exact(double, text: OracleText(canonical))
+    }
+
+    /// The canonical decimal text of a number that keeps its exact value (rule 4 of
+    /// ``OracleDecimal``); nil for any other value, numbers a double holds or an `Int`
+    /// takes included, and numbers out of a double's range.
+    package var exactNumber: OracleText? {
+        switch self {
+        case .exact(_, let text): text
+        case .longInteger(let d, let digits): d.isFinite ? OracleDecimal.exactText(json: digits.string.utf8).map { OracleText($0) } : nil
+        case .decimal(_, let whole): OracleDecimal.exactText(whole: whole).map { OracleText($0) }
+        default: nil
         }
     }
 
@@ -45,7 +77,8 @@ package indirect enum OracleJSON: Hashable, Sendable {
         case .null: .null
         case .bool(let b): .bool(b)
         case .int(let i): .int(i)
-        case .double(let d), .decimal(let d, _), .longInteger(let d, _): .double(d)
+        // A number that keeps its exact value is its canonical text, as the store's tree says it.
+        case .double(let d), .decimal(let d, _), .longInteger(let d, _), .exact(let d, _): exactNumber.map { .decimal($0.string) } ?? .double(d)
         case .string(let s): .string(s.string)
         case .array(let items): .array(items.map(\.jsonValue))
         case .object(let members):
@@ -83,9 +116,23 @@ extension OracleJSON {
     /// it, as it cannot be held; one that passes over it (an unselected member) does not.
     var holdsNumberOutOfRange: Bool {
         switch self {
-        case .double(let value), .decimal(let value, _), .longInteger(let value, _): !value.isFinite
+        case .double(let value), .decimal(let value, _), .longInteger(let value, _), .exact(let value, _): !value.isFinite
         case .object(let members): members.contains { $0.value.holdsNumberOutOfRange }
         case .array(let items): items.contains { $0.holdsNumberOutOfRange }
+        default: false
+        }
+    }
+}
+
+extension OracleJSON {
+    /// True when a number kept exactly somewhere in the value stands past
+    /// ``OracleDecimal/isPastExactRange``: a reader that keeps numbers exactly (a custom scalar's
+    /// value, an error's members) refuses it as out of range; a `Float` takes its double.
+    var holdsNumberPastExactRange: Bool {
+        switch self {
+        case .exact(_, let text): OracleDecimal(json: text.string)?.isPastExactRange ?? false
+        case .object(let members): members.contains { $0.value.holdsNumberPastExactRange }
+        case .array(let items): items.contains { $0.holdsNumberPastExactRange }
         default: false
         }
     }
@@ -106,7 +153,9 @@ package struct OracleJSONMember: Hashable, Sendable {
 ///
 /// Object members sorted by the UTF-8 bytes of their keys, no whitespace, integers in decimal,
 /// doubles as Swift's shortest round-trip `description` (`null` for NaN and infinities, which
-/// JSON cannot say), strings escaping `"` `\` and the control characters and nothing else.
+/// JSON cannot say), a number a double cannot hold as its canonical decimal text
+/// (``OracleJSON/exactNumber``), strings escaping `"` `\` and the control characters and
+/// nothing else.
 package enum OracleCanonical {
     /// The canonical text of a plain JSON value.
     package static func render(_ value: JSONValue) -> String {
@@ -125,7 +174,8 @@ package enum OracleCanonical {
         case .null: out += "null"
         case .bool(let b): out += b ? "true" : "false"
         case .int(let i): out += String(i)
-        case .double(let d), .decimal(let d, _), .longInteger(let d, _): out += number(d)
+        case .double(let d): out += number(d)
+        case .decimal(let d, _), .longInteger(let d, _), .exact(let d, _): out += value.exactNumber?.string ?? number(d)
         case .string(let s): quote(s.string, into: &out)
         case .array(let items):
             out += "["

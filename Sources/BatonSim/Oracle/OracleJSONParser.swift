@@ -9,8 +9,10 @@ package struct OracleJSONError: Error, Hashable, Sendable, CustomStringConvertib
 
 /// A small strict JSON parser (RFC 8259) over UTF-8 bytes, written for the oracle alone.
 ///
-/// Numbers without a fraction or an exponent that fit `Int` are `.int`; every other number is
-/// `.double`. Strings must be valid UTF-8 with no raw control characters; `\u` escapes must pair
+/// Numbers without a fraction or an exponent that fit `Int` are `.int`; longer integers
+/// `.longInteger` (keeping their digits); whole numbers written with a fraction or an exponent
+/// `.decimal` (keeping the whole value); other numbers a double does not hold `.exact` (keeping
+/// their canonical decimal text, ``OracleDecimal``); every other number is `.double`. Strings must be valid UTF-8 with no raw control characters; `\u` escapes must pair
 /// surrogates. Nesting deeper than 512 levels is refused rather than recursed into.
 package struct OracleJSONParser {
     private let bytes: [UInt8]
@@ -184,6 +186,11 @@ package struct OracleJSONParser {
         if integral { return .longInteger(Double(text) ?? .infinity, digits: OracleText(text)) }
         guard let value = Double(text) else { throw fail("number out of range", at: start) }
         if !integral, let whole = Self.wholeValue(bytes[start..<position]) { return .decimal(value, whole: whole) }
+        // Rule 3 of ``OracleDecimal`` on the digits as written: a number the double's
+        // shortest text does not stand for keeps its canonical decimal text beside the double.
+        if value.isFinite, let exact = OracleDecimal.exactText(json: bytes[start..<position]) {
+            return .exact(value, text: OracleText(exact))
+        }
         return .double(value)
     }
 

@@ -30,7 +30,8 @@ package enum OracleFieldKind: Hashable, Sendable {
 ///
 /// Int takes integers; Float any number (stored as a double); String and enums strings; ID a
 /// string or an integer (stored as its decimal text); Boolean booleans; a custom scalar anything
-/// (an object stored as canonical JSON text, an array as a list). `null` anywhere is null; a list
+/// (an object stored as canonical JSON text, an array as a list, a number a double cannot hold as
+/// its canonical decimal text, ``OracleDecimal``). `null` anywhere is null; a list
 /// type takes an array at each of its list levels.
 package enum OracleLeaf {
     package static func value(_ json: OracleJSON, kind: OracleFieldKind, depth: Int) throws(OracleResponseError) -> OracleValue {
@@ -42,10 +43,12 @@ package enum OracleLeaf {
             return .list(values)
         }
         if kind == .float || kind == .custom, json.holdsNumberOutOfRange { throw OracleResponseError("a number out of range") }
+        if kind == .custom, json.holdsNumberPastExactRange { throw OracleResponseError("a number too far to keep exactly") }
         switch (kind, json) {
         case (.int, .int(let i)) where Int32(exactly: i) != nil: return .int(i)
         case (.float, .int(let i)): return .double(Double(i))
-        case (.float, .double(let d)), (.float, .decimal(let d, _)), (.float, .longInteger(let d, _)): return .double(d)
+        case (.float, .double(let d)), (.float, .decimal(let d, _)), (.float, .longInteger(let d, _)), (.float, .exact(let d, _)):
+            return .double(d)
         case (.id, .longInteger(_, let digits)): return .string(digits)
         case (.int, .decimal(_, let whole)) where Int32(exactly: whole) != nil: return .int(whole)
         case (.string, .string(let s)), (.enumeration, .string(let s)), (.id, .string(let s)): return .string(s)
@@ -64,7 +67,8 @@ package enum OracleLeaf {
         case .null: .null
         case .bool(let b): .bool(b)
         case .int(let i): .int(i)
-        case .double(let d), .decimal(let d, _), .longInteger(let d, _): .double(d)
+        case .double(let d): .double(d)
+        case .decimal(let d, _), .longInteger(let d, _), .exact(let d, _): json.exactNumber.map(OracleValue.number) ?? .double(d)
         case .string(let s): .string(s)
         case .array(let items): .list(items.map(custom))
         case .object: .object(OracleText(OracleCanonical.render(json)))

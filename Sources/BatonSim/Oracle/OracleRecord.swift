@@ -16,6 +16,9 @@ package indirect enum OracleValue: Hashable, Sendable {
     case list([OracleValue])
     /// A custom scalar's JSON object, as canonical JSON text.
     case object(OracleText)
+    /// A number in a custom scalar (bare or a list element) that a double cannot hold, as its
+    /// canonical decimal text (``OracleDecimal``, rule 4; row tag 12).
+    case number(OracleText)
 
     package static func == (lhs: OracleValue, rhs: OracleValue) -> Bool {
         switch (lhs, rhs) {
@@ -28,6 +31,7 @@ package indirect enum OracleValue: Hashable, Sendable {
         case (.links(let a), .links(let b)): a == b
         case (.list(let a), .list(let b)): a == b
         case (.object(let a), .object(let b)): a == b
+        case (.number(let a), .number(let b)): a == b
         default: false
         }
     }
@@ -43,6 +47,7 @@ package indirect enum OracleValue: Hashable, Sendable {
         case .links(let ks): hasher.combine(6); hasher.combine(ks)
         case .list(let items): hasher.combine(7); hasher.combine(items)
         case .object(let text): hasher.combine(8); hasher.combine(text)
+        case .number(let text): hasher.combine(9); hasher.combine(text)
         }
     }
 
@@ -70,6 +75,9 @@ package struct OracleFieldError: Hashable, Sendable {
     package var path: OracleText
     /// The error's `extensions` as canonical JSON text, when the response gave any.
     package var extensions: OracleText?
+    /// Every other member of the error (`locations`, a server's own such as GitHub's `type`): the
+    /// canonical JSON text of one object of them; nil when the error has none.
+    package var otherMembers: OracleText?
     /// The indices, one per list level of the value of the field the error is on, of the element
     /// it is about: the element its path names, or the null element its path steps through.
     /// Empty when it is about the field's own value.
@@ -77,10 +85,14 @@ package struct OracleFieldError: Hashable, Sendable {
 
     /// An error at `path`, about the element its trailing indices name unless `elementIndices`
     /// says otherwise.
-    package init(message: OracleText, path: OracleText, extensions: OracleText? = nil, elementIndices: [Int]? = nil) {
+    package init(
+        message: OracleText, path: OracleText, extensions: OracleText? = nil, otherMembers: OracleText? = nil,
+        elementIndices: [Int]? = nil
+    ) {
         self.message = message
         self.path = path
         self.extensions = extensions
+        self.otherMembers = otherMembers
         self.elementIndices = elementIndices ?? Self.trailingIndices(path.string)
     }
 

@@ -281,36 +281,45 @@ struct OracleRowReader {
 
     private mutating func cell() throws(Failure) -> OracleCell {
         let tag = try byte()
-        let value = try value(tag: tag & ~0x20, depth: 0)
+        let value = try value(tag: tag & ~0x30, depth: 0)
         // Format 5: bit 5, beside bit 7, says each error is followed by its element indices.
         let spellsElements = tag & 0x20 != 0
+        // Format 6: bit 4, beside bit 7, says each error's other members follow its extensions.
+        let spellsMembers = tag & 0x10 != 0
         switch tag & 0xC0 {
         case 0x00:
             guard !spellsElements else { throw Failure(reason: "element indices without an error in tag \(tag)") }
+            guard !spellsMembers else { throw Failure(reason: "other members without an error in tag \(tag)") }
             return OracleCell(value)
         case 0x80:
-            return OracleCell(value, errors: [try fieldError(spellsElements: spellsElements)])
+            return OracleCell(value, errors: [try fieldError(spellsElements: spellsElements, spellsMembers: spellsMembers)])
         case 0xC0:
             // Format 4: the first error, a count of the others (never 0), then each of them.
-            var errors = [try fieldError(spellsElements: spellsElements)]
+            var errors = [try fieldError(spellsElements: spellsElements, spellsMembers: spellsMembers)]
             let others = try count()
             guard others > 0 else { throw Failure(reason: "a count of 0 further errors") }
-            for _ in 0..<others { errors.append(try fieldError(spellsElements: spellsElements)) }
+            for _ in 0..<others { errors.append(try fieldError(spellsElements: spellsElements, spellsMembers: spellsMembers)) }
             return OracleCell(value, errors: errors)
         default:
             throw Failure(reason: "further errors without a first in tag \(tag)")
         }
     }
 
-    /// One field error: message, path, the length + 1 of its extensions' text (0: none), then,
-    /// when the cell's tag says so, a count and that many element indices; without them the
-    /// error's element is where its path's trailing indices point.
-    private mutating func fieldError(spellsElements: Bool) throws(Failure) -> OracleFieldError {
+    /// One field error: message, path, the length + 1 of its extensions' text (0: none), the same
+    /// for its other members when the cell's tag says so, then, when the tag says so, a count and
+    /// that many element indices; without them the error's element is where its path's trailing
+    /// indices point.
+    private mutating func fieldError(spellsElements: Bool, spellsMembers: Bool) throws(Failure) -> OracleFieldError {
         let message = try string()
         let path = try string()
         let extensions = try count()
         var text: OracleText?
         if extensions > 0 { text = try utf8(length: extensions - 1) }
+        var others: OracleText?
+        if spellsMembers {
+            let length = try count()
+            if length > 0 { others = try utf8(length: length - 1) }
+        }
         var indices: [Int]?
         if spellsElements {
             let count = try count()
@@ -318,7 +327,7 @@ struct OracleRowReader {
             for _ in 0..<count { spelled.append(try id()) }
             indices = spelled
         }
-        return OracleFieldError(message: message, path: path, extensions: text, elementIndices: indices)
+        return OracleFieldError(message: message, path: path, extensions: text, otherMembers: others, elementIndices: indices)
     }
 
     /// A value; bit 6 of a cell's tag (further errors) was read by ``cell()`` and is ignored here.
@@ -387,6 +396,14 @@ struct OracleRowReader {
                 }
             }
             return .links(keys)
+        case 12:
+            // Format 6: a number a double cannot hold, as its canonical decimal text; any other
+            // text (one a double holds, `01`, `1.50`, empty) is not what the store writes.
+            let text = try string()
+            guard OracleDecimal.isCanonical(text.string) else {
+                throw Failure(reason: "an exact number whose text \"\(text.string.prefix(40))\" is not canonical decimal text")
+            }
+            return .number(text)
         default:
             throw Failure(reason: "unknown tag \(tag & 0x0F)")
         }

@@ -38,7 +38,9 @@ enum ResponseDisplay {
         case .null: return "null"
         case .bool(let flag): return flag ? "true" : "false"
         case .int(let number): return String(number)
-        case .double(let number), .decimal(let number, _), .longInteger(let number, _): return number.isFinite ? "\(number)" : "null"
+        case .double(let number): return number.isFinite ? "\(number)" : "null"
+        case .decimal(let number, _), .longInteger(let number, _), .exact(let number, _):
+            return value.exactNumber?.string ?? (number.isFinite ? "\(number)" : "null")
         case .string(let text): return quoted(text.string)
         case .array(let items):
             if items.isEmpty { return "[]" }

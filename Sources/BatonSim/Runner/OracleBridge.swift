@@ -14,6 +14,7 @@ enum OracleBridge {
         case .links(let keys): .links(keys.map { $0.map { OracleText($0.rawValue) } })
         case .list(let items): .list(items.map(Self.value))
         case .object(let text): .object(OracleText(text))
+        case .decimal(let text): .number(OracleText(text))
         }
     }
 
@@ -21,7 +22,7 @@ enum OracleBridge {
         OracleCell(value(cell.value), errors: cell.errors.map {
             OracleFieldError(
                 message: OracleText($0.message), path: OracleText($0.path), extensions: $0.extensions.map { OracleText($0) },
-                elementIndices: $0.elementIndices)
+                otherMembers: $0.otherMembers.map { OracleText($0) }, elementIndices: $0.elementIndices)
         })
     }
 
@@ -51,6 +52,7 @@ enum OracleBridge {
         for (error, other) in zip(cell.errors, expected.errors) {
             guard same(error.message, other.message), same(error.path, other.path),
                 (error.extensions == nil) == (other.extensions == nil), same(error.extensions ?? "", other.extensions ?? ""),
+                (error.otherMembers == nil) == (other.otherMembers == nil), same(error.otherMembers ?? "", other.otherMembers ?? ""),
                 error.elementIndices == other.elementIndices
             else { return false }
         }
@@ -81,6 +83,7 @@ enum OracleBridge {
             for (x, y) in zip(a, b) where !matches(x, y) { return false }
             return true
         case (.object(let a), .object(let b)): return same(a, b)
+        case (.decimal(let a), .number(let b)): return same(a, b)
         default: return false
         }
     }

@@ -214,6 +214,7 @@ extension Simulation {
                     && read.path.suffix(indices.count) == indices.map { .int($0) }
             }.count
             errorsWithExtensionsReadBack += read.errors.filter { $0.error.extensions != nil }.count
+            errorsWithOtherMembersReadBack += read.errors.filter { $0.error.otherMembers != nil }.count
             return "available \(freshness) from \(source)" + (fetchTime.map { " fetched \($0)" } ?? "") + Self.readsLine(reads)
                 + Self.faultLine(faults)
         }

@@ -207,6 +207,7 @@ extension Simulation {
         case .double(let d): .double(d)
         case .string(let s): .string(s.string)
         case .object(let text): (try? JSONValue.parse(Array(text.string.utf8))) ?? .string(text.string)
+        case .number(let text): .decimal(text.string)
         case .link(let key): .object(["__ref": .string(key.string)])
         case .links(let keys): .object(["__refs": .array(keys.map { $0.map { .string($0.string) } ?? .null })])
         case .list(let items): .array(items.map(recordSourceJSON))

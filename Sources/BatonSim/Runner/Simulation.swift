@@ -70,6 +70,7 @@ package final class Simulation {
     var fieldsWithSeveralErrorsReadBack = 0
     var errorsAtNulledElementsReadBack = 0
     var errorsWithExtensionsReadBack = 0
+    var errorsWithOtherMembersReadBack = 0
     var partialReadsMissing = 0
     /// Lookups of checks that met a rotted row (found it damaged, so absent).
     var rottedRowsRead = 0
@@ -262,6 +263,7 @@ package final class Simulation {
         coverage.fieldsWithSeveralErrorsReadBack = fieldsWithSeveralErrorsReadBack
         coverage.errorsAtNulledElementsReadBack = errorsAtNulledElementsReadBack
         coverage.errorsWithExtensionsReadBack = errorsWithExtensionsReadBack
+        coverage.errorsWithOtherMembersReadBack = errorsWithOtherMembersReadBack
         coverage.partialReadsMissing = partialReadsMissing
         coverage.rottedRowsRead = rottedRowsRead
         coverage.refusedResponses = refusedResponses

@@ -8,7 +8,8 @@ import Baton
 ///
 /// Every number is one a reader reads back as drawn, whatever spelling the response's JSON style
 /// picks: a whole double small enough to be spelled without a point (`366`) is drawn as the
-/// integer it reads as.
+/// integer it reads as. Some are numbers a double cannot hold (a bare code's `amount`, and those
+/// ``ServerValues/structured(_:field:trickyRate:depth:)`` draws in a detail), kept exact.
 enum ErrorExtensions {
     /// Error codes real servers send.
     static let codes = ["INTERNAL_SERVER_ERROR", "UNAUTHENTICATED", "FORBIDDEN", "NOT_FOUND", "RATE_LIMITED", "BAD_USER_INPUT"]
@@ -23,7 +24,12 @@ enum ErrorExtensions {
         let code = ProvenanceMember("code", .string(codes[Int((mixed >> 8) % UInt64(codes.count))]))
         switch mixed % 10 {
         case 0, 1, 2, 3, 4: return nil
-        case 5: return [code]
+        case 5:
+            // One in eight also says an amount a double cannot hold (a stream of its own: the
+            // other errors' extensions are drawn as before 2026-12-06).
+            let exact = ServerHash.mix(mixed ^ 0x6578_6163_7400)
+            guard exact % 8 == 0 else { return [code] }
+            return [code, ProvenanceMember("amount", ProvenanceExactNumber.json(ServerExactNumbers.draw(exact >> 8)))]
         case 6:
             let seconds = Double(Int((mixed >> 16) % 40) + 1) / 8
             return [code, ProvenanceMember("retryAfter", readable(.double(seconds))), ProvenanceMember("attempt", .int(Int((mixed >> 24) % 5)))]
@@ -41,6 +47,22 @@ enum ErrorExtensions {
         default:
             let detail = ServerValues.structured(mixed >> 4, field: "detail", trickyRate: trickyRate, depth: 0)
             return [code, ProvenanceMember("detail", readable(detail))]
+        }
+    }
+
+    /// The members beside message, path and extensions a server puts at the top level of the
+    /// error with `hash`: none for most; GitHub's `type` (its error class, `FORBIDDEN`,
+    /// `NOT_FOUND`), with a documentation link now and then; or a detail of any JSON.
+    static func drawOtherMembers(_ hash: UInt64, trickyRate: Double) -> [ProvenanceMember] {
+        let mixed = ServerHash.mix(hash ^ 0x6F74_6865_72)
+        let type = ProvenanceMember("type", .string(codes[Int((mixed >> 8) % UInt64(codes.count))]))
+        switch mixed % 8 {
+        case 0, 1: return [type]
+        case 2: return [ProvenanceMember("documentation_url", .string("https://docs.github.com/graphql")), type]
+        case 3:
+            let detail = ServerValues.structured(mixed >> 4, field: "detail", trickyRate: trickyRate, depth: 0)
+            return [ProvenanceMember("detail", readable(detail))]
+        default: return []
         }
     }
 

@@ -288,7 +288,27 @@ struct Executor {
     ) {
         var error = error
         error.elementIndices = element
+        error.otherMembers = otherMembers(of: error, at: location)
         errors.append(RaisedError(error: error, location: location, field: field))
+    }
+
+    /// The members an error carries besides message, path and extensions: its `locations` when
+    /// the seed's style writes them, then what its hash draws (``ErrorExtensions/drawOtherMembers(_:trickyRate:)``).
+    func otherMembers(of error: ProvenanceError, at location: GraphQLLocation?) -> [ProvenanceMember]? {
+        var members: [ProvenanceMember] = []
+        if configuration.json.errorLocations, let location {
+            members.append(ProvenanceMember("locations", .array([.object(["line": .int(location.line), "column": .int(location.column)])])))
+        }
+        var hash = ServerHash(salt ^ 0x6F74_6865_7273)
+        hash.add(error.message)
+        for component in error.path {
+            switch component {
+            case .key(let key): hash.add(key)
+            case .index(let index): hash.add(index)
+            }
+        }
+        members += ErrorExtensions.drawOtherMembers(hash.value, trickyRate: configuration.trickyStringRate)
+        return members.isEmpty ? nil : members
     }
 
     /// The errors raised since `start` that belong to the field at `fieldPath`, in the order

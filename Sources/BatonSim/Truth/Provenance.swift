@@ -131,12 +131,20 @@ package struct ProvenanceError: Hashable, Sendable {
     /// one. A list, not a dictionary: two names equal to Swift's `==` and different in bytes
     /// (`é` precomposed and decomposed) are two members, as JSON makes them.
     package var extensions: [ProvenanceMember]?
+    /// The error's members besides message, path and extensions, in the order drawn, when it has
+    /// any: `locations` when the seed's style writes them, and what a server adds of its own at
+    /// the error's top level (GitHub's `type`).
+    package var otherMembers: [ProvenanceMember]?
 
-    package init(message: String, path: [PathComponent], elementIndices: [Int] = [], extensions: [ProvenanceMember]? = nil) {
+    package init(
+        message: String, path: [PathComponent], elementIndices: [Int] = [], extensions: [ProvenanceMember]? = nil,
+        otherMembers: [ProvenanceMember]? = nil
+    ) {
         self.message = message
         self.path = path
         self.elementIndices = elementIndices
         self.extensions = extensions
+        self.otherMembers = otherMembers
     }
 }
 
@@ -148,5 +156,21 @@ package struct ProvenanceMember: Hashable, Sendable {
     package init(_ name: String, _ value: JSONValue) {
         self.name = name
         self.value = value
+    }
+}
+
+/// An exact number in a provenance `JSONValue`: a number a double cannot hold (a custom scalar's,
+/// or one in an error's `extensions`), by its canonical decimal text (rule 4 of the exact-number
+/// rules, ``OracleDecimal``), as `JSONValue.decimal`.
+package enum ProvenanceExactNumber {
+    /// The number whose canonical decimal text is `canonical`, as provenance holds it.
+    package static func json(_ canonical: String) -> JSONValue {
+        .decimal(canonical)
+    }
+
+    /// The canonical decimal text of an exact number; nil for any other value.
+    package static func canonical(_ value: JSONValue) -> String? {
+        if case .decimal(let text) = value { return text }
+        return nil
     }
 }

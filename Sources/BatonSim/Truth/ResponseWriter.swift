@@ -112,6 +112,8 @@ struct ResponseWriter {
             }
             literal(spelling)
             if !spelling.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }), let whole = Int(spelling) { return .int(whole) }
+        case .decimal(let canonical):
+            exactNumber(canonical)
         case .string(let text):
             whitespace()
             string(text)
@@ -138,13 +140,29 @@ struct ResponseWriter {
         return value
     }
 
+    /// A number a double cannot hold, written from its canonical decimal text as its digits say
+    /// (never through a double): as it is, or in a style that varies numbers any spelling of the
+    /// same decimal value (``ServerExactNumbers/spellings(_:)``). A reader keeps it exact whatever
+    /// the spelling, so the value written is the value drawn.
+    private mutating func exactNumber(_ canonical: String) {
+        guard style.variesNumbers else { return literal(canonical) }
+        let spellings = ServerExactNumbers.spellings(canonical)
+        literal(spellings[random.int(0...(spellings.count - 1))])
+    }
+
     private mutating func error(_ raised: RaisedError) {
-        var members = ["message", "path"]
-        if style.errorLocations, raised.location != nil { members.append("locations") }
+        // The spec's members by name; the others by their position in the error's own list.
+        let others = raised.error.otherMembers ?? []
+        var members = ["message", "path"] + others.indices.map { "\($0)" }
         if raised.error.extensions != nil { members.append("extensions") }
         token(UInt8(ascii: "{"))
         for (position, member) in order(members.count).map({ members[$0] }).enumerated() {
             if position > 0 { token(UInt8(ascii: ",")) }
+            if let index = Int(member) {
+                key(others[index].name)
+                json(others[index].value)
+                continue
+            }
             key(member)
             switch member {
             case "message":
@@ -172,16 +190,7 @@ struct ResponseWriter {
                 }
                 token(UInt8(ascii: "}"))
             default:
-                let location = raised.location!
-                token(UInt8(ascii: "["))
-                token(UInt8(ascii: "{"))
-                key("line")
-                literal(String(location.line))
-                token(UInt8(ascii: ","))
-                key("column")
-                literal(String(location.column))
-                token(UInt8(ascii: "}"))
-                token(UInt8(ascii: "]"))
+                break
             }
         }
         token(UInt8(ascii: "}"))

@@ -54,6 +54,9 @@ struct ServerHash {
         case .string(let text):
             add(UInt64(6))
             add(text)
+        case .decimal(let text):
+            add(UInt64(9))
+            add(text)
         case .array(let items):
             add(UInt64(7))
             add(items.count)

@@ -64,7 +64,8 @@ enum ServerValues {
 
     /// Any JSON from `hash`: mostly a small object or array, sometimes a bare scalar. Member names
     /// include the ones a store uses for its own structure (`id`, `__typename`, `__ref`), which
-    /// inside a scalar are plain data.
+    /// inside a scalar are plain data. Some numbers are ones a double cannot hold
+    /// (``ServerExactNumbers``).
     static func structured(_ hash: UInt64, field: String, trickyRate: Double, depth: Int) -> JSONValue {
         let mixed = ServerHash.mix(hash &+ UInt64(depth))
         // About one value in a hundred is arrays nested deep around the image's limits (a row's
@@ -72,7 +73,13 @@ enum ServerValues {
         // value was stored and then read back from the image as damage).
         if depth == 0, mixed % 97 == 0 { return deepArray(mixed >> 8) }
         let names = ["id", "__typename", "__ref", "__refs", "count", "a b", "caf\u{E9}", "", "nested", "z"]
-        switch depth >= 2 ? mixed % 4 + 2 : mixed % 6 {
+        let choice = depth >= 2 ? mixed % 4 + 2 : mixed % 6
+        // About one number in ten is one a double cannot hold (``ServerExactNumbers``), bare,
+        // in a list or in an object: drawn from a stream of its own, so every other value is
+        // drawn as it was before 2026-12-06.
+        let exact = ServerHash.mix(mixed ^ 0x6578_6163_7400)
+        if choice == 2 || choice == 3, exact % 10 == 0 { return ProvenanceExactNumber.json(ServerExactNumbers.draw(exact >> 8)) }
+        switch choice {
         case 0:
             var members: [String: JSONValue] = [:]
             for index in 0..<Int((mixed >> 8) % 4) {

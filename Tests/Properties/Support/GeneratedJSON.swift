@@ -168,6 +168,7 @@ enum GenCanonical {
         case .bool(let b): out += b ? "true" : "false"
         case .int(let i): out += String(i)
         case .double(let d): out += d.description
+        case .decimal(let text): out += text
         case .string(let s): writeString(s, into: &out)
         case .array(let items):
             out += "["

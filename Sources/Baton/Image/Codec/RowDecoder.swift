@@ -140,23 +140,30 @@ package enum RowDecoder {
     /// count of further ones after it. Nil for damage (bit 6 alone, a count of 0, a bad error).
     static func fieldErrors(tag: UInt8, _ reader: inout ByteReader) -> [FieldError]? {
         let spellsElements = tag & RowFormat.elementsBit != 0
-        guard tag & RowFormat.errorBit != 0, let first = fieldError(&reader, spellsElements: spellsElements) else { return nil }
+        let spellsMembers = tag & RowFormat.membersBit != 0
+        guard tag & RowFormat.errorBit != 0,
+              let first = fieldError(&reader, spellsElements: spellsElements, spellsMembers: spellsMembers)
+        else { return nil }
         guard tag & RowFormat.moreErrorsBit != 0 else { return [first] }
         // Each further error takes at least three bytes (two empty strings and a marker).
         guard let more = reader.count(), more > 0, more <= reader.remaining / 3 else { return nil }
         var errors = [first]
         errors.reserveCapacity(more + 1)
         for _ in 0..<more {
-            guard let error = fieldError(&reader, spellsElements: spellsElements) else { return nil }
+            guard let error = fieldError(&reader, spellsElements: spellsElements, spellsMembers: spellsMembers) else { return nil }
             errors.append(error)
         }
         return errors
     }
 
-    /// The field error that follows a value whose tag carries the error bit, followed by its
-    /// element indices when the tag's bit 5 says so.
-    static func fieldError(_ reader: inout ByteReader, spellsElements: Bool) -> FieldError? {
+    /// The field error that follows a value whose tag carries the error bit, with its other
+    /// members when the tag's bit 4 says so, followed by its element indices when bit 5 does.
+    static func fieldError(_ reader: inout ByteReader, spellsElements: Bool, spellsMembers: Bool) -> FieldError? {
         guard var error = fieldError(&reader) else { return nil }
+        if spellsMembers {
+            guard let members = optionalText(&reader) else { return nil }
+            error.otherMembers = members.text
+        }
         guard spellsElements else { return error }
         // Each index takes at least a byte.
         guard let count = reader.count(), count <= reader.remaining else { return nil }
@@ -173,21 +180,25 @@ package enum RowDecoder {
     /// The field error that follows a value whose tag carries the error bit (its message, path
     /// and extensions).
     private static func fieldError(_ reader: inout ByteReader) -> FieldError? {
-        guard let message = reader.string(), let path = reader.string(), let marker = reader.count() else {
+        guard let message = reader.string(), let path = reader.string(), let extensions = optionalText(&reader) else {
             return nil
         }
-        var extensions: String?
-        if marker > 0 {
-            let length = marker - 1
-            guard length <= reader.remaining else { return nil }
-            let start = reader.offset
-            _ = reader.skip(length)
-            guard let text = ByteReader.validUTF8(UnsafeRawBufferPointer(rebasing: reader.base[start..<start + length])) else {
-                return nil
-            }
-            extensions = text
+        return FieldError(message: message, path: path, extensions: extensions.text)
+    }
+
+    /// A varint that is 0 for no text, else the text's UTF-8 length plus one, then the text; nil
+    /// for damage (a truncated varint, a length past the end, invalid UTF-8).
+    private static func optionalText(_ reader: inout ByteReader) -> (text: String?, Void)? {
+        guard let marker = reader.count() else { return nil }
+        guard marker > 0 else { return (nil, ()) }
+        let length = marker - 1
+        guard length <= reader.remaining else { return nil }
+        let start = reader.offset
+        _ = reader.skip(length)
+        guard let text = ByteReader.validUTF8(UnsafeRawBufferPointer(rebasing: reader.base[start..<start + length])) else {
+            return nil
         }
-        return FieldError(message: message, path: path, extensions: extensions)
+        return (text, ())
     }
 
     /// A value whose tag byte (error bit cleared) has been read.
@@ -210,6 +221,8 @@ package enum RowDecoder {
             return reader.string().map(Value.string)
         case .object:
             return reader.string().map(Value.object)
+        case .decimal:
+            return reader.string().map(Value.decimal)
         case .link:
             guard let typeID = reader.count(), let key = reader.string() else { return nil }
             guard note(linkType: typeID, key: key, names: names, sink: &sink) else { return nil }

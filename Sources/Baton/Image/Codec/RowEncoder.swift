@@ -94,25 +94,33 @@ package struct RowEncoder: ~Copyable {
         var errorBits = errors.count == 1 ? RowFormat.errorBit : RowFormat.errorBit | RowFormat.moreErrorsBit
         let spellsElements = errors.contains { $0.elementIndices != FieldError.trailingIndices(of: $0.path) }
         if spellsElements { errorBits |= RowFormat.elementsBit }
+        let spellsMembers = errors.contains { $0.otherMembers != nil }
+        if spellsMembers { errorBits |= RowFormat.membersBit }
         value(cell.value, errorBit: errorBits, linkType: linkType)
-        fieldError(errors[0], spellsElements: spellsElements)
+        fieldError(errors[0], spellsElements: spellsElements, spellsMembers: spellsMembers)
         guard errors.count > 1 else { return }
         writer.varint(errors.count - 1)
-        for error in errors.dropFirst() { fieldError(error, spellsElements: spellsElements) }
+        for error in errors.dropFirst() { fieldError(error, spellsElements: spellsElements, spellsMembers: spellsMembers) }
     }
 
-    private mutating func fieldError(_ error: FieldError, spellsElements: Bool) {
+    private mutating func fieldError(_ error: FieldError, spellsElements: Bool, spellsMembers: Bool) {
         writer.string(error.message)
         writer.string(error.path)
-        if let extensions = error.extensions {
-            writer.varint(extensions.utf8.count + 1)
-            writer.utf8(extensions)
-        } else {
-            writer.varint(0)
-        }
+        optionalText(error.extensions)
+        if spellsMembers { optionalText(error.otherMembers) }
         guard spellsElements else { return }
         writer.varint(error.elementIndices.count)
         for index in error.elementIndices { writer.varint(index) }
+    }
+
+    /// A varint that is 0 for none, else the text's UTF-8 length plus one, then that UTF-8.
+    private mutating func optionalText(_ text: String?) {
+        if let text {
+            writer.varint(text.utf8.count + 1)
+            writer.utf8(text)
+        } else {
+            writer.varint(0)
+        }
     }
 
     private mutating func value(_ value: Value, errorBit: UInt8, linkType: (RecordKey) -> LinkType) {
@@ -158,6 +166,9 @@ package struct RowEncoder: ~Copyable {
         case .object(let json):
             writer.byte(RowFormat.Tag.object.rawValue | errorBit)
             writer.string(json)
+        case .decimal(let text):
+            writer.byte(RowFormat.Tag.decimal.rawValue | errorBit)
+            writer.string(text)
         }
     }
 }

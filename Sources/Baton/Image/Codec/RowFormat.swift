@@ -26,7 +26,7 @@ import Darwin
 /// each error is followed by its element indices (``FieldError/elementIndices``): a count, then
 /// each index, varints; without it they are the numbers that end the error's path, and the
 /// encoder sets it only when some error's differ (an error explaining a null list element whose
-/// failed field lay deeper). Bit 5 without bit 7 is damage. Tags (bits 0-3; bit 4 zero): 0 null,
+/// failed field lay deeper). Bits 4 and 5 without bit 7 are damage. Tags (bits 0-3): 0 null,
 /// 1 false, 2 true, 3 int (zigzag varint), 4 double (8 bytes, little-endian IEEE 754 bits),
 /// 5 string, 6 link (the target type's name id as a varint, 0 when unknown, then the key as a
 /// string), 7 links (a count, then per element a varint that is 0 for null or the
@@ -36,11 +36,14 @@ import Darwin
 /// after `Type:` as a string: the key is the type's name, a colon and those bytes), 11 entity
 /// links (a count, then per element a varint `m`: 0 for null, else `m − 1 = 2 × t + e` with `t`
 /// the type's name id (0 unknown) and `e` 1 when the string that follows is the key's bytes after
-/// `Type:` (then `t` is never 0), 0 when it is the whole key). A string is its UTF-8 length as a
-/// varint, then its UTF-8. Tags 10 and 11 are format 3's: format 2 spelled every link's key in
+/// `Type:` (then `t` is never 0), 0 when it is the whole key), 12 exact number (format 6: a custom
+/// scalar's number no `Int` or `Double` holds exactly, its canonical text as a string,
+/// ``Value/decimal(_:)``). A string is its UTF-8 length as a varint, then its UTF-8. Tags 10 and 11 are format 3's: format 2 spelled every link's key in
 /// full, and its rows read the same in format 3. Bit 6 is format 4's: a cell of format 3 held one
 /// error at most, and its rows read the same in format 4. Bit 5 is format 5's, and format 4's rows
-/// read the same in format 5.
+/// read the same in format 5. Tag 12 and bit 4 (beside bit 7: each error's other members,
+/// ``FieldError/otherMembers``, follow its extensions, spelled like them) are format 6's, and
+/// format 5's rows read the same in format 6.
 ///
 /// The checksum is the CRC-32C of the row's key (UTF-8) followed by every byte of the row
 /// before the checksum, so a row that lands under another key is as much a miss as a damaged one.
@@ -66,8 +69,11 @@ package enum RowFormat {
     /// element indices (a count, then each index), where without it they are the numbers that end
     /// the error's path.
     static let elementsBit: UInt8 = 0x20
+    /// Bit 4 of a cell's tag byte, only beside bit 7 (format 6): each error's other members
+    /// (``FieldError/otherMembers``) follow its extensions, spelled like them.
+    static let membersBit: UInt8 = 0x10
     /// The error bits: what a cell's tag byte holds besides its kind.
-    static let errorBits: UInt8 = errorBit | moreErrorsBit | elementsBit
+    static let errorBits: UInt8 = errorBit | moreErrorsBit | elementsBit | membersBit
     /// The bits a tag byte may use besides the error bit.
     static let kindMask: UInt8 = 0x0F
 
@@ -94,6 +100,8 @@ package enum RowFormat {
         case entityLink = 10
         /// A list of links, each spelled in full or as an entity link's id alone (format 3).
         case entityLinks = 11
+        /// A number no `Int` or `Double` holds exactly, its canonical text as a string (format 6).
+        case decimal = 12
     }
 
     /// How many of `key`'s UTF-8 bytes a link can leave out for a target of type `typename`: the

@@ -1,0 +1,116 @@
+import Baton
+import BatonSim
+import Testing
+
+/// The server's numbers a double cannot hold: drawn canonical, written in every spelling, read
+/// back by the model exactly as the provenance says.
+@Suite("Exact numbers: the server sends them and the model reads them back")
+struct ServerExactNumberTests {
+    @Test("every number the server draws is canonical to the model, and every spelling it writes reads back as it")
+    func serverDraws() {
+        var kinds: Set<String> = []
+        for hash: UInt64 in 0..<2000 {
+            let canonical = ServerExactNumbers.draw(hash &* 0x9E37_79B9_7F4A_7C15)
+            #expect(OracleDecimal.isCanonical(canonical), "\(canonical)")
+            for spelling in ServerExactNumbers.spellings(canonical) {
+                #expect(OracleDecimal.exactText(json: Array(spelling.utf8)) == canonical, "\(spelling) for \(canonical)")
+            }
+            if canonical.contains("e-") { kinds.insert("tiny") }
+            if canonical.contains("e") && !canonical.contains("e-") { kinds.insert("huge") }
+            if !canonical.contains(".") && !canonical.contains("e") { kinds.insert("integer") }
+            if canonical.contains(".") && !canonical.contains("e") { kinds.insert(canonical.contains("0.") ? "below one" : "decimal") }
+            if canonical.hasPrefix("-") { kinds.insert("negative") }
+        }
+        #expect(kinds == ["tiny", "huge", "integer", "below one", "decimal", "negative"])
+    }
+
+    /// What a run of sessions showed: exact numbers read from the responses' text, and where the
+    /// model's reading of the text and the server's provenance disagreed.
+    struct Sent {
+        var values = 0
+        var inLists = 0
+        var inObjects = 0
+        var inExtensions = 0
+        var problems: [String] = []
+    }
+
+    /// Runs `seeds` sessions of `world` and reads every execution both ways.
+    static func sent(_ world: World, seeds: Range<UInt64>, steps: Int) -> Sent {
+        var sent = Sent()
+        for seed in seeds {
+            _ = ServerResponseTests.session(world, seed: seed, steps: steps) { operation, variables, execution in
+                do {
+                    let fromText = try ModelResponse.normalize(
+                        text: execution.responseText, operation: operation, variables: variables, schema: world.schema)
+                    let fromProvenance = try ModelResponse.from(execution, operation: operation, schema: world.schema)
+                    if fromText != fromProvenance { sent.problems.append("seed \(seed) \(operation.name): \(fromProvenance) against \(fromText)") }
+                    for record in fromText.records.values {
+                        for cell in record.cells.values {
+                            count(cell.value, inList: false, into: &sent)
+                            for error in cell.errors where error.extensions.map(holdsExact) ?? false { sent.inExtensions += 1 }
+                        }
+                    }
+                    for error in fromText.unplacedErrors where error.extensions.map(holdsExact) ?? false { sent.inExtensions += 1 }
+                } catch {
+                    sent.problems.append("seed \(seed) \(operation.name): \(error)")
+                }
+            }
+        }
+        return sent
+    }
+
+    @Test("the server sends exact numbers in custom scalars and errors' extensions, and the model reads the text as the provenance says")
+    func serverSends() throws {
+        // The fixture Rick and Morty world's notes carry `meta: JSON`, seldom selected.
+        let notes = Self.sent(WorldFixtures.rickAndMorty, seeds: 0..<150, steps: 40)
+        #expect(notes.problems.isEmpty, "\(notes.problems.prefix(3).joined(separator: "\n"))")
+        #expect(notes.values > 0)
+        #expect(notes.inExtensions > 5)
+        // A world of custom scalars of any JSON, bare and in lists, in every JSON style.
+        var settings = WorldFixtures.quiet
+        settings.errorRates = [0.2]
+        let world = try WorldFixtures.world(
+            """
+            type Query { things: [Thing] }
+            type Thing { id: ID!, a: JSON, b: JSON, c: [JSON], d: [[Map]] }
+            scalar JSON
+            scalar Map
+            """, "query Things { things { id a b c d } }", settings: settings)
+        let things = Self.sent(world, seeds: 0..<20, steps: 10)
+        #expect(things.problems.isEmpty, "\(things.problems.prefix(3).joined(separator: "\n"))")
+        #expect(things.values > 20)
+        #expect(things.inLists > 10)
+        #expect(things.inObjects > 5)
+    }
+
+    /// Counts exact numbers: bare ones (and list elements, also counted as such), and custom
+    /// scalars' objects holding one.
+    static func count(_ value: OracleValue, inList: Bool, into sent: inout Sent) {
+        switch value {
+        case .number(let text):
+            #expect(OracleDecimal.isCanonical(text.string))
+            sent.values += 1
+            if inList { sent.inLists += 1 }
+        case .list(let items):
+            for item in items { count(item, inList: true, into: &sent) }
+        case .object(let text):
+            if holdsExact(text) { sent.inObjects += 1 }
+        default:
+            break
+        }
+    }
+
+    /// True when canonical JSON text holds a number a double cannot hold.
+    static func holdsExact(_ text: OracleText) -> Bool {
+        guard let json = try? OracleJSONParser.parse(text.string) else { return false }
+        func walk(_ json: OracleJSON) -> Bool {
+            if json.exactNumber != nil { return true }
+            switch json {
+            case .array(let items): return items.contains(where: walk)
+            case .object(let members): return members.contains { walk($0.value) }
+            default: return false
+            }
+        }
+        return walk(json)
+    }
+}
