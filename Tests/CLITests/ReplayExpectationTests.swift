@@ -67,6 +67,8 @@ struct ReplayExpectationTests {
          #"image Character:1.status error: expected "other" ≠ actual "status unavailable" at character.status"#),
         (5, #"{"image":{"Character:1":{"$errors":{"status":{"message":"status unavailable","path":"character.name"}}}}}"#,
          #"image Character:1.status error: expected "status unavailable" at character.name ≠ actual "status unavailable" at character.status"#),
+        (5, #"{"image":{"Character:1":{"$errors":{"status":{"message":"status unavailable","others":{"type":"FORBIDDEN"}}}}}}"#,
+         #"image Character:1.status error: expected "status unavailable" and {"type":"FORBIDDEN"} ≠ actual "status unavailable" at character.status"#),
         (5, #"{"image":{"Character:1":{"$errors":{"status":null}}}}"#, #"image Character:1.status error: expected no error ≠ actual "status unavailable" at character.status"#),
         (5, #"{"image":{"Character:1":{"$errors":{"name":"gone"}}}}"#, #"image Character:1.name error: expected "gone" ≠ actual no error"#),
         (5, #"{"image":{"Character:1":{"$errors":{"status":["status unavailable","again"]}}}}"#,
@@ -94,6 +96,17 @@ struct ReplayExpectationTests {
         #expect(row.errors["name"] == [])
         #expect(row.errors["status"] == [FieldErrorExpectation(message: "gone")])
         #expect(try ReplayFile.parse(file.render()) == file)
+    }
+
+    @Test("an error's other members are checked as one object under \"others\"; anything else there is refused")
+    func otherMembersRoundTrip() throws {
+        let text = #"{"baton-replay":1,"events":[{"event":"collect","expect":{"image":{"Character:1":{"$errors":{"name":{"message":"m","others":{"type":"FORBIDDEN"}}}}}}}]}"#
+        let file = try ReplayFile.parse(text)
+        let row = try #require(file.events[0].expect?.image?.records?["Character:1"] ?? nil)
+        #expect(row.errors["name"] == [FieldErrorExpectation(message: "m", otherMembers: .object(["type": .string("FORBIDDEN")]))])
+        #expect(try ReplayFile.parse(file.render()) == file)
+        let bad = text.replacingOccurrences(of: #"{"type":"FORBIDDEN"}"#, with: #""FORBIDDEN""#)
+        #expect(throws: ReplayError.self) { try ReplayFile.parse(bad) }
     }
 
     @Test("one of these states: the failure lists every state's mismatches")

@@ -86,17 +86,20 @@ package struct RootExpectation: Hashable, Sendable {
     }
 }
 
-/// A field error beside a cell: its message, and when given its path and extensions.
+/// A field error beside a cell: its message, and when given its path, extensions and other
+/// members (`locations`, a server's `type`, as one object).
 package struct FieldErrorExpectation: Hashable, Sendable {
     package var message: String
     /// The path as the image keeps it (`character.notes`).
     package var path: String?
     package var extensions: JSONValue?
+    package var otherMembers: JSONValue?
 
-    package init(message: String, path: String? = nil, extensions: JSONValue? = nil) {
+    package init(message: String, path: String? = nil, extensions: JSONValue? = nil, otherMembers: JSONValue? = nil) {
         self.message = message
         self.path = path
         self.extensions = extensions
+        self.otherMembers = otherMembers
     }
 }
 

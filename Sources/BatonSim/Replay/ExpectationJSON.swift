@@ -26,7 +26,7 @@ enum ExpectationJSON {
     /// The root's own keys besides its fields.
     static let rootKeys = ["$absent", "$errors", "$used"]
     /// The keys of a field error written as an object.
-    static let errorKeys = ["message", "path", "extensions"]
+    static let errorKeys = ["message", "path", "extensions", "others"]
 
     // MARK: Reading
 
@@ -228,6 +228,10 @@ enum ExpectationJSON {
             default: throw ReplayError("\(path).path is a string (as the image keeps it: character.notes)")
             }
             error.extensions = o["extensions"]
+            switch o["others"] {
+            case nil, .object?: error.otherMembers = o["others"]
+            default: throw ReplayError("\(path).others is an object: the error's members besides message, path and extensions")
+            }
             return error
         default:
             throw ReplayError("\(path) is the error's message or an object of \(errorKeys.joined(separator: ", "))")
@@ -298,10 +302,11 @@ enum ExpectationJSON {
     }
 
     private static func error(_ error: FieldErrorExpectation) -> JSONValue {
-        guard error.path != nil || error.extensions != nil else { return .string(error.message) }
+        guard error.path != nil || error.extensions != nil || error.otherMembers != nil else { return .string(error.message) }
         var members: [String: JSONValue] = ["message": .string(error.message)]
         if let path = error.path { members["path"] = .string(path) }
         if let extensions = error.extensions { members["extensions"] = extensions }
+        if let others = error.otherMembers { members["others"] = others }
         return .object(members)
     }
 }

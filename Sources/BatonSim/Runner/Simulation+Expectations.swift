@@ -173,6 +173,10 @@ extension Simulation {
                 guard let text = a.extensions, let parsed = try? JSONValue.parse(text.bytes) else { return false }
                 guard JSONComparison.equal(parsed, extensions) else { return false }
             }
+            if let others = e.otherMembers {
+                guard let text = a.otherMembers, let parsed = try? JSONValue.parse(text.bytes) else { return false }
+                guard JSONComparison.equal(parsed, others) else { return false }
+            }
         }
         return true
     }
@@ -189,12 +193,14 @@ extension Simulation {
         var text = CanonicalJSON.render(.string(error.message))
         if let path = error.path { text += " at \(path)" }
         if let extensions = error.extensions { text += " " + CanonicalJSON.render(extensions) }
+        if let others = error.otherMembers { text += " and " + CanonicalJSON.render(others) }
         return text
     }
 
     private static func describe(_ error: OracleFieldError) -> String {
         var text = CanonicalJSON.render(.string(error.message.string)) + " at \(error.path)"
         if let extensions = error.extensions { text += " \(extensions)" }
+        if let others = error.otherMembers { text += " and \(others)" }
         return text
     }
 
