@@ -165,3 +165,43 @@ extension ExactNumberTests {
         #expect(try read("1234567890123456789e22") == .decimal("1.234567890123456789e40"))
     }
 }
+
+/// A number literal in a document that no `Int` or `Double` holds for sure stays as written in the
+/// syntax tree, and a storage key reads it as a response's number is read: a custom scalar's
+/// `BigInt` literal was refused ("does not fit in 64 bits") until 2026-12-06, and a long float
+/// rounded.
+struct LiteralExactNumberTests {
+    @Test("the parser keeps such literals as written, and the rest as before", arguments: [
+        ("123456789012345678901234567890", GraphQLValue.decimal("123456789012345678901234567890")),
+        ("0.10000000000000000001", .decimal("0.10000000000000000001")),
+        ("1e-400", .decimal("1e-400")),
+        ("-9223372036854775809", .decimal("-9223372036854775809")),
+        ("9223372036854775807", .int(.max)),
+        ("0.1", .float(0.1)),
+        ("0.0", .float(0)),
+        ("123456789012345", .int(123_456_789_012_345)),
+        ("1.23456789012345e300", .float(1.23456789012345e300)),
+    ])
+    func parsed(literal: String, value: GraphQLValue) throws {
+        #expect(try GraphQLFixtures.value(literal) == value)
+    }
+
+    @Test("a literal past a double's range is refused with its position")
+    func outOfRange() {
+        #expect(throws: GraphQLError.self) { try GraphQLFixtures.value("1e400") }
+        #expect(throws: GraphQLError.self) { try GraphQLFixtures.value("1e-1000000000") }
+    }
+
+    @Test("storage keys keep every digit of a custom scalar's literal; a Float's is its double; an Int's is refused")
+    func keys() throws {
+        let schema = try Schema.parse("scalar Decimal\ntype Query { price(amount: Decimal, ratio: Float, count: Int): Int }")
+        let plan = try Plan.build(
+            document: "{ a: price(amount: 123456789012345678901234567890) b: price(amount: 1.50) c: price(ratio: 0.10000000000000000001) }",
+            schema: schema)
+        let keys = plan.selections.fields(for: "Query", variables: try plan.variables()).map(\.staticStorageKey)
+        #expect(keys == ["price(amount:123456789012345678901234567890)", "price(amount:1.5)", "price(ratio:0.1)"])
+        #expect(throws: GraphQLError.self) {
+            try Plan.build(document: "{ price(count: 123456789012345678901234567890) }", schema: schema)
+        }
+    }
+}

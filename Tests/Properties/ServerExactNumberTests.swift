@@ -114,3 +114,51 @@ struct ServerExactNumberTests {
         return walk(json)
     }
 }
+
+/// A world whose operations pass numbers no double holds as arguments: document literals (a
+/// `BigInt` past 64 bits, a `Float` and a custom scalar written with 20 digits) and custom-scalar
+/// variables the drawer fills with such numbers. Until 2026-12-06 the parser refused the first,
+/// and once it kept them the model took the `Float`'s digits for its key where the store, as the
+/// spec says, takes the double (seed 0 failed at its first response).
+enum ExactArgumentWorld {
+    static let schema = """
+        scalar BigDecimal
+        type Query { quote(amount: BigDecimal!, ratio: Float): Quote, account(id: ID!): Account }
+        type Account { id: ID!, balance: BigDecimal, quote(amount: BigDecimal!): Quote }
+        type Quote { id: ID!, price: BigDecimal, rate: Float }
+        """
+    static let operations: [(source: String, text: String)] = [
+        ("Quotes.graphql", """
+            query Quotes {
+              a: quote(amount: 0.10000000000000000001, ratio: 0.10000000000000000001) { id price }
+              b: quote(amount: 123456789012345678901234567890) { id rate }
+              c: quote(amount: 1e-400) { id price }
+            }
+            """),
+        ("QuoteBy.graphql", "query QuoteBy($amount: BigDecimal!) { quote(amount: $amount) { id price rate } }"),
+        ("Account.graphql", "query Account($id: ID!) { account(id: $id) { id balance quote(amount: 98765432109876543210.5) { id price } } }"),
+    ]
+
+    static func world() throws -> World {
+        try World.make(name: "exact-arguments", schema: schema, operations: operations)
+    }
+}
+
+@Suite("Exact numbers as arguments: literals and variables keep their digits in storage keys")
+struct ExactArgumentTests {
+    @MainActor
+    @Test("seeds run clean, and their keys hold the literals' and the variables' digits")
+    func seedsRunClean() throws {
+        let world = try ExactArgumentWorld.world()
+        var keys = Set<String>()
+        for seed: UInt64 in 0..<12 {
+            let outcome = Simulation.run(seed: seed, options: .init(events: 120, world: world))
+            #expect(outcome.failure == nil, "seed \(seed): \(outcome.failure.map(String.init(describing:)) ?? "")")
+            for line in outcome.trace where line.contains("quote(amount:") { keys.insert(line) }
+        }
+        #expect(keys.contains { $0.contains("quote(amount:0.10000000000000000001,ratio:0.1)") })
+        #expect(keys.contains { $0.contains("quote(amount:123456789012345678901234567890)") })
+        // A variable drawn as a number no double holds (more than 17 significant digits).
+        #expect(keys.contains { $0.range(of: #"quote\(amount:-?[0-9.]{19,}"#, options: .regularExpression) != nil })
+    }
+}

@@ -100,6 +100,17 @@ struct Parser {
 
     // MARK: Values
 
+    /// The number token as written (``GraphQLValue/decimal(_:)``), once JSON's reading of it says
+    /// it is in range.
+    private mutating func numberAsWritten() throws -> GraphQLValue {
+        let text = tokenText
+        guard (try? JSONValue.parse(text)) != nil else {
+            throw GraphQLError("number \(text) is out of range", at: token.location)
+        }
+        try advance()
+        return .decimal(text)
+    }
+
     /// A value; with `constant`, variables are an error (default values, schema definitions).
     mutating func parseValue(constant: Bool) throws -> GraphQLValue {
         switch token.kind {
@@ -111,14 +122,17 @@ struct Parser {
             try advance()
             return .variable(try expectName().name, location: location)
         case .int:
-            guard let value = Int(tokenText) else {
-                throw GraphQLError("integer \(tokenText) does not fit in 64 bits", at: token.location)
-            }
+            guard let value = Int(tokenText) else { return try numberAsWritten() }
             try advance()
             return .int(value)
         case .float:
             guard let value = Double(tokenText), value.isFinite else {
                 throw GraphQLError("float \(tokenText) is out of range", at: token.location)
+            }
+            // Fifteen significant digits in a double's normal range always come back from it.
+            let significant = tokenText.prefix { $0 != "e" && $0 != "E" }.drop { $0 == "-" || $0 == "0" || $0 == "." }
+            if significant.filter(\.isNumber).count > 15 || (!value.isNormal && significant.contains { $0 != "0" && $0 != "." }) {
+                return try numberAsWritten()
             }
             try advance()
             return .float(value)

@@ -203,8 +203,10 @@ extension BuiltInScalar {
         switch (self, value) {
         case (.int, .int(let number)):
             return Int32(exactly: number) == nil ? ", outside Int's 32 bits" : nil
-        case (.float, .int), (.float, .float), (.string, .string), (.boolean, .boolean), (.id, .string), (.id, .int):
+        case (.float, .int), (.float, .float), (.float, .decimal), (.string, .string), (.boolean, .boolean), (.id, .string), (.id, .int):
             return nil
+        case (.int, .decimal(let text)):
+            return text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) ? "" : ", outside Int's 32 bits"
         default:
             return ""
         }
@@ -224,6 +226,7 @@ extension GraphQLValue {
         case .variable(let name, _): return "$" + name
         case .int(let value): return String(value)
         case .float(let value): return value.description
+        case .decimal(let text): return text
         case .string(let value):
             var out = ""
             CanonicalJSON.writeString(value, into: &out)

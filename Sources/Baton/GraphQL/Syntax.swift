@@ -5,6 +5,11 @@ public indirect enum GraphQLValue: Sendable, Hashable {
     case variable(String, location: GraphQLLocation)
     case int(Int)
     case float(Double)
+    /// A number literal as written, when neither case above holds it for sure: an integer past
+    /// 64 bits (a `BigInt` argument), or a float with more than 15 significant digits or past a
+    /// double's normal range (`0.10000000000000000001`, `1e-400`). Its readers decide what it
+    /// stands for, as they decide a response's numbers (docs/design.md, "Bad input").
+    case decimal(String)
     /// A string or a block string, decoded.
     case string(String)
     case boolean(Bool)

@@ -40,6 +40,8 @@ package struct OracleCoercion: Sendable {
         switch name {
         case "Float":
             if case .int(let number) = value { return .double(Double(number)) }
+            // A Float is a double, however many digits it was written with.
+            if case .decimal(let text) = value, let number = Double(text) { return .double(number) }
         case "Int", "ID":
             if case .double(let number) = value, number == number.rounded(), let whole = Int(exactly: number) { return .int(whole) }
         default:

@@ -135,6 +135,8 @@ package enum OracleArguments {
         case .variable(let name, _): return variables[name]
         case .int(let i): return .int(i)
         case .float(let d): return .double(d)
+        // A number as written: what the model's own JSON reading makes of the same text.
+        case .decimal(let text): return (try? OracleJSONParser.parse(text))?.jsonValue ?? .string(text)
         case .string(let s): return .string(s)
         case .boolean(let b): return .bool(b)
         case .null: return .null

@@ -22,6 +22,7 @@ extension Executor {
             return argumentJSON(declared)
         case .int(let number): return .int(number)
         case .float(let number): return .double(number)
+        case .decimal(let text): return (try? OracleJSONParser.parse(text))?.jsonValue ?? .string(text)
         case .string(let text): return .string(text)
         case .boolean(let flag): return .bool(flag)
         case .null: return .null

@@ -194,7 +194,12 @@ package struct VariableDrawer: Sendable {
                 case "Float": return .double([0, 0.5, 1.25, 100, -2.5][random.int(0...4)])
                 case "Boolean": return .bool(random.chance(0.5))
                 case "ID": return .string(entityID(of: inputIDTypes, server: server))
-                default: return .string(string(server: server))
+                case "String": return .string(string(server: server))
+                default:
+                    // A custom scalar (a `BigDecimal`, a `BigInt`): now and then a number no double
+                    // holds, whose every digit its storage key must keep.
+                    if named.kind == .scalar, random.chance(0.3) { return .decimal(ServerExactNumbers.draw(random.next())) }
+                    return .string(string(server: server))
                 }
             }
         }

@@ -64,8 +64,8 @@ extension OperationValidator {
                     guard number >= Int(Int32.min), number <= Int(Int32.max) else {
                         throw error("\(what): \(number) does not fit a 32-bit Int", at: location)
                     }
-                case ("Float", .int), ("Float", .float), ("String", .string), ("Boolean", .boolean), ("ID", .string),
-                    ("ID", .int):
+                case ("Float", .int), ("Float", .float), ("Float", .decimal), ("String", .string), ("Boolean", .boolean),
+                    ("ID", .string), ("ID", .int):
                     break
                 case ("Int", _), ("Float", _), ("String", _), ("Boolean", _), ("ID", _):
                     throw mismatch()
@@ -137,6 +137,7 @@ extension OperationValidator {
         case .variable(let name, _): "$\(name)"
         case .int(let number): "the Int \(number)"
         case .float(let number): "the Float \(number)"
+        case .decimal(let text): "the number \(text)"
         case .string: "a String"
         case .boolean(let flag): "the Boolean \(flag)"
         case .null: "null"
