@@ -18,7 +18,7 @@ enum ResponseGarbling {
 
     /// Values another kind of value may be changed into, and values at the edges of their kind:
     /// integers just past 32 bits, a float past a double's range, a negative zero, an exponent,
-    /// a lone surrogate, an escaped NUL.
+    /// numbers with more digits than a double keeps, a lone surrogate, an escaped NUL.
     static let replacements = [
         "{}", "[]", #""x""#, "7", "true", "2.5", "null", #"{"id":"x"}"#, #"["x"]"#,
         "2147483648", "-2147483649", "1e400", "-0", "15e-1", "3.0e0", "1.50e1", "2147483648.0", "18446744073709551616",
@@ -26,6 +26,9 @@ enum ResponseGarbling {
         "1e-400", "4.9e-324", "1.7976931348623157e308", "1.7976931348623159e308", "-1e400", "1E+2", "-0.0",
         "0.00000000000000000000000000000000000000000000001", "9007199254740993", "-9223372036854775808",
         "9223372036854775808", #""\uffff""#, #""\u00E9\u0065\u0301""#,
+        // Numbers a double cannot hold: kept exactly where a reader keeps values as they came (a
+        // custom scalar, an error's members), a double in a Float; the last too far to keep.
+        "0.10000000000000000001", "-12345678901234567.891", "1.2345678901234567891e-30", "1e-1000000000",
     ]
 
     /// Values no JSON reader may take: numbers JSON does not spell so, broken escapes, a raw
