@@ -188,7 +188,10 @@ package struct OracleJSONParser {
         if !integral, let whole = Self.wholeValue(bytes[start..<position]) { return .decimal(value, whole: whole) }
         // Rule 3 of ``OracleDecimal`` on the digits as written: a number the double's
         // shortest text does not stand for keeps its canonical decimal text beside the double.
-        if value.isFinite, let exact = OracleDecimal.exactText(json: bytes[start..<position]) {
+        // Sixteen bytes or fewer spell at most 15 significant digits here (a longer integer was
+        // taken above), which a double in its normal range always gives back: no text to make.
+        let couldLoseDigits = position - start > 16 || !value.isNormal
+        if value.isFinite, couldLoseDigits, let exact = OracleDecimal.exactText(json: bytes[start..<position]) {
             return .exact(value, text: OracleText(exact))
         }
         return .double(value)
