@@ -95,7 +95,10 @@ final class ImageReadSession: ImageReadTransaction, SlotRowSource {
                     return .absent
                 }
                 if touches {
-                    if used != generation { note(state.touches.records.insert(ExactText(key.rawValue)).inserted) }
+                    if used != generation {
+                        state.touches.records.append(key.rawValue)
+                        needsWriter = true
+                    }
                     noteNames()
                 }
                 return .found(row)
@@ -124,7 +127,10 @@ final class ImageReadSession: ImageReadTransaction, SlotRowSource {
                 return nil
             }
             if touches {
-                if used != generation { note(state.touches.rootFields.insert(ExactText(storageKey)).inserted) }
+                if used != generation {
+                    state.touches.rootFields.append(storageKey)
+                    needsWriter = true
+                }
                 noteNames()
             }
             return cell
@@ -150,7 +156,8 @@ final class ImageReadSession: ImageReadTransaction, SlotRowSource {
                 return nil
             }
             if touches, used != generation {
-                note(state.touches.fetches.insert(ExactText(operation.rawValue)).inserted)
+                state.touches.fetches.append(operation.rawValue)
+                needsWriter = true
             }
             return time
         } catch {

@@ -140,25 +140,32 @@ final class DrainTransaction {
 
     /// Stamps what the check read, in UTF-8 order of keys.
     func stamp(_ touches: ImageTouches) throws(SQLiteError) {
-        try stamp(touches.records, sql: ImageSchema.SQL.stampRecord)
-        try stamp(touches.rootFields, sql: ImageSchema.SQL.stampRoot)
-        try stamp(touches.fetches, sql: ImageSchema.SQL.stampFetch)
+        var stamped = try stamp(touches.records, sql: ImageSchema.SQL.stampRecord)
+        stamped += try stamp(touches.rootFields, sql: ImageSchema.SQL.stampRoot)
+        stamped += try stamp(touches.fetches, sql: ImageSchema.SQL.stampFetch)
         stamps.formUnion(touches.names)
-        summary.touches = touches.count
+        summary.touches = stamped + touches.names.count
     }
 
-    private func stamp(_ keys: Set<ExactText>, sql: String) throws(SQLiteError) {
-        guard !keys.isEmpty else { return }
+    /// Stamps each of `keys` once, in UTF-8 order (the table's own); answers how many there were.
+    private func stamp(_ keys: [String], sql: String) throws(SQLiteError) -> Int {
+        guard !keys.isEmpty else { return 0 }
         let statement = try connection.cached(sql)
         defer { statement.reset() }
-        // A set's order differs between processes; UTF-8 order is the table's own.
-        let texts = keys.map(\.string)
-        for index in utf8SortedPositions(of: texts) {
+        var stamped = 0
+        var previous: String?
+        for index in utf8SortedPositions(of: keys) {
+            let key = keys[index]
+            // The same key read twice stands next to itself: stamped once.
+            if let previous, previous.utf8.elementsEqual(key.utf8) { continue }
+            previous = key
+            stamped += 1
             statement.reset()
             try statement.bind(generation, at: 1)
-            try statement.bind(texts[index], at: 2)
+            try statement.bind(key, at: 2)
             try statement.run()
         }
+        return stamped
     }
 
     // MARK: Names
