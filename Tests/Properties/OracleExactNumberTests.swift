@@ -112,12 +112,12 @@ struct OracleExactNumberTests {
         // (Not a whole number that fits an Int: a response spelling that one plainly says an Int,
         // so the server never draws one.)
         for canonical in ["123456789012345678901234567890", "-12345678901234567.89", "1.2345678901234567891e-30", "9.876543210987654321e250"] {
-            let fromProvenance = OracleJSON(ProvenanceExactNumber.json(canonical))
+            let fromProvenance = OracleJSON(JSONValue.decimal(canonical))
             let fromText = try OracleJSONParser.parse(canonical)
             #expect(fromProvenance.exactNumber == OracleText(canonical))
             #expect(try OracleLeaf.value(fromProvenance, kind: .custom, depth: 0) == OracleLeaf.value(fromText, kind: .custom, depth: 0))
         }
-        #expect(ProvenanceExactNumber.canonical(.object(["amount": .string("1")])) == nil)
+        #expect(OracleJSON(JSONValue.object(["amount": .string("1")])).exactNumber == nil)
     }
 
     // MARK: - Image rows

@@ -744,17 +744,10 @@ struct Normalizer {
             case .customScalar:
                 // A custom scalar's number keeps its value: the canonical text of one no double
                 // holds exactly (`123456789012345678901234567890`), never the nearest double.
-                if mutant.isOn(.exactNumbersRounded) {
-                    switch try readNumber() {
-                    case .int(let value): return .int(value)
-                    case .double(let value): return .double(value)
-                    case .decimal(let text): return .double(Double(text) ?? .nan)
-                    }
-                }
                 switch try readExactNumber() {
                 case .int(let value): return .int(value)
                 case .double(let value): return .double(value)
-                case .decimal(let text): return .decimal(text)
+                case .decimal(let text): return mutant.isOn(.exactNumbersRounded) ? .double(Double(text) ?? .nan) : .decimal(text)
                 }
             default:
                 throw wrongType(Normalizer.describe(type), kind)

@@ -29,7 +29,7 @@ enum ErrorExtensions {
             // other errors' extensions are drawn as before 2026-12-06).
             let exact = ServerHash.mix(mixed ^ 0x6578_6163_7400)
             guard exact % 8 == 0 else { return [code] }
-            return [code, ProvenanceMember("amount", ProvenanceExactNumber.json(ServerExactNumbers.draw(exact >> 8)))]
+            return [code, ProvenanceMember("amount", .decimal(ServerExactNumbers.draw(exact >> 8)))]
         case 6:
             let seconds = Double(Int((mixed >> 16) % 40) + 1) / 8
             return [code, ProvenanceMember("retryAfter", readable(.double(seconds))), ProvenanceMember("attempt", .int(Int((mixed >> 24) % 5)))]

@@ -299,16 +299,22 @@ struct Executor {
         if configuration.json.errorLocations, let location {
             members.append(ProvenanceMember("locations", .array([.object(["line": .int(location.line), "column": .int(location.column)])])))
         }
-        var hash = ServerHash(salt ^ 0x6F74_6865_7273)
-        hash.add(error.message)
-        for component in error.path {
+        let hash = Self.hash(of: error.message, at: error.path, seed: salt ^ 0x6F74_6865_7273)
+        members += ErrorExtensions.drawOtherMembers(hash, trickyRate: configuration.trickyStringRate)
+        return members.isEmpty ? nil : members
+    }
+
+    /// The hash an error's draws come from: its message and path, under `seed`.
+    static func hash(of message: String, at path: [ProvenanceError.PathComponent], seed: UInt64) -> UInt64 {
+        var hash = ServerHash(seed)
+        hash.add(message)
+        for component in path {
             switch component {
             case .key(let key): hash.add(key)
             case .index(let index): hash.add(index)
             }
         }
-        members += ErrorExtensions.drawOtherMembers(hash.value, trickyRate: configuration.trickyStringRate)
-        return members.isEmpty ? nil : members
+        return hash.value
     }
 
     /// The errors raised since `start` that belong to the field at `fieldPath`, in the order
@@ -348,15 +354,8 @@ struct Executor {
     /// Throws the error an answer gives for a field that fails, with the extensions its hash
     /// draws (``ErrorExtensions``).
     func fail(_ message: String, at location: GraphQLLocation?, path: [ProvenanceError.PathComponent]) -> NullPropagation {
-        var hash = ServerHash(salt)
-        hash.add(message)
-        for component in path {
-            switch component {
-            case .key(let key): hash.add(key)
-            case .index(let index): hash.add(index)
-            }
-        }
-        let extensions = ErrorExtensions.draw(hash.value, trickyRate: configuration.trickyStringRate)
+        let hash = Self.hash(of: message, at: path, seed: salt)
+        let extensions = ErrorExtensions.draw(hash, trickyRate: configuration.trickyStringRate)
         return NullPropagation(error: ProvenanceError(message: message, path: path, extensions: extensions), location: location)
     }
 }

@@ -158,19 +158,3 @@ package struct ProvenanceMember: Hashable, Sendable {
         self.value = value
     }
 }
-
-/// An exact number in a provenance `JSONValue`: a number a double cannot hold (a custom scalar's,
-/// or one in an error's `extensions`), by its canonical decimal text (rule 4 of the exact-number
-/// rules, ``OracleDecimal``), as `JSONValue.decimal`.
-package enum ProvenanceExactNumber {
-    /// The number whose canonical decimal text is `canonical`, as provenance holds it.
-    package static func json(_ canonical: String) -> JSONValue {
-        .decimal(canonical)
-    }
-
-    /// The canonical decimal text of an exact number; nil for any other value.
-    package static func canonical(_ value: JSONValue) -> String? {
-        if case .decimal(let text) = value { return text }
-        return nil
-    }
-}

@@ -150,25 +150,29 @@ struct ResponseWriter {
         literal(spellings[random.int(0...(spellings.count - 1))])
     }
 
+    /// One member of an error as written: the spec's by name, the others by their position in the
+    /// error's own list.
+    private enum ErrorMember {
+        case message, path, other(Int), extensions
+    }
+
     private mutating func error(_ raised: RaisedError) {
-        // The spec's members by name; the others by their position in the error's own list.
         let others = raised.error.otherMembers ?? []
-        var members = ["message", "path"] + others.indices.map { "\($0)" }
-        if raised.error.extensions != nil { members.append("extensions") }
+        var members: [ErrorMember] = [.message, .path] + others.indices.map(ErrorMember.other)
+        if raised.error.extensions != nil { members.append(.extensions) }
         token(UInt8(ascii: "{"))
         for (position, member) in order(members.count).map({ members[$0] }).enumerated() {
             if position > 0 { token(UInt8(ascii: ",")) }
-            if let index = Int(member) {
+            switch member {
+            case .other(let index):
                 key(others[index].name)
                 json(others[index].value)
-                continue
-            }
-            key(member)
-            switch member {
-            case "message":
+            case .message:
+                key("message")
                 whitespace()
                 string(raised.error.message)
-            case "path":
+            case .path:
+                key("path")
                 token(UInt8(ascii: "["))
                 for (index, component) in raised.error.path.enumerated() {
                     if index > 0 { token(UInt8(ascii: ",")) }
@@ -180,7 +184,8 @@ struct ResponseWriter {
                     }
                 }
                 token(UInt8(ascii: "]"))
-            case "extensions":
+            case .extensions:
+                key("extensions")
                 let extensions = raised.error.extensions!
                 token(UInt8(ascii: "{"))
                 for (position, index) in order(extensions.count).enumerated() {
@@ -189,8 +194,6 @@ struct ResponseWriter {
                     json(extensions[index].value)
                 }
                 token(UInt8(ascii: "}"))
-            default:
-                break
             }
         }
         token(UInt8(ascii: "}"))

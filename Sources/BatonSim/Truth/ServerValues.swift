@@ -78,7 +78,7 @@ enum ServerValues {
         // in a list or in an object: drawn from a stream of its own, so every other value is
         // drawn as it was before 2026-12-06.
         let exact = ServerHash.mix(mixed ^ 0x6578_6163_7400)
-        if choice == 2 || choice == 3, exact % 10 == 0 { return ProvenanceExactNumber.json(ServerExactNumbers.draw(exact >> 8)) }
+        if choice == 2 || choice == 3, exact % 10 == 0 { return .decimal(ServerExactNumbers.draw(exact >> 8)) }
         switch choice {
         case 0:
             var members: [String: JSONValue] = [:]
