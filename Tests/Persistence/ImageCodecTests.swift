@@ -98,6 +98,26 @@ func oneCellRow(_ cell: Cell, typeID: Int, nameID: Int, key: String) -> [UInt8] 
     return encoder.finish(key: key)
 }
 
+/// One record type and one field, named in a table of names, for tests of a row of one cell.
+struct OneCellRows {
+    var names = TestNames()
+    let typeID: Int
+    let nameID: Int
+    let key: String
+
+    init(type: String, field: String, key: String) {
+        typeID = names.id(type)
+        nameID = names.id(field)
+        self.key = key
+    }
+
+    /// The row of `cell` under ``key``, sealed.
+    func encoded(_ cell: Cell) -> [UInt8] { oneCellRow(cell, typeID: typeID, nameID: nameID, key: key) }
+
+    /// The one cell `row` decodes to, or nil for a miss.
+    func decoded(_ row: [UInt8]) -> Cell? { decodeRow(row, key: RecordKey(key), names: names)?.cells.first?.cell }
+}
+
 func decodeRow(_ bytes: [UInt8], key: RecordKey, names: TestNames) -> DecodedRow? {
     var sink = RowDecodeSink()
     return bytes.withUnsafeBytes { RowDecoder.decodeRow($0, key: key.rawValue, names: names, sink: &sink) }
@@ -262,62 +282,49 @@ struct ImageCodecTests {
     /// then lost at the next launch.
     @Test("lists nest as deep as a response may, and read back; deeper is a miss")
     func deepLists() throws {
-        var names = TestNames()
-        let typeID = names.id("Item")
-        let nameID = names.id("settings")
-        let key = "Item:1"
+        let rows = OneCellRows(type: "Item", field: "settings", key: "Item:1")
         func nested(_ depth: Int) -> Value {
             var value = Value.int(7)
             for _ in 0..<depth { value = .list([value]) }
             return value
         }
         for depth in [128, 129, 300, 511] {
-            let row = oneCellRow(Cell(nested(depth)), typeID: typeID, nameID: nameID, key: key)
-            #expect(decodeRow(row, key: RecordKey(key), names: names)?.cells.first?.cell.value == nested(depth), "\(depth)")
+            #expect(rows.decoded(rows.encoded(Cell(nested(depth))))?.value == nested(depth), "\(depth)")
         }
-        let tooDeep = oneCellRow(Cell(nested(513)), typeID: typeID, nameID: nameID, key: key)
-        #expect(decodeRow(tooDeep, key: RecordKey(key), names: names) == nil)
+        #expect(rows.decoded(rows.encoded(Cell(nested(513)))) == nil)
     }
 
     /// Format 6: bit 4 beside bit 7 says each error's other members follow its extensions, and it
     /// is set only when some error of the cell has them; bit 4 without bit 7 is damage.
     @Test("Format 6 keeps an error's other members after its extensions, and only then spells them")
     func otherMembers() throws {
-        var names = TestNames()
-        let typeID = names.id("Item")
-        let nameID = names.id("name")
-        let key = "Item:1"
+        let rows = OneCellRows(type: "Item", field: "name", key: "Item:1")
         let members = #"{"type":"FORBIDDEN"}"#
         let cell = Cell(.null, errors: [FieldError(message: "m", path: "p"), FieldError(message: "n", path: "q", otherMembers: members)])
-        let row = oneCellRow(cell, typeID: typeID, nameID: nameID, key: key)
+        let row = rows.encoded(cell)
         // name, tag (null, error, more errors, members), "m", "p", no extensions, no members.
-        #expect(Array(row[3...11]) == [UInt8(nameID), 0xD0, 1, 0x6D, 1, 0x70, 0, 0, 1])
-        #expect(decodeRow(row, key: RecordKey(key), names: names)?.cells.first?.cell == cell)
-        let plain = Cell(.null, errors: [FieldError(message: "m", path: "p")])
-        let plainRow = oneCellRow(plain, typeID: typeID, nameID: nameID, key: key)
+        #expect(Array(row[3...11]) == [UInt8(rows.nameID), 0xD0, 1, 0x6D, 1, 0x70, 0, 0, 1])
+        #expect(rows.decoded(row) == cell)
+        let plainRow = rows.encoded(Cell(.null, errors: [FieldError(message: "m", path: "p")]))
         #expect(plainRow[4] == 0x80)
         // The members bit without an error is damage, behind a valid checksum too.
-        let body = [0x02, UInt8(typeID), 1, UInt8(nameID), 0x10]
-        #expect(decodeRow(sealed(body, key: key), key: RecordKey(key), names: names) == nil)
+        let body = [0x02, UInt8(rows.typeID), 1, UInt8(rows.nameID), 0x10]
+        #expect(decodeRow(sealed(body, key: rows.key), key: RecordKey(rows.key), names: rows.names) == nil)
     }
 
     /// Format 6: a number no double holds is tag 12 and its text, bare and inside a list, and reads
     /// back with every digit (format 5 had only the nearest double to write).
     @Test("Format 6 keeps a number no double holds as its canonical text")
     func exactNumbers() throws {
-        var names = TestNames()
-        let typeID = names.id("Item")
-        let nameID = names.id("amount")
-        let key = "Item:1"
+        let rows = OneCellRows(type: "Item", field: "amount", key: "Item:1")
         let digits = "123456789012345678901234567890"
-        let bare = oneCellRow(Cell(.decimal(digits)), typeID: typeID, nameID: nameID, key: key)
+        let bare = rows.encoded(Cell(.decimal(digits)))
         // flags, type, one cell: its name, tag 12, the text's length and bytes, then the checksum.
-        #expect(Array(bare[3...5]) == [UInt8(nameID), 12, UInt8(digits.utf8.count)])
+        #expect(Array(bare[3...5]) == [UInt8(rows.nameID), 12, UInt8(digits.utf8.count)])
         #expect(Array(bare[6..<(6 + digits.utf8.count)]) == Array(digits.utf8))
-        #expect(decodeRow(bare, key: RecordKey(key), names: names)?.cells.first?.cell.value == .decimal(digits))
+        #expect(rows.decoded(bare)?.value == .decimal(digits))
         let list = Value.list([.decimal("-1e-400"), .double(0.1), .decimal("12345678901234567.891")])
-        let row = oneCellRow(Cell(list), typeID: typeID, nameID: nameID, key: key)
-        #expect(decodeRow(row, key: RecordKey(key), names: names)?.cells.first?.cell.value == list)
+        #expect(rows.decoded(rows.encoded(Cell(list)))?.value == list)
     }
 
     @Test("Format 2's links read as they did; format 3 keeps a Type:id link as its id alone")
