@@ -70,11 +70,39 @@ struct Arguments {
         return options[name].map { .some($0) }
     }
 
-    /// The value of `--name`, or a usage error.
+    /// The value of `--name`, or a usage error. When `--name` is missing but an option nobody has
+    /// asked for yet is spelt nearly like it, the error names that option as the mistake: the
+    /// user misspelt it, and "missing --name" would point at the wrong word.
     mutating func required(_ name: String) throws -> String {
         if let value = option(name) { return value }
         if bare.contains(name) { throw CLIError.usage("--\(name) needs a value") }
+        let given = Set(options.keys).union(flags).union(bare).subtracting(consumed)
+        if let typo = given.sorted().first(where: { Self.isNearMiss($0, of: name) }) {
+            throw CLIError.usage("unknown option --\(typo) (did you mean --\(name)?)")
+        }
         throw CLIError.usage("missing --\(name)")
+    }
+
+    /// True when `word` is `name` with at most two letters added, dropped, changed or swapped
+    /// with a neighbour (the optimal string alignment distance, over characters).
+    static func isNearMiss(_ word: String, of name: String) -> Bool {
+        let a = Array(word), b = Array(name)
+        guard abs(a.count - b.count) <= 2 else { return false }
+        // rows[i][j]: the distance between a's first i characters and b's first j.
+        var rows = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { rows[i][0] = i }
+        for j in 0...b.count { rows[0][j] = j }
+        for i in stride(from: 1, through: a.count, by: 1) {
+            for j in stride(from: 1, through: b.count, by: 1) {
+                let change = a[i - 1] == b[j - 1] ? 0 : 1
+                var best = min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + change)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    best = min(best, rows[i - 2][j - 2] + 1)
+                }
+                rows[i][j] = best
+            }
+        }
+        return rows[a.count][b.count] <= 2
     }
 
     /// True when `--name` was given.

@@ -61,6 +61,24 @@ struct ArgumentsTests {
         #expect(message { _ = try jobs.integer("jobs", in: 1...64) } == "--jobs takes a whole number from 1 to 64, not 0")
     }
 
+    @Test("a required option misspelt is named as the unknown option, not as missing")
+    func misspeltRequired() throws {
+        var swapped = try Arguments(["--respnose", "page.json"], flagNames: [])
+        #expect(message { _ = try swapped.required("response") } == "unknown option --respnose (did you mean --response?)")
+        var plural = try Arguments(["--seed", "0..9"], flagNames: [])
+        #expect(message { _ = try plural.required("seeds") } == "unknown option --seed (did you mean --seeds?)")
+        var unrelated = try Arguments(["--verbose"], flagNames: ["verbose"])
+        #expect(message { _ = try unrelated.required("response") } == "missing --response")
+        // An option already taken by the command is not a misspelling of another.
+        var taken = try Arguments(["--seed", "3"], flagNames: [])
+        _ = taken.option("seed")
+        #expect(message { _ = try taken.required("seeds") } == "missing --seeds")
+        #expect(Arguments.isNearMiss("shcema", of: "schema"))
+        #expect(Arguments.isNearMiss("documnt", of: "document"))
+        #expect(!Arguments.isNearMiss("world", of: "schema"))
+        #expect(!Arguments.isNearMiss("kill", of: "image"))
+    }
+
     /// The message of the usage error `body` throws, or nil.
     private func message(_ body: () throws -> Void) -> String? {
         do {

@@ -39,6 +39,8 @@ struct CommandLineErrorTests {
         Case(arguments: ["sim", "campaign", "--seeds", "5..1"], says: "--seeds 5..1: the first seed is after the last"),
         Case(arguments: ["sim", "campaign", "--seeds", "lots"], says: "--seeds takes A..B, A.. or random (e.g. 0..999), not lots"),
         Case(arguments: ["sim", "campaign"], says: "missing --seeds"),
+        Case(arguments: ["sim", "campaign", "--seed", "0..9"], says: "unknown option --seed (did you mean --seeds?)"),
+        Case(arguments: ["normalize", "--shcema", "s", "--document", "d", "--response", "r"], says: "unknown option --shcema (did you mean --schema?)"),
         Case(arguments: ["sim", "campaign", "--seeds", "0..3", "--for", "10x"], says: "--for takes a duration such as 90s, 10m, 1h or 1h30m, not 10x"),
         Case(arguments: ["sim", "campaign", "--seeds", "0..3", "--for", "0s"], says: "a time budget lies between 1s and 30 days"),
         Case(arguments: ["sim", "campaign", "--seeds", "0..3", "--for", "-1m"], says: "--for takes a duration"),
