@@ -76,7 +76,7 @@ struct BenchInput {
             var provided: [String: JSONValue] = [:]
             if let text = options.variables {
                 guard case .object(let object) = try JSONValue.parse(text) else { throw BenchError("--variables must be a JSON object") }
-                provided = object
+                provided = object.dictionary
             }
             guard let data = FileManager.default.contents(atPath: responsePath) else { throw BenchError("cannot read \(responsePath)") }
             let name = (responsePath as NSString).lastPathComponent

@@ -103,6 +103,12 @@ package enum Mutant: String, CaseIterable, Sendable {
     /// precomposed and decomposed) for one given twice, and refuses the whole response (the
     /// store's rule until 2026-12-05: found once the simulator's server sent extensions).
     case equivalentNamesCollide
+    /// Read-back gives a custom scalar's object, an error's extensions and its other members as a
+    /// tree keyed by Swift strings, so of two member names that differ only in their Unicode
+    /// normalization the last in byte order is all a read shows (the store's rule until
+    /// 2026-12-06; the simulator's model folded its expected read the same way, so no campaign
+    /// could show it).
+    case readBackFoldsEquivalentNames
     /// Ingest takes a null that stands where the schema allows none for a plain null, as a lenient
     /// client does, instead of carrying it up to the nearest nullable place (planted: the
     /// simulator's server left every null where it fell only from 2026-12-05, and before that day
@@ -225,6 +231,7 @@ package enum Mutant: String, CaseIterable, Sendable {
         case .joinedListErrorsDropped: "a connection's joined edges leave out a failed edge and its error too, so a read shows a shorter list and no error"
         case .failedNodesWipeJoined: "a joining page whose nodes failed replaces the nodes the connection held with null"
         case .equivalentNamesCollide: "ingest takes two member names that differ only in Unicode normalization for one given twice and refuses the response"
+        case .readBackFoldsEquivalentNames: "read-back folds two member names that differ only in Unicode normalization into one, the last in byte order winning"
         case .nullsNotPropagated: "ingest keeps a null that stands where the schema allows none as a plain null instead of nulling the nearest nullable place"
         case .releaseBufferDropsNewest: "a full release buffer lets its newest roots go instead of its oldest"
         case .compactionForgetsHydrated: "collection's renumbering of record ids forgets which records were hydrated, so a partial snapshot replaces their rows"

@@ -60,7 +60,7 @@ struct OperationInput {
             let message = "\(source) must hold a JSON object such as {\"id\": \"1\"}, not \(Self.kind(of: value))"
             throw fromFile ? CLIError.input(message) : CLIError.usage(message)
         }
-        return object
+        return object.dictionary
     }
 
     private static func kind(of value: JSONValue) -> String {
@@ -92,11 +92,11 @@ func prettyJSON(_ value: JSONValue, indent: String = "") -> String {
     case .array(let items) where !items.isEmpty:
         return "[\n" + items.map { inner + prettyJSON($0, indent: inner) }.joined(separator: ",\n") + "\n" + indent + "]"
     case .object(let members) where !members.isEmpty:
-        let keys = members.keys.sorted(by: CanonicalJSON.utf8Less)
-        return "{\n" + keys.map { key in
+        // Members come in the byte order of their names.
+        return "{\n" + members.map { member in
             var name = ""
-            CanonicalJSON.writeString(key, into: &name)
-            return inner + name + ": " + prettyJSON(members[key]!, indent: inner)
+            CanonicalJSON.writeString(member.key, into: &name)
+            return inner + name + ": " + prettyJSON(member.value, indent: inner)
         }.joined(separator: ",\n") + "\n" + indent + "}"
     default:
         return CanonicalJSON.render(value)

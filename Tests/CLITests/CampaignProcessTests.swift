@@ -9,7 +9,7 @@ struct CampaignProcessTests {
     private func report(_ url: URL) throws -> [String: JSONValue] {
         let data = try Data(contentsOf: url)
         guard case .object(let object) = try JSONValue.parse(Array(data)) else { throw CancellationError() }
-        return object
+        return object.dictionary
     }
 
     /// The processes still alive whose command line mentions `marker`.

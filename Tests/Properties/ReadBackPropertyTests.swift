@@ -82,7 +82,7 @@ struct ReadBackPropertyTests {
         guard case .object(let provided) = try JSONValue.parse(generated.operation.variablesText) else {
             throw ReadBackFailure("the variables are not an object")
         }
-        let variables = try plan.variables(provided)
+        let variables = try plan.variables(provided.dictionary)
         let changeSet = try Ingest.normalize(plan: plan, variables: variables, response: Array(generated.response.text.utf8))
         let store = Store()
         store.commit(changeSet)

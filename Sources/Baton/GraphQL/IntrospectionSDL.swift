@@ -60,7 +60,7 @@ enum IntrospectionSDL {
     }
 
     /// One type's definition, by its kind.
-    private static func definition(_ type: [String: JSONValue], _ typeName: String) throws -> String {
+    private static func definition(_ type: JSONObject, _ typeName: String) throws -> String {
         guard case .string(let kind)? = type["kind"] else { throw failure("type \(typeName) has no kind") }
         switch kind {
         case "SCALAR":

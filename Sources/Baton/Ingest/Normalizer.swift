@@ -907,9 +907,35 @@ extension Normalizer {
         do { return try scanner.readValue() } catch { throw .json(error) }
     }
     @inline(__always) mutating func canonicalText() throws(IngestError) -> String {
-        if mutant.isOn(.equivalentNamesCollide) { return CanonicalJSON.render(try readValue()) }
+        if mutant.isOn(.equivalentNamesCollide) { return try canonicalTextFoldingNames() }
         do { return try scanner.readCanonicalText() } catch { throw .json(error) }
     }
+    /// The mutant `equivalentNamesCollide`: the value read as the store read it until
+    /// 2026-12-05, names compared as Swift strings, so two that differ only in their Unicode
+    /// normalization are one name given twice and the response is refused.
+    private mutating func canonicalTextFoldingNames() throws(IngestError) -> String {
+        let start = scanner.position
+        let value = try readValue()
+        if let name = Self.nameGivenTwiceAsSwiftStrings(in: value) { throw .json(scanner.error(.duplicateKey(name), at: start)) }
+        return CanonicalJSON.render(value)
+    }
+
+    private static func nameGivenTwiceAsSwiftStrings(in value: JSONValue) -> String? {
+        switch value {
+        case .array(let items):
+            return items.lazy.compactMap(nameGivenTwiceAsSwiftStrings).first
+        case .object(let members):
+            var seen = Set<String>()
+            for member in members {
+                if !seen.insert(member.key).inserted { return member.key }
+                if let name = nameGivenTwiceAsSwiftStrings(in: member.value) { return name }
+            }
+            return nil
+        default:
+            return nil
+        }
+    }
+
     @inline(__always) mutating func openObject() throws(IngestError) -> Bool {
         do { return try scanner.openObject() } catch { throw .json(error) }
     }

@@ -63,17 +63,14 @@ extension JSONScanner {
 
 extension JSONValue {
     /// The tree of a canonical text the store wrote (a custom scalar's object, an error's
-    /// extensions), for answers that speak `JSONValue`; `nil` when `text` is not JSON.
-    ///
-    /// A `JSONValue` object keys its members by Swift strings, which cannot hold two names that
-    /// differ only in their Unicode normalization: such names fold into one member, the value of
-    /// the last in the text's order (the byte order of the names) winning. The store, the image and
-    /// ``Value/object(_:)`` keep both.
-    static func folding(canonical text: String) -> JSONValue? {
+    /// extensions), for answers that speak `JSONValue`; `nil` when `text` is not JSON. Member
+    /// names that differ only in their Unicode normalization stay two members, as the store, the
+    /// image and ``Value/object(_:)`` keep them (until 2026-12-06 they folded into one here).
+    static func tree(canonical text: String) -> JSONValue? {
         var text = text
         return text.withUTF8 { buffer -> JSONValue? in
             var scanner = JSONScanner(UnsafeRawBufferPointer(buffer), maxDepth: JSONScanner.depthCeiling)
-            guard let value = try? scanner.readTree(foldingNames: true), (try? scanner.finish()) != nil else { return nil }
+            guard let value = try? scanner.readValue(), (try? scanner.finish()) != nil else { return nil }
             return value
         }
     }

@@ -29,11 +29,12 @@ public enum CanonicalJSON {
             out += "]"
         case .object(let members):
             out += "{"
-            for (i, key) in members.keys.sorted(by: utf8Less).enumerated() {
+            // Members are kept in the byte order of their names already.
+            for (i, member) in members.enumerated() {
                 if i > 0 { out += "," }
-                writeString(key, into: &out)
+                writeString(member.key, into: &out)
                 out += ":"
-                write(members[key]!, into: &out)
+                write(member.value, into: &out)
             }
             out += "}"
         }

@@ -36,14 +36,9 @@ extension JSONValue {
 
 extension JSONScanner {
     /// Reads the next value into a tree (recursing at most ``maxDepth`` levels); a member name
-    /// given twice in one object is ``JSONError/Reason/duplicateKey(_:)``.
+    /// given twice in one object (the same bytes) is ``JSONError/Reason/duplicateKey(_:)``. Names
+    /// that differ only in their Unicode normalization are two members.
     public mutating func readValue() throws(JSONError) -> JSONValue {
-        try readTree(foldingNames: false)
-    }
-
-    /// ``readValue()``; with `foldingNames`, a member name met again (equal to Swift's `==`, as
-    /// a `[String: …]` dictionary compares keys) replaces the earlier member instead of failing.
-    mutating func readTree(foldingNames: Bool) throws(JSONError) -> JSONValue {
         switch try peekKind() {
         case .null:
             try readNull()
@@ -62,17 +57,17 @@ extension JSONScanner {
             var items: [JSONValue] = []
             if try openArray() {
                 repeat {
-                    items.append(try readTree(foldingNames: foldingNames))
+                    items.append(try readValue())
                 } while try nextElement()
             }
             return .array(items)
         case .object:
-            var members: [String: JSONValue] = [:]
+            var members = JSONObject()
             if try openObject() {
                 repeat {
                     let span = try readKey()
                     let key = try string(span)
-                    if members.updateValue(try readTree(foldingNames: foldingNames), forKey: key) != nil, !foldingNames {
+                    if members.updateValue(try readValue(), forKey: key) != nil {
                         throw error(.duplicateKey(key), at: span.range.lowerBound - 1)
                     }
                 } while try nextMember()

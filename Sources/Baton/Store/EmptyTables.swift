@@ -8,8 +8,6 @@
 enum EmptyTables {
     /// A record's cells by slot (scales 0 … 7: up to 96 cells without growing).
     static let cells = PresizedEmptyTables<SlotID, Cell>(scales: 8)
-    /// A JSON object's members (scales 0 … 6: up to 48 members without growing).
-    static let jsonObjects = PresizedEmptyTables<String, JSONValue>(scales: 7)
 }
 
 /// Empty tables of scales 0 up to a limit: a table of scale `s` holds `2^s × 3/4` entries.

@@ -34,14 +34,14 @@ public struct ReadError: Hashable, Sendable {
     /// The error as a response's `errors` member holds it: its other members as the response
     /// gave them (`locations`, GitHub's `type`), its message, this read's path, its extensions.
     public var json: JSONValue {
-        var members: [String: JSONValue] = [:]
-        if let others = error.otherMembers, case .object(let given)? = JSONValue.folding(canonical: others) {
+        var members = JSONObject()
+        if let others = error.otherMembers, case .object(let given)? = JSONValue.tree(canonical: others) {
             members = given
         }
         members["message"] = .string(error.message)
         members["path"] = .array(path)
         if let extensions = error.extensions {
-            members["extensions"] = JSONValue.folding(canonical: extensions) ?? .string(extensions)
+            members["extensions"] = JSONValue.tree(canonical: extensions) ?? .string(extensions)
         }
         return .object(members)
     }
@@ -147,7 +147,8 @@ struct ReadBackWalk {
     }
 
     private mutating func object(_ data: RecordData, fields: [MergedField]) -> JSONValue {
-        var members = EmptyTables.jsonObjects.withCapacity(fields.count)
+        var members = JSONObject()
+        members.reserveCapacity(fields.count)
         for merged in fields {
             let responseKey = merged.field.responseKey
             let field = merged.field
@@ -163,7 +164,8 @@ struct ReadBackWalk {
             defer { path.removeLast() }
             if !store.configuration.mutant.isOn(.readBackDropsErrors) {
                 for error in cell.errors {
-                    errors.append(ReadError(error: error, path: path.map(\.json) + Self.elementIndices(of: error, in: cell.value)))
+                    let given = store.configuration.mutant.isOn(.readBackFoldsEquivalentNames) ? error.foldingEquivalentNames() : error
+                    errors.append(ReadError(error: given, path: path.map(\.json) + Self.elementIndices(of: error, in: cell.value)))
                 }
             }
             if let value = self.value(cell.value, subsets: field.selections == nil ? nil : merged.subselections) {
@@ -182,7 +184,9 @@ struct ReadBackWalk {
         case .double(let d): return .double(d)
         case .decimal(let text): return .decimal(text)
         case .string(let s): return .string(s)
-        case .object(let text): return JSONValue.folding(canonical: text) ?? .string(text)
+        case .object(let text):
+            let tree = JSONValue.tree(canonical: text) ?? .string(text)
+            return store.configuration.mutant.isOn(.readBackFoldsEquivalentNames) ? tree.foldingEquivalentNames() : tree
         case .list(let items):
             var out: [JSONValue] = []
             for item in items {
@@ -220,5 +224,36 @@ struct ReadBackWalk {
             }
             return .array(out)
         }
+    }
+}
+
+// MARK: - The mutant readBackFoldsEquivalentNames
+
+extension JSONValue {
+    /// The tree as a `[String: …]` dictionary would hold it: of names that differ only in their
+    /// Unicode normalization, the last in byte order wins.
+    fileprivate func foldingEquivalentNames() -> JSONValue {
+        switch self {
+        case .array(let items):
+            .array(items.map { $0.foldingEquivalentNames() })
+        case .object(let members):
+            .object(JSONObject(Dictionary(members.map { ($0.key, $0.value.foldingEquivalentNames()) }, uniquingKeysWith: { _, last in last })))
+        default:
+            self
+        }
+    }
+}
+
+extension FieldError {
+    /// The error with its extensions and other members folded as ``JSONValue/foldingEquivalentNames()`` folds.
+    fileprivate func foldingEquivalentNames() -> FieldError {
+        func folded(_ text: String?) -> String? {
+            guard let text, let tree = JSONValue.tree(canonical: text) else { return text }
+            return CanonicalJSON.render(tree.foldingEquivalentNames())
+        }
+        var copy = self
+        copy.extensions = folded(extensions)
+        copy.otherMembers = folded(otherMembers)
+        return copy
     }
 }

@@ -165,7 +165,7 @@ package enum CampaignReport {
     }
 
     /// Reads back what ``describe(_:into:)`` wrote.
-    private static func readDescription(_ object: [String: JSONValue], into violation: InvariantViolation) -> InvariantViolation {
+    private static func readDescription(_ object: JSONObject, into violation: InvariantViolation) -> InvariantViolation {
         var violation = violation
         violation.headline = string(object["headline"])
         if case .array(let lines)? = object["differences"] { violation.differences = lines.compactMap(string) }

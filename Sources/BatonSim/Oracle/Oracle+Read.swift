@@ -151,7 +151,7 @@ private struct ReadWalk {
             }
         }
         if Self.reachesNull(value, error.elementIndices) { steps += error.elementIndices.map { .int($0) } }
-        var members: [String: JSONValue] = [:]
+        var members = JSONObject()
         if let others = error.otherMembers, case .object(let given)? = (try? OracleJSONParser.parse(others.string))?.jsonValue {
             members = given
         }

@@ -41,6 +41,12 @@ final class OracleIdentityMemo: Sendable {
         return true
     }
 
+    /// True when `a` and `b` name the same members (by bytes) with the same values.
+    static func same(_ a: JSONObject, _ b: JSONObject) -> Bool {
+        guard a.count == b.count else { return false }
+        return zip(a, b).allSatisfy { $0.key.utf8.elementsEqual($1.key.utf8) && same($0.value, $1.value) }
+    }
+
     static func same(_ a: JSONValue, _ b: JSONValue) -> Bool {
         switch (a, b) {
         case (.null, .null): true

@@ -81,8 +81,10 @@ package indirect enum OracleJSON: Hashable, Sendable {
         case .double(let d), .decimal(let d, _), .longInteger(let d, _), .exact(let d, _): exactNumber.map { .decimal($0.string) } ?? .double(d)
         case .string(let s): .string(s.string)
         case .array(let items): .array(items.map(\.jsonValue))
+        // Names by their bytes: two that differ only in their Unicode normalization are two
+        // members of the read (until 2026-12-06 the model folded them, as the store's read did).
         case .object(let members):
-            .object(Dictionary(members.map { ($0.key.string, $0.value.jsonValue) }, uniquingKeysWith: { _, last in last }))
+            .object(JSONObject(uniquingNames: members.lazy.map { ($0.key.string, $0.value.jsonValue) }))
         }
     }
 }

@@ -49,7 +49,7 @@ package struct ImageExpectation: Hashable, Sendable {
 /// stamp and its cells' field errors.
 package struct RowExpectation: Hashable, Sendable {
     /// Storage key → the cell's value in record-source form (`{"__ref": key}` for a link).
-    package var cells: [String: JSONValue] = [:]
+    package var cells = JSONObject()
     /// Storage keys the row holds no cell for (`$absent`).
     package var absent: [String] = []
     /// True: the row is a deletion; false: it is not (`$deleted`).
@@ -59,7 +59,7 @@ package struct RowExpectation: Hashable, Sendable {
     /// Storage key → the field errors beside the cell, in order; empty for none (`$errors`).
     package var errors: [String: [FieldErrorExpectation]] = [:]
 
-    package init(cells: [String: JSONValue] = [:], absent: [String] = [], deleted: Bool? = nil, used: Int? = nil,
+    package init(cells: JSONObject = [:], absent: [String] = [], deleted: Bool? = nil, used: Int? = nil,
                  errors: [String: [FieldErrorExpectation]] = [:]) {
         self.cells = cells
         self.absent = absent
@@ -72,12 +72,12 @@ package struct RowExpectation: Hashable, Sendable {
 /// The query root's fields, each a row of `root`: values, fields with no row, `used` stamps and
 /// field errors, by storage key.
 package struct RootExpectation: Hashable, Sendable {
-    package var cells: [String: JSONValue] = [:]
+    package var cells = JSONObject()
     package var absent: [String] = []
     package var used: [String: Int] = [:]
     package var errors: [String: [FieldErrorExpectation]] = [:]
 
-    package init(cells: [String: JSONValue] = [:], absent: [String] = [], used: [String: Int] = [:],
+    package init(cells: JSONObject = [:], absent: [String] = [], used: [String: Int] = [:],
                  errors: [String: [FieldErrorExpectation]] = [:]) {
         self.cells = cells
         self.absent = absent

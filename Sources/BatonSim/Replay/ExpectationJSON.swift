@@ -72,7 +72,7 @@ enum ExpectationJSON {
         return expect
     }
 
-    private static func state(_ o: [String: JSONValue], at path: String) throws(ReplayError) -> ImageExpectation {
+    private static func state(_ o: JSONObject, at path: String) throws(ReplayError) -> ImageExpectation {
         var state = ImageExpectation()
         switch o["image"] {
         case nil: break
@@ -106,12 +106,12 @@ enum ExpectationJSON {
         return state
     }
 
-    private static func row(_ members: [String: JSONValue], at path: String) throws(ReplayError) -> RowExpectation {
+    private static func row(_ members: JSONObject, at path: String) throws(ReplayError) -> RowExpectation {
         if let extra = members.keys.sorted().first(where: { $0.hasPrefix("$") && !rowKeys.contains($0) }) {
             throw ReplayError("unknown row key \"\(extra)\" in \(path); a row holds cells by storage key and \(rowKeys.joined(separator: ", "))")
         }
         var row = RowExpectation()
-        row.cells = members.filter { !$0.key.hasPrefix("$") }
+        row.cells = JSONObject(uniquingNames: members.lazy.filter { !$0.key.hasPrefix("$") }.map { ($0.key, $0.value) })
         row.absent = try names(members["$absent"], at: path + ".$absent")
         row.errors = try errors(members["$errors"], at: path + ".$errors")
         switch members["$deleted"] {
@@ -132,12 +132,12 @@ enum ExpectationJSON {
         return row
     }
 
-    private static func root(_ members: [String: JSONValue], at path: String) throws(ReplayError) -> RootExpectation {
+    private static func root(_ members: JSONObject, at path: String) throws(ReplayError) -> RootExpectation {
         if let extra = members.keys.sorted().first(where: { $0.hasPrefix("$") && !rootKeys.contains($0) }) {
             throw ReplayError("unknown root key \"\(extra)\" in \(path); the root holds fields by storage key and \(rootKeys.joined(separator: ", "))")
         }
         var root = RootExpectation()
-        root.cells = members.filter { !$0.key.hasPrefix("$") }
+        root.cells = JSONObject(uniquingNames: members.lazy.filter { !$0.key.hasPrefix("$") }.map { ($0.key, $0.value) })
         root.absent = try names(members["$absent"], at: path + ".$absent")
         root.errors = try errors(members["$errors"], at: path + ".$errors")
         switch members["$used"] {
@@ -283,7 +283,7 @@ enum ExpectationJSON {
         return o
     }
 
-    private static func row(_ row: RowExpectation) -> [String: JSONValue] {
+    private static func row(_ row: RowExpectation) -> JSONObject {
         var members = row.cells
         if !row.absent.isEmpty { members["$absent"] = .array(row.absent.map { .string($0) }) }
         if let deleted = row.deleted { members["$deleted"] = .bool(deleted) }

@@ -148,7 +148,7 @@ enum ReplayEventJSON {
 /// The fields of one event object, read with errors that name the event and the field.
 private struct EventFields {
     let kind: String
-    let object: [String: JSONValue]
+    let object: JSONObject
 
     func string(_ key: String) throws(ReplayError) -> String {
         guard case .string(let s)? = object[key] else { throw ReplayError("\(kind) needs a string \"\(key)\"") }
@@ -192,7 +192,7 @@ private struct EventFields {
     func variables() throws(ReplayError) -> [String: JSONValue] {
         switch object["variables"] {
         case nil, .null?: return [:]
-        case .object(let v)?: return v
+        case .object(let v)?: return v.dictionary
         default: throw ReplayError("\(kind): \"variables\" must be an object")
         }
     }

@@ -7,10 +7,10 @@ package enum JSONDifference {
     package static func first(_ a: JSONValue, _ b: JSONValue, path: String = "$") -> String? {
         switch (a, b) {
         case (.object(let x), .object(let y)):
-            for key in Set(x.keys).union(y.keys).sorted(by: CanonicalJSON.utf8Less) {
+            for key in names(x, y) {
                 guard let left = x[key] else { return "\(path).\(Legible.text(key)): absent ≠ \(short(y[key]!))" }
                 guard let right = y[key] else { return "\(path).\(Legible.text(key)): \(short(left)) ≠ absent" }
-                if let difference = first(left, right, path: path + "." + key) { return difference }
+                if let difference = first(left, right, path: path + "." + Legible.text(key)) { return difference }
             }
             return nil
         case (.array(let x), .array(let y)):
@@ -34,9 +34,9 @@ package enum JSONDifference {
         guard lines.count < limit else { return }
         switch (a, b) {
         case (.object(let x), .object(let y)):
-            for key in Set(x.keys).union(y.keys).sorted(by: CanonicalJSON.utf8Less) {
+            for key in names(x, y) {
                 switch (x[key], y[key]) {
-                case (let left?, let right?): collect(left, right, path: path + "." + key, limit: limit, into: &lines)
+                case (let left?, let right?): collect(left, right, path: path + "." + Legible.text(key), limit: limit, into: &lines)
                 case (let left?, nil): add("\(path).\(Legible.text(key)): expected \(short(left)) ≠ actual absent", limit, &lines)
                 case (nil, let right?): add("\(path).\(Legible.text(key)): expected absent ≠ actual \(short(right))", limit, &lines)
                 case (nil, nil): break
@@ -50,6 +50,17 @@ package enum JSONDifference {
         default:
             if !JSONComparison.equal(a, b) { add("\(path): expected \(short(a)) ≠ actual \(short(b))", limit, &lines) }
         }
+    }
+
+    /// Every member name of either object, in byte order, each once by its bytes (a set of
+    /// Swift strings would take two names that differ only in their Unicode normalization for
+    /// one, and a member missing from one side could pass unseen).
+    private static func names(_ x: JSONObject, _ y: JSONObject) -> [String] {
+        var all = x.keys + y.keys
+        all.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        var names: [String] = []
+        for name in all where !(names.last.map { $0.utf8.elementsEqual(name.utf8) } ?? false) { names.append(name) }
+        return names
     }
 
     private static func add(_ line: String, _ limit: Int, _ lines: inout [String]) {

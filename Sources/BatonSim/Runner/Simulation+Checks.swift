@@ -202,7 +202,7 @@ extension Simulation {
             if let difference = JSONDifference.first(.array(model.errors), readErrors) {
                 throw violation(
                     "check-reads-model-errors", "the field errors read back differ from the model's: \(difference)",
-                    differences: ["errors: expected \(CanonicalJSON.render(.array(model.errors))) ≠ actual \(CanonicalJSON.render(readErrors))"],
+                    differences: ["errors: expected \(Legible.text(CanonicalJSON.render(.array(model.errors)))) ≠ actual \(Legible.text(CanonicalJSON.render(readErrors)))"],
                     at: index)
             }
             errorsReadBack += model.errors.count

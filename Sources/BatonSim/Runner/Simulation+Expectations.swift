@@ -133,11 +133,11 @@ extension Simulation {
 
     /// Cells that must hold a value, cells that must be absent, and field errors.
     private static func cellDifferences(
-        _ name: String, expected: [String: JSONValue], absent: [String], errors: [String: [FieldErrorExpectation]],
+        _ name: String, expected: JSONObject, absent: [String], errors: [String: [FieldErrorExpectation]],
         cell: (String) -> OracleCell?
     ) -> [String] {
         var lines: [String] = []
-        for (slot, value) in expected.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+        for (slot, value) in expected {
             guard let actual = cell(slot) else {
                 lines.append("\(name).\(Legible.text(slot)): expected \(CanonicalJSON.render(value)) ≠ actual absent")
                 continue

@@ -75,7 +75,7 @@ package struct StressWorkload: Sendable, Equatable {
             guard case .object(let object) = variables else { throw StressError("workload: step \(steps.count)'s variables are not an object") }
             let responseEnd = responseStart + responseBytes
             steps.append(Step(
-                operation: header[1], variables: object, response: Array(bytes[responseStart..<responseEnd]), now: now,
+                operation: header[1], variables: object.dictionary, response: Array(bytes[responseStart..<responseEnd]), now: now,
                 pauseMicroseconds: pause))
             index = responseEnd + 1
         }

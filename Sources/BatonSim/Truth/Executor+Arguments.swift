@@ -87,6 +87,15 @@ extension Executor {
         hash.add(UInt64(0x0B))
     }
 
+    private static func addAll(_ members: JSONObject, to hash: inout ServerHash) {
+        // Members come in the byte order of their names.
+        for member in members {
+            hash.add(member.key)
+            addAll(member.value, to: &hash)
+        }
+        hash.add(UInt64(0x0B))
+    }
+
     private static func addAll(_ value: JSONValue, to hash: inout ServerHash) {
         switch value {
         case .object(let members):

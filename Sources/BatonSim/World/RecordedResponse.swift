@@ -57,7 +57,7 @@ extension RecordedResponse {
                 guard case .object = member.value.value, case .object(let object) = jsonValue(member.value) else {
                     throw fail("\"variables\": expected an object, found \(member.value.kindName)", member.value.location)
                 }
-                variables = object
+                variables = object.dictionary
             case "response":
                 guard case .string(let path) = member.value.value else {
                     throw fail("\"response\": expected the path of a file, found \(member.value.kindName)", member.value.location)
@@ -85,7 +85,9 @@ extension RecordedResponse {
         case .number(let number, nil): .double(number)
         case .string(let text): .string(text)
         case .array(let items): .array(items.map(jsonValue))
-        case .object(let members): .object(Dictionary(members.map { ($0.key, jsonValue($0.value)) }, uniquingKeysWith: { first, _ in first }))
+        // Of a name given twice (by bytes) the first wins; names that differ only in their
+        // Unicode normalization are two members.
+        case .object(let members): .object(JSONObject(uniquingNames: members.reversed().map { ($0.key, jsonValue($0.value)) }))
         }
     }
 
