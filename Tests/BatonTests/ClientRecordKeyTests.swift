@@ -20,6 +20,19 @@ struct ClientRecordKeyTests {
         ("clients:root:__N_connection", false),
         ("client:root:__N_connectio", false),
         ("client:root:_N_connection", false),
+        // Filter values hold any text: the slot is told from the end of the key (until
+        // 2026-12-06 a value with `_connection:` hid its connection from collection).
+        ("client:root:__Search_connection(query:\"is_connection:true\")", true),
+        ("client:root:__Search_connection(query:\"a)b\\\"_connection(\")", true),
+        ("client:Repo:1:__Issues_connection(labels:[\"x_connection:y\"],states:[\"OPEN\"])", true),
+        ("client:root:__my_connection_list_connection", true),
+        ("client:root:__Search_connection(query:\"is_connection:true\"):edges:0", false),
+        ("client:root:__Search_connection(query:\"a\"):edges:0", false),
+        ("client:root:__Search_connection(query:\"a\"):pageInfo", false),
+        ("client:root:__Search_connection:meta_connection", false),
+        ("client:root:__Search_connection(q:1):child_connection(a:1)", false),
+        ("client:root:search(query:\"__x_connection\")", false),
+        ("client:root:__Search_connection(query:\"open\"", false),
     ])
     func recognised(key: String, expected: Bool) {
         #expect(ConnectionPage.isClientRecordKey(RecordKey(key)) == expected, "\(key)")

@@ -193,4 +193,50 @@ struct ConnectionTests {
         """)
         #expect(store.check(other, variables: try other.variables(["first": .int(2)])) == .missing)
     }
+
+    @Test("a connection whose filter value reads like a key's tail (`is_connection:true`) keeps its edges when collection keeps it")
+    func filterValueLikeAKeyTail() throws {
+        let schema = try Schema.parse("""
+            type Query { search(query: String, first: Int, after: String): NoteConnection }
+            type NoteConnection { totalCount: Int, edges: [NoteEdge], pageInfo: PageInfo! }
+            type NoteEdge { cursor: String!, node: Note }
+            type Note { id: ID!, text: String }
+            type PageInfo { endCursor: String, hasNextPage: Boolean! }
+            """)
+        let feed = try Plan.build(document: """
+            query Feed($q: String, $after: String) {
+              search(query: $q, first: 2, after: $after) @connection(key: "S_search", filters: ["query"]) {
+                totalCount edges { cursor node { id text } } pageInfo { endCursor hasNextPage }
+              }
+            }
+            """, schema: schema)
+        // A header that shows the count alone: it keeps the connection, not its edges, by its walk.
+        let count = try Plan.build(document: """
+            query Count($q: String, $all: Boolean = false) {
+              search(query: $q, first: 2) @connection(key: "S_search", filters: ["query"]) { totalCount edges @include(if: $all) { node { id } } }
+            }
+            """, schema: schema)
+        let query = JSONValue.string("is_connection:true")
+        func page(_ ids: [Int], end: String) -> String {
+            let edges = ids.map { #"{"cursor":"c\#($0)","node":{"id":"\#($0)","text":"note \#($0)"}}"# }.joined(separator: ",")
+            return #"{"data":{"search":{"totalCount":3,"edges":[\#(edges)],"pageInfo":{"endCursor":"\#(end)","hasNextPage":true}}}}"#
+        }
+        let store = Store(configuration: .init(collectsAutomatically: false))
+        store.commit(try Ingest.normalize(plan: feed, variables: try feed.variables(["q": query]), response: Array(page([1, 2], end: "c2").utf8)))
+        let token = store.retain(count, variables: try count.variables(["q": query]))
+        defer { store.release(token) }
+        store.collect()
+        let connection = #"client:root:__S_search_connection(query:"is_connection:true")"#
+        #expect(store.record(RecordKey(connection + ":edges:0")) != nil, "collection swept the kept connection's edges")
+        #expect(store.record(RecordKey(connection + ":pageInfo")) != nil)
+        // The next page still meets the whole connection and joins it.
+        store.commit(try Ingest.normalize(
+            plan: feed, variables: try feed.variables(["q": query, "after": .string("c2")]), response: Array(page([3], end: "c3").utf8)))
+        let read = store.read(feed, variables: try feed.variables(["q": query]))
+        guard case .object(let data) = read.data, case .object(let search)? = data["search"], case .array(let edges)? = search["edges"] else {
+            Issue.record("no connection read back: \(read.data)")
+            return
+        }
+        #expect(edges.count == 3)
+    }
 }

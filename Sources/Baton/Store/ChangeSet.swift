@@ -91,27 +91,85 @@ public struct ConnectionPage: Sendable {
         return text.withUTF8 { isClientRecordKey(bytes: $0) }
     }
 
+    /// A connection's client record is `client:<parent>:__<K>_connection`, or the same followed by
+    /// its filters' arguments in parentheses, and nothing after: its edge copies, its page info
+    /// and objects under it add `:edges:<n>`, `:pageInfo` or a path. The slot is told from the end
+    /// of the key, so an argument value may hold any text (`"x_connection:y"`, which the rule
+    /// before 2026-12-06 took for a record under a connection); `K` holds no `:`.
     private static func isClientRecordKey(bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let client: StaticString = "client:"
-        guard bytes.count >= client.utf8CodeUnitCount,
+        guard bytes.count > client.utf8CodeUnitCount,
             memcmp(bytes.baseAddress!, client.utf8Start, client.utf8CodeUnitCount) == 0
         else { return false }
-        return contains(bytes, ":__") && contains(bytes, "_connection") && !contains(bytes, "_connection:")
+        let suffix: StaticString = "_connection"
+        let suffixLength = suffix.utf8CodeUnitCount
+        if bytes.last == UInt8(ascii: ")") {
+            // The arguments' parentheses: the `_connection(` whose group closes at the last byte.
+            var from = client.utf8CodeUnitCount
+            while let hit = find(bytes, "_connection(", from: from) {
+                if closingParenthesis(bytes, from: hit + suffixLength) == bytes.count - 1 {
+                    return slotStartsWithUnderscores(bytes, before: hit)
+                }
+                from = hit + 1
+            }
+            return false
+        }
+        guard bytes.count >= suffixLength,
+            memcmp(bytes.baseAddress! + bytes.count - suffixLength, suffix.utf8Start, suffixLength) == 0
+        else { return false }
+        return slotStartsWithUnderscores(bytes, before: bytes.count - suffixLength)
     }
 
-    /// True when `needle`'s bytes occur in `bytes`.
-    private static func contains(_ bytes: UnsafeBufferPointer<UInt8>, _ needle: StaticString) -> Bool {
+    /// True when the slot that ends at `end` (after the last `:` before it) starts with `__`.
+    private static func slotStartsWithUnderscores(_ bytes: UnsafeBufferPointer<UInt8>, before end: Int) -> Bool {
+        var colon = end - 1
+        while colon >= 0, bytes[colon] != UInt8(ascii: ":") { colon -= 1 }
+        guard colon >= 0, colon + 2 < end else { return false }
+        return bytes[colon + 1] == UInt8(ascii: "_") && bytes[colon + 2] == UInt8(ascii: "_")
+    }
+
+    /// Where the parenthesis opened at `open` closes, skipping what JSON strings and nested
+    /// brackets hold; nil when it does not.
+    private static func closingParenthesis(_ bytes: UnsafeBufferPointer<UInt8>, from open: Int) -> Int? {
+        var depth = 0
+        var inString = false
+        var index = open
+        while index < bytes.count {
+            let byte = bytes[index]
+            if inString {
+                if byte == UInt8(ascii: "\\") {
+                    index += 1
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+            } else {
+                switch byte {
+                case UInt8(ascii: "\""): inString = true
+                case UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: "{"): depth += 1
+                case UInt8(ascii: ")"), UInt8(ascii: "]"), UInt8(ascii: "}"):
+                    depth -= 1
+                    if depth == 0 { return byte == UInt8(ascii: ")") ? index : nil }
+                default: break
+                }
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    /// Where `needle`'s bytes first occur in `bytes` at or after `from`.
+    private static func find(_ bytes: UnsafeBufferPointer<UInt8>, _ needle: StaticString, from: Int) -> Int? {
         let length = needle.utf8CodeUnitCount
-        guard bytes.count >= length, let base = bytes.baseAddress else { return false }
+        guard let base = bytes.baseAddress else { return nil }
         let first = needle.utf8Start.pointee
-        var start = 0
+        var start = from
         while start + length <= bytes.count {
-            guard let hit = memchr(base + start, Int32(first), bytes.count - length + 1 - start) else { return false }
+            guard let hit = memchr(base + start, Int32(first), bytes.count - length + 1 - start) else { return nil }
             let offset = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-            if memcmp(base + offset, needle.utf8Start, length) == 0 { return true }
+            if memcmp(base + offset, needle.utf8Start, length) == 0 { return offset }
             start = offset + 1
         }
-        return false
+        return nil
     }
 
     /// The client connection record of a connection on `parent`: `client:<parent>:<storage key>`,
