@@ -63,4 +63,34 @@ struct JSONObjectTests {
         #expect(JSONValue.object(["a": .int(1), "b": .null]) == .object(JSONObject(["b": .null, "a": .int(1)])))
         #expect(Set([JSONValue.object(one), .object(other)]).count == 2)
     }
+
+    @Test("a large object in any order parses whole, and the first name given again is the one reported")
+    func largeObjects() throws {
+        let names = (0..<20_000).map { "k\(($0 * 7_919) % 20_000)" }
+        let text = "{" + names.map { "\"\($0)\":1" }.joined(separator: ",") + "}"
+        guard case .object(let object) = try JSONValue.parse(text) else {
+            Issue.record("not an object")
+            return
+        }
+        #expect(object.count == 20_000)
+        #expect(object["k7919"] == .int(1))
+        #expect(object.keys == object.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+        // `b` is given again (at byte 13) before `a` is (at byte 19).
+        guard let error = refusal(#"{"a":1,"b":2,"b":3,"a":4}"#) else {
+            Issue.record("a name given twice was accepted")
+            return
+        }
+        #expect(error.reason == .duplicateKey("b"))
+        #expect(error.offset == 13)
+    }
+
+    /// Why `text` was refused, or nil when it parsed.
+    private func refusal(_ text: String) -> JSONError? {
+        do throws(JSONError) {
+            _ = try JSONValue.parse(text)
+            return nil
+        } catch {
+            return error
+        }
+    }
 }

@@ -26,8 +26,31 @@ public struct JSONObject: Sendable, Sequence, ExpressibleByDictionaryLiteral {
 
     /// The members given; of two with the same name (by bytes) the later wins.
     public init<Members: Sequence>(uniquingNames pairs: Members) where Members.Element == (String, JSONValue) {
-        members = []
-        for (key, value) in pairs { self[key] = value }
+        self = Self.sorting(pairs.enumerated().map { (key: $1.0, value: $1.1, offset: $0) }).0
+    }
+
+    /// The object of `members` in any order, and the earliest in `offset` of the members whose
+    /// name (by bytes) an earlier member already gave, if any (the object then keeps the later).
+    static func sorting(
+        _ members: [(key: String, value: JSONValue, offset: Int)]
+    ) -> (JSONObject, repeated: (key: String, offset: Int)?) {
+        // Sorting by name, then by offset, puts each name's first member first.
+        let sorted = members.sorted {
+            if ExactText.bytesEqual($0.key, $1.key) { return $0.offset < $1.offset }
+            return ExactText.bytesLess($0.key, $1.key)
+        }
+        var object = JSONObject()
+        object.members.reserveCapacity(sorted.count)
+        var repeated: (key: String, offset: Int)?
+        for member in sorted {
+            if let last = object.members.last, ExactText.bytesEqual(last.key, member.key) {
+                object.members[object.members.count - 1].value = member.value
+                if repeated.map({ member.offset < $0.offset }) ?? true { repeated = (member.key, member.offset) }
+            } else {
+                object.members.append((member.key, member.value))
+            }
+        }
+        return (object, repeated)
     }
 
     /// An object literal; a name written twice (by bytes) is a programming error, as in a

@@ -62,17 +62,19 @@ extension JSONScanner {
             }
             return .array(items)
         case .object:
-            var members = JSONObject()
+            // Gathered, then sorted once: inserting each member in place would cost a large
+            // object's count squared.
+            var members: [(key: String, value: JSONValue, offset: Int)] = []
             if try openObject() {
                 repeat {
                     let span = try readKey()
                     let key = try string(span)
-                    if members.updateValue(try readValue(), forKey: key) != nil {
-                        throw error(.duplicateKey(key), at: span.range.lowerBound - 1)
-                    }
+                    members.append((key, try readValue(), span.range.lowerBound - 1))
                 } while try nextMember()
             }
-            return .object(members)
+            let (object, repeated) = JSONObject.sorting(members)
+            if let repeated { throw error(.duplicateKey(repeated.key), at: repeated.offset) }
+            return .object(object)
         }
     }
 }
