@@ -92,11 +92,26 @@ enum ImageCommand {
         return 0
     }
 
-    /// An image is a file: a folder at its path is named as one rather than left to SQLite.
+    /// An image is a plain file: a folder or a device at its path (`/dev/null`, which SQLite
+    /// would take for an empty database and try to write) is named as such rather than left to
+    /// SQLite. A path with nothing at it passes (`image write` makes the file).
     private static func refuseFolder(_ path: String) throws {
         var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
-            throw CLIError.failed("\(path): it is a folder, not an image file")
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return }
+        if isFolder.boolValue { throw CLIError.failed("\(path): it is a folder, not an image file") }
+        // The type of what the path names, links followed.
+        let resolved = (path as NSString).resolvingSymlinksInPath
+        let type = (try? FileManager.default.attributesOfItem(atPath: resolved))?[.type] as? FileAttributeType
+        if let type, type != .typeRegular {
+            throw CLIError.failed("\(path): it is \(Self.kind(of: type)), not an image file")
+        }
+    }
+
+    private static func kind(of type: FileAttributeType) -> String {
+        switch type {
+        case .typeCharacterSpecial, .typeBlockSpecial: "a device"
+        case .typeSocket: "a socket"
+        default: "not a plain file"
         }
     }
 

@@ -28,7 +28,7 @@ struct ImageInspectionTests {
         "Character:" + String(repeating: "0", count: 4 - String(index).count) + String(index)
     }
 
-    @Test("a folder where the image should be is named as one by every image command, exit 1")
+    @Test("a folder or a device where the image should be is named as one by every image command, exit 1")
     func folderNamed() throws {
         let folder = directory.path("a-folder")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -43,6 +43,17 @@ struct ImageInspectionTests {
             let run = try BatonProcess.run(["image", command[0], "--image", folder] + command.dropFirst())
             #expect(run.status == 1, "\(command[0]): \(run)")
             #expect(run.errors == "baton: \(folder): it is a folder, not an image file\n", "\(command[0]): \(run)")
+        }
+        // A device, or a link to one: SQLite would take /dev/null for an empty database and try
+        // to write its tables there ("disk I/O error (in COMMIT)" until 2026-12-06).
+        let link = directory.path("null.image")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "/dev/null")
+        for path in ["/dev/null", link] {
+            for command in [["dump"], ["stats"], ["read"] + operation, ["write"] + operation + ["--response", response]] {
+                let run = try BatonProcess.run(["image", command[0], "--image", path] + command.dropFirst())
+                #expect(run.status == 1, "\(command[0]): \(run)")
+                #expect(run.errors == "baton: \(path): it is a device, not an image file\n", "\(command[0]): \(run)")
+            }
         }
     }
 
