@@ -196,13 +196,27 @@ package struct VariableDrawer: Sendable {
                 case "ID": return .string(entityID(of: inputIDTypes, server: server))
                 case "String": return .string(string(server: server))
                 default:
-                    // A custom scalar (a `BigDecimal`, a `BigInt`): now and then a number no double
-                    // holds, whose every digit its storage key must keep.
-                    if named.kind == .scalar, random.chance(0.3) { return .decimal(ServerExactNumbers.draw(random.next())) }
+                    // A custom scalar (a `BigDecimal`, a `BigInt`, a `JSON` filter): now and then a
+                    // number no double holds, whose every digit its storage key must keep, or an
+                    // object whose names differ only in their Unicode normalization, each of
+                    // which its storage key must keep.
+                    if named.kind == .scalar {
+                        let roll = random.int(0...9)
+                        if roll < 3 { return .decimal(ServerExactNumbers.draw(random.next())) }
+                        if roll == 3 { return Self.twinNamedObject(random.int(0...99)) }
+                    }
                     return .string(string(server: server))
                 }
             }
         }
+    }
+
+    /// A JSON object with two names that Swift's `==` calls equal (`café` precomposed and
+    /// decomposed), and two such strings in a list.
+    static func twinNamedObject(_ n: Int) -> JSONValue {
+        .object(JSONObject(uniquingNames: [
+            ("caf\u{E9}", .int(n)), ("cafe\u{301}", .int(n + 1)), ("tags", .array([.string("\u{E9}"), .string("e\u{301}")])),
+        ]))
     }
 
     /// The next page of a connection `variables` just paged: the same arguments, with the page
