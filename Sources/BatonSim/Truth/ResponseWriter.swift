@@ -128,11 +128,13 @@ struct ResponseWriter {
             return .array(written)
         case .object(let members):
             token(UInt8(ascii: "{"))
-            var written: [String: JSONValue] = [:]
-            for (index, name) in members.keys.sorted(by: ServerHash.utf8Less).enumerated() {
+            // Members in the byte order of their names; two that differ only in their Unicode
+            // normalization are two members as written (a `[String: …]` here kept one of them).
+            var written = JSONObject()
+            for (index, member) in members.enumerated() {
                 if index > 0 { token(UInt8(ascii: ",")) }
-                key(name)
-                written[name] = json(members[name]!)
+                key(member.key)
+                written[member.key] = json(member.value)
             }
             token(UInt8(ascii: "}"))
             return .object(written)
