@@ -82,6 +82,15 @@ struct JSONObjectTests {
         }
         #expect(error.reason == .duplicateKey("b"))
         #expect(error.offset == 13)
+        // Past the members parsing places one by one: `k3` is given again before `k90` is.
+        let many = (0..<100).map { "\"k\($0)\":\($0)" }
+        let text2 = "{" + many.joined(separator: ",") + ",\"k3\":0,\"k90\":0}"
+        guard let late = refusal(text2) else {
+            Issue.record("a name given twice among many was accepted")
+            return
+        }
+        #expect(late.reason == .duplicateKey("k3"))
+        #expect(late.offset == text2.utf8.count - #""k3":0,"k90":0}"#.utf8.count)
     }
 
     /// Why `text` was refused, or nil when it parsed.

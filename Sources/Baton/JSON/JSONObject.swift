@@ -29,6 +29,9 @@ public struct JSONObject: Sendable, Sequence, ExpressibleByDictionaryLiteral {
         self = Self.sorting(pairs.enumerated().map { (key: $1.0, value: $1.1, offset: $0) }).0
     }
 
+    /// The size up to which parsing inserts each member in its place.
+    static let insertionLimit = 64
+
     /// The object of `members` in any order, and the earliest in `offset` of the members whose
     /// name (by bytes) an earlier member already gave, if any (the object then keeps the later).
     static func sorting(

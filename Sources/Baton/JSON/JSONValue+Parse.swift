@@ -62,19 +62,30 @@ extension JSONScanner {
             }
             return .array(items)
         case .object:
-            // Gathered, then sorted once: inserting each member in place would cost a large
-            // object's count squared.
-            var members: [(key: String, value: JSONValue, offset: Int)] = []
+            // A small object takes each member in place (the fastest for the objects of a
+            // response); past ``JSONObject/insertionLimit`` members the rest are gathered and
+            // sorted once, as inserting each in place would cost the count squared.
+            var object = JSONObject()
+            var gathered: [(key: String, value: JSONValue, offset: Int)] = []
             if try openObject() {
                 repeat {
                     let span = try readKey()
                     let key = try string(span)
-                    members.append((key, try readValue(), span.range.lowerBound - 1))
+                    let value = try readValue()
+                    let offset = span.range.lowerBound - 1
+                    if gathered.isEmpty && object.count < JSONObject.insertionLimit {
+                        if object.updateValue(value, forKey: key) != nil { throw error(.duplicateKey(key), at: offset) }
+                        continue
+                    }
+                    // The members taken so far come before any gathered one, and hold no name twice.
+                    if gathered.isEmpty { gathered = object.map { ($0.key, $0.value, -1) } }
+                    gathered.append((key, value, offset))
                 } while try nextMember()
             }
-            let (object, repeated) = JSONObject.sorting(members)
+            guard !gathered.isEmpty else { return .object(object) }
+            let (sorted, repeated) = JSONObject.sorting(gathered)
             if let repeated { throw error(.duplicateKey(repeated.key), at: repeated.offset) }
-            return .object(object)
+            return .object(sorted)
         }
     }
 }
