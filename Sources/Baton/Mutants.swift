@@ -109,6 +109,11 @@ package enum Mutant: String, CaseIterable, Sendable {
     /// 2026-12-06; the simulator's model folded its expected read the same way, so no campaign
     /// could show it).
     case readBackFoldsEquivalentNames
+    /// Memory tells a connection's client record by its key holding `:__` and `_connection` but
+    /// not `_connection:` (the store's rule until 2026-12-06), so a connection whose filter value
+    /// holds `_connection:` (a search for `is_connection:true`) is none to collection, which
+    /// sweeps its edges and page info while a view of its count alone keeps it.
+    case connectionsToldByShape
     /// Ingest takes a null that stands where the schema allows none for a plain null, as a lenient
     /// client does, instead of carrying it up to the nearest nullable place (planted: the
     /// simulator's server left every null where it fell only from 2026-12-05, and before that day
@@ -231,6 +236,7 @@ package enum Mutant: String, CaseIterable, Sendable {
         case .joinedListErrorsDropped: "a connection's joined edges leave out a failed edge and its error too, so a read shows a shorter list and no error"
         case .failedNodesWipeJoined: "a joining page whose nodes failed replaces the nodes the connection held with null"
         case .equivalentNamesCollide: "ingest takes two member names that differ only in Unicode normalization for one given twice and refuses the response"
+        case .connectionsToldByShape: "a connection whose filter value holds _connection: is not told for one, so collection sweeps its edges"
         case .readBackFoldsEquivalentNames: "read-back folds two member names that differ only in Unicode normalization into one, the last in byte order winning"
         case .nullsNotPropagated: "ingest keeps a null that stands where the schema allows none as a plain null instead of nulling the nearest nullable place"
         case .releaseBufferDropsNewest: "a full release buffer lets its newest roots go instead of its oldest"

@@ -157,7 +157,9 @@ struct MutantProperties {
     /// default world never uses (a bulk deletion, a field selected twice), and then the first
     /// world that uses it.
     static func world(for mutant: Mutant) throws -> World {
-        let candidates = [World.standard, try BulkDeletionWorld.world(), World.builtIn("github")!, try KelvinWorld.world()]
+        let candidates = [
+            World.standard, try BulkDeletionWorld.world(), World.builtIn("github")!, try KelvinWorld.world(), try SearchConnectionWorld.world(),
+        ]
         return candidates.first { $0.cannotShow(mutant) == nil } ?? .standard
     }
 

@@ -91,6 +91,17 @@ public struct ConnectionPage: Sendable {
         return text.withUTF8 { isClientRecordKey(bytes: $0) }
     }
 
+    /// The mutant `connectionsToldByShape`: the rule until 2026-12-06, a key holding `:__` and
+    /// `_connection` but not `_connection:`, so a filter value holding `_connection:` hid its
+    /// connection from collection, which swept its edges.
+    static func looksLikeClientRecordKeyByOldRule(_ key: RecordKey) -> Bool {
+        var text = key.rawValue
+        return text.withUTF8 { bytes in
+            bytes.starts(with: "client:".utf8) && find(bytes, ":__", from: 0) != nil
+                && find(bytes, "_connection", from: 0) != nil && find(bytes, "_connection:", from: 0) == nil
+        }
+    }
+
     /// A connection's client record is `client:<parent>:__<K>_connection`, or the same followed by
     /// its filters' arguments in parentheses, and nothing after: its edge copies, its page info
     /// and objects under it add `:edges:<n>`, `:pageInfo` or a path. The slot is told from the end

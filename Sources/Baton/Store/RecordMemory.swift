@@ -48,6 +48,9 @@ struct RecordMemory {
     private var scratchCells: [(slot: UInt32, index: Dictionary<SlotID, Cell>.Index)] = []
     /// How many ids hold data.
     private(set) var count = 0
+    /// The mutant `connectionsToldByShape`: connection records told by the rule before
+    /// 2026-12-06 (``ConnectionPage/looksLikeClientRecordKeyByOldRule(_:)``).
+    var connectionsToldByShape = false
 
     /// The number of ids handed out (the bound of every id).
     var idCount: Int { keys.count }
@@ -87,7 +90,9 @@ struct RecordMemory {
         var flags: Flags = []
         // Both kinds of key start with `client:`; most keys are entities, which do not start with `c`.
         if key.rawValue.utf8.first == UInt8(ascii: "c") {
-            if ConnectionPage.isClientRecordKey(key) { flags.insert(.connection) }
+            let connection = connectionsToldByShape
+                ? ConnectionPage.looksLikeClientRecordKeyByOldRule(key) : ConnectionPage.isClientRecordKey(key)
+            if connection { flags.insert(.connection) }
             if Store.isOperationRoot(key) { flags.insert(.operationRoot) }
         }
         self.flags.append(flags)
@@ -259,6 +264,7 @@ struct RecordMemory {
         for flag in flags where !flag.isDisjoint(with: meaningful) { living += 1 }
         guard keys.count > 2 * living + slack else { return false }
         var fresh = RecordMemory()
+        fresh.connectionsToldByShape = connectionsToldByShape
         fresh.reserveCapacity(living)
         for id in keys.indices where !flags[id].isDisjoint(with: meaningful) {
             let newID = fresh.intern(keys[id])

@@ -72,6 +72,7 @@ public final class Store {
         self.image = image
         self.clock = clock
         self.configuration = configuration
+        base.connectionsToldByShape = configuration.mutant.isOn(.connectionsToldByShape)
     }
 
     /// What the UI sees of `key`: the optimistic view over the base.

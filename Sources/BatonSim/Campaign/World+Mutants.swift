@@ -32,6 +32,16 @@ extension World {
         case .nullCursorOverwrites, .connectionEdgesSwept, .connectionNodesReplaced, .unjoinedPagesUnreported,
              .connectionErrorsUnread, .joinedListErrorsDropped, .failedNodesWipeJoined:
             return usesConnectionDirective ? nil : "no operation pages a field with @connection, so no page joins a connection"
+        case .connectionsToldByShape:
+            // The drawer's strings never spell `_connection:`: only a literal in the document does.
+            let spelled = anyField { node, _ in
+                node.directives.contains { $0.name == "connection" }
+                    && node.arguments.contains { argument in
+                        if case .string(let text) = argument.value { return text.contains("_connection:") }
+                        return false
+                    }
+            }
+            return spelled ? nil : "no @connection field is given a string holding _connection:, the text the old rule took for a record under a connection"
         case .escapedNamesFoldEquivalent:
             let kelvin = anyField { node, _ in node.responseKey.contains("K") }
             return kelvin ? nil : "no response key holds a K, the one letter another name (a Kelvin sign) can pass for"
