@@ -58,8 +58,8 @@ struct InputCoercion {
             }
         case .inputObject:
             guard case .object(let members) = value else { throw InputProblem("expected \(shown), got \(got)") }
-            for key in members.keys.sorted(by: CanonicalJSON.utf8Less)
-            where !type.inputFields.contains(where: { $0.name == key }) {
+            // Names come in their byte order.
+            for key in members.keys where !type.inputFields.contains(where: { $0.name == key }) {
                 throw InputProblem("\(name) has no field \"\(key)\"").inside(.key(key))
             }
             for field in type.inputFields {

@@ -237,7 +237,7 @@ extension JSONValue {
         case .array(let items):
             .array(items.map { $0.foldingEquivalentNames() })
         case .object(let members):
-            .object(JSONObject(Dictionary(members.map { ($0.key, $0.value.foldingEquivalentNames()) }, uniquingKeysWith: { _, last in last })))
+            .object(JSONObject(members.mapValues { $0.foldingEquivalentNames() }.dictionary))
         default:
             self
         }

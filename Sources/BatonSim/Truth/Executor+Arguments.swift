@@ -74,17 +74,8 @@ extension Executor {
     static func argumentsHash(_ arguments: [String: JSONValue]) -> UInt64 {
         if arguments.isEmpty { return 0 }
         var hash = ServerHash(0xA7)
-        addAll(arguments, to: &hash)
+        addAll(JSONObject(arguments), to: &hash)
         return hash.value
-    }
-
-    private static func addAll(_ members: [String: JSONValue], to hash: inout ServerHash) {
-        for key in members.keys.sorted(by: ServerHash.utf8Less) {
-            let member = members[key]!
-            hash.add(key)
-            addAll(member, to: &hash)
-        }
-        hash.add(UInt64(0x0B))
     }
 
     private static func addAll(_ members: JSONObject, to hash: inout ServerHash) {

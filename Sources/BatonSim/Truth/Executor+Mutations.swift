@@ -118,8 +118,7 @@ extension Executor {
             let value = arguments[name]!
             if name.hasSuffix("Id"), ids[name] == nil, let id = idText(value) { ids[name] = id }
             if case .object(let fields) = value {
-                for field in fields.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) })
-                where field.hasSuffix("Id") && ids[field] == nil {
+                for field in fields.keys where field.hasSuffix("Id") && ids[field] == nil {
                     if let id = idText(fields[field]!) { ids[field] = id }
                 }
             }

@@ -64,9 +64,10 @@ struct ServerHash {
         case .object(let members):
             add(UInt64(8))
             add(members.count)
-            for key in members.keys.sorted(by: ServerHash.utf8Less) {
-                add(key)
-                add(members[key]!)
+            // Members come in the byte order of their names.
+            for member in members {
+                add(member.key)
+                add(member.value)
             }
         }
     }
