@@ -37,6 +37,31 @@ struct ServerVariableTests {
         #expect(other > 0)
     }
 
+    @Test("about one screen in three sends the filters the last screen sent, so two screens over one connection meet")
+    func filtersShared() throws {
+        let world = WorldFixtures.github
+        let list = try #require(world.operation(named: "IssueList"))
+        let count = try #require(world.operation(named: "IssueCount"))
+        let server = Server(world: world, random: SimRandom(seed: 51))
+        var drawer = VariableDrawer(random: SimRandom(seed: 52))
+        let filters = ["owner", "name", "states", "labels", "orderBy"]
+        var met = 0
+        var keySyntax = 0
+        let rounds = 300
+        for _ in 0..<rounds {
+            let listed = drawer.variables(for: list, server: server)
+            let counted = drawer.variables(for: count, server: server)
+            if filters.allSatisfy({ listed[$0] == counted[$0] }) { met += 1 }
+            if case .array(let labels)? = counted["labels"], labels.contains(where: { $0 == .string("is_connection:true") }) {
+                keySyntax += 1
+            }
+        }
+        // Each filter drawn afresh (five of them) almost never agrees; shared, all five do.
+        #expect(met > rounds / 5 && met < rounds / 2, "\(met) of \(rounds)")
+        // A label spelling a connection key's tail is drawn now and then.
+        #expect(keySyntax > 0)
+    }
+
     @Test("forward cursors mostly join the last page answered for that connection")
     func cursorsJoin() throws {
         let world = WorldFixtures.rickAndMorty

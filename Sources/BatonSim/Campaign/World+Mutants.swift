@@ -33,7 +33,10 @@ extension World {
              .connectionErrorsUnread, .joinedListErrorsDropped, .failedNodesWipeJoined:
             return usesConnectionDirective ? nil : "no operation pages a field with @connection, so no page joins a connection"
         case .connectionsToldByShape:
-            // The drawer's strings never spell `_connection:`: only a literal in the document does.
+            // The drawer's strings spell `_connection:` (a label, a search), but a campaign's seeds
+            // seldom page a connection filtered by one and then keep it by a header alone (300
+            // seeds of GitHub's IssueList and IssueCount did not): only a literal in the document
+            // shows the bug within a mutant's bound.
             let spelled = anyField { node, _ in
                 node.directives.contains { $0.name == "connection" }
                     && node.arguments.contains { argument in

@@ -9,10 +9,22 @@ package struct VariableDrawer: Sendable {
     private var random: SimRandom
     /// How values are spelled: a stream of its own, so respelling moves no other choice.
     private var spelling: SimRandom
+    /// Whether a screen takes the filters the last one used: a stream of its own.
+    private var sharing: SimRandom
+    /// The value last drawn for each plain variable, by its name and type: what a screen that
+    /// shares the last screen's filters sends again.
+    private var lastValues: [FilterKey: JSONValue] = [:]
+
+    /// A plain variable as screens share it: the same name and the same type.
+    private struct FilterKey: Hashable, Sendable {
+        var name: String
+        var type: GraphQLTypeReference
+    }
 
     package init(random: SimRandom) {
         self.random = random
         spelling = random.split("spelling")
+        sharing = random.split("sharing")
     }
 
     /// Which way an operation with paging variables pages this time.
@@ -27,7 +39,13 @@ package struct VariableDrawer: Sendable {
 
     /// Strings drawn for arguments: few, so that operations meet on the same arguments.
     static let plainStrings = ["a", "b", "rick", "apollo", "main"]
-    static let trickyStrings = ["é", "e\u{301}", "🦄", "quote\"d", "back\\slash", "tab\t", "", "/path", "nul\u{0}"]
+    /// Besides text that breaks decoders, the tricky ones spell pieces of a store's own keys, as a
+    /// search or a label may: a connection's slot with its argument list (`is_connection:true`),
+    /// the query root's key, a reference's member name, a closing parenthesis and a separator.
+    static let trickyStrings = [
+        "é", "e\u{301}", "🦄", "quote\"d", "back\\slash", "tab\t", "", "/path", "nul\u{0}",
+        "is_connection:true", "x:__a_connection({\"b\":1})", "client:root", "__ref", "a):b(", "c,d:e",
+    ]
 
     /// Variables for `operation` against `server`'s current state.
     package mutating func variables(for operation: WorldOperation, server: Server) -> [String: JSONValue] {
@@ -39,6 +57,9 @@ package struct VariableDrawer: Sendable {
             }
         }
         let paging: Paging = pages ? [.refresh, .forward, .forward, .backward][random.int(0...3)] : .refresh
+        // One screen in three is filtered as the last one was (the owner, the labels, the order a
+        // user set once): two operations over one connection then meet on the same arguments.
+        let sharesFilters = sharing.chance(0.3)
         var values: [String: JSONValue] = [:]
         var cursors: [(name: String, before: Bool, required: Bool)] = []
         for declaration in operation.syntax.variables {
@@ -61,11 +82,15 @@ package struct VariableDrawer: Sendable {
             case .condition:
                 values[name] = .bool(random.chance(0.5))
             case .value:
-                if !required, random.chance(0.1) {
+                let key = FilterKey(name: name, type: declaration.type)
+                if sharesFilters, let earlier = lastValues[key] {
+                    values[name] = earlier
+                } else if !required, random.chance(0.1) {
                     if random.chance(0.5) { values[name] = .null }
                 } else {
                     values[name] = draw(use.type, server: server, inputIDTypes: use.inputIDTypes, idField: use.inputIDField, depth: 0)
                 }
+                lastValues[key] = values[name]
             }
         }
         if !cursors.isEmpty {

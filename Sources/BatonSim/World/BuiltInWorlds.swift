@@ -84,6 +84,23 @@ query IssueComments($id: ID!, $first: Int, $after: String) {
 }
 
 """#),
+            ("IssueCount.graphql", #"""
+# A header showing how many issues a filtered list holds: IssueList's connection (its key and its
+# filters, the labels a user typed among them), its edges only when asked. On a screen of its own
+# it keeps the connection record without walking its edges, which collection must then keep.
+query IssueCount($owner: String!, $name: String!, $states: [IssueState!], $labels: [String!], $orderBy: IssueOrder, $all: Boolean = false) {
+  repository(owner: $owner, name: $name) {
+    id
+    issues(first: 2, states: $states, labels: $labels, orderBy: $orderBy)
+      @connection(key: "IssueList_issues", filters: ["states", "labels", "orderBy"]) {
+      totalCount
+      edges @include(if: $all) { node { id } }
+    }
+  }
+}
+
+
+"""#),
             ("IssueDetail.graphql", #"""
 query IssueDetail($id: ID!, $first: Int, $after: String, $withBody: Boolean!, $compact: Boolean = false) {
   node(id: $id) {
