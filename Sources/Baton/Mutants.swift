@@ -193,6 +193,11 @@ package enum Mutant: String, CaseIterable, Sendable {
     /// Ingest takes a custom scalar's number that no double holds exactly as the nearest double,
     /// so digits past a double's precision are rounded (the rule until 2026-12-06).
     case exactNumbersRounded
+    /// Ingest keeps a custom scalar's whole number that fits an `Int` but no double holds,
+    /// written with a fraction or an exponent (`9007199254740993.0`), as decimal text, while
+    /// the same number inside the scalar's object reads back as an integer (the rule until
+    /// 2026-12-06).
+    case wholeExactNumbersAsText
     /// Ingest keeps an error's message, path and extensions and drops its other members
     /// (`locations`, GitHub's `type`): the rule until 2026-12-06.
     case errorMembersDropped
@@ -257,6 +262,7 @@ package enum Mutant: String, CaseIterable, Sendable {
         case .unselectedTypenameUnchecked: "a __typename member the selection does not name is passed over, so one contradicting the object's type is taken"
         case .errorMembersDropped: "an error's members besides message, path and extensions (locations, GitHub's type) are dropped"
         case .exactNumbersRounded: "a custom scalar's number with more digits than a double keeps is rounded to the nearest double"
+        case .wholeExactNumbersAsText: "a custom scalar's whole number past a double's precision, written with a fraction or an exponent, reads back as decimal text, not as the integer it is"
         case .deepListsReadAsDamage: "a list nested deeper than 128 in a row is read as damage, so a custom scalar's deep arrays are lost at the next launch"
         }
     }

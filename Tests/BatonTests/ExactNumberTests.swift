@@ -55,6 +55,17 @@ struct ExactNumberTests {
         #expect(try read("9223372036854775808") == .decimal("9223372036854775808"))
     }
 
+    @Test("a whole number that fits an Int but no double holds is that integer, however it is written", arguments: [
+        ("9007199254740993.0", 9_007_199_254_740_993), ("9.007199254740993e15", 9_007_199_254_740_993),
+        ("-900719925474099300e-2", -9_007_199_254_740_993), ("9223372036854775807.000", .max),
+    ])
+    func wholeIsInteger(text: String, value: Int) throws {
+        // Its canonical text is its digits, which read back as that integer from inside an
+        // object: until 2026-12-06 it was `.decimal` bare.
+        #expect(try read(text) == .int(value))
+        #expect(try read(String(value)) == .int(value))
+    }
+
     @Test("past a double's range, or a first digit past 10^-999,999,999, is refused as out of range", arguments: [
         "1e400", "-1e400", "1e-1000000000", "1e-99999999999999999999", "0.001e-999999998",
     ])
@@ -94,6 +105,10 @@ struct IngestExactNumberTests {
             ("[\(big), 0.1, 7]", .list([.decimal(big), .double(0.1), .int(7)])),
             (#"{"b":[\#(big)],"a":12345678901234567.891}"#, .object(#"{"a":12345678901234567.891,"b":[\#(big)]}"#)),
             ("1.2345678901234568e+29", .double(1.2345678901234568e+29)),
+            // A whole number past a double's precision that fits an `Int` is that integer, bare and
+            // inside an object alike (whose text spells it as digits, which read as one).
+            ("9007199254740993.0", .int(9_007_199_254_740_993)),
+            (#"{"a":9.007199254740993e15}"#, .object(#"{"a":9007199254740993}"#)),
         ] as [(String, Value)] {
             let changes = try ingest(plan, #"{"data":{"item":{"id":"1","amount":\#(written),"ratio":null}}}"#)
             #expect(changes.value("Item:1", "amount") == value, "\(written)")

@@ -22,6 +22,16 @@ struct OracleDifferenceTests {
         #expect(OracleDifference.records(key: "X:1", expected: nil, actual: .deleted("X")) == ["X:1: expected no record ≠ actual X (deleted)"])
     }
 
+    @Test("an integer and a number kept as decimal text read apart though their digits agree")
+    func integerBesideDecimalText() {
+        let expected = OracleRecord(typename: "Note", cells: ["meta": OracleCell(.int(-621_058_133_375_578_131))])
+        let actual = OracleRecord(typename: "Note", cells: ["meta": OracleCell(.number("-621058133375578131"))])
+        // Until 2026-12-06 both printed -621058133375578131, a difference that showed none.
+        #expect(OracleDifference.records(key: "Note:7", expected: expected, actual: actual) == [
+            "Note:7.meta: expected -621058133375578131 ≠ actual decimal(-621058133375578131)",
+        ])
+    }
+
     @Test("rows: a deleted row that kept cells, and used stamps, show; images list every table")
     func rows() {
         let expected = OracleImage(generation: 2, records: ["A:1": OracleRow(used: 2, typename: "A", deleted: true)],

@@ -744,8 +744,14 @@ struct Normalizer {
             case .customScalar:
                 // A custom scalar's number keeps its value: the canonical text of one no double
                 // holds exactly (`123456789012345678901234567890`), never the nearest double.
+                let start = scanner.position
                 switch try readExactNumber() {
-                case .int(let value): return .int(value)
+                case .int(let value):
+                    if mutant.isOn(.wholeExactNumbersAsText), value.magnitude > 1 << 53,
+                       scanner.bytes[start..<scanner.position].contains(where: { $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e") }) {
+                        return .decimal(String(value))
+                    }
+                    return .int(value)
                 case .double(let value): return .double(value)
                 case .decimal(let text): return mutant.isOn(.exactNumbersRounded) ? .double(Double(text) ?? .nan) : .decimal(text)
                 }

@@ -11,10 +11,12 @@ extension JSONScanner {
     }
 
     /// Reads a number where its value is kept as it is (a custom scalar's, an error's
-    /// `extensions`): ``readNumber()``'s answer, or `.decimal` with the number's canonical text
-    /// when the nearest double does not stand for it exactly (more digits than a double keeps, or
-    /// past its smallest values). A non-zero number whose first digit stands past 10^±999,999,999 is out of
-    /// range.
+    /// `extensions`): ``readNumber()``'s answer, or, when the nearest double does not stand for it
+    /// exactly (more digits than a double keeps, or past its smallest values), the integer it is
+    /// when it is a whole number that fits an `Int` however it is written (`9007199254740993.0`),
+    /// else `.decimal` with the number's canonical text. So a value reads as the same kind bare
+    /// and inside an object, whose canonical text spells that integer as digits. A non-zero
+    /// number whose first digit stands past 10^±999,999,999 is out of range.
     public mutating func readExactNumber() throws(JSONError) -> JSONNumber {
         skipWhitespace()
         let start = position
@@ -31,7 +33,11 @@ extension JSONScanner {
             throw error(.numberOutOfRange, at: start)
         }
         if exact.isHeld(by: value) { return .double(value) }
-        return .decimal(exact.canonicalText)
+        let text = exact.canonicalText
+        // Canonical text of a whole number is its digits alone; until 2026-12-06 one that fits an
+        // `Int` stayed `.decimal` here but read back as `.int` from inside an object.
+        if let whole = Int(text) { return .int(whole) }
+        return .decimal(text)
     }
 
     /// Reads a number that stands for an integer: its value when the number is a whole one that

@@ -8,7 +8,11 @@
 /// 3. `d.description` standing for the same decimal value as the number written: the double `d`
 ///    (a number that is zero, of either sign, always; one that is not zero but whose double is,
 ///    `1e-400`, is not held);
-/// 4. else the number keeps its exact value as canonical decimal text (``canonicalText``).
+/// 4. else the number keeps its exact value: the integer it is when it is a whole number that
+///    fits an `Int` (`9007199254740993.0`, `9.007199254740993e15`), so that it reads the same
+///    bare and inside an object, where its canonical text is its digits (rule 1); else its
+///    canonical decimal text (``canonicalText``). Until 2026-12-06 such an integer was decimal
+///    text bare.
 ///
 /// The value is `(-1)^negative * digits * 10^exponent`, `digits` without leading or trailing
 /// zeros (empty for zero). The exponent is kept as an `Int` when the written exponent has at most

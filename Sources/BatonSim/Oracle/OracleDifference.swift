@@ -126,7 +126,7 @@ package enum OracleDifference {
         return text
     }
 
-    /// A value: JSON for scalars, `@Key` for a link.
+    /// A value: JSON for scalars, `decimal(…)` for a number kept as its text, `@Key` for a link.
     package static func render(_ value: OracleValue) -> String {
         switch value {
         case .null: return "null"
@@ -138,7 +138,8 @@ package enum OracleDifference {
         case .links(let keys): return "[" + keys.map { $0.map { "@" + Legible.text($0) } ?? "null" }.joined(separator: ", ") + "]"
         case .list(let items): return "[" + items.map(render).joined(separator: ", ") + "]"
         case .object(let text): return text.string
-        case .number(let text): return text.string
+        // Marked, so that an integer and decimal text with the same digits read apart.
+        case .number(let text): return "decimal(\(text.string))"
         }
     }
 

@@ -48,8 +48,8 @@ package indirect enum OracleJSON: Hashable, Sendable {
 
     /// A number that keeps its exact value, from its canonical decimal text (a provenance value):
     /// as the parser would read a response spelling it so: a whole number that fits an `Int` is
-    /// `.decimal` (rule 1 takes only integers written without a fraction or an exponent, and such a
-    /// one is never canonical decimal text), a longer one `.longInteger`, anything else `.exact`.
+    /// `.decimal` (the parser's reading of `9007199254740993.0`; rule 4 makes it that integer
+    /// wherever a value is kept as it is), a longer one `.longInteger`, anything else `.exact`.
     package static func exactNumber(_ canonical: String) -> OracleJSON {
         let double = Double(canonical) ?? .nan
         if !canonical.contains(where: { $0 == "." || $0 == "e" }) {
@@ -77,8 +77,10 @@ package indirect enum OracleJSON: Hashable, Sendable {
         case .null: .null
         case .bool(let b): .bool(b)
         case .int(let i): .int(i)
-        // A number that keeps its exact value is its canonical text, as the store's tree says it.
-        case .double(let d), .decimal(let d, _), .longInteger(let d, _), .exact(let d, _): exactNumber.map { .decimal($0.string) } ?? .double(d)
+        // A number that keeps its exact value is its canonical text, or the integer it is when
+        // that fits an `Int` (rule 4 of ``OracleDecimal``).
+        case .decimal(let d, let whole): exactNumber == nil ? .double(d) : .int(whole)
+        case .double(let d), .longInteger(let d, _), .exact(let d, _): exactNumber.map { .decimal($0.string) } ?? .double(d)
         case .string(let s): .string(s.string)
         case .array(let items): .array(items.map(\.jsonValue))
         // Names by their bytes: two that differ only in their Unicode normalization are two

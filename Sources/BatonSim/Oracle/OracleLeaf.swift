@@ -68,7 +68,10 @@ package enum OracleLeaf {
         case .bool(let b): .bool(b)
         case .int(let i): .int(i)
         case .double(let d): .double(d)
-        case .decimal(let d, _), .longInteger(let d, _), .exact(let d, _): json.exactNumber.map(OracleValue.number) ?? .double(d)
+        // A whole number that fits an `Int` and that no double holds is that integer, however it
+        // is written (rule 4 of ``OracleDecimal``).
+        case .decimal(let d, let whole): json.exactNumber == nil ? .double(d) : .int(whole)
+        case .longInteger(let d, _), .exact(let d, _): json.exactNumber.map(OracleValue.number) ?? .double(d)
         case .string(let s): .string(s)
         case .array(let items): .list(items.map(custom))
         case .object: .object(OracleText(OracleCanonical.render(json)))

@@ -1,5 +1,6 @@
 /// Numbers a double cannot hold, as a server holding decimals or big integers in a JSON column
-/// sends them: integers of 20 to 40 digits, decimals of 18 to 30 significant digits at ordinary
+/// sends them: integers of 20 to 40 digits, integers of 18 digits (which fit an `Int`, and which
+/// a style that varies numbers writes with a fraction or an exponent), decimals of 18 to 30 significant digits at ordinary
 /// places (`12345678901234567.891`, `0.10000000000000000001`), and tiny and huge ones
 /// (`1.2345678901234567890123e-30`, `9.876543210987654321e+250`), of either sign.
 ///
@@ -26,7 +27,7 @@ package enum ServerExactNumbers {
         }
         stream = ServerHash.mix(stream)
         let negative = next(2) == 1
-        let kind = next(4)
+        let kind = next(5)
         func digits(_ count: Int) -> String {
             var text = String(Character(Unicode.Scalar(UInt8(49 + next(9)))))
             for _ in 1..<(count - 1) { text.append(Character(Unicode.Scalar(UInt8(48 + next(10))))) }
@@ -49,6 +50,9 @@ package enum ServerExactNumbers {
             return canonical(negative: negative, digits: significant, place: place)
         case 2:
             return canonical(negative: negative, digits: digits(18 + next(8)), place: -7 - next(294))
+        case 3:
+            // A whole number of 18 digits: an `Int`, past a double's precision.
+            return canonical(negative: negative, digits: digits(18), place: 18)
         default:
             return canonical(negative: negative, digits: digits(18 + next(8)), place: 41 + next(260))
         }
