@@ -113,6 +113,35 @@ struct StorePersistenceTests {
         next.quit()
     }
 
+    /// Launch 1 shows Morty's header and deletes him; launch 2 learns, before any check, that
+    /// Morty exists again from a change set naming him with no fields.
+    private func morty(deletedThenNamed path: String) throws -> (Launch, Plan) {
+        let header = try ops.plan(self.header)
+        let delete = try ops.plan(#"mutation D($id: ID!) { deleteCharacter(id: $id) { deletedId @deleteRecord(typename: "Character") } }"#)
+        do {
+            let launch = try Launch(path)
+            try ops.commit(launch.store, header, ["id": .string("2")], #"{"data":{"character":{"id":"2","name":"Morty"}}}"#)
+            try ops.commit(launch.store, delete, ["id": .string("2")], #"{"data":{"deleteCharacter":{"deletedId":"2"}}}"#)
+            launch.quit()
+        }
+        let launch = try Launch(path)
+        launch.store.commit(ChangeSet(records: [RecordChange(key: RecordKey("Character:2"), typename: "Character")]))
+        return (launch, header)
+    }
+
+    @Test("a deleted row leaves alone a record memory holds, even one without fields")
+    func deletedRowLeavesMemoryAlone() throws {
+        let directory = TemporaryDirectory()
+        let (launch, header) = try morty(deletedThenNamed: directory.imagePath)
+        // The header's fields are not in memory and the row has none: the screen must wait for
+        // the network, and Morty stays a record that exists. Until 2026-12-06 the stale row made
+        // him deleted.
+        let variables = try header.variables(["id": .string("2")])
+        #expect(launch.store.check(header, variables: variables) == .missing)
+        #expect(launch.store.data(of: RecordKey("Character:2"))?.deleted == false)
+        launch.quit()
+    }
+
     /// The race behind the 2026-10-06 addition: a header committed for a record the image holds,
     /// with the writer landing before or after the check that hydrates it.
     @Test("a partial response for a record the image holds: every field survives, whichever lands first", arguments: [true, false])

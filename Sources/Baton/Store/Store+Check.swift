@@ -79,7 +79,9 @@ extension Store {
         guard let row else { return false }
         let existing = base.data[id]
         if row.deleted {
-            if let existing, existing.deleted || !existing.cells.isEmpty { return false }
+            // Memory's own record wins, even one without cells (a record this launch's responses
+            // named with nothing but its type): until 2026-12-06 such a record was made deleted.
+            if existing != nil { return false }
             base.set(id: id, RecordData(typename: row.typename, deleted: true))
             return true
         }
