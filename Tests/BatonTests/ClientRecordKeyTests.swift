@@ -26,6 +26,9 @@ struct ClientRecordKeyTests {
         ("client:root:__Search_connection(query:\"a)b\\\"_connection(\")", true),
         ("client:Repo:1:__Issues_connection(labels:[\"x_connection:y\"],states:[\"OPEN\"])", true),
         ("client:root:__my_connection_list_connection", true),
+        // A label the simulator's drawer sends, spelling a whole connection slot of its own.
+        ("client:Repo:1:__IssueList_issues_connection(labels:[\"x:__a_connection({\\\"b\\\":1})\"])", true),
+        ("client:Repo:1:__IssueList_issues_connection(labels:[\"x:__a_connection({\\\"b\\\":1})\"]):edges:1", false),
         ("client:root:__Search_connection(query:\"is_connection:true\"):edges:0", false),
         ("client:root:__Search_connection(query:\"a\"):edges:0", false),
         ("client:root:__Search_connection(query:\"a\"):pageInfo", false),
