@@ -1,8 +1,9 @@
 /// Numbers a double cannot hold, as a server holding decimals or big integers in a JSON column
-/// sends them: integers of 20 to 40 digits, integers of 18 digits (which fit an `Int`, and which
-/// a style that varies numbers writes with a fraction or an exponent), decimals of 18 to 30 significant digits at ordinary
-/// places (`12345678901234567.891`, `0.10000000000000000001`), and tiny and huge ones
-/// (`1.2345678901234567890123e-30`, `9.876543210987654321e+250`), of either sign.
+/// sends them: integers of 20 to 40 digits; integers of 18 digits, which fit an `Int` and which a
+/// style that varies numbers writes with a fraction or an exponent; decimals of 18 to 30
+/// significant digits at ordinary places (`12345678901234567.891`, `0.10000000000000000001`); and
+/// tiny and huge ones (`1.2345678901234567890123e-30`, `9.876543210987654321e+250`), of either
+/// sign.
 ///
 /// Every one has at least 18 significant digits, the last not zero: a double's shortest text has
 /// at most 17, so none is ever held by a double (rule 3 of ``OracleDecimal``) and each
