@@ -33,11 +33,11 @@ extension JSONScanner {
             throw error(.numberOutOfRange, at: start)
         }
         if exact.isHeld(by: value) { return .double(value) }
-        let text = exact.canonicalText
-        // Canonical text of a whole number is its digits alone; until 2026-12-06 one that fits an
-        // `Int` stayed `.decimal` here but read back as `.int` from inside an object.
-        if let whole = Int(text) { return .int(whole) }
-        return .decimal(text)
+        // A whole number that fits an `Int`, written with a fraction or an exponent: until
+        // 2026-12-06 it stayed `.decimal` here but read back as `.int` from inside an object,
+        // whose canonical text spells it as digits.
+        if !isInteger, let whole = exactIntegerValue(range) { return .int(whole) }
+        return .decimal(exact.canonicalText)
     }
 
     /// Reads a number that stands for an integer: its value when the number is a whole one that
