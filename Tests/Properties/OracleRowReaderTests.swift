@@ -76,11 +76,16 @@ struct TestRowWriter {
         return w.bytes
     }
 
+    /// The `used` column's value for `launch` (row format 7: the launch plus 128).
+    static func stamp(_ launch: Int) -> Int {
+        launch + 128
+    }
+
     static func name(_ id: Int, _ name: String, used: Int = 1) -> RawImage.Name {
         var w = TestRowWriter()
         w.varint(UInt64(id))
         let crc = OracleCRC32C.checksum(w.bytes, Array(name.utf8))
-        return RawImage.Name(id: id, name: name, used: used, crc: Int64(crc))
+        return RawImage.Name(id: id, name: name, used: stamp(used), crc: Int64(crc))
     }
 }
 
@@ -136,7 +141,7 @@ struct OracleRowReaderTests {
 
     @Test("a row with every kind of value decodes to the cells the description says")
     func everyKindDecodes() throws {
-        let image = try Self.decoded(Self.image(records: [RawImage.Record(key: "Character:1", used: 2, row: Self.everyKind)]))
+        let image = try Self.decoded(Self.image(records: [RawImage.Record(key: "Character:1", used: TestRowWriter.stamp(2), row: Self.everyKind)]))
         let row = try #require(image.records["Character:1"])
         #expect(row.used == 2 && row.typename == "Character" && !row.deleted)
         #expect(row.cells["friends"]?.value == .links(["Character:2", nil, "client:root:x"]))
@@ -161,7 +166,7 @@ struct OracleRowReaderTests {
             (5, W.value { w in w.tag(8); w.varint(1); w.tag(10); w.varint(1); w.string("") }),  // grid: [Character:]
         ]
         let row = W.row(key: "Character:1", flags: 0x02, type: 1, cells: cells.sorted { OracleText(Self.nameText($0.0)) < OracleText(Self.nameText($1.0)) })
-        let image = try Self.decoded(Self.image(records: [RawImage.Record(key: "Character:1", used: 2, row: row)]))
+        let image = try Self.decoded(Self.image(records: [RawImage.Record(key: "Character:1", used: TestRowWriter.stamp(2), row: row)]))
         let decoded = try #require(image.records["Character:1"])
         #expect(decoded.cells["friends"]?.value == .links(["Character:2", nil, "client:root:x", "Character:3"]))
         #expect(decoded.cells["name"]?.value == .link("Character:é1"))
@@ -180,7 +185,7 @@ struct OracleRowReaderTests {
             }),
         ]
         let row = W.row(key: "Character:1", flags: 0x02, type: 1, cells: cells)
-        let image = try Self.decoded(Self.image(records: [RawImage.Record(key: "Character:1", used: 2, row: row)]))
+        let image = try Self.decoded(Self.image(records: [RawImage.Record(key: "Character:1", used: TestRowWriter.stamp(2), row: row)]))
         let decoded = try #require(image.records["Character:1"])
         #expect(decoded.cells["friends"] == OracleCell(.links([nil, nil]), errors: [
             OracleFieldError(message: "first", path: "c.friends.0"),
@@ -206,13 +211,13 @@ struct OracleRowReaderTests {
             }),
         ]
         let row = W.row(key: "Character:1", flags: 0x02, type: 1, cells: cells)
-        let image = try Self.decoded(Self.image(records: [RawImage.Record(key: "Character:1", used: 2, row: row)]))
+        let image = try Self.decoded(Self.image(records: [RawImage.Record(key: "Character:1", used: TestRowWriter.stamp(2), row: row)]))
         let decoded = try #require(image.records["Character:1"])
         #expect(decoded.cells["friends"]?.errors.map(\.elementIndices) == [[1], [0]])
         #expect(decoded.cells["name"]?.errors.map(\.elementIndices) == [[]])
         // Bit 5 with no error bit is refused.
         let stray = W.row(key: "Character:1", flags: 0x02, type: 1, cells: [(5, [0x20])])
-        #expect(Self.problems(Self.image(records: [RawImage.Record(key: "Character:1", used: 2, row: stray)])).count == 1)
+        #expect(Self.problems(Self.image(records: [RawImage.Record(key: "Character:1", used: TestRowWriter.stamp(2), row: stray)])).count == 1)
     }
 
     @Test("deleted rows, root cells and fetch times decode")
@@ -221,10 +226,10 @@ struct OracleRowReaderTests {
         var cell = W.value { w in w.tag(6); w.varint(1); w.string("Character:1") }
         cell += W.checksum(key: #"character(id:"1")"#, cell)
         let time = 1_700_000_123.25
-        let fetch = RawImage.Fetch(operation: #"Q{"id":"1"}"#, used: 3, time: time, crc: Int64(OracleCRC32C.checksum(Array(#"Q{"id":"1"}"#.utf8), OracleCRC32C.littleEndian(time))))
+        let fetch = RawImage.Fetch(operation: #"Q{"id":"1"}"#, used: TestRowWriter.stamp(3), time: time, crc: Int64(OracleCRC32C.checksum(Array(#"Q{"id":"1"}"#.utf8), OracleCRC32C.littleEndian(time))))
         let image = try Self.decoded(Self.image(
-            records: [RawImage.Record(key: "Character:9", used: 1, row: deleted)],
-            root: [RawImage.RootField(field: #"character(id:"1")"#, used: 3, cell: cell)], fetches: [fetch]))
+            records: [RawImage.Record(key: "Character:9", used: TestRowWriter.stamp(1), row: deleted)],
+            root: [RawImage.RootField(field: #"character(id:"1")"#, used: TestRowWriter.stamp(3), cell: cell)], fetches: [fetch]))
         #expect(image.records["Character:9"] == OracleRow(used: 1, typename: "Character", deleted: true))
         #expect(image.root[#"character(id:"1")"#] == OracleRootRow(used: 3, cell: OracleCell(.link("Character:1"))))
         #expect(image.fetches[#"Q{"id":"1"}"#] == OracleFetchRow(used: 3, time: time))
@@ -237,7 +242,7 @@ struct OracleRowReaderTests {
             for bit in 0..<8 {
                 var damaged = row
                 damaged[index] ^= UInt8(1 << bit)
-                let problems = Self.problems(Self.image(records: [RawImage.Record(key: "Character:1", used: 1, row: damaged)]))
+                let problems = Self.problems(Self.image(records: [RawImage.Record(key: "Character:1", used: TestRowWriter.stamp(1), row: damaged)]))
                 #expect(problems.count == 1, "byte \(index) bit \(bit) was not refused")
             }
         }
@@ -245,27 +250,27 @@ struct OracleRowReaderTests {
 
     @Test("a row under another key fails its checksum")
     func movedRow() {
-        #expect(Self.problems(Self.image(records: [RawImage.Record(key: "Character:2", used: 1, row: Self.everyKind)]))
+        #expect(Self.problems(Self.image(records: [RawImage.Record(key: "Character:2", used: TestRowWriter.stamp(1), row: Self.everyKind)]))
             == ["records Character:2: the checksum does not verify"])
     }
 
     @Test("unknown name ids and names whose checksum fails are refused with the rows that use them")
     func names() {
         let row = W.row(key: "Character:1", flags: 0x02, type: 1, cells: [(99, W.value { $0.text("x") })])
-        #expect(Self.problems(Self.image(records: [RawImage.Record(key: "Character:1", used: 1, row: row)]))
+        #expect(Self.problems(Self.image(records: [RawImage.Record(key: "Character:1", used: TestRowWriter.stamp(1), row: row)]))
             == ["records Character:1: uses name #99, which the names table lacks"])
         var names = Self.names
         names[0].name = "Charactev"  // a flipped bit in a type name
         let good = W.row(key: "Character:1", flags: 0x02, type: 1, cells: [(2, W.value { $0.text("1") })])
-        #expect(Self.problems(Self.image(records: [RawImage.Record(key: "Character:1", used: 1, row: good)], names: names))
+        #expect(Self.problems(Self.image(records: [RawImage.Record(key: "Character:1", used: TestRowWriter.stamp(1), row: good)], names: names))
             == ["names #1: the name's checksum does not verify", "records Character:1: uses name #1, whose checksum fails"])
     }
 
     @Test("a fetch time whose checksum fails is refused")
     func badFetch() {
-        let fetch = RawImage.Fetch(operation: "Q{}", used: 1, time: 2, crc: Int64(OracleCRC32C.fetchChecksum(operation: "Q{}", time: 3)))
+        let fetch = RawImage.Fetch(operation: "Q{}", used: TestRowWriter.stamp(1), time: 2, crc: Int64(OracleCRC32C.fetchChecksum(operation: "Q{}", time: 3)))
         #expect(Self.problems(Self.image(fetches: [fetch])) == ["fetches Q{}: the fetch time's checksum does not verify"])
-        let negative = RawImage.Fetch(operation: "Q{}", used: 1, time: 2, crc: -1)
+        let negative = RawImage.Fetch(operation: "Q{}", used: TestRowWriter.stamp(1), time: 2, crc: -1)
         #expect(Self.problems(Self.image(fetches: [negative])).count == 1)
     }
 
@@ -290,13 +295,13 @@ struct OracleRowReaderTests {
         ("shorter than a checksum", "Character:1", [0x02, 0x01]),
     ] as [(String, String, [UInt8])])
     func malformed(what: String, key: String, row: [UInt8]) {
-        #expect(Self.problems(Self.image(records: [RawImage.Record(key: key, used: 1, row: row)])).count == 1, "\(what)")
+        #expect(Self.problems(Self.image(records: [RawImage.Record(key: key, used: TestRowWriter.stamp(1), row: row)])).count == 1, "\(what)")
     }
 
     @Test("bytes after the last cell are refused")
     func trailingBytes() {
         let body = Self.sealed("Character:1", [0x02, 0x01, 0x00, 0x00])
-        #expect(Self.problems(Self.image(records: [RawImage.Record(key: "Character:1", used: 1, row: body)]))
+        #expect(Self.problems(Self.image(records: [RawImage.Record(key: "Character:1", used: TestRowWriter.stamp(1), row: body)]))
             == ["records Character:1: 1 bytes after the last cell"])
     }
 }

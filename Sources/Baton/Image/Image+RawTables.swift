@@ -2,6 +2,9 @@
 ///
 /// For a checker that reads the format with its own decoder (BatonSim's reference model): an
 /// encoder and a decoder that agree on a mistake must not agree with it.
+///
+/// Every `used` is the column's own value: a launch plus ``ImageSchema/stampBase`` (format 7).
+/// The generation is `meta`'s, a launch.
 package struct ImageRawTables: Sendable {
     package struct Record: Sendable {
         package var key: String

@@ -93,8 +93,8 @@ enum ImageOpener {
                 try connection.setBusyTimeout(milliseconds: busyTimeout)
                 var opening: ImageOpening
                 let facts = try readFacts(connection)
-                // Whether the file is of an older row format, to be marked the current one.
-                var marksFormat = false
+                // The file's row format when it is an older one, to be marked the current one.
+                var olderFormat: Int?
                 switch ImageFileClass.classify(facts) {
                 case .foreign:
                     connection.close()
@@ -108,7 +108,7 @@ enum ImageOpener {
                     try initialize(connection, appVersion: appVersion)
                     opening = discarded.map { .recreated($0) } ?? .created
                 case .ours:
-                    marksFormat = facts.userVersion != ImageSchema.rowFormatVersion
+                    if facts.userVersion != ImageSchema.rowFormatVersion { olderFormat = facts.userVersion }
                     let version = try readMeta(connection)
                     try enableWAL(connection)
                     if !rules.keepsWALAtOpen { try restartLog(connection) }
@@ -119,7 +119,7 @@ enum ImageOpener {
                         opening = discarded.map { .recreated($0) } ?? .opened
                     }
                 }
-                let generation = try bumpGeneration(connection, marksFormat: marksFormat)
+                let generation = try bumpGeneration(connection, olderFormat: olderFormat)
                 let names = try NameTable.load(
                     from: connection, visibleFrom: rules.visibleFrom(generation: generation), generation: generation)
                 // A name that fails its checksum: a damaged row, or a damaged file (see ImageStructureCheck).
@@ -291,13 +291,15 @@ enum ImageOpener {
     }
 
     /// Counts a launch in its own small transaction; answers the new generation. With
-    /// `marksFormat` (the file's `user_version`, as opening read it under the lock, is an older
-    /// row format) the file is marked the current format in the same transaction.
+    /// `olderFormat` (the file's `user_version`, as opening read it under the lock, when it is an
+    /// older row format) the file is marked the current format in the same transaction, and a
+    /// file from before ``ImageSchema/stampsFormat`` has its stamps moved there too: a crash
+    /// leaves it either all old or all new.
     ///
     /// The count is one statement that answers the new value (`RETURNING`), and the format is
     /// not read again: a new connection compiles every statement it runs, and opening is most of
     /// what a launch costs the simulator (issue 10).
-    private static func bumpGeneration(_ connection: Connection, marksFormat: Bool) throws(SQLiteError) -> Int {
+    private static func bumpGeneration(_ connection: Connection, olderFormat: Int?) throws(SQLiteError) -> Int {
         var generation = 0
         try inTransaction(connection) { () throws(SQLiteError) in
             let statement = try connection.prepare(ImageSchema.SQL.bumpGeneration)
@@ -306,7 +308,10 @@ enum ImageOpener {
             if try statement.step() { generation = statement.int(0) }
             statement.reset()
             // An older row format's rows read as they are: the file is the current format from now on.
-            if marksFormat {
+            if let olderFormat {
+                if olderFormat < ImageSchema.stampsFormat {
+                    for sql in ImageSchema.SQL.moveStamps { try connection.execute(sql) }
+                }
                 try connection.execute("PRAGMA user_version = \(ImageSchema.rowFormatVersion)")
             }
         }

@@ -86,7 +86,7 @@ final class ImageReadSession: ImageReadTransaction, SlotRowSource {
                 defer { statement.resetUnbinding(1) }
                 try statement.bindBorrowed(text: utf8, at: 1)
                 guard try statement.step() else { return .absent }
-                let used = statement.int(0)
+                let used = ImageSchema.launch(ofStamp: statement.int(0))
                 guard isVisible(used: used) else { return .absent }
                 sink.nameIDs.removeAll(keepingCapacity: true)
                 let row = statement.withBlob(1) { bytes in decode(bytes, names, &sink) }
@@ -116,7 +116,7 @@ final class ImageReadSession: ImageReadTransaction, SlotRowSource {
             defer { statement.reset() }
             try statement.bind(storageKey, at: 1)
             guard try statement.step() else { return nil }
-            let used = statement.int(0)
+            let used = ImageSchema.launch(ofStamp: statement.int(0))
             guard isVisible(used: used) else { return nil }
             sink.nameIDs.removeAll(keepingCapacity: true)
             let cell = statement.withBlob(1) { bytes in
@@ -147,7 +147,7 @@ final class ImageReadSession: ImageReadTransaction, SlotRowSource {
             defer { statement.reset() }
             try statement.bind(operation.rawValue, at: 1)
             guard try statement.step() else { return nil }
-            let used = statement.int(0)
+            let used = ImageSchema.launch(ofStamp: statement.int(0))
             guard isVisible(used: used) else { return nil }
             let time = statement.double(1)
             // A fetch row that does not verify is an unknown age, never a wrong one.

@@ -14,11 +14,38 @@ package enum ImageSchema {
     /// that element. Version 6 added tag 12: a custom scalar's number that no `Int` or `Double`
     /// holds exactly, as its canonical text (format 5 rounded it to the nearest double), and tag
     /// bit 4: an error's other members (`locations`, GitHub's `type`), which format 5 dropped.
-    package static let rowFormatVersion = 6
-    /// The row formats an image is opened with: a format 2, 3, 4 or 5 row reads the same in format
-    /// 6, so such a file keeps its rows and is marked 6 when opened (in the generation's
-    /// transaction).
-    package static let readableRowFormats = 2...6
+    /// Version 7 changed no row: every `used` column holds its launch plus ``stampBase``
+    /// (``stamp(ofLaunch:)``), where format 6 held the launch itself.
+    package static let rowFormatVersion = 7
+    /// The row formats an image is opened with: a format 2 to 6 row reads the same in format 7,
+    /// so such a file keeps its rows and is marked 7 when opened, in the generation's
+    /// transaction, which also moves its stamps to format 7's (``stampsFormat``).
+    package static let readableRowFormats = 2...7
+    /// The first format whose `used` columns hold ``stamp(ofLaunch:)``.
+    static let stampsFormat = 7
+
+    /// What every `used` column adds to its launch. SQLite stores an integer in as few bytes as
+    /// hold it (none for 0 and 1, one up to 127, two up to 32,767, three up to 8,388,607), and
+    /// a row that changes size is written again whole, overflow pages included, where one that
+    /// keeps its size changes in place. With launches themselves as stamps, launch 2 (1 → 2),
+    /// launch 128 and launch 32,768 rewrote every row they read. A stamp of launch + 128 takes
+    /// two bytes from the first launch to launch 32,639; a larger base would move that rewrite
+    /// further off at a byte per row more (four bytes from 2^23 made the Rick and Morty page's
+    /// image 2 KB larger). Launch numbers never leave the file's SQL with the base: everything
+    /// outside it speaks of launches.
+    package static let stampBase = 128
+
+    /// The `used` value of a row stamped in `launch`.
+    @inline(__always)
+    package static func stamp(ofLaunch launch: Int) -> Int {
+        launch &+ stampBase
+    }
+
+    /// The launch a stored `used` value names (negative for a value no launch stamps).
+    @inline(__always)
+    package static func launch(ofStamp stamp: Int) -> Int {
+        stamp &- stampBase
+    }
     /// `PRAGMA page_size` of a new image. Half SQLite's default: an image's small tables (names,
     /// meta, root, fetches and their indexes) take a page each, and its rows are small, so
     /// smaller pages leave less of the file empty (the Rick and Morty page's image: 152 KB in
@@ -66,6 +93,11 @@ package enum ImageSchema {
             """
         /// The launch's eviction from each aging table (``agingTables`` order), below `?1`.
         static let evict = agingTables.map { "DELETE FROM \($0.table) WHERE used < ?1" }
+        /// Moves a format 2–6 file's stamps (its launches themselves) to ``stamp(ofLaunch:)``, one
+        /// statement per aging table; a value no launch could have stamped is left as it is.
+        static let moveStamps = agingTables.map {
+            "UPDATE \($0.table) SET used = used + \(stampBase) WHERE used BETWEEN 0 AND \(Int(Int32.max) - stampBase)"
+        }
         static let upsertRoot = """
             INSERT INTO root(field, used, cell) VALUES(?1, ?2, ?3) \
             ON CONFLICT(field) DO UPDATE SET used = excluded.used, cell = excluded.cell

@@ -120,7 +120,7 @@ package struct NameTable: RowNames, Sendable {
         let statement = try connection.prepare(ImageSchema.SQL.selectNames)
         defer { statement.reset() }
         while try statement.step() {
-            let used = statement.int(2)
+            let used = ImageSchema.launch(ofStamp: statement.int(2))
             if let visibleFrom, used < visibleFrom { continue }
             guard let (id, name) = verifiedName(statement) else {
                 table.damaged += 1

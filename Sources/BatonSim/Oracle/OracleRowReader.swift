@@ -1,5 +1,6 @@
 /// The image's tables as SQL hands them over, before any decoding: what the runner reads with
-/// plain `SELECT`s and gives the oracle to decode with its own reader.
+/// plain `SELECT`s and gives the oracle to decode with its own reader. Each `used` is the
+/// column's value (a stamp: the launch plus 128, in row format 7); decoding makes it a launch.
 package struct RawImage: Sendable {
     package struct Record: Sendable {
         package var key: String
@@ -104,6 +105,15 @@ extension Oracle {
         return problems.isEmpty ? .success(image) : .failure(ImageDecodeProblem(entries: problems))
     }
 
+    /// What row format 7 adds to a launch in every `used` column (docs/design.md, "Tables"):
+    /// 128, so that every stamp takes SQLite's two-byte integer until launch 32,639.
+    static let stampBase = 128
+
+    /// The launch a `used` column's value names: the model's image speaks of launches.
+    static func launch(ofStamp stamp: Int) -> Int {
+        stamp - stampBase
+    }
+
     /// Decodes every row that verifies, and lists every row that does not (left out of the image).
     package static func decodeKeepingDamage(_ raw: RawImage, memo: OracleRowMemo? = nil) -> (image: OracleImage, damaged: [ImageDecodeProblem.Entry]) {
         var problems: [ImageDecodeProblem.Entry] = []
@@ -127,13 +137,13 @@ extension Oracle {
         for record in raw.records {
             let key = OracleText(record.key)
             if let known = memo?.records[key], known.bytes == record.row {
-                image.records[key] = OracleRow(used: record.used, typename: known.row.typename, deleted: known.row.deleted, cells: known.row.cells)
+                image.records[key] = OracleRow(used: launch(ofStamp: record.used), typename: known.row.typename, deleted: known.row.deleted, cells: known.row.cells)
                 continue
             }
             var reader = OracleRowReader(bytes: record.row, key: record.key, names: names, badNames: badNames)
             do throws(OracleRowReader.Failure) {
                 let row = try reader.record()
-                image.records[key] = OracleRow(used: record.used, typename: row.typename, deleted: row.deleted, cells: row.cells)
+                image.records[key] = OracleRow(used: launch(ofStamp: record.used), typename: row.typename, deleted: row.deleted, cells: row.cells)
                 memo?.records[key] = (record.row, row)
             } catch {
                 problems.append(.init(table: "records", key: record.key, reason: error.reason, damagedName: error.damagedName))
@@ -142,13 +152,13 @@ extension Oracle {
         for field in raw.root {
             let key = OracleText(field.field)
             if let known = memo?.root[key], known.bytes == field.cell {
-                image.root[key] = OracleRootRow(used: field.used, cell: known.cell)
+                image.root[key] = OracleRootRow(used: launch(ofStamp: field.used), cell: known.cell)
                 continue
             }
             var reader = OracleRowReader(bytes: field.cell, key: field.field, names: names, badNames: badNames)
             do throws(OracleRowReader.Failure) {
                 let cell = try reader.rootCell()
-                image.root[key] = OracleRootRow(used: field.used, cell: cell)
+                image.root[key] = OracleRootRow(used: launch(ofStamp: field.used), cell: cell)
                 memo?.root[key] = (field.cell, cell)
             } catch {
                 problems.append(.init(table: "root", key: field.field, reason: error.reason, damagedName: error.damagedName))
@@ -161,7 +171,7 @@ extension Oracle {
                 problems.append(.init(table: "fetches", key: fetch.operation, reason: "the fetch time's checksum does not verify"))
                 continue
             }
-            image.fetches[OracleText(fetch.operation)] = OracleFetchRow(used: fetch.used, time: fetch.time)
+            image.fetches[OracleText(fetch.operation)] = OracleFetchRow(used: launch(ofStamp: fetch.used), time: fetch.time)
         }
         return (image, problems)
     }

@@ -196,7 +196,7 @@ extension Image {
                 var sink = RowDecodeSink(collectsLinkTypes: true)
                 let row = statement.withBlob(2) { RowDecoder.decodeRow($0, key: key, names: names, sink: &sink) }
                 return ImageRecordRow(
-                    key: RecordKey(key), used: statement.int(1), record: row?.record, storedCells: row?.cells ?? [],
+                    key: RecordKey(key), used: ImageSchema.launch(ofStamp: statement.int(1)), record: row?.record, storedCells: row?.cells ?? [],
                     linkTypes: linkTypeNames(sink, names))
             }
     }
@@ -207,7 +207,7 @@ extension Image {
                 let field = statement.text(0)
                 var sink = RowDecodeSink(collectsLinkTypes: true)
                 let cell = statement.withBlob(2) { RowDecoder.decodeRootCell($0, field: field, names: names, sink: &sink) }
-                return ImageRootRow(field: field, used: statement.int(1), cell: cell, linkTypes: linkTypeNames(sink, names))
+                return ImageRootRow(field: field, used: ImageSchema.launch(ofStamp: statement.int(1)), cell: cell, linkTypes: linkTypeNames(sink, names))
             }
     }
 
@@ -217,7 +217,7 @@ extension Image {
                 let operation = statement.text(0)
                 let time = statement.double(2)
                 let verified = statement.int(3) == TableChecksum.stored(TableChecksum.fetch(operation: operation, time: time))
-                return ImageFetchRow(operation: OperationIdentity(operation), used: statement.int(1), time: time, verified: verified)
+                return ImageFetchRow(operation: OperationIdentity(operation), used: ImageSchema.launch(ofStamp: statement.int(1)), time: time, verified: verified)
             }
     }
 
@@ -234,7 +234,7 @@ extension Image {
             .rows { statement in
                 let verified = NameTable.verifiedName(statement)
                 if let (id, name) = verified { table.byID[id] = name }
-                return ImageNameRow(id: statement.int(0), name: statement.text(1), used: statement.int(2), verified: verified != nil)
+                return ImageNameRow(id: statement.int(0), name: statement.text(1), used: ImageSchema.launch(ofStamp: statement.int(2)), verified: verified != nil)
             }
         return Names(rows: rows, table: table, gap: gap)
     }

@@ -14,7 +14,8 @@
 final class DrainTransaction {
     let connection: Connection
     let state: ImageState
-    let generation: Int
+    /// What this launch stamps into `used` columns (``ImageSchema/stamp(ofLaunch:)``).
+    let stamp: Int
     let rules: ImageRules
     /// The image's names as this transaction leaves them.
     @exclusivity(unchecked) var names: NameTable
@@ -107,7 +108,7 @@ final class DrainTransaction {
     init(connection: Connection, state: ImageState) {
         self.connection = connection
         self.state = state
-        self.generation = state.generation
+        self.stamp = ImageSchema.stamp(ofLaunch: state.generation)
         self.rules = state.rules
         self.names = state.names
     }
@@ -120,7 +121,7 @@ final class DrainTransaction {
         for sql in ImageSchema.SQL.evict {
             let statement = try connection.cached(sql)
             defer { statement.reset() }
-            try statement.bind(visibleFrom, at: 1)
+            try statement.bind(ImageSchema.stamp(ofLaunch: visibleFrom), at: 1)
             try statement.run()
         }
         summary.evicted = true
@@ -161,7 +162,7 @@ final class DrainTransaction {
             previous = key
             stamped += 1
             statement.reset()
-            try statement.bind(generation, at: 1)
+            try statement.bind(stamp, at: 1)
             try statement.bind(key, at: 2)
             try statement.run()
         }
@@ -186,7 +187,7 @@ final class DrainTransaction {
         let statement = try held(&upsertNameStatement, ImageSchema.SQL.upsertName)
         defer { statement.reset() }
         try statement.bind(name, at: 1)
-        try statement.bind(generation, at: 2)
+        try statement.bind(stamp, at: 2)
         guard try statement.step() else {
             throw SQLiteError(extendedCode: .internal, message: "no id returned for a name", sql: statement.sql)
         }
@@ -242,7 +243,7 @@ final class DrainTransaction {
         defer { statement.reset() }
         try statement.bind(id, at: 1)
         try statement.bind(name, at: 2)
-        try statement.bind(generation, at: 3)
+        try statement.bind(stamp, at: 3)
         try statement.bind(TableChecksum.stored(TableChecksum.name(id: id, name)), at: 4)
         try statement.run()
         guard connection.changes == 1 else { return nil }
@@ -278,7 +279,7 @@ final class DrainTransaction {
         defer { statement.reset() }
         for id in pending.sorted() {
             statement.reset()
-            try statement.bind(generation, at: 1)
+            try statement.bind(stamp, at: 1)
             try statement.bind(id, at: 2)
             try statement.run()
         }
@@ -570,7 +571,7 @@ final class DrainTransaction {
     ///
     /// The merged row lies in the merge's own encoder, valid until the next merge.
     func mergeStored(used: Int, row: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
-        guard state.isVisible(used: used) else { return nil }
+        guard state.isVisible(used: ImageSchema.launch(ofStamp: used)) else { return nil }
         oldSink.nameIDs.removeAll(keepingCapacity: true)
         let names = NamesBeforeRow(names: names, hidden: keyNamesAdded)
         guard let old = RowDecoder.locateCells(row, key: mergeKey, names: names, spans: &oldSpans, sink: &oldSink) else {
@@ -600,7 +601,7 @@ final class DrainTransaction {
         let statement = try held(&selectRecord, ImageSchema.SQL.selectRecord)
         defer { statement.reset() }
         try statement.bind(key, at: 1)
-        guard try statement.step(), state.isVisible(used: statement.int(0)) else { return nil }
+        guard try statement.step(), state.isVisible(used: ImageSchema.launch(ofStamp: statement.int(0))) else { return nil }
         oldRow.removeAll(keepingCapacity: true)
         statement.withBlob(1) { oldRow.append(contentsOf: $0) }
         statement.reset()
@@ -702,7 +703,7 @@ final class DrainTransaction {
         let statement = try connection.cached(ImageSchema.SQL.upsertFetch)
         defer { statement.reset() }
         try statement.bind(fetch.operation.rawValue, at: 1)
-        try statement.bind(generation, at: 2)
+        try statement.bind(stamp, at: 2)
         try statement.bind(time, at: 3)
         try statement.bind(TableChecksum.stored(TableChecksum.fetch(operation: fetch.operation.rawValue, time: time)), at: 4)
         try statement.run()
@@ -724,7 +725,7 @@ final class DrainTransaction {
             do throws(SQLiteError) {
                 defer { statement.resetUnbinding(1, 3) }
                 try statement.bindBorrowed(text: key, at: 1)
-                try statement.bind(generation, at: 2)
+                try statement.bind(stamp, at: 2)
                 try statement.bindBorrowed(blob: blob, at: 3)
                 try statement.run()
                 return nil
