@@ -86,8 +86,14 @@ struct Arguments {
     /// True when `word` is `name` with at most two letters added, dropped, changed or swapped
     /// with a neighbour (the optimal string alignment distance, over characters).
     static func isNearMiss(_ word: String, of name: String) -> Bool {
+        distance(word, name) <= 2
+    }
+
+    /// How many letters must be added, dropped, changed or swapped with a neighbour to make
+    /// `word` into `name` (the optimal string alignment distance); 3 stands for "three or more".
+    static func distance(_ word: String, _ name: String) -> Int {
         let a = Array(word), b = Array(name)
-        guard abs(a.count - b.count) <= 2 else { return false }
+        guard abs(a.count - b.count) <= 2 else { return 3 }
         // rows[i][j]: the distance between a's first i characters and b's first j.
         var rows = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
         for i in 0...a.count { rows[i][0] = i }
@@ -102,7 +108,18 @@ struct Arguments {
                 rows[i][j] = best
             }
         }
-        return rows[a.count][b.count] <= 2
+        return min(rows[a.count][b.count], 3)
+    }
+
+    /// The option this command asked for that `typo` is nearest to, within two letters (the
+    /// nearest, then the first in byte order), or nil.
+    private func suggestion(for typo: String) -> String? {
+        var best: (distance: Int, name: String)?
+        for name in consumed.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) where name != typo {
+            let distance = Self.distance(typo, name)
+            if distance < (best?.distance ?? 3) { best = (distance, name) }
+        }
+        return best?.name
     }
 
     /// True when `--name` was given.
@@ -141,7 +158,10 @@ struct Arguments {
             throw CLIError.usage("--\(name) needs a value")
         }
         let unknown = Set(options.keys).union(flags).union(bare).subtracting(consumed)
-        if let first = unknown.sorted().first { throw CLIError.usage("unknown option --\(first)") }
+        if let first = unknown.sorted().first {
+            if let name = suggestion(for: first) { throw CLIError.usage("unknown option --\(first) (did you mean --\(name)?)") }
+            throw CLIError.usage("unknown option --\(first)")
+        }
         if positionalTaken < positional.count {
             let word = positional[positionalTaken]
             if word.hasPrefix("-"), word.count > 1, Int(word) == nil {

@@ -61,6 +61,32 @@ struct ArgumentsTests {
         #expect(message { _ = try jobs.integer("jobs", in: 1...64) } == "--jobs takes a whole number from 1 to 64, not 0")
     }
 
+    @Test("an optional option misspelt is named with the nearest option the command knows")
+    func misspeltOptional() throws {
+        var events = try Arguments(["--evnts", "5"], flagNames: [])
+        _ = events.option("events")
+        _ = events.option("seed")
+        #expect(message { try events.finish() } == "unknown option --evnts (did you mean --events?)")
+        // The nearest wins over the first: one letter from --seeds, two from --seed.
+        var seeds = try Arguments(["--seedss", "2"], flagNames: [])
+        _ = seeds.option("seed")
+        _ = seeds.option("seeds")
+        #expect(message { try seeds.finish() } == "unknown option --seedss (did you mean --seeds?)")
+        // At the same distance, the first in byte order.
+        var tie = try Arguments(["--ab"], flagNames: ["ab"])
+        _ = tie.flag("ac")
+        _ = tie.flag("aa")
+        #expect(message { try tie.finish() } == "unknown option --ab (did you mean --aa?)")
+        // Nothing near: no guess.
+        var far = try Arguments(["--verbose"], flagNames: ["verbose"])
+        _ = far.option("seed")
+        #expect(message { try far.finish() } == "unknown option --verbose")
+        #expect(Arguments.distance("evnts", "events") == 1)
+        #expect(Arguments.distance("seedss", "seed") == 2)
+        #expect(Arguments.distance("jobz", "json") == 3)
+        #expect(Arguments.distance("verbose", "seed") == 3)
+    }
+
     @Test("a required option misspelt is named as the unknown option, not as missing")
     func misspeltRequired() throws {
         var swapped = try Arguments(["--respnose", "page.json"], flagNames: [])
