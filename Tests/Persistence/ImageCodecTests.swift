@@ -327,6 +327,24 @@ struct ImageCodecTests {
         #expect(rows.decoded(rows.encoded(Cell(list)))?.value == list)
     }
 
+    /// Rows written before 2026-12-06 kept a whole number that fits an `Int` but no double as
+    /// tag 12 and its digits; ingest now reads such a number as that integer (docs/design.md,
+    /// "Bad input"), and so does a row: the same value never answers two kinds.
+    @Test("An old row's whole number in tag 12 reads as the integer it is, bare and inside a list")
+    func oldWholeExactNumbers() throws {
+        let rows = OneCellRows(type: "Item", field: "amount", key: "Item:1")
+        for (digits, whole) in [("9007199254740993", 9_007_199_254_740_993), ("-621058133375578131", -621_058_133_375_578_131)] {
+            // As format 6 wrote it: flags, type, one cell (its name, tag 12, the digits), the checksum.
+            let body = [0x02, UInt8(rows.typeID), 1, UInt8(rows.nameID), 12, UInt8(digits.utf8.count)] + Array(digits.utf8)
+            let row = sealed(body, key: rows.key)
+            #expect(decodeRow(row, key: RecordKey(rows.key), names: rows.names)?.cells.first?.cell.value == .int(whole))
+            #expect(rows.encoded(Cell(.int(whole))) != row)
+        }
+        // Past 64 bits, a whole number stays text; so does one with a fraction.
+        let large = Value.list([.decimal("9223372036854775808"), .decimal("12345678901234567.891")])
+        #expect(rows.decoded(rows.encoded(Cell(large)))?.value == large)
+    }
+
     @Test("Format 2's links read as they did; format 3 keeps a Type:id link as its id alone")
     func linkFormats() throws {
         var names = TestNames()

@@ -144,6 +144,18 @@ struct OracleExactNumberTests {
         #expect(record.cells["tags"]?.value == .list([.number("-1.2345678901234567891e-30"), .int(4), .number("0.10000000000000000001")]))
     }
 
+    @Test("tag 12 holding a whole number within 64 bits, as rows before 2026-12-06 did, reads as that integer")
+    func rowTagWholeNumber() throws {
+        let image = try Oracle.decode(Self.row([
+            (2, Self.exact("9007199254740993")),
+            (3, W.value { w in w.tag(8); w.varint(2); w.bytes += Self.exact("-621058133375578131"); w.bytes += Self.exact("9223372036854775808") }),
+        ])).get()
+        let record = try #require(image.records["Note:1"])
+        #expect(record.cells["meta"]?.value == .int(9_007_199_254_740_993))
+        // One past `Int.max` stays a number kept as text.
+        #expect(record.cells["tags"]?.value == .list([.int(-621_058_133_375_578_131), .number("9223372036854775808")]))
+    }
+
     @Test("tag 12 holding text that is not canonical decimal text is damage", arguments: [
         "", "0.1", "1.5", "1e-07", "12", "01", "-0", "1.50", "12345678901234567.890", "0123456789012345678901234567890",
         "1.2345678901234567891E-30", "1.2345678901234567891e-030", "12345678901234567891e-49", "+123456789012345678901234567890",

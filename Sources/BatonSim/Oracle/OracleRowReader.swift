@@ -413,6 +413,9 @@ struct OracleRowReader {
             guard OracleDecimal.isCanonical(text.string) else {
                 throw Failure(reason: "an exact number whose text \"\(text.string.prefix(40))\" is not canonical decimal text")
             }
+            // A whole number within 64 bits is that integer (docs/design.md, "Bad input", rule 4);
+            // rows written before 2026-12-06 kept one here as its digits.
+            if let whole = OracleJSONParser.wholeValue(Array(text.string.utf8)[...]) { return .int(whole) }
             return .number(text)
         default:
             throw Failure(reason: "unknown tag \(tag & 0x0F)")

@@ -222,7 +222,12 @@ package enum RowDecoder {
         case .object:
             return reader.string().map(Value.object)
         case .decimal:
-            return reader.string().map(Value.decimal)
+            guard let text = reader.string() else { return nil }
+            // Before 2026-12-06 a whole number that fits an `Int` but no double (9007199254740993)
+            // was kept here as its digits; it is that integer, as ingest now reads it, so an old
+            // row and a fresh response answer the same kind.
+            if let whole = Int(text) { return .int(whole) }
+            return .decimal(text)
         case .link:
             guard let typeID = reader.count(), let key = reader.string() else { return nil }
             guard note(linkType: typeID, key: key, names: names, sink: &sink) else { return nil }
