@@ -198,6 +198,9 @@ package enum Mutant: String, CaseIterable, Sendable {
     /// the same number inside the scalar's object reads back as an integer (the rule until
     /// 2026-12-06).
     case wholeExactNumbersAsText
+    /// Opening a file of a format before 7 marks it 7 without moving its stamps: every row it
+    /// holds reads as stamped long before any launch, unseen, and the next drain deletes it all.
+    case stampsLeftAtFormatUpgrade
     /// Ingest keeps an error's message, path and extensions and drops its other members
     /// (`locations`, GitHub's `type`): the rule until 2026-12-06.
     case errorMembersDropped
@@ -263,6 +266,7 @@ package enum Mutant: String, CaseIterable, Sendable {
         case .errorMembersDropped: "an error's members besides message, path and extensions (locations, GitHub's type) are dropped"
         case .exactNumbersRounded: "a custom scalar's number with more digits than a double keeps is rounded to the nearest double"
         case .wholeExactNumbersAsText: "a custom scalar's whole number past a double's precision, written with a fraction or an exponent, reads back as decimal text, not as the integer it is"
+        case .stampsLeftAtFormatUpgrade: "a format 6 file is marked 7 without its stamps moved, so every row it held is unseen and deleted at the first launch of the new build"
         case .deepListsReadAsDamage: "a list nested deeper than 128 in a row is read as damage, so a custom scalar's deep arrays are lost at the next launch"
         }
     }

@@ -28,6 +28,8 @@ package enum ImageMutant: String, Sendable, Hashable, CaseIterable {
     /// The reader takes a list nested deeper than 128 for damage, though ingest accepts and the
     /// writer writes lists as deep as a response nests (the rule until 2026-12-06).
     case deepListsReadAsDamage
+    /// Opening a format 2–6 file marks it 7 without moving its `used` stamps.
+    case stampsLeftAtFormatUpgrade
 }
 #endif
 
@@ -57,6 +59,8 @@ struct ImageRules: Sendable, Hashable {
     var wipeKeepsOldVersion = false
     /// How deep a row's lists may nest before a read takes them for damage (the mutant: 128).
     var listDepthLimit = RowFormat.maxDepth
+    /// Opening a file from before ``ImageSchema/stampsFormat`` moves its stamps (mutant: not).
+    var movesOldStamps = true
 
     /// The decision records' rules.
     static let production = ImageRules()
@@ -84,6 +88,7 @@ struct ImageRules: Sendable, Hashable {
         case .nameRepairSkipped: nameRepairSkipped = true
         case .wipeKeepsOldVersion: wipeKeepsOldVersion = true
         case .deepListsReadAsDamage: listDepthLimit = RowFormat.oldMaxDepth
+        case .stampsLeftAtFormatUpgrade: movesOldStamps = false
         }
     }
     #endif

@@ -119,7 +119,7 @@ enum ImageOpener {
                         opening = discarded.map { .recreated($0) } ?? .opened
                     }
                 }
-                let generation = try bumpGeneration(connection, olderFormat: olderFormat)
+                let generation = try bumpGeneration(connection, olderFormat: olderFormat, movesOldStamps: rules.movesOldStamps)
                 let names = try NameTable.load(
                     from: connection, visibleFrom: rules.visibleFrom(generation: generation), generation: generation)
                 // A name that fails its checksum: a damaged row, or a damaged file (see ImageStructureCheck).
@@ -299,7 +299,7 @@ enum ImageOpener {
     /// The count is one statement that answers the new value (`RETURNING`), and the format is
     /// not read again: a new connection compiles every statement it runs, and opening is most of
     /// what a launch costs the simulator (issue 10).
-    private static func bumpGeneration(_ connection: Connection, olderFormat: Int?) throws(SQLiteError) -> Int {
+    private static func bumpGeneration(_ connection: Connection, olderFormat: Int?, movesOldStamps: Bool) throws(SQLiteError) -> Int {
         var generation = 0
         try inTransaction(connection) { () throws(SQLiteError) in
             let statement = try connection.prepare(ImageSchema.SQL.bumpGeneration)
@@ -309,7 +309,7 @@ enum ImageOpener {
             statement.reset()
             // An older row format's rows read as they are: the file is the current format from now on.
             if let olderFormat {
-                if olderFormat < ImageSchema.stampsFormat {
+                if olderFormat < ImageSchema.stampsFormat, movesOldStamps {
                     for sql in ImageSchema.SQL.moveStamps { try connection.execute(sql) }
                 }
                 try connection.execute("PRAGMA user_version = \(ImageSchema.rowFormatVersion)")

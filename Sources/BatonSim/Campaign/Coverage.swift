@@ -42,6 +42,9 @@ package struct Coverage: Hashable, Sendable {
     package var refusedResponses = 0
     /// Responses of the world's recorded ones (``RecordedResponse``) the schedules delivered.
     package var recordedResponses = 0
+    /// Format upgrades that found a sound image and made it the previous format for the new
+    /// build to open (``SimEvent/formatUpgrade``).
+    package var formatUpgrades = 0
 
     package init(model: OracleCoverage = OracleCoverage(), tornWrites: Int = 0, faultsInjected: Int = 0) {
         self.model = model
@@ -60,7 +63,7 @@ package struct Coverage: Hashable, Sendable {
             + [("errorsWithExtensionsReadBack", errorsWithExtensionsReadBack),
                 ("errorsWithOtherMembersReadBack", errorsWithOtherMembersReadBack), ("partialReadsMissing", partialReadsMissing)]
             + [("rottedRowsRead", rottedRowsRead), ("refusedResponses", refusedResponses)]
-            + [("recordedResponses", recordedResponses)]
+            + [("recordedResponses", recordedResponses), ("formatUpgrades", formatUpgrades)]
     }
 
     package static func + (lhs: Coverage, rhs: Coverage) -> Coverage {
@@ -77,6 +80,7 @@ package struct Coverage: Hashable, Sendable {
         sum.rottedRowsRead = lhs.rottedRowsRead + rhs.rottedRowsRead
         sum.refusedResponses = lhs.refusedResponses + rhs.refusedResponses
         sum.recordedResponses = lhs.recordedResponses + rhs.recordedResponses
+        sum.formatUpgrades = lhs.formatUpgrades + rhs.formatUpgrades
         return sum
     }
 
@@ -133,5 +137,6 @@ package struct Coverage: Hashable, Sendable {
         rottedRowsRead = int("rottedRowsRead")
         refusedResponses = int("refusedResponses")
         recordedResponses = int("recordedResponses")
+        formatUpgrades = int("formatUpgrades")
     }
 }

@@ -55,6 +55,9 @@ package struct EventGenerator: Sendable {
     private var rotEndings: SimRandom
     /// Draws whether a relaunch is an upgrade to the next app version: a stream of its own too.
     private var upgrades: SimRandom
+    /// Draws whether a relaunch that is no app update brings a Baton one image format newer: a
+    /// stream of its own, so that no other draw of a seed moved when it came.
+    private var formatUpgrades: SimRandom
     /// Draws whether a response is garbled on its way, and how: a stream of its own too.
     private var garbles: SimRandom
     /// Draws whether a response is one of the world's recorded ones, and which: a stream of its
@@ -80,6 +83,7 @@ package struct EventGenerator: Sendable {
         revisits = random.split("revisits")
         rotEndings = random.split("rot endings")
         upgrades = random.split("upgrades")
+        formatUpgrades = random.split("formatUpgrades")
         garbles = random.split("garbles")
         recordings = random.split("recordings")
         server = Server(world: world, random: random.split("world"), configuration: swarm.server)
@@ -103,6 +107,9 @@ package struct EventGenerator: Sendable {
     /// How often a launch after the process ended is an app update (about one launch in 16: a
     /// 200-event run has one or two).
     static let upgradeChance = 1.0 / 16
+    /// How often a launch that is no app update brings a Baton one image format newer (one in 16
+    /// of the others).
+    static let formatUpgradeChance = 1.0 / 16
     /// How often a response (a query's, a subscription's, or a mutation's plain answer) is garbled
     /// on its way: one in 32.
     static let garbleChance = 1.0 / 32
@@ -117,7 +124,9 @@ package struct EventGenerator: Sendable {
             if swarm.disk.powerLossWhileClosed > 0, random.chance(swarm.disk.powerLossWhileClosed) {
                 return GeneratedEvent(event: .powerLoss(seed: random.next()), execution: nil, drift: [])
             }
-            let launch: SimEvent = upgrades.chance(Self.upgradeChance) ? .upgrade : .relaunch
+            let launch: SimEvent =
+                upgrades.chance(Self.upgradeChance) ? .upgrade
+                : formatUpgrades.chance(Self.formatUpgradeChance) ? .formatUpgrade : .relaunch
             return GeneratedEvent(event: launch, execution: nil, drift: [])
         }
         var drift: [String] = []

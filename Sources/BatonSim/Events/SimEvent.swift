@@ -61,6 +61,11 @@ package enum SimEvent: Hashable, Sendable {
     /// The app is updated: the running process quits (when one runs), and a process of the next
     /// app version opens the image, which wipes the rows an older version wrote.
     case upgrade
+    /// The app's next build, of the same version, brings a Baton one image format newer: the
+    /// running process quits (when one runs), the file is made the format before (6, whose `used`
+    /// stamps are launches themselves), and a process of the new build opens it, which moves its
+    /// stamps and marks it 7, keeping every row.
+    case formatUpgrade
     /// A write, sync or read of the disk fails with `code` (`ioerr` or `full`): the next one, or,
     /// with a `skip`, the one after `skip` more of that kind succeed (the sweep places its faults
     /// this way, and a placed fault launches no process). A read fault targets the next check's
@@ -100,6 +105,7 @@ package enum SimEvent: Hashable, Sendable {
         case .powerLoss: "powerLoss"
         case .relaunch: "relaunch"
         case .upgrade: "upgrade"
+        case .formatUpgrade: "formatUpgrade"
         case .fault: "fault"
         case .corruptFile: "corruptFile"
         case .readFault: "readFault"
@@ -119,7 +125,7 @@ package enum SimEvent: Hashable, Sendable {
     /// True for events that launch a process of their own (quitting the running one first).
     package var launches: Bool {
         switch self {
-        case .relaunch, .upgrade: true
+        case .relaunch, .upgrade, .formatUpgrade: true
         default: false
         }
     }
@@ -158,6 +164,7 @@ package enum SimEvent: Hashable, Sendable {
         case .powerLoss(let s): return "power loss seed \(s)"
         case .relaunch: return "relaunch"
         case .upgrade: return "upgrade to the next app version"
+        case .formatUpgrade: return "upgrade to a build one image format newer"
         case .fault(let on, let code, let skip): return "fault \(code) on next \(on)" + (skip.map { " after \($0) more" } ?? "")
         case .readFault(let code, let skip): return "read fault \(code) in the next check's reads after \(skip)"
         case .diskFull(let events): return "disk full for \(events) events"

@@ -95,6 +95,9 @@ public struct Scenario: Sendable {
     /// The app is updated: the process quits, and the next app version launches, which must find
     /// the image wiped (every row an older version wrote is gone; the file and its generation stay).
     public mutating func upgrade() { events.append(ScheduledEvent(.upgrade)) }
+    /// The app's next build, same version, one image format newer: the process quits, the file is
+    /// made the previous format, and the new build opens it (``SimEvent/formatUpgrade``).
+    public mutating func formatUpgrade() { events.append(ScheduledEvent(.formatUpgrade)) }
 
     /// The scenario as a replay file (for `baton sim replay` and for keeping it as a regression).
     public var replayFile: String {

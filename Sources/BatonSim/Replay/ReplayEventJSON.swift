@@ -12,7 +12,7 @@ enum ReplayEventJSON {
         "retain": ["token", "operation", "variables"],
         "release": ["token"],
         "check": ["operation", "variables", "expiration"],
-        "collect": [], "drain": [], "invalidate": [], "quit": [], "kill": [], "relaunch": [], "upgrade": [],
+        "collect": [], "drain": [], "invalidate": [], "quit": [], "kill": [], "relaunch": [], "upgrade": [], "formatUpgrade": [],
         "drainPartway": ["steps"],
         "advanceClock": ["seconds"],
         "powerLoss": ["seed"],
@@ -68,7 +68,7 @@ enum ReplayEventJSON {
             object["skip"] = .int(skip)
         case .diskFull(let events):
             object["events"] = .int(events)
-        case .collect, .drain, .invalidate, .quit, .kill, .relaunch, .upgrade:
+        case .collect, .drain, .invalidate, .quit, .kill, .relaunch, .upgrade, .formatUpgrade:
             break
         }
         if let expect = scheduled.expect {
@@ -127,6 +127,7 @@ enum ReplayEventJSON {
         case "powerLoss": event = .powerLoss(seed: try fields.seed("seed"))
         case "relaunch": event = .relaunch
         case "upgrade": event = .upgrade
+        case "formatUpgrade": event = .formatUpgrade
         case "corruptFile": event = .corruptFile(seed: try fields.seed("seed"))
         case "bitRot": event = .bitRot(seed: try fields.seed("seed"), afterQuit: try fields.flag("afterQuit"))
         case "diskFull": event = .diskFull(events: try fields.count("events"))

@@ -126,6 +126,11 @@ extension Simulation {
             appVersionNumber += 1
             let found = try launch(index: index)
             return "launched \(appVersion), generation \(process?.image.generation ?? -1), \(found)"
+        case .formatUpgrade:
+            if process != nil { _ = try quit(index: index) }
+            let made = try makePreviousFormat(index: index)
+            let found = try launch(index: index)
+            return "\(made); launched generation \(process?.image.generation ?? -1), \(found)"
         case .corruptFile(let seed):
             if let process {
                 disk.kill()

@@ -67,6 +67,8 @@ package final class Simulation {
     var oracle: Oracle
     /// Field errors the read-backs of available checks gave (for the coverage).
     var errorsReadBack = 0
+    /// Format upgrades that made the image the previous format (for the coverage).
+    var formatUpgrades = 0
     var fieldsWithSeveralErrorsReadBack = 0
     var errorsAtNulledElementsReadBack = 0
     var errorsWithExtensionsReadBack = 0
@@ -266,6 +268,7 @@ package final class Simulation {
         coverage.errorsWithOtherMembersReadBack = errorsWithOtherMembersReadBack
         coverage.partialReadsMissing = partialReadsMissing
         coverage.rottedRowsRead = rottedRowsRead
+        coverage.formatUpgrades = formatUpgrades
         coverage.refusedResponses = refusedResponses
         coverage.recordedResponses = recordedResponses
         return SimOutcome(
