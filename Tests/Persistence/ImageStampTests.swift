@@ -92,6 +92,14 @@ struct ImageStampTests {
             }
             try connection.execute("PRAGMA user_version = 6")
         }
+        // An inspection writes nothing: it reads the format 6 file's launches as they are.
+        do {
+            let inspection = try Image.inspect(path: path)
+            defer { inspection.close() }
+            #expect(Set(inspection.dumpRecords().map(\.used)) == [1])
+            #expect(Set(inspection.dumpNames().map(\.used)) == [1])
+            #expect(inspection.stats()?.usedHistogram.map(\.used) == [1])
+        }
         let image = try openTestImage(path)
         #expect(image.generation == 2)
         #expect(image.readRecord("Note:0") != nil)

@@ -46,6 +46,13 @@ package enum ImageSchema {
     package static func launch(ofStamp stamp: Int) -> Int {
         stamp &- stampBase
     }
+
+    /// What `used` adds to a launch in a file marked row format `format`: a file from before
+    /// ``stampsFormat`` holds launches themselves until a live open moves them (an inspection,
+    /// which writes nothing, reads such a file as it is).
+    package static func stampBase(ofFormat format: Int) -> Int {
+        format >= stampsFormat ? stampBase : 0
+    }
     /// `PRAGMA page_size` of a new image. Half SQLite's default: an image's small tables (names,
     /// meta, root, fetches and their indexes) take a page each, and its rows are small, so
     /// smaller pages leave less of the file empty (the Rick and Morty page's image: 152 KB in

@@ -189,35 +189,45 @@ extension Image {
 
     // MARK: Tables
 
+    /// What the file's `used` columns add to a launch, by the format it is marked with (a file
+    /// of an older format is inspected as it is: only a live open moves its stamps).
+    private static func stampBase(_ connection: Connection) -> Int {
+        let format = (try? connection.scalarInt("PRAGMA user_version")) ?? nil
+        return ImageSchema.stampBase(ofFormat: format ?? ImageSchema.rowFormatVersion)
+    }
+
     private static func recordRows(_ connection: Connection, _ names: AllNames) -> (rows: [ImageRecordRow], gap: ImageUnreadableRange?) {
-        TableScan(connection: connection, table: "records", keyColumn: "key", integerKey: false, columns: "key, used, row")
+        let base = stampBase(connection)
+        return TableScan(connection: connection, table: "records", keyColumn: "key", integerKey: false, columns: "key, used, row")
             .rows { statement in
                 let key = statement.text(0)
                 var sink = RowDecodeSink(collectsLinkTypes: true)
                 let row = statement.withBlob(2) { RowDecoder.decodeRow($0, key: key, names: names, sink: &sink) }
                 return ImageRecordRow(
-                    key: RecordKey(key), used: ImageSchema.launch(ofStamp: statement.int(1)), record: row?.record, storedCells: row?.cells ?? [],
+                    key: RecordKey(key), used: statement.int(1) - base, record: row?.record, storedCells: row?.cells ?? [],
                     linkTypes: linkTypeNames(sink, names))
             }
     }
 
     private static func rootRows(_ connection: Connection, _ names: AllNames) -> (rows: [ImageRootRow], gap: ImageUnreadableRange?) {
-        TableScan(connection: connection, table: "root", keyColumn: "field", integerKey: false, columns: "field, used, cell")
+        let base = stampBase(connection)
+        return TableScan(connection: connection, table: "root", keyColumn: "field", integerKey: false, columns: "field, used, cell")
             .rows { statement in
                 let field = statement.text(0)
                 var sink = RowDecodeSink(collectsLinkTypes: true)
                 let cell = statement.withBlob(2) { RowDecoder.decodeRootCell($0, field: field, names: names, sink: &sink) }
-                return ImageRootRow(field: field, used: ImageSchema.launch(ofStamp: statement.int(1)), cell: cell, linkTypes: linkTypeNames(sink, names))
+                return ImageRootRow(field: field, used: statement.int(1) - base, cell: cell, linkTypes: linkTypeNames(sink, names))
             }
     }
 
     private static func fetchRows(_ connection: Connection) -> (rows: [ImageFetchRow], gap: ImageUnreadableRange?) {
-        TableScan(connection: connection, table: "fetches", keyColumn: "operation", integerKey: false, columns: "operation, used, time, crc")
+        let base = stampBase(connection)
+        return TableScan(connection: connection, table: "fetches", keyColumn: "operation", integerKey: false, columns: "operation, used, time, crc")
             .rows { statement in
                 let operation = statement.text(0)
                 let time = statement.double(2)
                 let verified = statement.int(3) == TableChecksum.stored(TableChecksum.fetch(operation: operation, time: time))
-                return ImageFetchRow(operation: OperationIdentity(operation), used: ImageSchema.launch(ofStamp: statement.int(1)), time: time, verified: verified)
+                return ImageFetchRow(operation: OperationIdentity(operation), used: statement.int(1) - base, time: time, verified: verified)
             }
     }
 
@@ -229,12 +239,13 @@ extension Image {
     }
 
     private static func nameRows(_ connection: Connection) -> Names {
+        let base = stampBase(connection)
         var table = AllNames()
         let (rows, gap) = TableScan(connection: connection, table: "names", keyColumn: "id", integerKey: true, columns: "id, name, used, crc")
             .rows { statement in
                 let verified = NameTable.verifiedName(statement)
                 if let (id, name) = verified { table.byID[id] = name }
-                return ImageNameRow(id: statement.int(0), name: statement.text(1), used: ImageSchema.launch(ofStamp: statement.int(2)), verified: verified != nil)
+                return ImageNameRow(id: statement.int(0), name: statement.text(1), used: statement.int(2) - base, verified: verified != nil)
             }
         return Names(rows: rows, table: table, gap: gap)
     }
