@@ -150,13 +150,20 @@ private final class FaultTally: @unchecked Sendable {
 
 /// A read transaction that notes every lookup, its answer, and whether the disk failed a read
 /// during it.
-private struct RecordingTransaction: ImageReadTransaction {
+///
+/// It hands the check slot rows when the image's session does (``SlotRowSource``), so the
+/// simulator drives the hydration path production takes: until 2026-12-06 the wrapper had only
+/// named rows, and every simulated hydration decoded rows the way no app's did.
+private final class RecordingTransaction: ImageReadTransaction, SlotRowSource {
     let inner: any ImageReadTransaction
+    /// `inner` as a source of slot rows (the image's own session is one).
+    private let slotInner: (any SlotRowSource)?
     let owner: RecordingImage
     let faults = FaultTally()
 
     init(inner: any ImageReadTransaction, owner: RecordingImage) {
         self.inner = inner
+        self.slotInner = inner as? any SlotRowSource
         self.owner = owner
     }
 
@@ -171,6 +178,21 @@ private struct RecordingTransaction: ImageReadTransaction {
     func record(_ key: RecordKey) -> ImageRowLookup {
         owner.recordLookupStarts()
         return noting({ inner.record(key) }, as: { .record(key, $0) })
+    }
+
+    func slotRecord(_ key: RecordKey) -> SlotRowLookup {
+        owner.recordLookupStarts()
+        return noting({ slotInner?.slotRecord(key) ?? SlotRow.lookup(from: inner.record(key)) }, as: { .record(key, Self.found($0)) })
+    }
+
+    /// What a slot row lookup found, as the log keeps it: the answer's kind (its cells are not
+    /// kept, as nothing reads them from the log).
+    private static func found(_ lookup: SlotRowLookup) -> ImageRowLookup {
+        switch lookup {
+        case .found(let row): .found(row.deleted ? .deleted(typename: row.typename) : .present(typename: row.typename, cells: []))
+        case .absent: .absent
+        case .unreadable: .unreadable
+        }
     }
 
     func rootField(_ storageKey: String) -> Cell? {
