@@ -201,6 +201,11 @@ package enum Mutant: String, CaseIterable, Sendable {
     /// Opening a file of a format before 7 marks it 7 without moving its stamps: every row it
     /// holds reads as stamped long before any launch, unseen, and the next drain deletes it all.
     case stampsLeftAtFormatUpgrade
+    /// Hydration's slot rows (the rows the check reads into memory) keep each cell's value
+    /// without its field errors, so a field that failed reads back from the image as if it had
+    /// not. Planted 2026-12-06, when BatonSim began to drive that path: no campaign could catch
+    /// it before, as the simulator's hydration decoded named rows.
+    case slotRowsDropErrors
     /// Ingest keeps an error's message, path and extensions and drops its other members
     /// (`locations`, GitHub's `type`): the rule until 2026-12-06.
     case errorMembersDropped
@@ -267,6 +272,7 @@ package enum Mutant: String, CaseIterable, Sendable {
         case .exactNumbersRounded: "a custom scalar's number with more digits than a double keeps is rounded to the nearest double"
         case .wholeExactNumbersAsText: "a custom scalar's whole number past a double's precision, written with a fraction or an exponent, reads back as decimal text, not as the integer it is"
         case .stampsLeftAtFormatUpgrade: "a format 6 file is marked 7 without its stamps moved, so every row it held is unseen and deleted at the first launch of the new build"
+        case .slotRowsDropErrors: "hydration's slot rows drop their cells' field errors, so a failed field reads back from the image as if it had not failed"
         case .deepListsReadAsDamage: "a list nested deeper than 128 in a row is read as damage, so a custom scalar's deep arrays are lost at the next launch"
         }
     }

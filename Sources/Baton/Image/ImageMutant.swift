@@ -30,6 +30,8 @@ package enum ImageMutant: String, Sendable, Hashable, CaseIterable {
     case deepListsReadAsDamage
     /// Opening a format 2–6 file marks it 7 without moving its `used` stamps.
     case stampsLeftAtFormatUpgrade
+    /// The check's slot rows keep a cell's value without its field errors.
+    case slotRowsDropErrors
 }
 #endif
 
@@ -61,6 +63,8 @@ struct ImageRules: Sendable, Hashable {
     var listDepthLimit = RowFormat.maxDepth
     /// Opening a file from before ``ImageSchema/stampsFormat`` moves its stamps (mutant: not).
     var movesOldStamps = true
+    /// Mutant: the check's slot rows drop their cells' field errors.
+    var slotRowsDropErrors = false
 
     /// The decision records' rules.
     static let production = ImageRules()
@@ -89,6 +93,7 @@ struct ImageRules: Sendable, Hashable {
         case .wipeKeepsOldVersion: wipeKeepsOldVersion = true
         case .deepListsReadAsDamage: listDepthLimit = RowFormat.oldMaxDepth
         case .stampsLeftAtFormatUpgrade: movesOldStamps = false
+        case .slotRowsDropErrors: slotRowsDropErrors = true
         }
     }
     #endif

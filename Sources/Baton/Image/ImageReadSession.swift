@@ -36,6 +36,7 @@ final class ImageReadSession: ImageReadTransaction, SlotRowSource {
         self.generation = state.generation
         self.visibleFrom = state.visibleFrom
         sink.listDepthLimit = state.rules.listDepthLimit
+        sink.slotRowsDropErrors = state.rules.slotRowsDropErrors
     }
 
     /// ``ImageState/isVisible(used:)`` from the session's own copy of the bound.

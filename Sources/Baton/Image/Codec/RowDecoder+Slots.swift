@@ -32,7 +32,7 @@ extension RowDecoder {
                 if !deleted { cells[slot] = Cell(consume value) }
             } else {
                 guard let errors = fieldErrors(tag: tag, &reader) else { return nil }
-                if !deleted { cells[slot] = Cell(consume value, errors: errors) }
+                if !deleted { cells[slot] = sink.slotRowsDropErrors ? Cell(consume value) : Cell(consume value, errors: errors) }
             }
         }
         guard reader.isAtEnd else { return nil }

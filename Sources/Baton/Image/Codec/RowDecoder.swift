@@ -15,6 +15,8 @@ package struct RowDecodeSink {
     /// Lists nested deeper than this are damage (``RowFormat/maxDepth``; the mutant
     /// `deepListsReadAsDamage` lowers it to the old limit).
     var listDepthLimit = RowFormat.maxDepth
+    /// The mutant `slotRowsDropErrors`: slot rows keep a cell's value without its field errors.
+    var slotRowsDropErrors = false
 
     package init(collectsLinkTypes: Bool = false) {
         self.collectsLinkTypes = collectsLinkTypes
