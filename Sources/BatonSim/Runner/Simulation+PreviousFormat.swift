@@ -6,12 +6,11 @@ import CSQLite
 ///
 /// The previous format is written here from docs/design.md ("Tables", `used`), never through the
 /// store's code: row format 6 differs from 7 only in its `used` columns, which held launches
-/// themselves, where format 7's hold a launch plus 128. So the file is made format 6 by taking 128
-/// from every stamp and marking it 6, in one transaction through the simulated disk (a crash
-/// afterwards keeps or loses it whole, and either way the rows mean the same).
+/// themselves, where format 7's hold a launch plus 128 (``Oracle/stampBase``, the constant the
+/// model decodes stamps with). So the file is made format 6 by taking 128 from every stamp and
+/// marking it 6, in one transaction through the simulated disk (a crash afterwards keeps or
+/// loses it whole, and either way the rows mean the same).
 extension Simulation {
-    /// What row format 7 adds to a launch in a `used` column (docs/design.md).
-    nonisolated static let formatSevenStampBase = 128
     /// The tables whose rows carry a `used` stamp.
     nonisolated static let stampedTables = ["records", "root", "fetches", "names"]
 
@@ -36,14 +35,14 @@ extension Simulation {
             var stamps = 0
             for table in Self.stampedTables {
                 let odd = try connection.scalarInt(
-                    "SELECT count(*) FROM \(table) WHERE NOT (typeof(used) = 'integer' AND used BETWEEN \(Self.formatSevenStampBase) AND 2147483647)")
+                    "SELECT count(*) FROM \(table) WHERE NOT (typeof(used) = 'integer' AND used BETWEEN \(Oracle.stampBase) AND 2147483647)")
                 guard odd == 0 else { return "left format 7 (a stamp in \(table) no launch made)" }
                 stamps += try connection.scalarInt("SELECT count(*) FROM \(table)") ?? 0
             }
             try connection.execute("BEGIN IMMEDIATE")
             do throws(SQLiteError) {
                 for table in Self.stampedTables {
-                    try connection.execute("UPDATE \(table) SET used = used - \(Self.formatSevenStampBase)")
+                    try connection.execute("UPDATE \(table) SET used = used - \(Oracle.stampBase)")
                 }
                 try connection.execute("PRAGMA user_version = 6")
                 try connection.execute("COMMIT")

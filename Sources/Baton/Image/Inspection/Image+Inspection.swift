@@ -116,11 +116,11 @@ extension Image {
             dump.names = names.rows
             dump.unreadable += names.gap.map { [$0] } ?? []
             var gap: ImageUnreadableRange?
-            (dump.records, gap) = Self.recordRows(connection, names.table)
+            (dump.records, gap) = Self.recordRows(connection, names.table, stampBase: names.stampBase)
             dump.unreadable += gap.map { [$0] } ?? []
-            (dump.rootFields, gap) = Self.rootRows(connection, names.table)
+            (dump.rootFields, gap) = Self.rootRows(connection, names.table, stampBase: names.stampBase)
             dump.unreadable += gap.map { [$0] } ?? []
-            (dump.fetches, gap) = Self.fetchRows(connection)
+            (dump.fetches, gap) = Self.fetchRows(connection, stampBase: names.stampBase)
             dump.unreadable += gap.map { [$0] } ?? []
             return dump
         }
@@ -129,17 +129,17 @@ extension Image {
     /// Every record's row in key order (UTF-8 bytes), aged out or not, as far as SQLite can read
     /// them; empty without a file.
     package func dumpRecords() -> [ImageRecordRow] {
-        inspecting { connection, names in Self.recordRows(connection, names.table).rows } ?? []
+        inspecting { connection, names in Self.recordRows(connection, names.table, stampBase: names.stampBase).rows } ?? []
     }
 
     /// Every query-root field's row in field order; empty without a file.
     package func dumpRootFields() -> [ImageRootRow] {
-        inspecting { connection, names in Self.rootRows(connection, names.table).rows } ?? []
+        inspecting { connection, names in Self.rootRows(connection, names.table, stampBase: names.stampBase).rows } ?? []
     }
 
     /// Every fetch time in operation order; empty without a file.
     package func dumpFetches() -> [ImageFetchRow] {
-        inspecting { connection, _ in Self.fetchRows(connection).rows } ?? []
+        inspecting { connection, names in Self.fetchRows(connection, stampBase: names.stampBase).rows } ?? []
     }
 
     /// Every name in id order; empty without a file.
@@ -156,7 +156,7 @@ extension Image {
             stats.names = names.rows.count
             stats.damagedNames = names.rows.filter { !$0.verified }.count
             stats.unreadable += names.gap.map { [$0] } ?? []
-            let records = Self.recordRows(connection, names.table)
+            let records = Self.recordRows(connection, names.table, stampBase: names.stampBase)
             var histogram: [Int: Int] = [:]
             for row in records.rows {
                 stats.records += 1
@@ -169,11 +169,11 @@ extension Image {
             }
             stats.usedHistogram = histogram.keys.sorted().map { ImageStats.UsedCount(used: $0, records: histogram[$0]!) }
             stats.unreadable += records.gap.map { [$0] } ?? []
-            let root = Self.rootRows(connection, names.table)
+            let root = Self.rootRows(connection, names.table, stampBase: names.stampBase)
             stats.rootFields = root.rows.count
             stats.damagedRootFields = root.rows.filter { $0.cell == nil }.count
             stats.unreadable += root.gap.map { [$0] } ?? []
-            let fetches = Self.fetchRows(connection)
+            let fetches = Self.fetchRows(connection, stampBase: names.stampBase)
             stats.fetches = fetches.rows.count
             stats.damagedFetches = fetches.rows.filter { !$0.verified }.count
             stats.unreadable += fetches.gap.map { [$0] } ?? []
@@ -196,9 +196,10 @@ extension Image {
         return ImageSchema.stampBase(ofFormat: format ?? ImageSchema.rowFormatVersion)
     }
 
-    private static func recordRows(_ connection: Connection, _ names: AllNames) -> (rows: [ImageRecordRow], gap: ImageUnreadableRange?) {
-        let base = stampBase(connection)
-        return TableScan(connection: connection, table: "records", keyColumn: "key", integerKey: false, columns: "key, used, row")
+    private static func recordRows(
+        _ connection: Connection, _ names: AllNames, stampBase base: Int
+    ) -> (rows: [ImageRecordRow], gap: ImageUnreadableRange?) {
+        TableScan(connection: connection, table: "records", keyColumn: "key", integerKey: false, columns: "key, used, row")
             .rows { statement in
                 let key = statement.text(0)
                 var sink = RowDecodeSink(collectsLinkTypes: true)
@@ -209,9 +210,10 @@ extension Image {
             }
     }
 
-    private static func rootRows(_ connection: Connection, _ names: AllNames) -> (rows: [ImageRootRow], gap: ImageUnreadableRange?) {
-        let base = stampBase(connection)
-        return TableScan(connection: connection, table: "root", keyColumn: "field", integerKey: false, columns: "field, used, cell")
+    private static func rootRows(
+        _ connection: Connection, _ names: AllNames, stampBase base: Int
+    ) -> (rows: [ImageRootRow], gap: ImageUnreadableRange?) {
+        TableScan(connection: connection, table: "root", keyColumn: "field", integerKey: false, columns: "field, used, cell")
             .rows { statement in
                 let field = statement.text(0)
                 var sink = RowDecodeSink(collectsLinkTypes: true)
@@ -220,9 +222,8 @@ extension Image {
             }
     }
 
-    private static func fetchRows(_ connection: Connection) -> (rows: [ImageFetchRow], gap: ImageUnreadableRange?) {
-        let base = stampBase(connection)
-        return TableScan(connection: connection, table: "fetches", keyColumn: "operation", integerKey: false, columns: "operation, used, time, crc")
+    private static func fetchRows(_ connection: Connection, stampBase base: Int) -> (rows: [ImageFetchRow], gap: ImageUnreadableRange?) {
+        TableScan(connection: connection, table: "fetches", keyColumn: "operation", integerKey: false, columns: "operation, used, time, crc")
             .rows { statement in
                 let operation = statement.text(0)
                 let time = statement.double(2)
@@ -231,11 +232,13 @@ extension Image {
             }
     }
 
-    /// The names of the file: every row (verified or not) and a table of those that verify.
+    /// The names of the file: every row (verified or not) and a table of those that verify; and
+    /// what the file's `used` columns add to a launch, read once with them.
     private struct Names {
         var rows: [ImageNameRow]
         var table: AllNames
         var gap: ImageUnreadableRange?
+        var stampBase: Int
     }
 
     private static func nameRows(_ connection: Connection) -> Names {
@@ -247,7 +250,7 @@ extension Image {
                 if let (id, name) = verified { table.byID[id] = name }
                 return ImageNameRow(id: statement.int(0), name: statement.text(1), used: statement.int(2) - base, verified: verified != nil)
             }
-        return Names(rows: rows, table: table, gap: gap)
+        return Names(rows: rows, table: table, gap: gap, stampBase: base)
     }
 
     /// `PRAGMA integrity_check`'s answer, lines joined (`"ok"` for a sound file); an error's
