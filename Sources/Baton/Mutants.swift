@@ -153,6 +153,10 @@ package enum Mutant: String, CaseIterable, Sendable {
     /// launch of the new version wipes again and nothing survives a relaunch (planted: no
     /// campaign launched another app version before 2026-12-05).
     case wipeKeepsOldVersion
+    /// An app update's open marks the image the new version's in a transaction of its own before
+    /// it deletes the old version's rows in another: a process that dies between leaves the old
+    /// rows under the new version's mark, and every later launch serves them.
+    case wipeMarksFirst
     /// An error's path read past a bad element (neither a string nor a non-negative integer)
     /// leaves the strings after it unread, so the response is refused as malformed JSON (the
     /// bug BatonSim's garbled responses found on 2026-12-05).
@@ -201,6 +205,10 @@ package enum Mutant: String, CaseIterable, Sendable {
     /// Opening a file of a format before 7 marks it 7 without moving its stamps: every row it
     /// holds reads as stamped long before any launch, unseen, and the next drain deletes it all.
     case stampsLeftAtFormatUpgrade
+    /// Opening a file of a format before 7 counts the launch and marks the file 7 in one
+    /// transaction, and moves its stamps in a second: a process that dies between leaves a
+    /// format 7 file whose stamps are launches, every row unseen.
+    case stampsMovedApart
     /// Hydration's slot rows (the rows the check reads into memory) keep each cell's value
     /// without its field errors, so a field that failed reads back from the image as if it had
     /// not. Planted 2026-12-06, when BatonSim began to drive that path: no campaign could catch
@@ -259,6 +267,7 @@ package enum Mutant: String, CaseIterable, Sendable {
         case .failedStructureReadDiscards: "a structure check that could not read a page finds the file corrupt, and the image starts again"
         case .nameRepairSkipped: "the writer leaves a damaged name's checksum wrong, so rows it writes under the name miss at the next launch"
         case .wipeKeepsOldVersion: "an app update's wipe leaves the old version in the image, so every launch of the new version wipes it again"
+        case .wipeMarksFirst: "an app update's open marks the image the new version's before it deletes the old rows, in two transactions, so a process dying between leaves the old version's rows served as the new one's"
         case .badPathElementStopsReading: "a string after a bad element of an error's path is left unread, and the response is refused as malformed JSON"
         case .discardedValuesUnchecked: "a value of the wrong kind that a propagated null replaces is read past when it follows the null"
         case .pathNumberReadAsDouble: "a number past a double's range in an error's path refuses the whole response"
@@ -272,6 +281,7 @@ package enum Mutant: String, CaseIterable, Sendable {
         case .exactNumbersRounded: "a custom scalar's number with more digits than a double keeps is rounded to the nearest double"
         case .wholeExactNumbersAsText: "a custom scalar's whole number past a double's precision, written with a fraction or an exponent, reads back as decimal text, not as the integer it is"
         case .stampsLeftAtFormatUpgrade: "a format 6 file is marked 7 without its stamps moved, so every row it held is unseen and deleted at the first launch of the new build"
+        case .stampsMovedApart: "a format 6 file is counted and marked 7 in one transaction and has its stamps moved in another, so a process dying between leaves every row unseen"
         case .slotRowsDropErrors: "hydration's slot rows drop their cells' field errors, so a failed field reads back from the image as if it had not failed"
         case .deepListsReadAsDamage: "a list nested deeper than 128 in a row is read as damage, so a custom scalar's deep arrays are lost at the next launch"
         }

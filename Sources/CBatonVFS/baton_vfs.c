@@ -270,6 +270,14 @@ struct baton_disk {
     int sync_failure;   /* BATON_DISK_SYNC_FAILURE_*                    */
     size_t sector;      /* xSectorSize, and the unit a torn write is cut in */
     int device;         /* xDeviceCharacteristics                        */
+    /* A crash armed at a disk-changing operation (baton_disk_arm_crash):
+     * how many more may happen first (-1: none armed), whether it is a
+     * power loss and its seed, and whether it struck (the disk then refuses
+     * everything until baton_disk_thaw). */
+    int64_t crash_left;
+    int crash_power_loss;
+    uint64_t crash_seed;
+    int frozen;
 };
 
 typedef struct bfile {
@@ -756,6 +764,31 @@ static int bdisk_take_fault(baton_disk *d, int kind) {
     return f->code;
 }
 
+/* The crash point, asked before every operation that changes the disk
+ * (write, sync, truncation, file creation, deletion): nonzero when the
+ * operation must not happen, because an armed crash strikes now (the
+ * process dies: a kill or a power loss) or struck before. */
+static int bdisk_crash_point(baton_disk *d) {
+    if (d->frozen) {
+        return 1;
+    }
+    if (d->crash_left < 0) {
+        return 0;
+    }
+    if (d->crash_left > 0) {
+        d->crash_left--;
+        return 0;
+    }
+    d->crash_left = -1;
+    if (d->crash_power_loss) {
+        baton_disk_power_loss(d, d->crash_seed);
+    } else {
+        baton_disk_kill(d);
+    }
+    d->frozen = 1;
+    return 1;
+}
+
 /* ------------------------------------------------------------------------ */
 /* sqlite3_io_methods                                                        */
 
@@ -880,6 +913,9 @@ static int bio_write(sqlite3_file *f, const void *buf, int amt, sqlite3_int64 of
     if (h->readonly) {
         return SQLITE_READONLY;
     }
+    if (bdisk_crash_point(d)) {
+        return SQLITE_IOERR_WRITE;
+    }
     if (amt < 0 || off < 0) {
         return SQLITE_IOERR_WRITE;
     }
@@ -907,6 +943,9 @@ static int bio_truncate(sqlite3_file *f, sqlite3_int64 size) {
     baton_disk *d = bfile_disk(h);
     if (h->readonly) {
         return SQLITE_READONLY;
+    }
+    if (bdisk_crash_point(d)) {
+        return SQLITE_IOERR_TRUNCATE;
     }
     if (size < 0) {
         return SQLITE_IOERR_TRUNCATE;
@@ -949,6 +988,9 @@ static int bio_sync(sqlite3_file *f, int flags) {
         return SQLITE_IOERR;
     }
     baton_disk *d = bfile_disk(h);
+    if (bdisk_crash_point(d)) {
+        return SQLITE_IOERR_FSYNC;
+    }
     int rc = bdisk_take_fault(d, BATON_DISK_FAULT_SYNC);
     if (rc != SQLITE_OK) {
         /* The unix VFS returns before its one-time directory sync. */
@@ -1261,6 +1303,9 @@ static int bvfs_open(sqlite3_vfs *vfs, sqlite3_filename name, sqlite3_file *f,
     baton_disk *d = bvfs_disk(vfs);
     bfile *h = (bfile *)f;
     memset(h, 0, sizeof *h);
+    if (d->frozen) {
+        return SQLITE_CANTOPEN;
+    }
     const int memory_only = SQLITE_OPEN_DELETEONCLOSE | SQLITE_OPEN_TEMP_DB |
                             SQLITE_OPEN_TEMP_JOURNAL | SQLITE_OPEN_SUBJOURNAL |
                             SQLITE_OPEN_TRANSIENT_DB;
@@ -1283,6 +1328,9 @@ static int bvfs_open(sqlite3_vfs *vfs, sqlite3_filename name, sqlite3_file *f,
             }
         } else {
             if (!(flags & SQLITE_OPEN_CREATE)) {
+                return SQLITE_CANTOPEN;
+            }
+            if (bdisk_crash_point(d)) {
                 return SQLITE_CANTOPEN;
             }
             n = bdir_create(d, path);
@@ -1314,6 +1362,9 @@ static int bvfs_open(sqlite3_vfs *vfs, sqlite3_filename name, sqlite3_file *f,
 
 static int bvfs_delete(sqlite3_vfs *vfs, const char *name, int sync_dir) {
     baton_disk *d = bvfs_disk(vfs);
+    if (bdisk_crash_point(d)) {
+        return SQLITE_IOERR_DELETE;
+    }
     char path[BDISK_MAX_PATH + 1];
     if (bdisk_full_path(name, path, sizeof path) != 0) {
         return SQLITE_IOERR_DELETE;
@@ -1329,6 +1380,10 @@ static int bvfs_delete(sqlite3_vfs *vfs, const char *name, int sync_dir) {
 }
 
 static int bvfs_access(sqlite3_vfs *vfs, const char *name, int flags, int *out) {
+    if (bvfs_disk(vfs)->frozen) {
+        *out = 0;
+        return SQLITE_IOERR_ACCESS;
+    }
     bnode *n = bdir_find_name(bvfs_disk(vfs), name);
     if (flags == SQLITE_ACCESS_EXISTS) {
         /* Like the unix VFS: an empty file does not count as existing. */
@@ -1421,6 +1476,7 @@ baton_disk *baton_disk_create(uint64_t seed) {
         return NULL;
     }
     d->epoch = bepoch_new(d);
+    d->crash_left = -1;
     if (d->epoch == NULL) {
         free(d);
         return NULL;
@@ -1681,6 +1737,20 @@ void baton_disk_power_loss(baton_disk *d, uint64_t seed) {
     bdisk_power_loss_directory(d, style, &directory_rng);
     d->counters.power_losses++;
     bdisk_end_epoch(d, 1);
+}
+
+void baton_disk_arm_crash(baton_disk *d, uint32_t operations, int power_loss, uint64_t seed) {
+    d->crash_left = (int64_t)operations;
+    d->crash_power_loss = power_loss;
+    d->crash_seed = seed;
+    d->frozen = 0;
+}
+
+int baton_disk_thaw(baton_disk *d) {
+    int struck = d->frozen;
+    d->crash_left = -1;
+    d->frozen = 0;
+    return struck;
 }
 
 void baton_disk_flush_all(baton_disk *d) {

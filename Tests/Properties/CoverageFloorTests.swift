@@ -83,6 +83,10 @@ struct CoverageFloorTests {
         // Launches of a build one image format newer that found a sound image and made it format 6
         // first (one launch in 16 of those that are no app update).
         "formatUpgrades": 6,  // 19
+        // Processes that died inside their open (one launch in 12), and launches that then found
+        // what the dying open had committed (OpenCrashTests reaches it at every crash point).
+        "openCrashes": 12,  // 30
+        "openCrashesCommitted": 1,  // 4
     ]
 
     @Test("seeds 0..<24 of the default world reach every counted rule at least as often as the floor")

@@ -76,6 +76,9 @@ struct OracleCoverageTests {
         oracle.release(token: 1)  // straight out of an empty buffer
         // The app is updated: its next version's launch wipes the image.
         oracle.relaunched(found: 0, generation: 8, after: .quit, appVersion: Oracle.appVersion(2))
+        // A process dies inside its open, and the next launch finds the launch it counted.
+        oracle.openCrashed(after: .kill, appVersion: Oracle.appVersion(2), powerLoss: false)
+        oracle.relaunched(found: 1, generation: 10, after: .openCrash, appVersion: Oracle.appVersion(2))
 
         for (name, value) in oracle.coverage.counters {
             #expect(value > 0, "\(name) was never reached")

@@ -68,6 +68,6 @@ struct OracleDifferenceTests {
         b.bulkDeletions = 6
         let sum = a + b
         #expect(sum.revivals == 5 && sum.deduplicatedEdges == 1 && sum.powerLossesOntoOlderCommit == 4 && sum.bulkDeletions == 6)
-        #expect(sum.counters.count == 24 && sum.counters.map(\.value).reduce(0, +) == 16)
+        #expect(sum.counters.count == 26 && sum.counters.map(\.value).reduce(0, +) == 16)
     }
 }

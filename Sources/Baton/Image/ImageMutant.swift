@@ -25,11 +25,15 @@ package enum ImageMutant: String, Sendable, Hashable, CaseIterable {
     case nameRepairSkipped
     /// An app update's wipe leaves the old version in `meta`.
     case wipeKeepsOldVersion
+    /// The wipe marks the new version in a transaction before the one deleting the rows.
+    case wipeMarksFirst
     /// The reader takes a list nested deeper than 128 for damage, though ingest accepts and the
     /// writer writes lists as deep as a response nests (the rule until 2026-12-06).
     case deepListsReadAsDamage
     /// Opening a format 2–6 file marks it 7 without moving its `used` stamps.
     case stampsLeftAtFormatUpgrade
+    /// Opening a format 2–6 file moves its stamps in a transaction after the one marking it 7.
+    case stampsMovedApart
     /// The check's slot rows keep a cell's value without its field errors.
     case slotRowsDropErrors
 }
@@ -59,10 +63,14 @@ struct ImageRules: Sendable, Hashable {
     var nameRepairSkipped = false
     /// Mutant: another version's wipe does not record the new version.
     var wipeKeepsOldVersion = false
+    /// The wipe's mark and its deletions share one transaction (mutant: the mark commits first).
+    var wipeMarksFirst = false
     /// How deep a row's lists may nest before a read takes them for damage (the mutant: 128).
     var listDepthLimit = RowFormat.maxDepth
     /// Opening a file from before ``ImageSchema/stampsFormat`` moves its stamps (mutant: not).
     var movesOldStamps = true
+    /// The move shares the count's transaction (mutant: a transaction after it).
+    var movesStampsApart = false
     /// Mutant: the check's slot rows drop their cells' field errors.
     var slotRowsDropErrors = false
 
@@ -91,8 +99,10 @@ struct ImageRules: Sendable, Hashable {
         case .failedStructureReadDiscards: failedStructureReadDiscards = true
         case .nameRepairSkipped: nameRepairSkipped = true
         case .wipeKeepsOldVersion: wipeKeepsOldVersion = true
+        case .wipeMarksFirst: wipeMarksFirst = true
         case .deepListsReadAsDamage: listDepthLimit = RowFormat.oldMaxDepth
         case .stampsLeftAtFormatUpgrade: movesOldStamps = false
+        case .stampsMovedApart: movesStampsApart = true
         case .slotRowsDropErrors: slotRowsDropErrors = true
         }
     }

@@ -119,7 +119,13 @@ enum ImageOpener {
                         opening = discarded.map { .recreated($0) } ?? .opened
                     }
                 }
-                let generation = try bumpGeneration(connection, olderFormat: olderFormat, movesOldStamps: rules.movesOldStamps)
+                let generation = try bumpGeneration(
+                    connection, olderFormat: olderFormat, movesOldStamps: rules.movesOldStamps && !rules.movesStampsApart)
+                if rules.movesStampsApart, let olderFormat, olderFormat < ImageSchema.stampsFormat {
+                    try inTransaction(connection) { () throws(SQLiteError) in
+                        for sql in ImageSchema.SQL.moveStamps { try connection.execute(sql) }
+                    }
+                }
                 let names = try NameTable.load(
                     from: connection, visibleFrom: rules.visibleFrom(generation: generation), generation: generation)
                 // A name that fails its checksum: a damaged row, or a damaged file (see ImageStructureCheck).
@@ -270,6 +276,9 @@ enum ImageOpener {
     /// Deletes every row of every table but `meta`, and records the new application version.
     /// The generation keeps counting.
     static func wipe(_ connection: Connection, appVersion: String, rules: ImageRules = .production) throws(SQLiteError) {
+        if rules.wipeMarksFirst {
+            try inTransaction(connection) { () throws(SQLiteError) in try setMeta(connection, ImageSchema.versionKey, text: appVersion) }
+        }
         try inTransaction(connection) { () throws(SQLiteError) in
             for (table, _) in ImageSchema.agingTables {
                 try connection.execute("DELETE FROM \(table)")

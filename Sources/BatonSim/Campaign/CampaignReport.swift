@@ -81,6 +81,7 @@ package enum CampaignReport {
                 "kill": .int(summary.crashes.kill), "powerLoss": .int(summary.crashes.powerLoss),
                 "quit": .int(summary.crashes.quit), "drainPartway": .int(summary.crashes.drainPartway),
                 "faults": .int(summary.crashes.faults), "corruptions": .int(summary.crashes.corruptions),
+                "openCrashes": .int(summary.crashes.openCrashes),
                 "total": .int(summary.crashes.total),
             ]),
             "statesChecked": .int(summary.statesChecked),
@@ -125,7 +126,7 @@ package enum CampaignReport {
         if case .object(let c)? = o["crashes"] {
             summary.crashes = CrashCounts(kill: int(c["kill"]), powerLoss: int(c["powerLoss"]), quit: int(c["quit"]),
                                           drainPartway: int(c["drainPartway"]), faults: int(c["faults"]),
-                                          corruptions: int(c["corruptions"]))
+                                          corruptions: int(c["corruptions"]), openCrashes: int(c["openCrashes"]))
         }
         if case .object(let d)? = o["determinism"] {
             summary.determinismChecked = int(d["checked"])

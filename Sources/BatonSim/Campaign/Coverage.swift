@@ -123,6 +123,8 @@ package struct Coverage: Hashable, Sendable {
         model.releasedRootsLeavingBuffer = int("releasedRootsLeavingBuffer")
         model.rowsRevived = int("rowsRevived")
         model.upgradeWipes = int("upgradeWipes")
+        model.openCrashes = int("openCrashes")
+        model.openCrashesCommitted = int("openCrashesCommitted")
         tornWrites = int("tornWrites")
         directoryEntriesLost = int("directoryEntriesLost")
         failedSyncsDroppingWrites = int("failedSyncsDroppingWrites")

@@ -185,6 +185,22 @@ public final class SimulatedDisk: @unchecked Sendable {
         baton_disk_power_loss(handle, seed)
     }
 
+    /// Arms a crash inside what the process does next: `operations` more
+    /// disk-changing operations (writes, syncs, truncations, file creations
+    /// and deletions) succeed, and the next one never happens. The process
+    /// dies there, by a kill or, with `powerLossSeed`, a power loss; its
+    /// handles are dead and the disk refuses everything until ``thaw()``.
+    public func armCrash(afterOperations operations: UInt32, powerLossSeed: UInt64?) {
+        baton_disk_arm_crash(handle, operations, powerLossSeed == nil ? 0 : 1, powerLossSeed ?? 0)
+    }
+
+    /// Ends an armed crash for the next process: true when it struck, false
+    /// when it was still waiting (it is disarmed).
+    @discardableResult
+    public func thaw() -> Bool {
+        baton_disk_thaw(handle) != 0
+    }
+
     /// The OS writes its cache back: every pending operation becomes
     /// durable. Open handles stay valid.
     public func flushAll() {

@@ -58,6 +58,8 @@ package struct EventGenerator: Sendable {
     /// Draws whether a relaunch that is no app update brings a Baton one image format newer: a
     /// stream of its own, so that no other draw of a seed moved when it came.
     private var formatUpgrades: SimRandom
+    /// Draws whether a launch dies inside its open, where, and how: a stream of its own.
+    private var openCrashes: SimRandom
     /// Draws whether a response is garbled on its way, and how: a stream of its own too.
     private var garbles: SimRandom
     /// Draws whether a response is one of the world's recorded ones, and which: a stream of its
@@ -84,6 +86,7 @@ package struct EventGenerator: Sendable {
         rotEndings = random.split("rot endings")
         upgrades = random.split("upgrades")
         formatUpgrades = random.split("formatUpgrades")
+        openCrashes = random.split("openCrashes")
         garbles = random.split("garbles")
         recordings = random.split("recordings")
         server = Server(world: world, random: random.split("world"), configuration: swarm.server)
@@ -110,6 +113,11 @@ package struct EventGenerator: Sendable {
     /// How often a launch that is no app update brings a Baton one image format newer (one in 16
     /// of the others).
     static let formatUpgradeChance = 1.0 / 16
+    /// How often a launch dies inside its open (one in 12), and the most disk-changing operations
+    /// it makes before: an open of an image makes about 5 to 15 (the count, the checkpoint
+    /// before it, a format's move); one that creates the file or wipes it more.
+    static let openCrashChance = 1.0 / 12
+    static let openCrashMaxOperations = 24
     /// How often a response (a query's, a subscription's, or a mutation's plain answer) is garbled
     /// on its way: one in 32.
     static let garbleChance = 1.0 / 32
@@ -123,6 +131,13 @@ package struct EventGenerator: Sendable {
             // The disk model's option: now and then the power goes while the app is closed.
             if swarm.disk.powerLossWhileClosed > 0, random.chance(swarm.disk.powerLossWhileClosed) {
                 return GeneratedEvent(event: .powerLoss(seed: random.next()), execution: nil, drift: [])
+            }
+            if openCrashes.chance(Self.openCrashChance) {
+                let operations = openCrashes.int(0...Self.openCrashMaxOperations)
+                let seed: UInt64? = openCrashes.chance(0.5) ? openCrashes.next() : nil
+                let build = openCrashes.pick(LaunchBuild.allCases)
+                let event = SimEvent.openCrash(operations: operations, powerLossSeed: seed, build: build)
+                return GeneratedEvent(event: event, execution: nil, drift: [])
             }
             let launch: SimEvent =
                 upgrades.chance(Self.upgradeChance) ? .upgrade

@@ -66,6 +66,16 @@ package enum SimEvent: Hashable, Sendable {
     /// stamps are launches themselves), and a process of the new build opens it, which moves its
     /// stamps and marks it 7, keeping every row.
     case formatUpgrade
+    /// A new process dies while it opens the image: the running process quits (when one runs),
+    /// and the next opens the image until `operations` of its disk-changing operations (writes,
+    /// syncs, truncations, file creations and deletions) have happened; the next never does. It
+    /// dies by a kill or, with `powerLossSeed`, a power loss. The process is of the same build, or
+    /// of the app's next version (as ``upgrade`` launches, and the versions after it run that one
+    /// too), or a build one image format newer (the file made the previous format first, as
+    /// ``formatUpgrade`` does). An open that finishes sooner is killed (or loses power) right
+    /// after. No process runs afterwards: the next launch must find a state the open could have
+    /// left.
+    case openCrash(operations: Int, powerLossSeed: UInt64?, build: LaunchBuild)
     /// A write, sync or read of the disk fails with `code` (`ioerr` or `full`): the next one, or,
     /// with a `skip`, the one after `skip` more of that kind succeed (the sweep places its faults
     /// this way, and a placed fault launches no process). A read fault targets the next check's
@@ -106,6 +116,7 @@ package enum SimEvent: Hashable, Sendable {
         case .relaunch: "relaunch"
         case .upgrade: "upgrade"
         case .formatUpgrade: "formatUpgrade"
+        case .openCrash: "openCrash"
         case .fault: "fault"
         case .corruptFile: "corruptFile"
         case .readFault: "readFault"
@@ -117,7 +128,7 @@ package enum SimEvent: Hashable, Sendable {
     /// True for events that end the process.
     package var endsProcess: Bool {
         switch self {
-        case .quit, .kill, .powerLoss, .drainPartway, .corruptFile, .bitRot: true
+        case .quit, .kill, .powerLoss, .drainPartway, .corruptFile, .bitRot, .openCrash: true
         default: false
         }
     }
@@ -165,11 +176,34 @@ package enum SimEvent: Hashable, Sendable {
         case .relaunch: return "relaunch"
         case .upgrade: return "upgrade to the next app version"
         case .formatUpgrade: return "upgrade to a build one image format newer"
+        case .openCrash(let operations, let seed, let build):
+            return build.processName + " dies opening the image after \(operations) disk changes, "
+                + (seed.map { "power loss seed \($0)" } ?? "killed")
         case .fault(let on, let code, let skip): return "fault \(code) on next \(on)" + (skip.map { " after \($0) more" } ?? "")
         case .readFault(let code, let skip): return "read fault \(code) in the next check's reads after \(skip)"
         case .diskFull(let events): return "disk full for \(events) events"
         case .bitRot(let seed, let afterQuit): return "bits rot in the image at rest\(afterQuit ? " after a quit" : ""), seed \(seed)"
         case .corruptFile(let seed): return "image file overwritten with garbage, seed \(seed)"
+        }
+    }
+}
+
+/// Which build a launch runs, beside the one that ran last.
+public enum LaunchBuild: String, Sendable, Hashable, CaseIterable {
+    /// The same build.
+    case same
+    /// The app's next version: its open wipes the rows the older one wrote.
+    case appUpgrade = "app"
+    /// The same app version, with a Baton one image format newer: the file is made the previous
+    /// format first, and its open moves it into the current one.
+    case formatUpgrade = "format"
+
+    /// The process, as a trace line names it.
+    var processName: String {
+        switch self {
+        case .same: "a process"
+        case .appUpgrade: "the next app version"
+        case .formatUpgrade: "a build one image format newer"
         }
     }
 }

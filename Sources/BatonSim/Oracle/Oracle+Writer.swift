@@ -131,6 +131,7 @@ extension Oracle {
         case .quit, .kill: [image.adding(dormant)]
         case .powerLoss: Array(states[durable...])
         case .corruption: [.empty(generation: 0)]
+        case .openCrash: crashChains.map { $0[$0.count - 1] }
         }
     }
 
@@ -156,6 +157,10 @@ extension Oracle {
             states = [landed]
         case .quit, .kill:
             states = Array(states[durable...])
+        case .openCrash:
+            if crashFollowedCorruption { dormant = OracleImage(generation: 0) }
+            states = crashChains[index]
+            if crashCommitted.contains(landed) { coverage.openCrashesCommitted += 1 }
         }
         durable = 0
         if marks { states.append(landed.opened(by: appVersion)) }

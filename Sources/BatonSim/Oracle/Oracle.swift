@@ -59,6 +59,14 @@ package struct Oracle: Sendable {
     /// Committed image states from the last one known durable to `image`.
     var states: [OracleImage] = [.empty(generation: 0)]
     var durable = 0
+    /// After a process died opening the image (``ProcessEnd/openCrash``): each state the next
+    /// launch may find, as the last of the states committed since one known durable.
+    var crashChains: [[OracleImage]] = []
+    /// True when the open that died found garbage (or followed one that did): the rows a damaged
+    /// name hid are gone, as after any corruption.
+    var crashFollowedCorruption = false
+    /// The states the open that died committed (marked, counted), for the coverage.
+    var crashCommitted: [OracleImage] = []
     /// Record rows, root cells and fetch times the runner flipped bits in (see Oracle+Rot.swift):
     /// they may read as misses.
     package internal(set) var rotted = ImageDamage()

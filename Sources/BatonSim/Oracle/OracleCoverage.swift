@@ -49,6 +49,10 @@ package struct OracleCoverage: Hashable, Sendable, Codable {
     package var rowsRevived = 0
     /// Launches of a new app version that wiped an image another version had opened.
     package var upgradeWipes = 0
+    /// Processes that died opening the image (``Oracle/openCrashed(after:appVersion:powerLoss:)``).
+    package var openCrashes = 0
+    /// Launches that found, after an open that died, a state that open committed part of.
+    package var openCrashesCommitted = 0
 
     package init() {}
 
@@ -69,6 +73,7 @@ package struct OracleCoverage: Hashable, Sendable, Codable {
             ("rottedRowsMissed", rottedRowsMissed),
             ("releasedRootsLeavingBuffer", releasedRootsLeavingBuffer), ("rowsRevived", rowsRevived),
             ("upgradeWipes", upgradeWipes),
+            ("openCrashes", openCrashes), ("openCrashesCommitted", openCrashesCommitted),
         ]
     }
 
@@ -99,6 +104,8 @@ package struct OracleCoverage: Hashable, Sendable, Codable {
         sum.releasedRootsLeavingBuffer += rhs.releasedRootsLeavingBuffer
         sum.rowsRevived += rhs.rowsRevived
         sum.upgradeWipes += rhs.upgradeWipes
+        sum.openCrashes += rhs.openCrashes
+        sum.openCrashesCommitted += rhs.openCrashesCommitted
         return sum
     }
 }

@@ -156,4 +156,7 @@ package enum ProcessEnd: String, Hashable, Sendable {
     case powerLoss
     /// The file replaced by garbage: an empty image.
     case corruption
+    /// A process died while it opened the image: any state its open could have left
+    /// (``Oracle/openCrashed(after:appVersion:powerLoss:)``).
+    case openCrash
 }

@@ -98,6 +98,12 @@ public struct Scenario: Sendable {
     /// The app's next build, same version, one image format newer: the process quits, the file is
     /// made the previous format, and the new build opens it (``SimEvent/formatUpgrade``).
     public mutating func formatUpgrade() { events.append(ScheduledEvent(.formatUpgrade)) }
+    /// A new process dies while it opens the image, after `operations` of its disk-changing
+    /// operations: killed, or with `powerLossSeed` a power loss; `build` is the app's next
+    /// version or a Baton one image format newer (``SimEvent/openCrash(operations:powerLossSeed:build:)``).
+    public mutating func openCrash(operations: Int, powerLossSeed: UInt64? = nil, build: LaunchBuild = .same) {
+        events.append(ScheduledEvent(.openCrash(operations: operations, powerLossSeed: powerLossSeed, build: build)))
+    }
 
     /// The scenario as a replay file (for `baton sim replay` and for keeping it as a regression).
     public var replayFile: String {

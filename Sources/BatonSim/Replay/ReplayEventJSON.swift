@@ -21,6 +21,7 @@ enum ReplayEventJSON {
         "readFault": ["code", "skip"],
         "diskFull": ["events"],
         "bitRot": ["seed", "afterQuit"],
+        "openCrash": ["operations", "powerLossSeed", "build"],
     ]
 
     /// The keys an `expect` object may hold.
@@ -68,6 +69,10 @@ enum ReplayEventJSON {
             object["skip"] = .int(skip)
         case .diskFull(let events):
             object["events"] = .int(events)
+        case .openCrash(let operations, let seed, let build):
+            object["operations"] = .int(operations)
+            if let seed { object["powerLossSeed"] = .int(Int(bitPattern: UInt(seed))) }
+            if build != .same { object["build"] = .string(build.rawValue) }
         case .collect, .drain, .invalidate, .quit, .kill, .relaunch, .upgrade, .formatUpgrade:
             break
         }
@@ -131,6 +136,11 @@ enum ReplayEventJSON {
         case "corruptFile": event = .corruptFile(seed: try fields.seed("seed"))
         case "bitRot": event = .bitRot(seed: try fields.seed("seed"), afterQuit: try fields.flag("afterQuit"))
         case "diskFull": event = .diskFull(events: try fields.count("events"))
+        case "openCrash":
+            event = .openCrash(
+                operations: try fields.count("operations"),
+                powerLossSeed: o["powerLossSeed"] == nil ? nil : try fields.seed("powerLossSeed"),
+                build: try fields.build())
         case "readFault":
             let code = try fields.string("code")
             guard ["ioerr", "busy"].contains(code) else { throw ReplayError("readFault takes \"code\": ioerr|busy") }
@@ -181,6 +191,19 @@ private struct EventFields {
         case nil: return false
         case .bool(let b)?: return b
         default: throw ReplayError("\(kind): \"\(key)\" is true or false")
+        }
+    }
+
+    /// An optional build a launch runs (absent: the same one).
+    func build() throws(ReplayError) -> LaunchBuild {
+        switch object["build"] {
+        case nil: return .same
+        case .string(let name)?:
+            guard let build = LaunchBuild(rawValue: name) else {
+                throw ReplayError("\(kind): \"build\" is one of " + LaunchBuild.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))
+            }
+            return build
+        default: throw ReplayError("\(kind): \"build\" is a string (same, app or format)")
         }
     }
 

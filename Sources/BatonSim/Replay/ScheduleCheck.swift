@@ -110,6 +110,10 @@ private struct ScheduleState {
         case .corruptFile, .bitRot:
             if processUp { end(at: index, kind: event.kind) }
             return nil
+        case .openCrash:
+            // Its own process ends, whether or not one ran before it.
+            end(at: index, kind: event.kind)
+            return nil
         case .powerLoss where !processUp:
             // The power goes while the app is closed: what the OS still held may be lost.
             return nil

@@ -30,13 +30,15 @@ package struct CrashCounts: Hashable, Sendable {
     package var drainPartway = 0
     package var faults = 0
     package var corruptions = 0
+    /// Processes that died while they opened the image (``SimEvent/openCrash(operations:powerLossSeed:build:)``).
+    package var openCrashes = 0
 
-    package var total: Int { kill + powerLoss + quit + drainPartway + corruptions }
+    package var total: Int { kill + powerLoss + quit + drainPartway + corruptions + openCrashes }
 
     package static func + (a: CrashCounts, b: CrashCounts) -> CrashCounts {
         CrashCounts(kill: a.kill + b.kill, powerLoss: a.powerLoss + b.powerLoss, quit: a.quit + b.quit,
                     drainPartway: a.drainPartway + b.drainPartway, faults: a.faults + b.faults,
-                    corruptions: a.corruptions + b.corruptions)
+                    corruptions: a.corruptions + b.corruptions, openCrashes: a.openCrashes + b.openCrashes)
     }
 }
 

@@ -126,6 +126,8 @@ extension Simulation {
             appVersionNumber += 1
             let found = try launch(index: index)
             return "launched \(appVersion), generation \(process?.image.generation ?? -1), \(found)"
+        case .openCrash(let operations, let seed, let build):
+            return try openCrash(operations: operations, powerLossSeed: seed, build: build, index: index)
         case .formatUpgrade:
             if process != nil { _ = try quit(index: index) }
             let made = try makePreviousFormat(index: index)
@@ -363,7 +365,11 @@ extension Simulation {
     func powerLossWhileClosed(seed: UInt64) -> String {
         let lostBefore = disk.counters.entriesLost
         disk.powerLoss(seed: seed)
-        if lastEnd != .corruption { lastEnd = .powerLoss }
+        if lastEnd == .openCrash {
+            oracle.powerLostAfterOpenCrash()
+        } else if lastEnd != .corruption {
+            lastEnd = .powerLoss
+        }
         crashes.powerLoss += 1
         let lost = disk.counters.entriesLost - lostBefore
         return "power lost while closed" + (lost > 0 ? " (\(lost) directory \(lost == 1 ? "entry" : "entries") lost)" : "")

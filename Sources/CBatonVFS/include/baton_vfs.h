@@ -204,6 +204,20 @@ void baton_disk_kill(baton_disk *disk);
  * the same result. */
 void baton_disk_power_loss(baton_disk *disk, uint64_t seed);
 
+/* A crash at a chosen point of what a process does: after `operations`
+ * more operations that change the disk (writes, syncs, truncations, file
+ * creations and deletions) succeed, the next one never happens: the
+ * process dies there, by a kill or, with `power_loss`, a power loss drawn
+ * from `seed`. From then on the dead process can do nothing: its handles
+ * are dead, and opens, deletions and access checks fail, until
+ * baton_disk_thaw. Arming again replaces an armed crash. */
+void baton_disk_arm_crash(baton_disk *disk, uint32_t operations, int power_loss, uint64_t seed);
+
+/* Ends an armed crash: returns 1 when it struck (and the disk accepts
+ * operations again, from a new process), 0 when it was still waiting (it
+ * is disarmed). */
+int baton_disk_thaw(baton_disk *disk);
+
 /* The OS writes back its cache: every pending operation of every file
  * becomes durable, as if each file had been synced, and every pending
  * directory change too. Writes a failed sync dropped stay lost. Handles
