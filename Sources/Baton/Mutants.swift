@@ -209,6 +209,10 @@ package enum Mutant: String, CaseIterable, Sendable {
     /// transaction, and moves its stamps in a second: a process that dies between leaves a
     /// format 7 file whose stamps are launches, every row unseen.
     case stampsMovedApart
+    /// The open checkpoints the last launch's WAL without a durable copy of it first: after a
+    /// writeback error dropped WAL pages the platter never got, a crash inside that checkpoint
+    /// leaves the file beyond repair (the rule until 2026-12-06).
+    case checkpointUnguarded
     /// Hydration's slot rows (the rows the check reads into memory) keep each cell's value
     /// without its field errors, so a field that failed reads back from the image as if it had
     /// not. Planted 2026-12-06, when BatonSim began to drive that path: no campaign could catch
@@ -281,6 +285,7 @@ package enum Mutant: String, CaseIterable, Sendable {
         case .exactNumbersRounded: "a custom scalar's number with more digits than a double keeps is rounded to the nearest double"
         case .wholeExactNumbersAsText: "a custom scalar's whole number past a double's precision, written with a fraction or an exponent, reads back as decimal text, not as the integer it is"
         case .stampsLeftAtFormatUpgrade: "a format 6 file is marked 7 without its stamps moved, so every row it held is unseen and deleted at the first launch of the new build"
+        case .checkpointUnguarded: "the open checkpoints the last launch's WAL without a durable copy of it, so after a failed sync dropped WAL pages a crash inside the checkpoint corrupts the file"
         case .stampsMovedApart: "a format 6 file is counted and marked 7 in one transaction and has its stamps moved in another, so a process dying between leaves every row unseen"
         case .slotRowsDropErrors: "hydration's slot rows drop their cells' field errors, so a failed field reads back from the image as if it had not failed"
         case .deepListsReadAsDamage: "a list nested deeper than 128 in a row is read as damage, so a custom scalar's deep arrays are lost at the next launch"

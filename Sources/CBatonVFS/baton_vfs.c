@@ -926,8 +926,21 @@ static int bio_write(sqlite3_file *f, const void *buf, int amt, sqlite3_int64 of
     if (rc != SQLITE_OK) {
         return rc;
     }
-    if (bnode_write(n, (size_t)off, buf, (size_t)amt) != 0) {
+    /* os_unix.c's seekAndWrite keeps only the low 17 bits of a write's
+     * length (SQLite's own writes are a page and a frame header at most),
+     * and unixWrite answers SQLITE_FULL when its next try writes nothing:
+     * a longer write lands that short and fails, here as there. */
+    int cut = amt > 0x1ffff;
+    if (cut) {
+        amt &= 0x1ffff;
+    }
+    if (amt > 0 && bnode_write(n, (size_t)off, buf, (size_t)amt) != 0) {
         return SQLITE_IOERR_NOMEM;
+    }
+    if (cut) {
+        d->counters.writes++;
+        d->counters.bytes_written += (uint64_t)amt;
+        return SQLITE_FULL;
     }
     d->counters.writes++;
     d->counters.bytes_written += (uint64_t)amt;

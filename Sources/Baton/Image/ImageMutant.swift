@@ -34,6 +34,8 @@ package enum ImageMutant: String, Sendable, Hashable, CaseIterable {
     case stampsLeftAtFormatUpgrade
     /// Opening a format 2–6 file moves its stamps in a transaction after the one marking it 7.
     case stampsMovedApart
+    /// The open's checkpoint runs without a copy of the WAL taken first.
+    case checkpointUnguarded
     /// The check's slot rows keep a cell's value without its field errors.
     case slotRowsDropErrors
 }
@@ -71,6 +73,8 @@ struct ImageRules: Sendable, Hashable {
     var movesOldStamps = true
     /// The move shares the count's transaction (mutant: a transaction after it).
     var movesStampsApart = false
+    /// The open's checkpoint is guarded by a durable copy of the WAL (mutant: not).
+    var guardsCheckpoint = true
     /// Mutant: the check's slot rows drop their cells' field errors.
     var slotRowsDropErrors = false
 
@@ -103,6 +107,7 @@ struct ImageRules: Sendable, Hashable {
         case .deepListsReadAsDamage: listDepthLimit = RowFormat.oldMaxDepth
         case .stampsLeftAtFormatUpgrade: movesOldStamps = false
         case .stampsMovedApart: movesStampsApart = true
+        case .checkpointUnguarded: guardsCheckpoint = false
         case .slotRowsDropErrors: slotRowsDropErrors = true
         }
     }

@@ -40,7 +40,11 @@ enum ImageOpener {
         path: String, vfs: String?, appVersion: String, door: SQLiteDoor, rules: ImageRules, busyTimeout: Int,
         lockWait: Int
     ) throws -> (opened: Opened, lock: ImageFileLock?) {
-        let fileClass = ImageFileClass.classify(try ImageFileProbe.read(path: path, vfs: vfs, door: door))
+        // A checkpoint's copy of the WAL beside the file: an open of ours died inside its
+        // checkpoint, and page 1 may be one it was writing. The file is classified once the copy
+        // is back, under the lock (``CheckpointCopy``).
+        let copyLeft = try CheckpointCopy.isLeft(base: VFSFile.fullPath(path, vfs: vfs, door: door), vfs: vfs, door: door)
+        let fileClass = copyLeft ? nil : ImageFileClass.classify(try ImageFileProbe.read(path: path, vfs: vfs, door: door))
         if fileClass == .foreign {
             return (foreignOpened, nil)
         }
@@ -74,6 +78,8 @@ enum ImageOpener {
     ) throws -> Opened {
         var discarded: ImageDiscardReason?
         var known = classified
+        let base = try VFSFile.fullPath(path, vfs: vfs, door: door)
+        if try CheckpointCopy.restoreIfLeft(base: base, vfs: vfs, door: door) { known = nil }
         for _ in 0..<3 {
             let fileClass = try known ?? ImageFileClass.classify(ImageFileProbe.read(path: path, vfs: vfs, door: door))
             known = nil
@@ -111,7 +117,7 @@ enum ImageOpener {
                     if facts.userVersion != ImageSchema.rowFormatVersion { olderFormat = facts.userVersion }
                     let version = try readMeta(connection)
                     try enableWAL(connection)
-                    if !rules.keepsWALAtOpen { try restartLog(connection) }
+                    if !rules.keepsWALAtOpen { try restartLog(connection, base: base, door: door, guarded: rules.guardsCheckpoint) }
                     if version != appVersion {
                         try wipe(connection, appVersion: appVersion, rules: rules)
                         opening = .wiped(previousVersion: version)
@@ -295,8 +301,14 @@ enum ImageOpener {
     /// a later crash would then bring back a lost launch's writes. A checkpoint that truncates the
     /// log gives the next frames new salts, so nothing stale can ever be read. Found by BatonSim
     /// (seeds 210, 248 and 481 of the first 10,000-seed campaign).
-    private static func restartLog(_ connection: Connection) throws(SQLiteError) {
+    ///
+    /// The checkpoint is guarded by a durable copy of the WAL (``CheckpointCopy``): a writeback
+    /// error may have left frames that reads see and the platter lacks, and a crash inside the
+    /// checkpoint would then leave the file beyond repair.
+    private static func restartLog(_ connection: Connection, base: String, door: SQLiteDoor, guarded: Bool) throws(SQLiteError) {
+        let copied = guarded ? try CheckpointCopy.take(base: base, vfs: connection.vfs, door: door) : false
         try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        if copied { try CheckpointCopy.remove(base: base, vfs: connection.vfs, door: door) }
     }
 
     /// Counts a launch in its own small transaction; answers the new generation. With
@@ -368,24 +380,14 @@ enum ImageOpener {
         if code != EEXIST { throw ImageError.cannotCreateFile(path: path, errno: code) }
     }
 
-    /// Deletes the image's files through its VFS (`xDelete`): the WAL, the shared memory and a
-    /// rollback journal first, so that nothing of the old file can be replayed into the new one.
+    /// Deletes the image's files through its VFS (`xDelete`): a checkpoint's copy of the WAL, the
+    /// WAL, the shared memory and a rollback journal first, so that nothing of the old file can be
+    /// replayed into the new one, then the file itself, syncing its directory.
     static func deleteFiles(path: String, vfs: String?, door: SQLiteDoor) throws(SQLiteError) {
-        guard let pointer = door.value({ sqlite3_vfs_find(vfs) }),
-              let xDelete = pointer.pointee.xDelete, let xFullPathname = pointer.pointee.xFullPathname
-        else {
-            throw SQLiteError(extendedCode: .error, message: "no VFS named \(vfs ?? "(default)")")
+        let base = try VFSFile.fullPath(path, vfs: vfs, door: door)
+        for suffix in [CheckpointCopy.suffix, "-wal", "-shm", "-journal"] {
+            try VFSFile.delete(base + suffix, vfs: vfs, door: door, syncDirectory: false)
         }
-        let capacity = Int(pointer.pointee.mxPathname) + 1
-        var full = [CChar](repeating: 0, count: capacity)
-        let resolved = door.value { xFullPathname(pointer, path, Int32(capacity), &full) }
-        let base = resolved == SQLITE_OK ? full.withUnsafeBufferPointer { String(cString: $0.baseAddress!) } : path
-        for (suffix, syncDirectory) in [("-wal", Int32(0)), ("-shm", Int32(0)), ("-journal", Int32(0)), ("", Int32(1))] {
-            let name = base + suffix
-            let code = door.result(.delete) { name.withCString { xDelete(pointer, $0, syncDirectory) } }
-            if code != SQLITE_OK && SQLiteResultCode(rawValue: code) != .ioerrDeleteNoent {
-                throw SQLiteError(extendedCode: SQLiteResultCode(rawValue: code), message: "cannot delete \(name)")
-            }
-        }
+        try VFSFile.delete(base, vfs: vfs, door: door, syncDirectory: true)
     }
 }

@@ -142,9 +142,11 @@ extension Simulation {
             var random = SimRandom(seed: seed)
             let size = max(disk.bytes(of: Self.imagePath)?.count ?? 0, 4096)
             // The whole image is replaced (a bad restore, another program): garbage where the file
-            // was, and no WAL beside it, so nothing of the old image can be read.
+            // was, and no WAL beside it (nor the copy of one an open that died left), so nothing
+            // of the old image can be read.
             disk.overwrite(Self.imagePath, bytes: (0..<size).map { _ in UInt8(truncatingIfNeeded: random.next()) })
             _ = disk.delete(Self.imagePath + "-wal")
+            _ = disk.delete(Self.imagePath + "-walcopy")
             _ = disk.delete(Self.imagePath + "-shm")
             disk.flushAll()
             lastEnd = .corruption

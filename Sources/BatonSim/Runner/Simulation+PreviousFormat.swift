@@ -16,11 +16,16 @@ extension Simulation {
 
     /// Makes the image format 6 when it is a sound format 7 image; answers what it did, for the
     /// trace. A file it cannot make so (none, not ours, damaged, a stamp no launch made, a disk
-    /// fault armed for the store) is left as it is: the launch is then a plain relaunch.
+    /// fault armed for the store, a checkpoint's copy of the WAL beside it) is left as it is: the
+    /// launch is then a plain relaunch.
     func makePreviousFormat(index: Int) throws -> String {
         // A full disk's stretch ends with the process that saw it, as a launch ends it.
         if fullDiskEventsLeft > 0 { endFullDisk() }
         guard disk.fileExists(Self.imagePath) else { return "no image to make format 6" }
+        // An open of this build died inside its checkpoint and left its copy of the WAL for the
+        // next open to put back: no build before this one ever ran on such a file, and a
+        // connection here would write over what the copy repairs.
+        if disk.fileExists(Self.imagePath + "-walcopy") { return "left format 7 (a checkpoint's copy of the WAL is beside it)" }
         // A fault armed for the store's next write or read must find the store, not this.
         if SimulatedDisk.FaultKind.allCases.contains(where: { disk.armedFaults($0) > 0 }) {
             return "left format 7 (a disk fault is armed)"

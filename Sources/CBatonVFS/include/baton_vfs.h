@@ -12,6 +12,9 @@
  * xSync on a file makes its pending operations durable, in order.
  *
  * Choices this model makes (read these before relying on it):
+ *   - A write longer than 0x1ffff bytes writes only its length's low 17
+ *     bits and fails with SQLITE_FULL, as os_unix.c's does (seekAndWrite
+ *     masks the length; SQLite's own writes never come near it).
  *   - Truncation is a pending operation like a write: it changes the current
  *     bytes at once and becomes durable at the next sync of the file (the
  *     size is the inode's, which fdatasync writes when it changed); a power

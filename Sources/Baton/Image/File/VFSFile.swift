@@ -69,11 +69,7 @@ final class VFSFile {
         let file = UnsafeMutableRawPointer.allocate(byteCount: Int(vfs.pointee.szOsFile), alignment: 16)
             .initializeMemory(as: UInt8.self, repeating: 0, count: Int(vfs.pointee.szOsFile))
         let handle = UnsafeMutableRawPointer(file).assumingMemoryBound(to: sqlite3_file.self)
-        // SQLite hands a VFS names followed by two NULs (an empty list of URI parameters).
-        let utf8 = Array(path.utf8CString)
-        let name = UnsafeMutablePointer<CChar>.allocate(capacity: utf8.count + 2)
-        name.initialize(from: utf8, count: utf8.count)
-        (name + utf8.count).initialize(repeating: 0, count: 2)
+        let name = nameForVFS(path)
         var outFlags: Int32 = 0
         let code = door.value { xOpen(vfs, name, handle, SQLITE_OPEN_READONLY | kind.flags, &outFlags) }
         guard code == SQLITE_OK, let methods = handle.pointee.pMethods else {
@@ -106,6 +102,29 @@ final class VFSFile {
             throw SQLiteError(extendedCode: SQLiteResultCode(rawValue: code), message: "cannot read \(available) bytes at \(offset)")
         }
         return bytes
+    }
+
+    /// `path` as SQLite hands a VFS a name to open: followed by two NULs (an empty list of URI
+    /// parameters), in memory that lives until the file is closed (the caller deallocates it).
+    static func nameForVFS(_ path: String) -> UnsafeMutablePointer<CChar> {
+        let utf8 = Array(path.utf8CString)
+        let name = UnsafeMutablePointer<CChar>.allocate(capacity: utf8.count + 2)
+        name.initialize(from: utf8, count: utf8.count)
+        (name + utf8.count).initialize(repeating: 0, count: 2)
+        return name
+    }
+
+    /// Deletes `path` (a full path) through `vfs` (`xDelete`), syncing its directory when asked;
+    /// a file that is not there is no error.
+    static func delete(_ path: String, vfs: String?, door: SQLiteDoor, syncDirectory: Bool) throws(SQLiteError) {
+        let pointer = try find(vfs, door: door)
+        guard let xDelete = pointer.pointee.xDelete else {
+            throw SQLiteError(extendedCode: .error, message: "the VFS \(vfs ?? "(default)") cannot delete files")
+        }
+        let code = door.result(.delete) { path.withCString { xDelete(pointer, $0, syncDirectory ? 1 : 0) } }
+        if code != SQLITE_OK && SQLiteResultCode(rawValue: code) != .ioerrDeleteNoent {
+            throw SQLiteError(extendedCode: SQLiteResultCode(rawValue: code), message: "cannot delete \(path)")
+        }
     }
 
     private static func find(_ name: String?, door: SQLiteDoor) throws(SQLiteError) -> UnsafeMutablePointer<sqlite3_vfs> {

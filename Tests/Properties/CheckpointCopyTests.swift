@@ -1,0 +1,79 @@
+import BatonSim
+import CSQLite
+import Testing
+
+@testable import Baton
+
+/// The copy of the WAL an open takes before its checkpoint (`CheckpointCopy`): taken whole with a
+/// trailer, put back over a WAL that lost frames, and only deleted when it was cut short.
+@Suite("Checkpoint copy: the WAL's bytes kept aside while a checkpoint runs")
+struct CheckpointCopyTests {
+    static let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+
+    /// A WAL database with three committed transactions and no checkpoint, still open.
+    static func walFile(seed: UInt64) throws -> (SimulatedDisk, Connection, String) {
+        let disk = SimulatedDisk(seed: seed)
+        let connection = try Connection.open(path: "copy.db", vfs: disk.vfsName, flags: flags, door: SQLiteDoor())
+        _ = try connection.scalarText("PRAGMA journal_mode = WAL")
+        try connection.execute("PRAGMA wal_autocheckpoint = 0")
+        try connection.execute("CREATE TABLE t(k INTEGER PRIMARY KEY, v BLOB)")
+        for batch in 0..<3 {
+            try connection.execute("BEGIN")
+            for index in 0..<200 { try connection.execute("INSERT INTO t VALUES(\(batch * 1000 + index), randomblob(300))") }
+            try connection.execute("COMMIT")
+        }
+        let base = try VFSFile.fullPath("copy.db", vfs: disk.vfsName, door: SQLiteDoor())
+        return (disk, connection, base)
+    }
+
+    @Test("the copy holds the WAL and a trailer; put back, it repairs a WAL that lost its frames, and goes")
+    func restores() throws {
+        let (disk, connection, base) = try Self.walFile(seed: 1)
+        let wal = try #require(disk.bytes(of: base + "-wal"))
+        // Longer than one write of SQLite's unix VFS can carry (and the simulated disk's).
+        #expect(wal.count > 0x1ffff)
+        #expect(try CheckpointCopy.take(base: base, vfs: disk.vfsName, door: SQLiteDoor()))
+        let copy = try #require(disk.bytes(of: base + CheckpointCopy.suffix))
+        #expect(copy.count == wal.count + CheckpointCopy.trailerSize)
+        #expect(Array(copy.prefix(wal.count)) == wal)
+        // The process dies; the WAL lost its last frames (as after a writeback error).
+        disk.kill()
+        connection.close()
+        disk.overwrite(base + "-wal", bytes: Array(wal.prefix(wal.count / 2)))
+        #expect(try CheckpointCopy.restoreIfLeft(base: base, vfs: disk.vfsName, door: SQLiteDoor()))
+        #expect(disk.bytes(of: base + "-wal") == wal)
+        #expect(!disk.fileExists(base + CheckpointCopy.suffix))
+        let reopened = try Connection.open(path: "copy.db", vfs: disk.vfsName, flags: Self.flags, door: SQLiteDoor())
+        defer { reopened.close() }
+        #expect(try reopened.scalarInt("SELECT count(*) FROM t") == 600)
+        #expect(try reopened.scalarText("PRAGMA integrity_check") == "ok")
+    }
+
+    @Test("a copy cut short (its trailer does not check) is deleted, and the WAL is left as it is")
+    func cutShort() throws {
+        let (disk, connection, base) = try Self.walFile(seed: 2)
+        #expect(try CheckpointCopy.take(base: base, vfs: disk.vfsName, door: SQLiteDoor()))
+        disk.kill()
+        connection.close()
+        let wal = try #require(disk.bytes(of: base + "-wal"))
+        let copy = try #require(disk.bytes(of: base + CheckpointCopy.suffix))
+        for damaged in [Array(copy.dropLast(3)), Array(copy.prefix(copy.count / 2)), copy.enumerated().map { $0.offset == 40 ? $0.element ^ 1 : $0.element }] {
+            disk.overwrite(base + CheckpointCopy.suffix, bytes: damaged)
+            #expect(try CheckpointCopy.restoreIfLeft(base: base, vfs: disk.vfsName, door: SQLiteDoor()))
+            #expect(disk.bytes(of: base + "-wal") == wal)
+            #expect(!disk.fileExists(base + CheckpointCopy.suffix))
+        }
+        #expect(try CheckpointCopy.restoreIfLeft(base: base, vfs: disk.vfsName, door: SQLiteDoor()) == false)
+    }
+
+    @Test("no WAL, no copy")
+    func noWAL() throws {
+        let disk = SimulatedDisk(seed: 3)
+        let connection = try Connection.open(path: "plain.db", vfs: disk.vfsName, flags: Self.flags, door: SQLiteDoor())
+        defer { connection.close() }
+        try connection.execute("CREATE TABLE t(k INTEGER PRIMARY KEY)")
+        let base = try VFSFile.fullPath("plain.db", vfs: disk.vfsName, door: SQLiteDoor())
+        #expect(try CheckpointCopy.take(base: base, vfs: disk.vfsName, door: SQLiteDoor()) == false)
+        #expect(!disk.fileExists(base + CheckpointCopy.suffix))
+    }
+}
