@@ -144,6 +144,24 @@ extension Benchmarks {
             Contender("check in memory") { _ = warm.check(input.plan, variables: input.variables) },
             Contender("read back") { _ = warm.read(input.plan, variables: input.variables) },
         ], repetitions: repetitions)
+        // A launch after a kill (the last drain still in the WAL, which the open checkpoints
+        // behind a copy of it) against one after a quit (no WAL), each on a fresh copy of its
+        // files, in a loop of their own.
+        let relaunchPath = page.killedPath + "-run.image"
+        var relaunched: Image?
+        func relaunch(_ name: String, from source: String) -> Contender {
+            Contender(name, prepare: { try Self.copyImage(source, to: relaunchPath) }, finish: {
+                relaunched?.close()
+                relaunched = nil
+            }) {
+                relaunched = try Self.openImage(relaunchPath)
+                let store = Self.store(image: relaunched)
+                self.kept.append(store)
+                guard store.check(input.plan, variables: input.variables).isAvailable else { throw BenchError("the relaunch's check missed") }
+            }
+        }
+        let launches = try interleave([relaunch("after a quit", from: page.coldPath), relaunch("after a kill", from: page.killedPath)], repetitions: repetitions)
+        kept.removeAll()
         // Read-back against a parse into the same kind of tree, in a loop of their own: the
         // parse's freed tree left in the allocator slowed the hydration that followed it by a
         // quarter when it shared the loop above.
@@ -163,6 +181,9 @@ extension Benchmarks {
         add(Comparison(
             name: "launch: open the image, then the first check", measure: samples[2],
             floorName: "hydration (warm)", floor: samples[0]))
+        add(Comparison(
+            name: "launch after a kill: open (checkpointing the last drain's WAL), then the first check", measure: launches[1],
+            floorName: "launch after a quit (no WAL)", floor: launches[0]))
         add(Comparison(
             name: "check with everything in memory", measure: hydrations[2], floorName: "hydration", floor: hydrations[0], target: 0.06))
         add(Comparison(

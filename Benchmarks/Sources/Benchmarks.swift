@@ -31,7 +31,15 @@ final class Benchmarks {
     }
 
     static func removeImage(_ path: String) {
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        for suffix in ["", "-wal", "-shm", "-walcopy"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+
+    /// A fresh copy of the image at `source` (and its WAL, when it has one) at `target`.
+    static func copyImage(_ source: String, to target: String) throws {
+        removeImage(target)
+        for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: source + suffix) {
+            try FileManager.default.copyItem(atPath: source + suffix, toPath: target + suffix)
+        }
     }
 
     func run() throws {
@@ -87,6 +95,9 @@ final class Benchmarks {
 struct PageImage {
     let path: String
     let coldPath: String
+    /// The image as a killed process leaves it: the files copied while the process held them,
+    /// its drain still in the WAL (no checkpoint at close).
+    let killedPath: String
     let contents: RawSQLite.Contents
     let reads: [RawSQLite.Read]
     let fileBytes: Int
@@ -96,9 +107,14 @@ struct PageImage {
     init(input: BenchInput, changeSet: ChangeSet, directory: String) throws {
         path = directory + "/page.image"
         coldPath = directory + "/cold.image"
+        killedPath = directory + "/killed.image"
         do {
             let image = try Benchmarks.openImage(path)
             Benchmarks.store(image: image).commit(changeSet)
+            guard image.drainNow() else { throw BenchError("the drain did not commit") }
+            for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: path + suffix) {
+                try FileManager.default.copyItem(atPath: path + suffix, toPath: killedPath + suffix)
+            }
             image.close()
         }
         contents = try RawSQLite.contents(of: path)
