@@ -27,7 +27,7 @@ enum CampaignOutput {
         lines.append("seeds \(summary.seeds), events \(summary.events), states checked \(summary.statesChecked)")
         lines.append("coverage: " + summary.coverage.counters.map { "\($0.name) \($0.value)" }.joined(separator: ", "))
         let c = summary.crashes
-        lines.append("crashes: \(c.kill) kills, \(c.powerLoss) power losses, \(c.quit) quits, \(c.drainPartway) drains cut short, \(c.corruptions) files overwritten with garbage, \(c.openCrashes) opens cut short; \(c.faults) disk faults")
+        lines.append("crashes: \(c.kill) kills, \(c.powerLoss) power losses, \(c.quit) quits, \(c.drainPartway) drains cut short, \(c.corruptions) files overwritten with garbage, \(c.openCrashes) opens cut short, \(c.quitCrashes) quits cut short; \(c.faults) disk faults")
         lines.append(String(format: "%.1f seeds/s, %.0f events/s over %.1f s", summary.seedsPerSecond, summary.eventsPerSecond, summary.seconds))
         lines.append("determinism: \(summary.determinismChecked) seeds run twice, \(summary.determinismMismatches.count) mismatches")
         for mismatch in summary.determinismMismatches { lines.append("  NONDETERMINISTIC \(mismatch)") }

@@ -54,6 +54,33 @@ struct OpenCrashTests {
         if build == .appUpgrade { #expect(fromImage == 0) } else { #expect(fromImage > 0, "from image \(fromImage)") }
     }
 
+    @Test("every crash point of a quit, killed or powered off: no failure, and both a crash inside and a quit that finished first")
+    func everyQuitPoint() {
+        var struck = 0
+        var finished = 0
+        for powerLossSeed in [nil, 13] as [UInt64?] {
+            for operations in 0...24 {
+                var scenario = Scenario()
+                scenario.respond("CharacterHeader", variables: Self.variables, with: Self.header)
+                scenario.drain()
+                scenario.respond("CharacterHeader", variables: ["id": .string("2")], with: #"{"data":{"character":{"id":"2","name":"Morty Smith","status":"Alive"}}}"#)
+                scenario.quitCrash(operations: operations, powerLossSeed: powerLossSeed)
+                scenario.check("CharacterHeader", variables: Self.variables)
+                scenario.check("CharacterHeader", variables: ["id": .string("2")])
+                let result = scenario.run()
+                #expect(result.failure == nil, "operations \(operations), seed \(String(describing: powerLossSeed)): \(result.failure.map(String.init(describing:)) ?? "")")
+                if result.trace.contains(where: { $0.contains("inside the quit") }) { struck += 1 }
+                if result.trace.contains(where: { $0.contains("the quit finished first") }) { finished += 1 }
+                if operations == 3, powerLossSeed != nil {
+                    #expect(scenario.replayFile.contains(#""event":"quitCrash""#))
+                    #expect(scenario.replayFile.contains(#""powerLossSeed":13"#))
+                }
+            }
+        }
+        #expect(struck > 10, "struck \(struck)")
+        #expect(finished > 0)
+    }
+
     @Test("the replay file names the crash point, the death and the build, and replays to the same trace")
     func replayFile() throws {
         let scenario = Self.crashThenCheck(operations: 3, powerLossSeed: 5, build: .formatUpgrade)

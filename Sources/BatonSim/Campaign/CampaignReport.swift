@@ -81,7 +81,7 @@ package enum CampaignReport {
                 "kill": .int(summary.crashes.kill), "powerLoss": .int(summary.crashes.powerLoss),
                 "quit": .int(summary.crashes.quit), "drainPartway": .int(summary.crashes.drainPartway),
                 "faults": .int(summary.crashes.faults), "corruptions": .int(summary.crashes.corruptions),
-                "openCrashes": .int(summary.crashes.openCrashes),
+                "openCrashes": .int(summary.crashes.openCrashes), "quitCrashes": .int(summary.crashes.quitCrashes),
                 "total": .int(summary.crashes.total),
             ]),
             "statesChecked": .int(summary.statesChecked),
@@ -126,7 +126,8 @@ package enum CampaignReport {
         if case .object(let c)? = o["crashes"] {
             summary.crashes = CrashCounts(kill: int(c["kill"]), powerLoss: int(c["powerLoss"]), quit: int(c["quit"]),
                                           drainPartway: int(c["drainPartway"]), faults: int(c["faults"]),
-                                          corruptions: int(c["corruptions"]), openCrashes: int(c["openCrashes"]))
+                                          corruptions: int(c["corruptions"]), openCrashes: int(c["openCrashes"]),
+                                          quitCrashes: int(c["quitCrashes"]))
         }
         if case .object(let d)? = o["determinism"] {
             summary.determinismChecked = int(d["checked"])

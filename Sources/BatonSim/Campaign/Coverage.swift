@@ -45,6 +45,8 @@ package struct Coverage: Hashable, Sendable {
     /// Format upgrades that found a sound image and made it the previous format for the new
     /// build to open (``SimEvent/formatUpgrade``).
     package var formatUpgrades = 0
+    /// Quits that died inside their last drain or close (``SimEvent/quitCrash(operations:powerLossSeed:)``).
+    package var quitCrashes = 0
 
     package init(model: OracleCoverage = OracleCoverage(), tornWrites: Int = 0, faultsInjected: Int = 0) {
         self.model = model
@@ -63,7 +65,7 @@ package struct Coverage: Hashable, Sendable {
             + [("errorsWithExtensionsReadBack", errorsWithExtensionsReadBack),
                 ("errorsWithOtherMembersReadBack", errorsWithOtherMembersReadBack), ("partialReadsMissing", partialReadsMissing)]
             + [("rottedRowsRead", rottedRowsRead), ("refusedResponses", refusedResponses)]
-            + [("recordedResponses", recordedResponses), ("formatUpgrades", formatUpgrades)]
+            + [("recordedResponses", recordedResponses), ("formatUpgrades", formatUpgrades), ("quitCrashes", quitCrashes)]
     }
 
     package static func + (lhs: Coverage, rhs: Coverage) -> Coverage {
@@ -81,6 +83,7 @@ package struct Coverage: Hashable, Sendable {
         sum.refusedResponses = lhs.refusedResponses + rhs.refusedResponses
         sum.recordedResponses = lhs.recordedResponses + rhs.recordedResponses
         sum.formatUpgrades = lhs.formatUpgrades + rhs.formatUpgrades
+        sum.quitCrashes = lhs.quitCrashes + rhs.quitCrashes
         return sum
     }
 
@@ -140,5 +143,6 @@ package struct Coverage: Hashable, Sendable {
         refusedResponses = int("refusedResponses")
         recordedResponses = int("recordedResponses")
         formatUpgrades = int("formatUpgrades")
+        quitCrashes = int("quitCrashes")
     }
 }

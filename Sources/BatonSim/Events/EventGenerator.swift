@@ -60,6 +60,8 @@ package struct EventGenerator: Sendable {
     private var formatUpgrades: SimRandom
     /// Draws whether a launch dies inside its open, where, and how: a stream of its own.
     private var openCrashes: SimRandom
+    /// Draws whether a quit dies part way, where, and how: a stream of its own.
+    private var quitCrashes: SimRandom
     /// Draws whether a response is garbled on its way, and how: a stream of its own too.
     private var garbles: SimRandom
     /// Draws whether a response is one of the world's recorded ones, and which: a stream of its
@@ -87,6 +89,7 @@ package struct EventGenerator: Sendable {
         upgrades = random.split("upgrades")
         formatUpgrades = random.split("formatUpgrades")
         openCrashes = random.split("openCrashes")
+        quitCrashes = random.split("quitCrashes")
         garbles = random.split("garbles")
         recordings = random.split("recordings")
         server = Server(world: world, random: random.split("world"), configuration: swarm.server)
@@ -118,6 +121,10 @@ package struct EventGenerator: Sendable {
     /// before it, a format's move); one that creates the file or wipes it more.
     static let openCrashChance = 1.0 / 12
     static let openCrashMaxOperations = 24
+    /// How often a quit dies part way (one in three), and the most disk-changing operations it
+    /// makes before: a last drain writes a frame per page it changes, then the close checkpoints.
+    static let quitCrashChance = 1.0 / 3
+    static let quitCrashMaxOperations = 20
     /// How often a response (a query's, a subscription's, or a mutation's plain answer) is garbled
     /// on its way: one in 32.
     static let garbleChance = 1.0 / 32
@@ -213,6 +220,11 @@ package struct EventGenerator: Sendable {
         case .invalidate:
             return plain(.invalidate)
         case .quit:
+            if quitCrashes.chance(Self.quitCrashChance) {
+                let operations = quitCrashes.int(0...Self.quitCrashMaxOperations)
+                let seed: UInt64? = quitCrashes.chance(0.5) ? quitCrashes.next() : nil
+                return plain(.quitCrash(operations: operations, powerLossSeed: seed))
+            }
             return plain(.quit)
         case .kill:
             return plain(.kill)

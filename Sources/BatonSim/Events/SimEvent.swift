@@ -76,6 +76,11 @@ package enum SimEvent: Hashable, Sendable {
     /// after. No process runs afterwards: the next launch must find a state the open could have
     /// left.
     case openCrash(operations: Int, powerLossSeed: UInt64?, build: LaunchBuild)
+    /// The process quits and dies part way: its last drain and its close (SQLite's checkpoint)
+    /// run until `operations` of their disk changes have happened, and the next never does. It
+    /// dies by a kill or, with `powerLossSeed`, a power loss; a quit that finishes sooner is a
+    /// clean quit.
+    case quitCrash(operations: Int, powerLossSeed: UInt64?)
     /// A write, sync or read of the disk fails with `code` (`ioerr` or `full`): the next one, or,
     /// with a `skip`, the one after `skip` more of that kind succeed (the sweep places its faults
     /// this way, and a placed fault launches no process). A read fault targets the next check's
@@ -117,6 +122,7 @@ package enum SimEvent: Hashable, Sendable {
         case .upgrade: "upgrade"
         case .formatUpgrade: "formatUpgrade"
         case .openCrash: "openCrash"
+        case .quitCrash: "quitCrash"
         case .fault: "fault"
         case .corruptFile: "corruptFile"
         case .readFault: "readFault"
@@ -128,7 +134,7 @@ package enum SimEvent: Hashable, Sendable {
     /// True for events that end the process.
     package var endsProcess: Bool {
         switch self {
-        case .quit, .kill, .powerLoss, .drainPartway, .corruptFile, .bitRot, .openCrash: true
+        case .quit, .kill, .powerLoss, .drainPartway, .corruptFile, .bitRot, .openCrash, .quitCrash: true
         default: false
         }
     }
@@ -179,6 +185,8 @@ package enum SimEvent: Hashable, Sendable {
         case .openCrash(let operations, let seed, let build):
             return build.processName + " dies opening the image after \(operations) disk changes, "
                 + (seed.map { "power loss seed \($0)" } ?? "killed")
+        case .quitCrash(let operations, let seed):
+            return "quit, dying after \(operations) disk changes, " + (seed.map { "power loss seed \($0)" } ?? "killed")
         case .fault(let on, let code, let skip): return "fault \(code) on next \(on)" + (skip.map { " after \($0) more" } ?? "")
         case .readFault(let code, let skip): return "read fault \(code) in the next check's reads after \(skip)"
         case .diskFull(let events): return "disk full for \(events) events"

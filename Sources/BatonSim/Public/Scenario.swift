@@ -105,6 +105,12 @@ public struct Scenario: Sendable {
         events.append(ScheduledEvent(.openCrash(operations: operations, powerLossSeed: powerLossSeed, build: build)))
     }
 
+    /// The process quits and dies part way, after `operations` disk changes of its last drain
+    /// and its close: killed, or with `powerLossSeed` a power loss (``SimEvent/quitCrash(operations:powerLossSeed:)``).
+    public mutating func quitCrash(operations: Int, powerLossSeed: UInt64? = nil) {
+        events.append(ScheduledEvent(.quitCrash(operations: operations, powerLossSeed: powerLossSeed)))
+    }
+
     /// The scenario as a replay file (for `baton sim replay` and for keeping it as a regression).
     public var replayFile: String {
         ReplayFile(world: world.name == World.defaultName ? nil : world.name, events: events).render()

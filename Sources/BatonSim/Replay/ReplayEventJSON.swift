@@ -22,6 +22,7 @@ enum ReplayEventJSON {
         "diskFull": ["events"],
         "bitRot": ["seed", "afterQuit"],
         "openCrash": ["operations", "powerLossSeed", "build"],
+        "quitCrash": ["operations", "powerLossSeed"],
     ]
 
     /// The keys an `expect` object may hold.
@@ -73,6 +74,9 @@ enum ReplayEventJSON {
             object["operations"] = .int(operations)
             if let seed { object["powerLossSeed"] = .int(Int(bitPattern: UInt(seed))) }
             if build != .same { object["build"] = .string(build.rawValue) }
+        case .quitCrash(let operations, let seed):
+            object["operations"] = .int(operations)
+            if let seed { object["powerLossSeed"] = .int(Int(bitPattern: UInt(seed))) }
         case .collect, .drain, .invalidate, .quit, .kill, .relaunch, .upgrade, .formatUpgrade:
             break
         }
@@ -141,6 +145,10 @@ enum ReplayEventJSON {
                 operations: try fields.count("operations"),
                 powerLossSeed: o["powerLossSeed"] == nil ? nil : try fields.seed("powerLossSeed"),
                 build: try fields.build())
+        case "quitCrash":
+            event = .quitCrash(
+                operations: try fields.count("operations"),
+                powerLossSeed: o["powerLossSeed"] == nil ? nil : try fields.seed("powerLossSeed"))
         case "readFault":
             let code = try fields.string("code")
             guard ["ioerr", "busy"].contains(code) else { throw ReplayError("readFault takes \"code\": ioerr|busy") }

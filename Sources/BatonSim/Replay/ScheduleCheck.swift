@@ -117,7 +117,7 @@ private struct ScheduleState {
         case .powerLoss where !processUp:
             // The power goes while the app is closed: what the OS still held may be lost.
             return nil
-        case .quit, .kill, .powerLoss, .drainPartway:
+        case .quit, .kill, .powerLoss, .drainPartway, .quitCrash:
             guard processUp else {
                 let since = lastEnd.map { " (the \($0.kind) at event \($0.index) ended it)" } ?? ""
                 return noOp("\(event.kind) does nothing: no process is running\(since)")

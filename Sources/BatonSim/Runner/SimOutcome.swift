@@ -32,13 +32,16 @@ package struct CrashCounts: Hashable, Sendable {
     package var corruptions = 0
     /// Processes that died while they opened the image (``SimEvent/openCrash(operations:powerLossSeed:build:)``).
     package var openCrashes = 0
+    /// Quits that died inside their last drain or close (``SimEvent/quitCrash(operations:powerLossSeed:)``).
+    package var quitCrashes = 0
 
-    package var total: Int { kill + powerLoss + quit + drainPartway + corruptions + openCrashes }
+    package var total: Int { kill + powerLoss + quit + drainPartway + corruptions + openCrashes + quitCrashes }
 
     package static func + (a: CrashCounts, b: CrashCounts) -> CrashCounts {
         CrashCounts(kill: a.kill + b.kill, powerLoss: a.powerLoss + b.powerLoss, quit: a.quit + b.quit,
                     drainPartway: a.drainPartway + b.drainPartway, faults: a.faults + b.faults,
-                    corruptions: a.corruptions + b.corruptions, openCrashes: a.openCrashes + b.openCrashes)
+                    corruptions: a.corruptions + b.corruptions, openCrashes: a.openCrashes + b.openCrashes,
+                    quitCrashes: a.quitCrashes + b.quitCrashes)
     }
 }
 

@@ -126,6 +126,8 @@ extension Simulation {
             appVersionNumber += 1
             let found = try launch(index: index)
             return "launched \(appVersion), generation \(process?.image.generation ?? -1), \(found)"
+        case .quitCrash(let operations, let seed):
+            return try quitCrash(operations: operations, powerLossSeed: seed, index: index)
         case .openCrash(let operations, let seed, let build):
             return try openCrash(operations: operations, powerLossSeed: seed, build: build, index: index)
         case .formatUpgrade:

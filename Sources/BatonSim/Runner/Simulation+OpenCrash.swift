@@ -45,3 +45,59 @@ extension Simulation {
         return line + (struck ? "\(death) inside the open" : "the open finished first, then \(death)")
     }
 }
+
+/// A quit that dies part way (``SimEvent/quitCrash(operations:powerLossSeed:)``): the last drain
+/// and the close run over the simulated disk with a crash armed at one of their disk-changing
+/// operations. The model needs nothing new: the drain committed or failed, as the writer said,
+/// and the process ended by a kill or a power loss (or quit cleanly, when the crash never struck).
+extension Simulation {
+    func quitCrash(operations: Int, powerLossSeed: UInt64?, index: Int) throws -> String {
+        guard let process else { return "skipped: no process" }
+        if SimulatedDisk.FaultKind.allCases.contains(where: { disk.armedFaults($0) > 0 }) {
+            return "skipped: a disk fault is armed"
+        }
+        // The drain's own checks read the image, which a struck crash leaves unreadable; damage
+        // the model holds aside waits for those checks.
+        guard oracle.rotted.isEmpty, oracle.dormant.records.isEmpty, oracle.dormant.root.isEmpty, oracle.dormant.fetches.isEmpty else {
+            return "skipped: the image holds damage"
+        }
+        disk.armCrash(afterOperations: UInt32(clamping: operations), powerLossSeed: powerLossSeed)
+        let result = storeWork.time { process.image.writer.drain() }
+        let drained: String
+        switch result {
+        case .nothingToDo:
+            if oracle.hasWriterWork {
+                _ = disk.thaw()
+                throw violation("writer-keeps-work", "the writer had nothing to do while the model holds work for it", at: index)
+            }
+            drained = "nothing to do"
+        case .committed:
+            if !oracle.hasWriterWork {
+                _ = disk.thaw()
+                throw violation("writer-accounted", "the writer committed a drain the model has no work for", at: index)
+            }
+            oracle.drainCommitted(synced: false)
+            drained = "committed"
+        default:
+            oracle.drainFailed(diskFull: fullDiskEventsLeft > 0)
+            drained = "\(result)"
+        }
+        storeWork.time { process.image.close() }
+        let struck = disk.thaw()
+        self.process = nil
+        guard struck else {
+            if !disk.hasPendingWrites { oracle.noteSynced() }
+            lastEnd = .quit
+            crashes.quit += 1
+            return "last drain \(drained); the quit finished first"
+        }
+        quitCrashes += 1
+        crashes.quitCrashes += 1
+        if powerLossSeed == nil {
+            lastEnd = .kill
+            return "last drain \(drained); killed inside the quit"
+        }
+        lastEnd = .powerLoss
+        return "last drain \(drained); power lost inside the quit"
+    }
+}

@@ -69,6 +69,8 @@ package final class Simulation {
     var errorsReadBack = 0
     /// Format upgrades that made the image the previous format (for the coverage).
     var formatUpgrades = 0
+    /// Quits a crash struck inside (for the coverage).
+    var quitCrashes = 0
     var fieldsWithSeveralErrorsReadBack = 0
     var errorsAtNulledElementsReadBack = 0
     var errorsWithExtensionsReadBack = 0
@@ -269,6 +271,7 @@ package final class Simulation {
         coverage.partialReadsMissing = partialReadsMissing
         coverage.rottedRowsRead = rottedRowsRead
         coverage.formatUpgrades = formatUpgrades
+        coverage.quitCrashes = quitCrashes
         coverage.refusedResponses = refusedResponses
         coverage.recordedResponses = recordedResponses
         return SimOutcome(
