@@ -122,7 +122,12 @@ enum ImageCommand {
         guard FileManager.default.fileExists(atPath: path) else { throw CLIError.failed("\(path): no such file") }
         try refuseFolder(path)
         do {
-            return try Image.inspect(path: path)
+            let image = try Image.inspect(path: path)
+            // Inspection writes nothing, so it cannot put a checkpoint's copy back: say so.
+            if FileManager.default.fileExists(atPath: path + CheckpointCopy.suffix) {
+                printError("note: \(path)\(CheckpointCopy.suffix) is beside the image: an open died inside its checkpoint, and the next open writes that copy back over the WAL; until then this shows the file as the crash left it")
+            }
+            return image
         } catch {
             throw CLIError.failed("\(path): \(error)")
         }

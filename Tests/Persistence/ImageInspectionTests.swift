@@ -115,6 +115,21 @@ struct ImageInspectionTests {
         #expect(stats.status == 3, "\(stats)")
     }
 
+    @Test("beside a checkpoint's copy of the WAL, dump and stats say the next open puts it back, and leave it")
+    func checkpointCopyNamed() throws {
+        let copy = path + CheckpointCopy.suffix
+        try Data([1, 2, 3]).write(to: URL(fileURLWithPath: copy))
+        for command in ["dump", "stats"] {
+            let run = try BatonProcess.run(["image", command, "--image", path])
+            #expect(run.status == 0, "\(run)")
+            #expect(run.errors.contains("-walcopy is beside the image: an open died inside its checkpoint"), "\(run)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: copy)) == Data([1, 2, 3]))
+        try FileManager.default.removeItem(atPath: copy)
+        let clean = try BatonProcess.run(["image", "stats", "--image", path])
+        #expect(!clean.errors.contains("walcopy"), "\(clean)")
+    }
+
     @Test("a page SQLite cannot read: the rows on both sides are read, the gap is reported, nothing is wrong")
     func unreadablePage() throws {
         var bytes = try #require(fileBytes(path))

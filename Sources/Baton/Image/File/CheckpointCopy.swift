@@ -17,8 +17,9 @@
 /// checkpoint it guarded may have died part way, and the copy holds every frame it was copying.
 /// A copy whose trailer does not check was cut short before its checkpoint began, and is only
 /// deleted. No commit happens while a copy exists, so one put back can never undo a newer one.
-enum CheckpointCopy {
-    static let suffix = "-walcopy"
+package enum CheckpointCopy {
+    /// The copy's name: the image's path and this.
+    package static let suffix = "-walcopy"
     /// The trailer's mark, then the copied length (8 bytes) and its CRC-32C (4), little-endian.
     static let mark: [UInt8] = Array("BWC1".utf8)
     static let trailerSize = 16
