@@ -81,6 +81,15 @@ struct OpenCrashTests {
         #expect(finished > 0)
     }
 
+    @Test("garbage written over the image after an open died in its checkpoint takes the WAL's copy with it: nothing of the old image comes back")
+    func garbageTakesTheCopy() throws {
+        for operations in [4, 5, 8, 12, 17] {
+            let replay = #"{"baton-replay":1,"events":[{"event":"response","operation":"CharacterHeader","variables":{"id":"1"},"response":{"data":{"character":{"id":"1","name":"Rick","status":"Alive"}}}},{"event":"drain"},{"event":"kill"},{"event":"openCrash","operations":"# + "\(operations)" + #"},{"event":"corruptFile","seed":3},{"event":"relaunch"},{"event":"check","operation":"CharacterHeader","variables":{"id":"1"}}]}"#
+            let result = try Simulator.replay(replay)
+            #expect(result.failure == nil, "operations \(operations): \(result.failure.map(String.init(describing:)) ?? "")")
+        }
+    }
+
     @Test("the replay file names the crash point, the death and the build, and replays to the same trace")
     func replayFile() throws {
         let scenario = Self.crashThenCheck(operations: 3, powerLossSeed: 5, build: .formatUpgrade)

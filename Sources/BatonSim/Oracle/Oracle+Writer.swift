@@ -122,17 +122,13 @@ extension Oracle {
 
     /// The image states a relaunch may find after the process ended as `end`, oldest first:
     /// after a quit or a kill the last drain that returned; after a power loss any state from the
-    /// last one known durable to the last that returned; after garbage, an empty image.
+    /// last one known durable to the last that returned; after garbage, an empty image; after a
+    /// process died in its open, each state its open could have left (``allowedChains(after:)``).
     ///
     /// Every state holds the rows a damaged name hides, as the file does (``dormant``), so the
     /// state a relaunch opens keeps them for a later power loss to return to.
     package func allowedStates(after end: ProcessEnd) -> [OracleImage] {
-        switch end {
-        case .quit, .kill: [image.adding(dormant)]
-        case .powerLoss: Array(states[durable...])
-        case .corruption: [.empty(generation: 0)]
-        case .openCrash: crashChains.map { $0[$0.count - 1] }
-        }
+        allowedChains(after: end).map { $0[$0.count - 1] }
     }
 
     /// A new launch of `appVersion` found `allowedStates(after: end)[found]` and opened it at

@@ -284,3 +284,10 @@ extension Simulation {
         }
     }
 }
+
+extension Simulation {
+    /// True while a fault of any kind is armed on the disk.
+    var diskFaultArmed: Bool {
+        SimulatedDisk.FaultKind.allCases.contains { disk.armedFaults($0) > 0 }
+    }
+}

@@ -6,26 +6,14 @@ extension Simulation {
     /// new store over it. Returns what it found, for the trace.
     @discardableResult
     func launch(index: Int) throws -> String {
-        // SQLite's own generator (WAL salts) is process-wide: seed it so a run repeats in any
-        // process, from the disk's seed and the launch's number (not from anything a trace line
-        // or a timeline could change).
-        launches += 1
-        // A full disk's stretch ends with the process that saw it (a relaunch that quits first).
-        if fullDiskEventsLeft > 0 { endFullDisk() }
-        SimulatedDisk.seedSQLiteRandomness(UInt32(truncatingIfNeeded: disk.seed &+ UInt64(launches)))
+        startProcess()
         var image: Image?
         var lastError = ""
         var attempts = 0
         for _ in 0..<3 {
             attempts += 1
             do {
-                var configuration = ImageConfiguration(executor: ManualWriterExecutor(), limits: WriterLimits(maxQueuedItems: writerBound))
-                #if BATON_MUTANTS
-                configuration.mutant = options.mutant.flatMap(ImageMutant.init(mutant:))
-                #endif
-                image = try storeWork.time {
-                    try Image.open(path: Self.imagePath, vfs: disk.vfsName, appVersion: appVersion, configuration: configuration)
-                }
+                image = try openImage()
                 break
             } catch {
                 lastError = "\(error)"
@@ -114,6 +102,28 @@ extension Simulation {
         lastEnd = nil
         launched = true
         return foundLine
+    }
+
+    /// What every new process does first: counts itself, ends a full disk's stretch (it ends with
+    /// the process that saw it), and seeds SQLite's generator. That generator (WAL salts) is
+    /// process-wide: seeded from the disk's seed and the launch's number (not from anything a
+    /// trace line or a timeline could change), a run repeats in any process.
+    func startProcess() {
+        launches += 1
+        if fullDiskEventsLeft > 0 { endFullDisk() }
+        SimulatedDisk.seedSQLiteRandomness(UInt32(truncatingIfNeeded: disk.seed &+ UInt64(launches)))
+    }
+
+    /// The store's image opened over the simulated disk, as this run's app version, with the
+    /// run's writer bound and mutant; its time counted as the store's.
+    func openImage() throws -> Image {
+        var configuration = ImageConfiguration(executor: ManualWriterExecutor(), limits: WriterLimits(maxQueuedItems: writerBound))
+        #if BATON_MUTANTS
+        configuration.mutant = options.mutant.flatMap(ImageMutant.init(mutant:))
+        #endif
+        return try storeWork.time {
+            try Image.open(path: Self.imagePath, vfs: disk.vfsName, appVersion: appVersion, configuration: configuration)
+        }
     }
 
     /// True when the store's account of the open is the one the model expects of a state.

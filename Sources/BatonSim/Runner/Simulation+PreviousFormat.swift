@@ -25,9 +25,9 @@ extension Simulation {
         // An open of this build died inside its checkpoint and left its copy of the WAL for the
         // next open to put back: no build before this one ever ran on such a file, and a
         // connection here would write over what the copy repairs.
-        if disk.fileExists(Self.imagePath + "-walcopy") { return "left format 7 (a checkpoint's copy of the WAL is beside it)" }
+        if disk.fileExists(Self.imagePath + CheckpointCopy.suffix) { return "left format 7 (a checkpoint's copy of the WAL is beside it)" }
         // A fault armed for the store's next write or read must find the store, not this.
-        if SimulatedDisk.FaultKind.allCases.contains(where: { disk.armedFaults($0) > 0 }) {
+        if diskFaultArmed {
             return "left format 7 (a disk fault is armed)"
         }
         // The transaction's WAL draws salts from SQLite's generator: seeded, so a run repeats.
