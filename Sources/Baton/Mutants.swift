@@ -213,6 +213,10 @@ package enum Mutant: String, CaseIterable, Sendable {
     /// writeback error dropped WAL pages the platter never got, a crash inside that checkpoint
     /// leaves the file beyond repair (the rule until 2026-12-06).
     case checkpointUnguarded
+    /// A process checkpoints its WAL (the writer when the log grows long, the close) without a
+    /// copy of it even after one of its syncs failed: a writeback error's dropped WAL pages and a
+    /// crash inside that later checkpoint corrupt the file (the rule until 2026-12-06).
+    case checkpointUnguardedAfterFailure
     /// Hydration's slot rows (the rows the check reads into memory) keep each cell's value
     /// without its field errors, so a field that failed reads back from the image as if it had
     /// not. Planted 2026-12-06, when BatonSim began to drive that path: no campaign could catch
@@ -286,6 +290,7 @@ package enum Mutant: String, CaseIterable, Sendable {
         case .wholeExactNumbersAsText: "a custom scalar's whole number past a double's precision, written with a fraction or an exponent, reads back as decimal text, not as the integer it is"
         case .stampsLeftAtFormatUpgrade: "a format 6 file is marked 7 without its stamps moved, so every row it held is unseen and deleted at the first launch of the new build"
         case .checkpointUnguarded: "the open checkpoints the last launch's WAL without a durable copy of it, so after a failed sync dropped WAL pages a crash inside the checkpoint corrupts the file"
+        case .checkpointUnguardedAfterFailure: "after a failed checkpoint a process checkpoints its WAL again without a durable copy of it, so a crash inside that checkpoint can corrupt the file"
         case .stampsMovedApart: "a format 6 file is counted and marked 7 in one transaction and has its stamps moved in another, so a process dying between leaves every row unseen"
         case .slotRowsDropErrors: "hydration's slot rows drop their cells' field errors, so a failed field reads back from the image as if it had not failed"
         case .deepListsReadAsDamage: "a list nested deeper than 128 in a row is read as damage, so a custom scalar's deep arrays are lost at the next launch"

@@ -176,6 +176,10 @@ struct MutantProperties {
         // whose failed syncs drop writes), and the next open must lose power inside its
         // checkpoint: seeds 768 and 1945 of the default world's first 2,000 (openCrash).
         .checkpointUnguarded: "checkpoint-after-dropped-sync-survives-power-loss.json",
+        // A drain's checkpoint must fail its WAL sync (a full disk, on a disk whose failed syncs
+        // drop writes, checkpointing every few pages), and a later checkpoint of the same process
+        // must lose power part way: seed 2042 of the default world at 1,000 events (quitCrash).
+        .checkpointUnguardedAfterFailure: "checkpoint-in-process-after-failed-sync-survives-power-loss.json",
         // A garbled response must hold a null that a propagated error names and, after it in
         // the same object, a value of the wrong kind: none in 120 seeds of the default world.
         .discardedValuesUnchecked: "replaced-value-checked-past-the-null.json",

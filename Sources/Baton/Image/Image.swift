@@ -117,6 +117,7 @@ public final class Image: StoreImage, Sendable {
             throw imageError(error)
         }
         let foreign = opened.opening == .foreign
+        opened.connection?.countWALFrames()
         let state = ImageState(
             path: path, vfs: vfs, appVersion: appVersion, mode: .live, configuration: configuration,
             connection: opened.connection, generation: opened.generation, names: opened.names, foreign: foreign)
@@ -245,7 +246,10 @@ public final class Image: StoreImage, Sendable {
         if status == .ready || status == .resetPending {
             if case .failed = writer.drain(), status == .resetPending { writer.drain() }
         }
-        core.withState { $0.closeConnection() }
+        core.withState { state in
+            if !state.inRead { ImageCheckpoint.beforeClose(state) }
+            state.closeConnection()
+        }
         releaseFile()
     }
 
@@ -255,12 +259,14 @@ public final class Image: StoreImage, Sendable {
     /// For tests of an app's own crash consistency: commit, maybe ``drainNow()``, then abandon
     /// and open the file again in a new image and store, as the next launch would.
     ///
-    /// SQLite may still checkpoint the WAL when the handle closes (the system library does not
-    /// let Swift turn that off); under the simulator's VFS, a crash should freeze the files
-    /// before this is called.
+    /// The WAL stays as the process left it, as a kill leaves it: the handle closes without
+    /// checkpointing, and the next open checkpoints the WAL behind its copy.
     public func abandon() {
         writer.stopAccepting()
-        core.withState { $0.closeConnection() }
+        core.withState { state in
+            state.connection?.keepWALAtClose()
+            state.closeConnection()
+        }
         releaseFile()
     }
 }

@@ -10,6 +10,9 @@ package struct ImageConfiguration: Sendable {
     package var busyTimeoutMilliseconds: Int
     /// How long opening waits for another process that has the image open (``ImageFileLock``).
     package var lockWaitMilliseconds: Int
+    /// How many pages the WAL may hold before the writer checkpoints it into the file (SQLite's
+    /// default, 1,000, in production; the simulator draws small ones so its worlds reach it).
+    package var checkpointPages: Int
 
     #if BATON_MUTANTS
     /// A bug class to reintroduce in this image (debug builds only).
@@ -21,13 +24,15 @@ package struct ImageConfiguration: Sendable {
         faults: FaultInjector? = nil,
         limits: WriterLimits = WriterLimits(),
         busyTimeoutMilliseconds: Int = ImageSchema.defaultBusyTimeoutMilliseconds,
-        lockWaitMilliseconds: Int = ImageSchema.defaultLockWaitMilliseconds
+        lockWaitMilliseconds: Int = ImageSchema.defaultLockWaitMilliseconds,
+        checkpointPages: Int = ImageSchema.defaultCheckpointPages
     ) {
         self.executor = executor
         self.faults = faults
         self.limits = limits
         self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
         self.lockWaitMilliseconds = lockWaitMilliseconds
+        self.checkpointPages = checkpointPages
     }
 
     /// The rules this configuration asks for.

@@ -36,6 +36,9 @@ package enum ImageMutant: String, Sendable, Hashable, CaseIterable {
     case stampsMovedApart
     /// The open's checkpoint runs without a copy of the WAL taken first.
     case checkpointUnguarded
+    /// A process's own checkpoints (the writer's, the close's) never take a copy of the WAL, even
+    /// after one of its writes or checkpoints failed (the rule until 2026-12-06).
+    case checkpointUnguardedAfterFailure
     /// The check's slot rows keep a cell's value without its field errors.
     case slotRowsDropErrors
 }
@@ -75,6 +78,8 @@ struct ImageRules: Sendable, Hashable {
     var movesStampsApart = false
     /// The open's checkpoint is guarded by a durable copy of the WAL (mutant: not).
     var guardsCheckpoint = true
+    /// After a failed write a process's own checkpoints are guarded too (mutant: never).
+    var guardsCheckpointAfterFailure = true
     /// Mutant: the check's slot rows drop their cells' field errors.
     var slotRowsDropErrors = false
 
@@ -108,6 +113,7 @@ struct ImageRules: Sendable, Hashable {
         case .stampsLeftAtFormatUpgrade: movesOldStamps = false
         case .stampsMovedApart: movesStampsApart = true
         case .checkpointUnguarded: guardsCheckpoint = false
+        case .checkpointUnguardedAfterFailure: guardsCheckpointAfterFailure = false
         case .slotRowsDropErrors: slotRowsDropErrors = true
         }
     }

@@ -62,6 +62,8 @@ package enum ImageSchema {
     package static let defaultBusyTimeoutMilliseconds = 500
     /// How long opening waits for another process to close the image before running without one.
     package static let defaultLockWaitMilliseconds = 1_000
+    /// How many pages the WAL may hold before the writer checkpoints it: SQLite's own default.
+    package static let defaultCheckpointPages = 1_000
 
     /// The tables, by name, exactly as created (SQLite keeps the text; opening compares it).
     package static let tables: [(name: String, sql: String)] = [

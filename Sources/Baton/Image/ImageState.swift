@@ -53,6 +53,15 @@ final class ImageState {
     let rules: ImageRules
     let door: SQLiteDoor
     let busyTimeoutMilliseconds: Int
+    /// How many pages the WAL may hold before the writer checkpoints it.
+    let checkpointPages: Int
+    /// Set when a drain or a checkpoint of this process failed: its syncs may have dropped WAL
+    /// pages, so checkpoints take a copy of the WAL first (``ImageCheckpoint``) until one of them
+    /// has copied every frame into the file.
+    var checkpointsGuarded = false
+    /// Where this process's copy of the WAL stands (``ImageCheckpoint``): while one may be beside
+    /// the image, nothing commits.
+    var walCopy = WALCopyState.none
 
     var connection: Connection?
     /// This launch's generation, G: every row written or read is stamped with it.
@@ -105,6 +114,7 @@ final class ImageState {
         self.rules = configuration.rules
         self.door = SQLiteDoor(faults: configuration.faults)
         self.busyTimeoutMilliseconds = configuration.busyTimeoutMilliseconds
+        self.checkpointPages = configuration.checkpointPages
         self.connection = connection
         self.generation = generation
         self.names = names

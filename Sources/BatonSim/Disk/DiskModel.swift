@@ -12,13 +12,20 @@ package struct DiskModel: Sendable, Hashable, CustomStringConvertible {
     /// The last close left directory changes pending (SQLite deletes the WAL without syncing its
     /// directory), so only such a power loss can lose them.
     package var powerLossWhileClosed: Double
+    /// How many pages the WAL may hold before the store checkpoints it (the image's
+    /// `checkpointPages`): production's 1,000, which no simulated world reaches, or a few, so
+    /// that checkpoints run inside a process, between commits, where crashes and failed syncs can
+    /// meet them.
+    package var checkpointPages: Int
 
     package init(
-        device: SimulatedDisk.Device = .careful, syncFailure: SimulatedDisk.SyncFailure = .keeps, powerLossWhileClosed: Double = 0
+        device: SimulatedDisk.Device = .careful, syncFailure: SimulatedDisk.SyncFailure = .keeps, powerLossWhileClosed: Double = 0,
+        checkpointPages: Int = ImageSchema.defaultCheckpointPages
     ) {
         self.device = device
         self.syncFailure = syncFailure
         self.powerLossWhileClosed = powerLossWhileClosed
+        self.checkpointPages = checkpointPages
     }
 
     /// Draws both choices from `random` (the swarm's `disk-model` stream).
@@ -26,6 +33,7 @@ package struct DiskModel: Sendable, Hashable, CustomStringConvertible {
         device = random.chance(0.5) ? .linux : .careful
         syncFailure = random.chance(0.5) ? .drops : .keeps
         powerLossWhileClosed = random.chance(0.5) ? 0.6 : 0
+        checkpointPages = random.chance(0.5) ? random.pick([2, 4, 8, 16, 32]) : ImageSchema.defaultCheckpointPages
     }
 
     /// Sets `disk` up this way; before anything is opened on it.
@@ -37,6 +45,7 @@ package struct DiskModel: Sendable, Hashable, CustomStringConvertible {
     package var description: String {
         "\(device), failed syncs \(syncFailure.rawValue)"
             + (powerLossWhileClosed > 0 ? ", power lost while closed \(powerLossWhileClosed)" : "")
+            + (checkpointPages != ImageSchema.defaultCheckpointPages ? ", checkpoints at \(checkpointPages) pages" : "")
     }
 
     package var json: JSONValue {
@@ -45,6 +54,7 @@ package struct DiskModel: Sendable, Hashable, CustomStringConvertible {
             "characteristics": .int(Int(device.characteristics)),
             "syncFailure": .string(syncFailure.rawValue),
             "powerLossWhileClosed": .double(powerLossWhileClosed),
+            "checkpointPages": .int(checkpointPages),
         ])
     }
 }
@@ -66,8 +76,14 @@ extension DiskModel {
         case .int(let value)?: closed = Double(value)
         default: break
         }
+        var checkpointPages = ImageSchema.defaultCheckpointPages
+        switch members["checkpointPages"] {
+        case .int(let pages)? where pages >= 1: checkpointPages = pages
+        case nil, .null?: break
+        default: throw ReplayError("\"disk\".\"checkpointPages\" is a whole number of pages, 1 or more")
+        }
         self.init(
             device: SimulatedDisk.Device(sectorSize: UInt32(sector), characteristics: Int32(characteristics)),
-            syncFailure: syncFailure, powerLossWhileClosed: closed)
+            syncFailure: syncFailure, powerLossWhileClosed: closed, checkpointPages: checkpointPages)
     }
 }

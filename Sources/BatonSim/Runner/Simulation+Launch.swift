@@ -117,7 +117,8 @@ extension Simulation {
     /// The store's image opened over the simulated disk, as this run's app version, with the
     /// run's writer bound and mutant; its time counted as the store's.
     func openImage() throws -> Image {
-        var configuration = ImageConfiguration(executor: ManualWriterExecutor(), limits: WriterLimits(maxQueuedItems: writerBound))
+        var configuration = ImageConfiguration(
+            executor: ManualWriterExecutor(), limits: WriterLimits(maxQueuedItems: writerBound), checkpointPages: checkpointPages)
         #if BATON_MUTANTS
         configuration.mutant = options.mutant.flatMap(ImageMutant.init(mutant:))
         #endif

@@ -106,6 +106,8 @@ package final class Simulation {
     var fullDiskEventsLeft = 0
     /// The writer's bound on queued items in this run.
     let writerBound: Int
+    /// How many pages the WAL holds before the store checkpoints it (the disk model's).
+    var checkpointPages = ImageSchema.defaultCheckpointPages
     /// How each launch's store is configured: collection by the schedule only, the mutant, and
     /// the swarm's release buffer and compaction slack.
     let storeConfiguration: Store.Configuration
@@ -168,7 +170,7 @@ package final class Simulation {
         guard let simulation = make(seed: seed, diskSeed: diskSeed(for: seed), options: options) else {
             return worldFailure(seed: seed, options: options)
         }
-        swarm.disk.apply(to: simulation.disk)
+        simulation.adopt(swarm.disk)
         simulation.note("seed \(seed) world \(options.world.name) swarm \(swarm)")
         var failure: InvariantViolation?
         do {
@@ -193,6 +195,12 @@ package final class Simulation {
         return simulation.finish(failure)
     }
 
+    /// Sets the run's disk up as `model` says, before anything is opened on it.
+    func adopt(_ model: DiskModel) {
+        model.apply(to: disk)
+        checkpointPages = model.checkpointPages
+    }
+
     /// The seed of a run's disk (SQLite's randomness), derived from the run's seed.
     package nonisolated static func diskSeed(for seed: UInt64) -> UInt64 {
         var random = SimRandom(seed: seed).split("disk")
@@ -207,7 +215,7 @@ package final class Simulation {
         guard let simulation = make(seed: seed, diskSeed: seed.map(diskSeed(for:)) ?? 0, options: options) else {
             return worldFailure(seed: seed, options: options)
         }
-        (disk ?? DiskModel()).apply(to: simulation.disk)
+        simulation.adopt(disk ?? DiskModel())
         simulation.note("replay of \(events.count) events in world \(options.world.name)")
         var failure: InvariantViolation?
         do {

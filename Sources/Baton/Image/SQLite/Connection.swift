@@ -20,6 +20,12 @@ package final class Connection {
     /// by function name; kept as long as the connection.
     var functionContexts: [String: AnyObject] = [:]
     private(set) var isClosed = false
+    /// Where the WAL hook writes the last commit's WAL length (``countWALFrames()``); freed with the connection.
+    private let walFrameCount: UnsafeMutablePointer<Int32> = {
+        let counter = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+        counter.initialize(to: 0)
+        return counter
+    }()
 
     private init(handle: OpaquePointer, door: SQLiteDoor, path: String, vfs: String?) {
         self.handle = handle
@@ -30,6 +36,7 @@ package final class Connection {
 
     deinit {
         close()
+        walFrameCount.deallocate()
     }
 
     /// Opens `path` with `flags` through `vfs` (`nil`: the default VFS).
@@ -74,6 +81,44 @@ package final class Connection {
     package func setBusyTimeout(milliseconds: Int) throws(SQLiteError) {
         let code = door.value { sqlite3_busy_timeout(handle, Int32(clamping: milliseconds)) }
         if code != SQLITE_OK { throw error(code, sql: nil) }
+    }
+
+    // MARK: The WAL
+
+    /// Takes the WAL's checkpoints away from SQLite: commits no longer checkpoint on their own
+    /// (``checkpoint(truncating:)`` does it), and each commit's WAL length is kept for
+    /// ``walFrames``. Called once, before the first write.
+    package func countWALFrames() {
+        let counter = walFrameCount
+        _ = door.value {
+            sqlite3_wal_hook(handle, { context, _, _, frames in
+                context?.assumingMemoryBound(to: Int32.self).pointee = frames
+                return SQLITE_OK
+            }, UnsafeMutableRawPointer(counter))
+        }
+    }
+
+    /// How many frames the WAL held after the last commit (``countWALFrames()``; 0 before it,
+    /// and after a checkpoint that emptied the log).
+    package var walFrames: Int { Int(walFrameCount.pointee) }
+
+    /// Checkpoints the WAL into the database file, and with `truncating` empties the log file
+    /// too. Answers whether every frame reached the file (this connection is the file's only one,
+    /// so nothing holds a checkpoint back but a failure, which throws).
+    @discardableResult
+    package func checkpoint(truncating: Bool) throws(SQLiteError) -> Bool {
+        let mode = truncating ? SQLITE_CHECKPOINT_TRUNCATE : SQLITE_CHECKPOINT_PASSIVE
+        var logged: Int32 = -1, copied: Int32 = -1
+        let code = door.result(.exec) { sqlite3_wal_checkpoint_v2(handle, nil, mode, &logged, &copied) }
+        if code != SQLITE_OK { throw error(code, sql: truncating ? "PRAGMA wal_checkpoint(TRUNCATE)" : "PRAGMA wal_checkpoint") }
+        walFrameCount.pointee = 0
+        return logged == copied
+    }
+
+    /// With `keep`, ``close()`` does not checkpoint the WAL: the next open checkpoints it, behind
+    /// its copy. Without, it does again (SQLite's default).
+    package func keepWALAtClose(_ keep: Bool = true) {
+        _ = door.value { baton_sqlite_keep_wal_at_close(handle, keep ? 1 : 0) }
     }
 
     // MARK: Statements

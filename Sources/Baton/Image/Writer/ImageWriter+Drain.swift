@@ -44,6 +44,10 @@ extension ImageWriter {
                 }
             }
             guard let connection = state.connection else { return .unavailable }
+            if let failure = ImageCheckpoint.copyCleared(state) {
+                noteFailure(failure)
+                return .failed(failure)
+            }
             let work = takeWork()
             let touches = state.touches.take()
             if work.isEmpty && touches.isEmpty && state.evictionDone && !recreated {
@@ -60,12 +64,14 @@ extension ImageWriter {
                 connection.rollbackIfNeeded()
                 state.touches.merge(touches)
                 workFailed(work, error: error)
+                ImageCheckpoint.noteFailedWrite(state)
                 if error.meansUnreadableFile { state.resetPending = true }
                 return .failed(error)
             }
             state.names = transaction.names
             state.evictionDone = true
             workCommitted(work)
+            ImageCheckpoint.afterCommit(state)
             transaction.summary.batches = work.batches.count
             return .committed(transaction.summary)
         }

@@ -1,0 +1,154 @@
+import BatonSim
+import CSQLite
+import Testing
+
+@testable import Baton
+
+/// A process's own checkpoints (`ImageCheckpoint`): once one of its syncs failed on a disk that
+/// drops a failed sync's writes, a later checkpoint of the same process, the writer's or the
+/// close's, must survive a crash at any of its disk changes.
+@Suite("Image: a process's checkpoints after a failed sync")
+struct ProcessCheckpointTests {
+    static let path = "process.image"
+
+    /// The image over `disk`, checkpointing every `checkpointPages` pages, with `mutant` on.
+    static func open(_ disk: SimulatedDisk, checkpointPages: Int = 4, mutant: String? = nil) throws -> Image {
+        var configuration = ImageConfiguration(executor: ManualWriterExecutor(), checkpointPages: checkpointPages)
+        #if BATON_MUTANTS
+        if let mutant { configuration.mutant = ImageMutant(rawValue: mutant) }
+        #endif
+        return try Image.open(path: path, vfs: disk.vfsName, appVersion: "1", configuration: configuration)
+    }
+
+    /// Twenty notes of 400 bytes from `first` on: several pages of WAL.
+    static func notes(from first: Int) -> WriteBatch {
+        WriteBatch(snapshots: (first..<first + 20).map { index in
+            snapshot("Note:\(index)", "Note", ["body": .string(String(repeating: "\(index % 10)", count: 400))])
+        })
+    }
+
+    /// A disk that drops a failed sync's writes, an image a first process filled and closed (all
+    /// of it on the platter), and a second process whose first drain's checkpoint fails its WAL
+    /// sync (the commit itself syncs nothing): the WAL's pages are clean in memory and not on the
+    /// platter, and the process goes on.
+    static func afterFailedSync(seed: UInt64, mutant: String?) throws -> (SimulatedDisk, Image) {
+        let disk = SimulatedDisk(seed: seed)
+        disk.setSyncFailure(.drops)
+        SimulatedDisk.seedSQLiteRandomness(UInt32(truncatingIfNeeded: seed))
+        let first = try open(disk, mutant: mutant)
+        first.enqueue(notes(from: 0))
+        try first.drainCommitted()
+        first.close()
+        disk.flushAll()
+        let image = try open(disk, mutant: mutant)
+        image.enqueue(notes(from: 100))
+        disk.failNextSync(code: SQLITE_FULL)
+        try image.drainCommitted()
+        #expect(disk.counters.failedSyncsDropping > 0)
+        return (disk, image)
+    }
+
+    /// What the next launch finds after the process died at `operations` disk changes into `body`
+    /// with the power lost: the file as it opened, and its integrity check.
+    static func launchAfterCrash(
+        at operations: UInt32, seed: UInt64, mutant: String?, _ body: (Image) -> Void
+    ) throws -> (opening: ImageOpening, integrity: String, struck: Bool) {
+        let (disk, image) = try afterFailedSync(seed: seed, mutant: mutant)
+        disk.armCrash(afterOperations: operations, powerLossSeed: seed &* 31 &+ UInt64(operations))
+        body(image)
+        let struck = disk.thaw()
+        if !struck { disk.powerLoss(seed: seed) }
+        image.abandon()
+        let next = try open(disk)
+        defer { next.close() }
+        return (next.opening, next.integrityCheck(), struck)
+    }
+
+    /// Every crash point of `body` from 0 to 60 disk changes: how many launches after found the
+    /// file unsound (not opened as it was, or failing its integrity check), and how many crashes
+    /// struck inside.
+    static func unsoundLaunches(mutant: String?, _ body: (Image) -> Void) throws -> (unsound: Int, struck: Int) {
+        var unsound = 0, struck = 0
+        for operations in 0...60 as ClosedRange<UInt32> {
+            let found = try launchAfterCrash(at: operations, seed: 5, mutant: mutant, body)
+            if found.opening != .opened || found.integrity != "ok" { unsound += 1 }
+            if found.struck { struck += 1 }
+        }
+        return (unsound, struck)
+    }
+
+    /// The writer's next checkpoint: one more drain whose commit fills the WAL past the size.
+    static func drainAgain(_ image: Image) {
+        image.enqueue(notes(from: 200))
+        _ = image.writer.drain()
+    }
+
+    @Test("the writer's next checkpoint, crashed at every disk change: every launch after finds a sound file")
+    func writersCheckpoint() throws {
+        let found = try Self.unsoundLaunches(mutant: nil, Self.drainAgain)
+        #expect(found.unsound == 0)
+        #expect(found.struck > 20)
+    }
+
+    @Test("the close's checkpoint, crashed at every disk change: every launch after finds a sound file")
+    func closesCheckpoint() throws {
+        let found = try Self.unsoundLaunches(mutant: nil) { $0.close() }
+        #expect(found.unsound == 0)
+        #expect(found.struck > 10)
+    }
+
+    #if BATON_MUTANTS
+    @Test("without the copy after a failure (checkpointUnguardedAfterFailure) some crash points leave the file unsound")
+    func mutantIsCaught() throws {
+        let writer = try Self.unsoundLaunches(mutant: Mutant.checkpointUnguardedAfterFailure.rawValue, Self.drainAgain)
+        let close = try Self.unsoundLaunches(mutant: Mutant.checkpointUnguardedAfterFailure.rawValue) { $0.close() }
+        #expect(writer.unsound > 0)
+        #expect(close.unsound > 0)
+    }
+    #endif
+
+    @Test("a checkpoint that fails behind its copy keeps the copy, and the next drain finishes it before committing")
+    func failedCheckpointKeepsCopy() throws {
+        let (disk, image) = try Self.afterFailedSync(seed: 9, mutant: nil)
+        let copy = try VFSFile.fullPath(Self.path, vfs: disk.vfsName, door: SQLiteDoor()) + CheckpointCopy.suffix
+        // The next checkpoint's syncs: the copy's, the WAL's, then the file's, which fails.
+        image.enqueue(Self.notes(from: 200))
+        disk.failNth(.sync, 3, code: SQLITE_IOERR)
+        try image.drainCommitted()
+        #expect(disk.fileNames.contains(copy))
+        // While every sync fails, the checkpoint cannot finish: nothing commits.
+        disk.fail(.sync, code: SQLITE_FULL, times: SimulatedDisk.forever)
+        image.enqueue(Self.notes(from: 300))
+        guard case .failed(let error) = image.writer.drain() else {
+            Issue.record("a drain committed with the copy beside the image")
+            return
+        }
+        #expect(error.message.contains("copy of the WAL"))
+        #expect(disk.fileNames.contains(copy))
+        disk.clearFaults()
+        try image.drainCommitted()
+        #expect(!disk.fileNames.contains(copy))
+        for index in [100, 119, 219, 319] { #expect(image.readRecord("Note:\(index)") != nil, "Note:\(index)") }
+        image.close()
+        let next = try Self.open(disk)
+        defer { next.close() }
+        #expect(next.integrityCheck() == "ok")
+        #expect(next.readRecord("Note:319") != nil)
+    }
+
+    @Test("a process that saw no failure checkpoints without a copy, every few pages, and its close empties the WAL")
+    func noFailureNoCopy() throws {
+        let disk = SimulatedDisk(seed: 3)
+        let image = try Self.open(disk)
+        var copies = 0
+        for round in 0..<6 {
+            image.enqueue(Self.notes(from: round * 100))
+            try image.drainCommitted()
+            copies += disk.fileNames.filter { $0.hasSuffix(CheckpointCopy.suffix) }.count
+        }
+        #expect(copies == 0)
+        #expect(disk.counters.syncs > 6)
+        image.close()
+        #expect(!disk.fileNames.contains { $0.hasSuffix("-wal") })
+    }
+}
