@@ -45,6 +45,10 @@ struct ReplayFileTests {
         (file(#"{"event":"kill"}"#, #"{"event":"kill"}"#), "event 1: kill does nothing: no process is running (the kill at event 0 ended it)"),
         (file(#"{"event":"quit"}"#, #"{"event":"drainPartway","steps":1}"#), "event 1: drainPartway does nothing: no process is running"),
         ("{\"baton-replay\":1,\"disk\":{\"sectorSize\":100},\"events\":[]}", "\"disk\" is an object with \"sectorSize\" (512 to 65536)"),
+        ("{\"baton-replay\":1,\"disk\":{\"sectorSize\":512,\"characteristics\":0,\"syncFailure\":\"drops\",\"checkpointPages\":0},\"events\":[]}",
+         "\"disk\".\"checkpointPages\" is a whole number of pages, 1 or more"),
+        ("{\"baton-replay\":1,\"disk\":{\"sectorSize\":512,\"characteristics\":0,\"syncFailure\":\"drops\",\"checkpointPages\":\"4\"},\"events\":[]}",
+         "\"disk\".\"checkpointPages\" is a whole number of pages, 1 or more"),
         ("{\"baton-replay\":1,\"store\":{\"releaseBufferSize\":-1,\"compactionSlack\":0},\"events\":[]}", "\"store\" is {\"releaseBufferSize\": N"),
         ("{\"baton-replay\":1,\"store\":{\"releaseBufferSize\":2},\"events\":[]}", "\"store\" is {\"releaseBufferSize\": N"),
     ]
@@ -67,6 +71,17 @@ struct ReplayFileTests {
         let file = try ReplayFile.parse(text)
         #expect(file.events.count == 10)
         #expect(ScheduleCheck.problems(file.events).isEmpty)
+    }
+
+    @Test("the disk's checkpoint size round-trips, and a file without one checkpoints at production's 1,000 pages")
+    func checkpointPages() throws {
+        var file = ReplayFile(
+            seed: 3, disk: DiskModel(device: .linux, syncFailure: .drops, checkpointPages: 4), events: [ScheduledEvent(.drain)])
+        #expect(try ReplayFile.parse(file.render()).disk?.checkpointPages == 4)
+        file.disk = DiskModel(syncFailure: .drops)
+        let without = file.render().replacingOccurrences(of: #","checkpointPages":1000"#, with: "")
+        #expect(!without.contains("checkpointPages"))
+        #expect(try ReplayFile.parse(without).disk?.checkpointPages == ImageSchema.defaultCheckpointPages)
     }
 
     @Test("the header round-trips, note and detail included")

@@ -90,6 +90,10 @@ struct CoverageFloorTests {
         // Quits a crash struck inside (one quit in three dies part way; OpenCrashTests runs every
         // crash point of one).
         "quitCrashes": 1,  // 2
+        // Checkpoints drains ran inside a process (half the seeds checkpoint every 2 to 32
+        // pages), and those behind a copy of the WAL after a failed write of the process.
+        "processCheckpoints": 35,  // 71
+        "guardedCheckpoints": 2,  // 5
     ]
 
     @Test("seeds 0..<24 of the default world reach every counted rule at least as often as the floor")

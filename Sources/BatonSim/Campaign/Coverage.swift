@@ -47,6 +47,11 @@ package struct Coverage: Hashable, Sendable {
     package var formatUpgrades = 0
     /// Quits that died inside their last drain or close (``SimEvent/quitCrash(operations:powerLossSeed:)``).
     package var quitCrashes = 0
+    /// Checkpoints a drain ran inside a process once the WAL had grown to the disk model's
+    /// `checkpointPages` (``DrainCheckpoint``), and those behind a copy of the WAL because a
+    /// write of the process had failed before.
+    package var processCheckpoints = 0
+    package var guardedCheckpoints = 0
 
     package init(model: OracleCoverage = OracleCoverage(), tornWrites: Int = 0, faultsInjected: Int = 0) {
         self.model = model
@@ -66,6 +71,7 @@ package struct Coverage: Hashable, Sendable {
                 ("errorsWithOtherMembersReadBack", errorsWithOtherMembersReadBack), ("partialReadsMissing", partialReadsMissing)]
             + [("rottedRowsRead", rottedRowsRead), ("refusedResponses", refusedResponses)]
             + [("recordedResponses", recordedResponses), ("formatUpgrades", formatUpgrades), ("quitCrashes", quitCrashes)]
+            + [("processCheckpoints", processCheckpoints), ("guardedCheckpoints", guardedCheckpoints)]
     }
 
     package static func + (lhs: Coverage, rhs: Coverage) -> Coverage {
@@ -84,6 +90,8 @@ package struct Coverage: Hashable, Sendable {
         sum.recordedResponses = lhs.recordedResponses + rhs.recordedResponses
         sum.formatUpgrades = lhs.formatUpgrades + rhs.formatUpgrades
         sum.quitCrashes = lhs.quitCrashes + rhs.quitCrashes
+        sum.processCheckpoints = lhs.processCheckpoints + rhs.processCheckpoints
+        sum.guardedCheckpoints = lhs.guardedCheckpoints + rhs.guardedCheckpoints
         return sum
     }
 
@@ -144,5 +152,7 @@ package struct Coverage: Hashable, Sendable {
         recordedResponses = int("recordedResponses")
         formatUpgrades = int("formatUpgrades")
         quitCrashes = int("quitCrashes")
+        processCheckpoints = int("processCheckpoints")
+        guardedCheckpoints = int("guardedCheckpoints")
     }
 }

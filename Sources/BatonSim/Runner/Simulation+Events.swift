@@ -320,21 +320,39 @@ extension Simulation {
                 throw violation("writer-keeps-work", "the writer had nothing to do while the model holds work for it (\(queued.count) rows queued)", at: index)
             }
             return "nothing to do"
-        case .committed:
+        case .committed(let summary):
             if !oracle.hasWriterWork {
                 throw violation("writer-accounted", "the writer committed a drain the model has no work for", at: index)
             }
+            let checkpointed = checkpointLine(summary.checkpoint)
             // After a crash point the disk's pending writes tell nothing of this commit (a power
             // loss there resolved them all): it is not counted durable.
             oracle.drainCommitted(synced: readsImageAfter && !disk.hasPendingWrites)
-            guard readsImageAfter else { return "committed" }
+            guard readsImageAfter else { return "committed" + checkpointed }
             try checkImage(process.image, index: index)
             let revived = revivedByLastDrain > 0 ? "; a damaged name written again brought back \(Self.count(revivedByLastDrain, "row"))" : ""
-            return drainLine(queue: queue, touches: touches, before: imageBefore, evicts: evicts) + revived
+            return drainLine(queue: queue, touches: touches, before: imageBefore, evicts: evicts) + revived + checkpointed
         default:
             oracle.drainFailed(diskFull: fullDiskEventsLeft > 0)
             if readsImageAfter { try checkImage(process.image, index: index, expectUnchanged: true) }
             return "\(result)"
+        }
+    }
+
+    /// The trace's words for the checkpoint after a commit, counted for the coverage.
+    private func checkpointLine(_ checkpoint: DrainCheckpoint) -> String {
+        switch checkpoint {
+        case .none: return ""
+        case .plain:
+            processCheckpoints += 1
+            return "; checkpointed"
+        case .guarded:
+            processCheckpoints += 1
+            guardedCheckpoints += 1
+            return "; checkpointed behind a copy of the WAL"
+        case .failed:
+            processCheckpoints += 1
+            return "; the checkpoint failed"
         }
     }
 

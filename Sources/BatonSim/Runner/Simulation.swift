@@ -71,6 +71,9 @@ package final class Simulation {
     var formatUpgrades = 0
     /// Quits a crash struck inside (for the coverage).
     var quitCrashes = 0
+    /// Checkpoints drains ran inside a process, and those behind a copy of the WAL (for the coverage).
+    var processCheckpoints = 0
+    var guardedCheckpoints = 0
     var fieldsWithSeveralErrorsReadBack = 0
     var errorsAtNulledElementsReadBack = 0
     var errorsWithExtensionsReadBack = 0
@@ -280,6 +283,8 @@ package final class Simulation {
         coverage.rottedRowsRead = rottedRowsRead
         coverage.formatUpgrades = formatUpgrades
         coverage.quitCrashes = quitCrashes
+        coverage.processCheckpoints = processCheckpoints
+        coverage.guardedCheckpoints = guardedCheckpoints
         coverage.refusedResponses = refusedResponses
         coverage.recordedResponses = recordedResponses
         return SimOutcome(

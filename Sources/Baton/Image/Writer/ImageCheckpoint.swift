@@ -23,16 +23,16 @@
 enum ImageCheckpoint {
     /// After a drain committed: checkpoints when the WAL holds ``ImageState/checkpointPages``
     /// pages or more. A failure is kept (later checkpoints are guarded); the drain stands.
-    static func afterCommit(_ state: ImageState) {
-        guard let connection = state.connection, connection.walFrames >= state.checkpointPages else { return }
-        run(state, connection: connection, truncating: false)
+    static func afterCommit(_ state: ImageState) -> DrainCheckpoint {
+        guard let connection = state.connection, connection.walFrames >= state.checkpointPages else { return .none }
+        return run(state, connection: connection, truncating: false)
     }
 
     /// Before the connection closes, once this process saw a failure: its own guarded
     /// checkpoint, and SQLite's close never checkpoints. Otherwise nothing: the close checkpoints.
     static func beforeClose(_ state: ImageState) {
         guard state.checkpointsGuarded, let connection = state.connection, !connection.isClosed else { return }
-        run(state, connection: connection, truncating: true)
+        _ = run(state, connection: connection, truncating: true)
     }
 
     /// A drain or a checkpoint failed: its syncs may have dropped WAL pages.
@@ -47,7 +47,7 @@ enum ImageCheckpoint {
     /// deletes the copy. The error to fail the drain with while the copy is still there.
     static func copyCleared(_ state: ImageState) -> SQLiteError? {
         guard state.walCopy != .none else { return nil }
-        if let connection = state.connection { run(state, connection: connection, truncating: false) }
+        if let connection = state.connection { _ = run(state, connection: connection, truncating: false) }
         guard state.walCopy == .none else {
             return SQLiteError(extendedCode: .ioerr, message: "a checkpoint's copy of the WAL is still beside the image")
         }
@@ -56,17 +56,18 @@ enum ImageCheckpoint {
 
     /// One checkpoint; guarded by a copy once this process saw a failure. Leaves
     /// ``ImageState/walCopy`` `.none` unless a copy may still be beside the image.
-    private static func run(_ state: ImageState, connection: Connection, truncating: Bool) {
+    private static func run(_ state: ImageState, connection: Connection, truncating: Bool) -> DrainCheckpoint {
         let vfs = state.vfs, door = state.door
-        guard let base = try? VFSFile.fullPath(state.path, vfs: vfs, door: door) else { return }
-        if state.checkpointsGuarded, state.walCopy != .guarding {
+        guard let base = try? VFSFile.fullPath(state.path, vfs: vfs, door: door) else { return .failed }
+        let guarded = state.checkpointsGuarded
+        if guarded, state.walCopy != .guarding {
             // Nothing was checkpointed behind an unsure copy: taking it again is safe.
             state.walCopy = .unsure
             do {
                 state.walCopy = try CheckpointCopy.take(base: base, vfs: vfs, door: door) ? .guarding : .none
             } catch {
                 if (try? CheckpointCopy.remove(base: base, vfs: vfs, door: door)) != nil { state.walCopy = .none }
-                return
+                return .failed
             }
         }
         let complete: Bool
@@ -75,10 +76,10 @@ enum ImageCheckpoint {
         } catch {
             noteFailedWrite(state)
             // The copy stays: the checkpoint may have written part of the file.
-            return
+            return .failed
         }
         if state.walCopy == .guarding {
-            guard (try? CheckpointCopy.remove(base: base, vfs: vfs, door: door)) != nil else { return }
+            guard (try? CheckpointCopy.remove(base: base, vfs: vfs, door: door)) != nil else { return .failed }
             state.walCopy = .none
         }
         if complete, state.checkpointsGuarded {
@@ -86,6 +87,7 @@ enum ImageCheckpoint {
             state.checkpointsGuarded = false
             connection.keepWALAtClose(false)
         }
+        return guarded ? .guarded : .plain
     }
 }
 

@@ -71,7 +71,7 @@ extension ImageWriter {
             state.names = transaction.names
             state.evictionDone = true
             workCommitted(work)
-            ImageCheckpoint.afterCommit(state)
+            transaction.summary.checkpoint = ImageCheckpoint.afterCommit(state)
             transaction.summary.batches = work.batches.count
             return .committed(transaction.summary)
         }

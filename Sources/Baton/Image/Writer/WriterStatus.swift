@@ -49,4 +49,18 @@ package struct DrainSummary: Sendable, Hashable {
     package var wiped = false
     /// True when this drain first recreated a file a read found unreadable.
     package var recreatedFile = false
+    /// The checkpoint that followed the commit (``ImageCheckpoint``), if the WAL had grown long.
+    package var checkpoint = DrainCheckpoint.none
+}
+
+/// The checkpoint a committed drain ran after its commit.
+package enum DrainCheckpoint: Sendable, Hashable {
+    /// None: the WAL holds fewer pages than the image checkpoints at.
+    case none
+    /// A checkpoint as SQLite runs its own.
+    case plain
+    /// A checkpoint behind a copy of the WAL (a write of this process failed before).
+    case guarded
+    /// A checkpoint that failed, or could not take its copy; the drain's commit stands.
+    case failed
 }
