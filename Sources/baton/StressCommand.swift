@@ -2,9 +2,10 @@ import Baton
 import BatonSim
 import Foundation
 
-/// `baton stress --kills N [--seed S] [--image PATH] [--dir DIR] [--mutant NAME]`: real processes
-/// killed with SIGKILL, the image checked after each kill (``StressRun``). The child mode,
-/// `baton stress --child --image PATH --workload FILE [--mutant NAME]`, is the process killed;
+/// `baton stress --kills N [--seed S] [--image PATH] [--dir DIR] [--checkpoint-pages N] [--mutant NAME]`:
+/// real processes killed with SIGKILL, the image checked after each kill (``StressRun``). The child
+/// mode, `baton stress --child --image PATH --workload FILE [--checkpoint-pages N] [--mutant NAME]`,
+/// is the process killed;
 /// it is internal and not in the help.
 @MainActor
 enum StressCommand {
@@ -18,6 +19,7 @@ enum StressCommand {
         }
         let directory = arguments.option("dir")
         let imageOption = arguments.option("image")
+        let checkpointPages = try arguments.integer("checkpoint-pages", in: 1...Int(Int32.max)) ?? ImageSchema.defaultCheckpointPages
         let mutant = try SimCommand.mutant(&arguments)
         try arguments.finish()
         guard let executable = Bundle.main.executableURL else { throw CLIError.failed("cannot find the baton executable to run as the child") }
@@ -30,7 +32,8 @@ enum StressCommand {
         print("seed \(seed)" + (givenSeed == nil ? ", drawn from the clock: --seed \(seed) repeats its workloads and kill points" : "")
             + "; image \(imagePath)")
         let options = StressRun.Options(
-            kills: kills, seed: seed, imagePath: imagePath, directory: base, executable: executable, mutant: mutant)
+            kills: kills, seed: seed, imagePath: imagePath, directory: base, executable: executable, mutant: mutant,
+            checkpointPages: checkpointPages)
         let outcome: StressRun.Outcome
         do {
             outcome = try StressRun.run(options) { done, _ in
@@ -55,6 +58,7 @@ enum StressCommand {
     private static func child(_ arguments: inout Arguments) throws -> Int32 {
         let image = try arguments.required("image")
         let workloadPath = try arguments.required("workload")
+        let checkpointPages = try arguments.integer("checkpoint-pages", in: 1...Int(Int32.max)) ?? ImageSchema.defaultCheckpointPages
         let mutant = try SimCommand.mutant(&arguments)
         try arguments.finish()
         let workload: StressWorkload
@@ -63,7 +67,7 @@ enum StressCommand {
         } catch let error as StressError {
             throw CLIError.input("\(workloadPath): \(error.description)")
         }
-        StressChild.run(world: World.standard, workload: workload, imagePath: image, mutant: mutant)
+        StressChild.run(world: World.standard, workload: workload, imagePath: image, mutant: mutant, checkpointPages: checkpointPages)
     }
 
     private static func makeTemporaryDirectory() throws -> String {

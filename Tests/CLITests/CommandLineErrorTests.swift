@@ -66,6 +66,7 @@ struct CommandLineErrorTests {
         Case(arguments: ["stress", "--kills", "many"], says: "--kills takes a whole number of at least 1, not many"),
         Case(arguments: ["stress", "--kills", "3", "--seed", "-1"], says: "--seed takes a whole number from 0 to 18446744073709551615, not -1"),
         Case(arguments: ["stress", "--kills", "3", "--mutant", "nope"], says: "unknown mutant nope"),
+        Case(arguments: ["stress", "--kills", "3", "--checkpoint-pages", "0"], says: "--checkpoint-pages takes a whole number from 1 to 2147483647, not 0"),
         Case(arguments: ["stress", "--kills", "3", "--bogus"], says: "unknown option --bogus"),
         Case(arguments: ["stress", "--kills", "3", "--dir"], says: "--dir needs a value"),
         Case(arguments: ["stress", "--child", "--workload", "w"], says: "missing --image"),

@@ -23,6 +23,17 @@ struct StressTests {
         }
     }
 
+    @Test("children whose writer checkpoints every 2 pages, killed inside those checkpoints too: every state allowed")
+    func frequentCheckpoints() throws {
+        try TemporaryFolder.with { folder in
+            let result = try BatonProcess.run(
+                ["stress", "--kills", "20", "--seed", "12", "--dir", folder.path, "--checkpoint-pages", "2"], in: folder)
+            #expect(result.status == 0, "\(result.stdout) \(result.stderr)")
+            let summary = try #require(result.stdout.split(separator: "\n").last.map(String.init))
+            #expect(summary.hasPrefix("kills 20, violations 0, commits checked "), "\(summary)")
+        }
+    }
+
     @Test("children that never age rows out (the evictNever mutant) are caught, with the seed and the kill")
     func catchesAMutant() throws {
         try #require(Mutants.available, "mutants are compiled into debug builds")

@@ -25,9 +25,13 @@ package enum StressChild {
     /// The application version the stress child writes its image as.
     package static let appVersion = "baton-stress-1"
 
-    /// Runs the child: opens `imagePath`, commits `workload`, reports, then waits forever.
+    /// Runs the child: opens `imagePath` (its writer checkpointing at `checkpointPages`), commits
+    /// `workload`, reports, then waits forever.
     @MainActor
-    package static func run(world: World, workload: StressWorkload, imagePath: String, mutant: Mutant?) -> Never {
+    package static func run(
+        world: World, workload: StressWorkload, imagePath: String, mutant: Mutant?,
+        checkpointPages: Int = ImageSchema.defaultCheckpointPages
+    ) -> Never {
         let reporter = StressLineWriter()
         let plans: WorldPlans
         do {
@@ -35,7 +39,7 @@ package enum StressChild {
         } catch {
             reporter.fail("the world's plans do not build: \(error)")
         }
-        var configuration = ImageConfiguration()
+        var configuration = ImageConfiguration(checkpointPages: checkpointPages)
         #if BATON_MUTANTS
         configuration.mutant = mutant.flatMap(ImageMutant.init(mutant:))
         #endif

@@ -27,14 +27,21 @@ package enum StressRun {
         package var executable: URL
         /// A bug class switched on in every child (debug builds), to watch the check fail.
         package var mutant: Mutant?
+        /// How many WAL pages the children's writer checkpoints at (production's 1,000 unless
+        /// set): a few pages make kills land inside the writer's checkpoints.
+        package var checkpointPages: Int
 
-        package init(kills: Int, seed: UInt64, imagePath: String, directory: String, executable: URL, mutant: Mutant? = nil) {
+        package init(
+            kills: Int, seed: UInt64, imagePath: String, directory: String, executable: URL, mutant: Mutant? = nil,
+            checkpointPages: Int = ImageSchema.defaultCheckpointPages
+        ) {
             self.kills = kills
             self.seed = seed
             self.imagePath = imagePath
             self.directory = directory
             self.executable = executable
             self.mutant = mutant
+            self.checkpointPages = checkpointPages
         }
     }
 
@@ -138,6 +145,7 @@ package enum StressRun {
         process.executableURL = options.executable
         var arguments = ["stress", "--child", "--image", options.imagePath, "--workload", workloadPath]
         if let mutant = options.mutant { arguments += ["--mutant", mutant.rawValue] }
+        if options.checkpointPages != ImageSchema.defaultCheckpointPages { arguments += ["--checkpoint-pages", "\(options.checkpointPages)"] }
         process.arguments = arguments
         let output = Pipe()
         process.standardOutput = output
