@@ -148,6 +148,21 @@ struct ProcessCheckpointTests {
         #expect(next.readRecord("Note:319") != nil)
     }
 
+    @Test("abandon leaves the WAL as a kill does, and the next open checkpoints it behind its copy")
+    func abandonKeepsWAL() throws {
+        let disk = SimulatedDisk(seed: 4)
+        let image = try Self.open(disk, checkpointPages: 1_000)
+        image.enqueue(Self.notes(from: 0))
+        try image.drainCommitted()
+        image.abandon()
+        let wal = try #require(disk.fileNames.first { $0.hasSuffix("-wal") })
+        #expect((disk.bytes(of: wal)?.count ?? 0) > 0)
+        let next = try Self.open(disk)
+        defer { next.close() }
+        #expect(next.readRecord("Note:19") != nil)
+        #expect(!disk.fileNames.contains { $0.hasSuffix(CheckpointCopy.suffix) })
+    }
+
     @Test("a process that saw no failure checkpoints without a copy, every few pages, and its close empties the WAL")
     func noFailureNoCopy() throws {
         let disk = SimulatedDisk(seed: 3)
