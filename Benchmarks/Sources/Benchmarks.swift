@@ -84,6 +84,7 @@ final class Benchmarks {
         var line = "\(comparison.name): \(Report.ms(comparison.measure.min)) / \(Report.ms(comparison.measure.median)) ms"
         if let floor = comparison.floor, let ratio = comparison.ratioMin {
             line += " against \(comparison.floorName) \(Report.ms(floor.min)) / \(Report.ms(floor.median)) ms: \(Report.ratio(ratio))"
+            if let paired = comparison.ratioPaired { line += " (paired \(Report.ratio(paired)))" }
         }
         print(line)
     }

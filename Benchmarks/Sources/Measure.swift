@@ -1,11 +1,27 @@
 import Foundation
+import Synchronization
 
-/// Durations of one timed body, in milliseconds, sorted.
+/// Durations of one timed body, in milliseconds, sorted; and in the order they were taken.
 struct Samples {
     let values: [Double]
+    /// Repetition by repetition: the i-th of two contenders of one interleaved loop ran in the same round.
+    let inOrder: [Double]
+    /// The interleaved loop that took them (``interleave(_:repetitions:warmUp:)``), nil for others.
+    let loop: Int?
 
-    init(_ values: [Double]) {
+    init(_ values: [Double], loop: Int? = nil) {
         self.values = values.sorted()
+        inOrder = values
+        self.loop = loop
+    }
+
+    /// The median over repetitions of this round's time over `floor`'s in the same round: a
+    /// ratio that a drift of the machine's speed during the loop moves least. Nil unless both
+    /// were taken by one loop.
+    func pairedRatio(over floor: Samples) -> Double? {
+        guard let loop, loop == floor.loop, inOrder.count == floor.inOrder.count, !inOrder.isEmpty else { return nil }
+        let ratios = zip(inOrder, floor.inOrder).map { $0 / $1 }.sorted()
+        return ratios[ratios.count / 2]
     }
 
     var min: Double { values.first ?? .nan }
@@ -58,8 +74,12 @@ func interleave(_ contenders: [Contender], repetitions: Int, warmUp: Int = 1) th
             if round >= warmUp { samples[index].append(elapsed) }
         }
     }
-    return samples.map(Samples.init)
+    let loop = loopsRun.add(1, ordering: .relaxed).newValue
+    return samples.map { Samples($0, loop: loop) }
 }
+
+/// How many interleaved loops ran, to tell their samples apart.
+private let loopsRun = Atomic<Int>(0)
 
 /// Runs `body` `rounds` times for a profiler and prints its own best and median.
 func profileLoop(_ name: String, rounds: Int, prepare: () throws -> Void = {}, _ body: () throws -> Void) throws {

@@ -12,6 +12,9 @@ struct Comparison {
 
     var ratioMin: Double? { floor.map { measure.min / $0.min } }
     var ratioMedian: Double? { floor.map { measure.median / $0.median } }
+    /// The median of the per-repetition ratios (``Samples/pairedRatio(over:)``): nil when the
+    /// floor was not timed in the same loop.
+    var ratioPaired: Double? { floor.flatMap { measure.pairedRatio(over: $0) } }
 
     /// Whether the ratio of the minima meets the target (`nil` without one).
     var meetsTarget: Bool? {
@@ -62,13 +65,14 @@ struct Report {
     func render() -> String {
         var out = "input: \(input)\nmachine: \(machine)\nload before: \(loadBefore); after: \(loadAfter)\n"
         out += "repetitions: \(repetitions), interleaved with their floors; times in ms (min / median)\n\n"
-        out += "| measure | min | median | floor | floor min | floor median | ratio (min) | ratio (median) | target |\n"
-        out += "|---|---:|---:|---|---:|---:|---:|---:|---:|\n"
+        out += "| measure | min | median | floor | floor min | floor median | ratio (min) | ratio (median) | ratio (paired) | target |\n"
+        out += "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|\n"
         for row in comparisons {
             let target = row.target.map { "≤ " + Self.ratio($0) + (row.meetsTarget == true ? " ✓" : " ✗") } ?? ""
             out += "| \(row.name) | \(Self.ms(row.measure.min)) | \(Self.ms(row.measure.median)) | \(row.floorName) | "
             out += "\(row.floor.map { Self.ms($0.min) } ?? "") | \(row.floor.map { Self.ms($0.median) } ?? "") | "
-            out += "\(row.ratioMin.map(Self.ratio) ?? "") | \(row.ratioMedian.map(Self.ratio) ?? "") | \(target) |\n"
+            out += "\(row.ratioMin.map(Self.ratio) ?? "") | \(row.ratioMedian.map(Self.ratio) ?? "") | "
+            out += "\(row.ratioPaired.map(Self.ratio) ?? "") | \(target) |\n"
         }
         if !figures.isEmpty {
             out += "\n| figure | value | floor | ratio | target |\n|---|---:|---|---:|---:|\n"
@@ -130,7 +134,8 @@ struct Report {
                 [
                     "name": row.name, "measure": samples(row.measure), "floorName": row.floorName,
                     "floor": samples(row.floor), "ratioMin": optional(row.ratioMin),
-                    "ratioMedian": optional(row.ratioMedian), "target": optional(row.target),
+                    "ratioMedian": optional(row.ratioMedian), "ratioPaired": optional(row.ratioPaired),
+                    "target": optional(row.target),
                     "meetsTarget": row.meetsTarget.map { $0 as Any } ?? NSNull(), "note": row.note ?? NSNull(),
                 ] as [String: Any]
             },
