@@ -45,6 +45,19 @@ struct IngestShapeReuseTests {
         return (root?.cells.keys.map { Array($0.name.utf8) } ?? []).sorted { $0.lexicographicallyPrecedes($1) }
     }
 
+    @Test("ten variables in turn, twice (more than the plan keeps): each ingest writes what a fresh plan writes")
+    func manyVariablesInTurn() throws {
+        let plan = Self.searchPlan()
+        for round in 0..<2 {
+            for index in [0, 5, 1, 6, 2, 7, 3, 8, 4, 9, 0, 9] {
+                let text = "query \(index)"
+                let kept = try ingest(plan, Self.searchResponse, ["text": .string(text)])
+                let fresh = try ingest(Self.searchPlan(), Self.searchResponse, ["text": .string(text)])
+                #expect(Self.rootKeys(kept) == Self.rootKeys(fresh), "round \(round), \(text)")
+            }
+        }
+    }
+
     @Test func twoSpellingsOfOneCharacterAreOtherVariables() throws {
         let composed = "caf\u{E9}"
         let decomposed = "cafe\u{301}"
