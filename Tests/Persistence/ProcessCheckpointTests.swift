@@ -12,12 +12,12 @@ struct ProcessCheckpointTests {
     static let path = "process.image"
 
     /// The image over `disk`, checkpointing every `checkpointPages` pages, with `mutant` on.
-    static func open(_ disk: SimulatedDisk, checkpointPages: Int = 4, mutant: String? = nil) throws -> Image {
+    static func open(_ disk: SimulatedDisk, checkpointPages: Int = 4, mutant: String? = nil, appVersion: String = "1") throws -> Image {
         var configuration = ImageConfiguration(executor: ManualWriterExecutor(), checkpointPages: checkpointPages)
         #if BATON_MUTANTS
         if let mutant { configuration.mutant = ImageMutant(rawValue: mutant) }
         #endif
-        return try Image.open(path: path, vfs: disk.vfsName, appVersion: "1", configuration: configuration)
+        return try Image.open(path: path, vfs: disk.vfsName, appVersion: appVersion, configuration: configuration)
     }
 
     /// Twenty notes of 400 bytes from `first` on: several pages of WAL.
@@ -161,6 +161,26 @@ struct ProcessCheckpointTests {
         defer { next.close() }
         #expect(next.readRecord("Note:19") != nil)
         #expect(!disk.fileNames.contains { $0.hasSuffix(CheckpointCopy.suffix) })
+    }
+
+    @Test("an app update's wipe of a long image commits more than SQLite's 1,000 pages, and the open checkpoints none of it")
+    func openNeverCheckpoints() throws {
+        let disk = SimulatedDisk(seed: 8)
+        let first = try Self.open(disk, checkpointPages: 100_000)
+        first.enqueue(WriteBatch(snapshots: (0..<1_200).map { index in
+            snapshot("Note:\(index)", "Note", ["body": .string(String(repeating: "\(index % 10)", count: 1_800))])
+        }))
+        try first.drainCommitted()
+        first.close()
+        let syncsBefore = disk.counters.syncs
+        let updated = try Self.open(disk, appVersion: "2")
+        defer { updated.close() }
+        #expect(updated.opening == .wiped(previousVersion: "1"))
+        // The wipe's frames are all still in the WAL: no checkpoint ran inside the open, where
+        // SQLite would have ignored its failure. The first drain's checkpoint is the writer's.
+        #expect(updated.core.withState { $0.connection?.walFrames ?? 0 } > 1_000)
+        // One sync: the new WAL's header. A checkpoint would have synced the WAL and the file too.
+        #expect(disk.counters.syncs - syncsBefore <= 1)
     }
 
     @Test("a process that saw no failure checkpoints without a copy, every few pages, and its close empties the WAL")

@@ -117,7 +117,6 @@ public final class Image: StoreImage, Sendable {
             throw imageError(error)
         }
         let foreign = opened.opening == .foreign
-        opened.connection?.countWALFrames()
         let state = ImageState(
             path: path, vfs: vfs, appVersion: appVersion, mode: .live, configuration: configuration,
             connection: opened.connection, generation: opened.generation, names: opened.names, foreign: foreign)

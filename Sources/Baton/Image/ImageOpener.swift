@@ -95,6 +95,9 @@ enum ImageOpener {
             }
             if vfs == nil { try createFileIfMissing(path) }
             let connection = try Connection.open(path: path, vfs: vfs, flags: liveFlags, door: door)
+            // The open's own commits never checkpoint either: a wipe can leave more than SQLite's
+            // 1,000 pages, and a checkpoint SQLite ran then would fail unseen (``ImageCheckpoint``).
+            connection.countWALFrames()
             do {
                 try connection.setBusyTimeout(milliseconds: busyTimeout)
                 var opening: ImageOpening

@@ -18,7 +18,6 @@ enum ImageRecovery {
             state.resetPending = false
             return
         }
-        connection.countWALFrames()
         if state.checkpointsGuarded { connection.keepWALAtClose() }
         state.connection = connection
         // Deleting the files deleted any copy of the WAL with them.

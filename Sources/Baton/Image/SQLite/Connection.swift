@@ -87,7 +87,7 @@ package final class Connection {
 
     /// Takes the WAL's checkpoints away from SQLite: commits no longer checkpoint on their own
     /// (``checkpoint(truncating:)`` does it), and each commit's WAL length is kept for
-    /// ``walFrames``. Called once, before the first write.
+    /// ``walFrames``. Called once, before the first write (the opener calls it as it opens).
     package func countWALFrames() {
         let counter = walFrameCount
         _ = door.value {
