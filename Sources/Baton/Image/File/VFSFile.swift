@@ -23,24 +23,13 @@ final class VFSFile {
         }
     }
 
-    private let vfs: UnsafeMutablePointer<sqlite3_vfs>
-    private let file: UnsafeMutablePointer<sqlite3_file>
-    /// The name the file was opened with: the VFS may keep the pointer until `xClose`.
-    private let name: UnsafeMutablePointer<CChar>
+    private let handle: VFSHandle
     /// The file's size in bytes when it was opened.
     let size: Int
 
-    private init(vfs: UnsafeMutablePointer<sqlite3_vfs>, file: UnsafeMutablePointer<sqlite3_file>, name: UnsafeMutablePointer<CChar>, size: Int) {
-        self.vfs = vfs
-        self.file = file
-        self.name = name
+    private init(handle: VFSHandle, size: Int) {
+        self.handle = handle
         self.size = size
-    }
-
-    deinit {
-        if let close = file.pointee.pMethods?.pointee.xClose { _ = close(file) }
-        file.deallocate()
-        name.deallocate()
     }
 
     /// The full path of `path` as `vfs` spells it (its `xFullPathname`).
@@ -57,7 +46,7 @@ final class VFSFile {
     /// Opens `path` read-only; `nil` when there is no such file (or it is empty: nothing to read).
     static func open(_ path: String, kind: Kind, vfs vfsName: String?, door: SQLiteDoor) throws(SQLiteError) -> VFSFile? {
         let vfs = try find(vfsName, door: door)
-        guard let xOpen = vfs.pointee.xOpen, let xAccess = vfs.pointee.xAccess else {
+        guard vfs.pointee.xOpen != nil, let xAccess = vfs.pointee.xAccess else {
             throw SQLiteError(extendedCode: .error, message: "the VFS \(vfsName ?? "(default)") cannot open files")
         }
         var exists: Int32 = 0
@@ -66,52 +55,36 @@ final class VFSFile {
             throw SQLiteError(extendedCode: SQLiteResultCode(rawValue: access), message: "cannot look for \(path)")
         }
         guard exists != 0 else { return nil }
-        let file = UnsafeMutableRawPointer.allocate(byteCount: Int(vfs.pointee.szOsFile), alignment: 16)
-            .initializeMemory(as: UInt8.self, repeating: 0, count: Int(vfs.pointee.szOsFile))
-        let handle = UnsafeMutableRawPointer(file).assumingMemoryBound(to: sqlite3_file.self)
-        let name = nameForVFS(path)
-        var outFlags: Int32 = 0
-        let code = door.value { xOpen(vfs, name, handle, SQLITE_OPEN_READONLY | kind.flags, &outFlags) }
-        guard code == SQLITE_OK, let methods = handle.pointee.pMethods else {
-            if code == SQLITE_OK, let close = handle.pointee.pMethods?.pointee.xClose { _ = close(handle) }
-            handle.deallocate()
-            name.deallocate()
+        let handle: VFSHandle
+        switch VFSHandle.open(path, flags: SQLITE_OPEN_READONLY | kind.flags, vfs: vfs, call: { door.value($0) }) {
+        case .success(let opened):
+            handle = opened
+        case .failure(let failure):
             // Gone between the look and the open, or not openable: no verdict from its bytes.
-            if SQLiteResultCode(rawValue: code) ~= .cantOpen { return nil }
-            throw SQLiteError(extendedCode: SQLiteResultCode(rawValue: code), message: "cannot open \(path) to read it")
+            if failure.extendedCode ~= .cantOpen { return nil }
+            throw SQLiteError(extendedCode: failure.extendedCode, message: "cannot open \(path) to read it")
         }
         var size: sqlite3_int64 = 0
-        let sized = door.value { methods.pointee.xFileSize?(handle, &size) ?? SQLITE_ERROR }
-        let opened = VFSFile(vfs: vfs, file: handle, name: name, size: Int(max(size, 0)))
+        let sized = door.value { handle.methods.pointee.xFileSize?(handle.file, &size) ?? SQLITE_ERROR }
         guard sized == SQLITE_OK else {
             throw SQLiteError(extendedCode: SQLiteResultCode(rawValue: sized), message: "cannot size \(path)")
         }
-        return opened
+        return VFSFile(handle: handle, size: Int(max(size, 0)))
     }
 
     /// Up to `count` bytes at `offset`: fewer when the file ends first.
     func read(_ count: Int, at offset: Int) throws(SQLiteError) -> [UInt8] {
         let available = max(0, min(count, size - offset))
-        guard available > 0, let xRead = file.pointee.pMethods?.pointee.xRead else { return [] }
+        guard available > 0, let xRead = handle.methods.pointee.xRead else { return [] }
         var bytes = [UInt8](repeating: 0, count: available)
         let code = bytes.withUnsafeMutableBytes { buffer in
-            xRead(file, buffer.baseAddress, Int32(available), sqlite3_int64(offset))
+            xRead(handle.file, buffer.baseAddress, Int32(available), sqlite3_int64(offset))
         }
         // A short read zero-fills the rest, which the size already excluded.
         guard code == SQLITE_OK || code == SQLITE_IOERR | (2 << 8) else {
             throw SQLiteError(extendedCode: SQLiteResultCode(rawValue: code), message: "cannot read \(available) bytes at \(offset)")
         }
         return bytes
-    }
-
-    /// `path` as SQLite hands a VFS a name to open: followed by two NULs (an empty list of URI
-    /// parameters), in memory that lives until the file is closed (the caller deallocates it).
-    static func nameForVFS(_ path: String) -> UnsafeMutablePointer<CChar> {
-        let utf8 = Array(path.utf8CString)
-        let name = UnsafeMutablePointer<CChar>.allocate(capacity: utf8.count + 2)
-        name.initialize(from: utf8, count: utf8.count)
-        (name + utf8.count).initialize(repeating: 0, count: 2)
-        return name
     }
 
     /// Deletes `path` (a full path) through `vfs` (`xDelete`), syncing its directory when asked;

@@ -7,23 +7,14 @@ import CSQLite
 /// As with ``VFSFile``, going through the VFS keeps the simulator's disk in the loop and lets
 /// SQLite's unix VFS defer closing a descriptor while this process holds locks on the file.
 final class VFSWritableFile {
-    private let file: UnsafeMutablePointer<sqlite3_file>
-    private let methods: UnsafePointer<sqlite3_io_methods>
-    /// The name the file was opened with: the VFS may keep the pointer until `xClose`.
-    private let name: UnsafeMutablePointer<CChar>
+    private let handle: VFSHandle
     private let path: String
+    private var file: UnsafeMutablePointer<sqlite3_file> { handle.file }
+    private var methods: UnsafePointer<sqlite3_io_methods> { handle.methods }
 
-    private init(file: UnsafeMutablePointer<sqlite3_file>, methods: UnsafePointer<sqlite3_io_methods>, name: UnsafeMutablePointer<CChar>, path: String) {
-        self.file = file
-        self.methods = methods
-        self.name = name
+    private init(handle: VFSHandle, path: String) {
+        self.handle = handle
         self.path = path
-    }
-
-    deinit {
-        if let close = methods.pointee.xClose { _ = close(file) }
-        file.deallocate()
-        name.deallocate()
     }
 
     /// Opens `path` (a full path, as ``VFSFile/fullPath(_:vfs:door:)`` spells it) for reading and
@@ -31,22 +22,16 @@ final class VFSWritableFile {
     /// VFS syncs the directory at the first sync (a WAL and a journal do: their entries are then
     /// durable with their bytes).
     static func open(_ path: String, kind: VFSFile.Kind, vfs vfsName: String?, door: SQLiteDoor) throws(SQLiteError) -> VFSWritableFile {
-        guard let vfs = door.value({ sqlite3_vfs_find(vfsName) }), let xOpen = vfs.pointee.xOpen else {
+        guard let vfs = door.value({ sqlite3_vfs_find(vfsName) }), vfs.pointee.xOpen != nil else {
             throw SQLiteError(extendedCode: .error, message: "no VFS named \(vfsName ?? "(default)") that can open files")
         }
-        let handle = UnsafeMutableRawPointer.allocate(byteCount: Int(vfs.pointee.szOsFile), alignment: 16)
-            .initializeMemory(as: UInt8.self, repeating: 0, count: Int(vfs.pointee.szOsFile))
-        let file = UnsafeMutableRawPointer(handle).assumingMemoryBound(to: sqlite3_file.self)
-        let name = VFSFile.nameForVFS(path)
-        var outFlags: Int32 = 0
-        let code = door.result(.open) { xOpen(vfs, name, file, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | kind.flags, &outFlags) }
-        guard code == SQLITE_OK, let methods = file.pointee.pMethods else {
-            if let close = file.pointee.pMethods?.pointee.xClose { _ = close(file) }
-            file.deallocate()
-            name.deallocate()
-            throw SQLiteError(extendedCode: SQLiteResultCode(rawValue: code == SQLITE_OK ? SQLITE_CANTOPEN : code), message: "cannot open \(path) to write it")
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | kind.flags
+        switch VFSHandle.open(path, flags: flags, vfs: vfs, call: { door.result(.open, $0) }) {
+        case .success(let handle):
+            return VFSWritableFile(handle: handle, path: path)
+        case .failure(let failure):
+            throw SQLiteError(extendedCode: failure.extendedCode, message: "cannot open \(path) to write it")
         }
-        return VFSWritableFile(file: file, methods: methods, name: name, path: path)
     }
 
     var size: Int {

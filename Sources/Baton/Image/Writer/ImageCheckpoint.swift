@@ -58,8 +58,13 @@ enum ImageCheckpoint {
     /// ``ImageState/walCopy`` `.none` unless a copy may still be beside the image.
     private static func run(_ state: ImageState, connection: Connection, truncating: Bool) -> DrainCheckpoint {
         let vfs = state.vfs, door = state.door
-        guard let base = try? VFSFile.fullPath(state.path, vfs: vfs, door: door) else { return .failed }
         let guarded = state.checkpointsGuarded
+        // The copy's name, only when a copy is taken or kept (a plain checkpoint needs none).
+        var base = ""
+        if guarded || state.walCopy != .none {
+            guard let full = try? VFSFile.fullPath(state.path, vfs: vfs, door: door) else { return .failed }
+            base = full
+        }
         if guarded, state.walCopy != .guarding {
             // Nothing was checkpointed behind an unsure copy: taking it again is safe.
             state.walCopy = .unsure
