@@ -26,7 +26,7 @@ struct StoreMemoryTests {
     let friend = try! StoreFixture.plan(#"query G { character(id: "2") { id name } }"#)
 
     private func character(_ id: String, _ cells: [String: Value]) -> RecordChange {
-        var slots: [SlotID: Cell] = [:]
+        var slots = CellTable()
         for (name, value) in cells { slots[SlotID.named(name)] = Cell(value) }
         return RecordChange(key: RecordKey("Character:\(id)"), typename: "Character", cells: slots)
     }

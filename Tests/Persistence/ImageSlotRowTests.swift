@@ -20,7 +20,7 @@ struct ImageSlotRowTests {
         var sink = RowDecodeSink()
         guard let row = bytes.withUnsafeBytes({ RowDecoder.decodeRow($0, key: key.rawValue, names: names, sink: &sink) })
         else { return nil }
-        var cells: [SlotID: Cell] = [:]
+        var cells = CellTable()
         if !row.deleted {
             for named in row.cells { cells[SlotID.named(named.storageKey)] = named.cell }
         }
@@ -178,7 +178,7 @@ struct ImageSlotRowTests {
             var writes: [SourceView.Write] = []
             for _ in 0..<40 {
                 let key = fuzz.key()
-                var cells: [SlotID: Cell] = [:]
+                var cells = CellTable()
                 for _ in 0..<fuzz.int(0...12) { cells[SlotID.named("field\(fuzz.int(0...20))(a:\(fuzz.int(0...2)))")] = fuzz.cell() }
                 let typename = fuzz.chance(0.5) ? "Character" : (fuzz.chance(0.5) ? "Episode" : "Type\(round)")
                 let data = RecordData(typename: typename, cells: cells, deleted: fuzz.chance(0.1))

@@ -43,7 +43,7 @@ public struct Snapshot: Sendable, Hashable {
         case named(cells: [NamedCell], linkTypes: [RecordKey: String])
         /// The record's cells by slot, and where the types of its links come from: `known`
         /// first, then the commit's types.
-        case record(cells: [SlotID: Cell], types: RecordTypes, known: [RecordKey: String])
+        case record(cells: CellTable, types: RecordTypes, known: [RecordKey: String])
     }
 
     public init(
@@ -82,7 +82,7 @@ public struct Snapshot: Sendable, Hashable {
     /// `linkTypes`, then `types`), when the snapshot was made from a store's memory and not
     /// changed since; `nil` for a snapshot of named cells. The writer encodes such a snapshot
     /// from its slots without naming and sorting its cells as ``cells`` does.
-    package var recordCells: (cells: [SlotID: Cell], types: RecordTypes, known: [RecordKey: String])? {
+    package var recordCells: (cells: CellTable, types: RecordTypes, known: [RecordKey: String])? {
         if case .record(let cells, let types, let known) = content { return (cells, types, known) }
         return nil
     }

@@ -31,7 +31,7 @@ extension SlotRow {
             return .found(SlotRow(deleted: true, typename: typename, cells: [:]))
         case .found(.present(let typename, let cells)):
             let slots = SlotTable.shared.slots(cells.lazy.map(\.storageKey))
-            var bySlot = EmptyTables.cells.withCapacity(cells.count)
+            var bySlot = CellTable(minimumCapacity: cells.count)
             for (slot, named) in zip(slots, cells) { bySlot[slot] = named.cell }
             return .found(SlotRow(deleted: false, typename: typename, cells: bySlot))
         }

@@ -89,7 +89,7 @@ struct CellPool {
         key: RecordKey, typename: String, start: Int, count: Int, errors: [(position: Int, error: FieldError)]
     ) -> RecordChange {
         // Made at its size (cheaper than reserving capacity in an empty dictionary).
-        var map = EmptyTables.cells.withCapacity(count)
+        var map = CellTable(minimumCapacity: count)
         fields.withUnsafeBufferPointer { fields in
             for i in start..<(start + count) { map[fields[i].slot] = Cell(fields[i].value) }
         }

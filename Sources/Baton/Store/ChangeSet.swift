@@ -39,9 +39,9 @@ public struct RecordChange: Sendable {
     public var key: RecordKey
     public var typename: String
     /// Slot → cell. A slot absent here was not in the response and is left as it is.
-    public var cells: [SlotID: Cell]
+    public var cells: CellTable
 
-    public init(key: RecordKey, typename: String, cells: [SlotID: Cell] = [:]) {
+    public init(key: RecordKey, typename: String, cells: CellTable = [:]) {
         self.key = key
         self.typename = typename
         self.cells = cells

@@ -1,11 +1,11 @@
 /// One record's data as a value: what the store keeps in its base and in its optimistic overlay.
 public struct RecordData: Hashable, Sendable {
     public var typename: String
-    public var cells: [SlotID: Cell]
+    public var cells: CellTable
     /// Deleted by `@deleteRecord`: reads as null through links, counts as present for the check.
     public var deleted: Bool
 
-    public init(typename: String, cells: [SlotID: Cell] = [:], deleted: Bool = false) {
+    public init(typename: String, cells: CellTable = [:], deleted: Bool = false) {
         self.typename = typename
         self.cells = cells
         self.deleted = deleted
@@ -17,7 +17,7 @@ public struct RecordData: Hashable, Sendable {
     }
 
     /// `cells` as named cells, sorted by storage key (UTF-8), their names read under one lock.
-    static func namedCells(_ cells: [SlotID: Cell]) -> [NamedCell] {
+    static func namedCells(_ cells: CellTable) -> [NamedCell] {
         let names = SlotTable.shared.names(of: cells.keys)
         var named: [NamedCell] = []
         named.reserveCapacity(cells.count)

@@ -44,8 +44,6 @@ struct RecordMemory {
     private var lastType: (name: String, id: Int32)?
     /// Each id's outline, written from its data when a walk first needs it.
     private(set) var outlines = RecordOutlines()
-    /// Scratch of one outline's writing, kept to spare an allocation per record.
-    private var scratchCells: [(slot: UInt32, index: Dictionary<SlotID, Cell>.Index)] = []
     /// How many ids hold data.
     private(set) var count = 0
     /// The mutant `connectionsToldByShape`: connection records told by the rule before
@@ -197,21 +195,11 @@ struct RecordMemory {
 
     private mutating func writeOutline(of id: Int) -> Int {
         guard let record = data[id], !record.deleted, !record.cells.isEmpty else { return outlines.writeEmpty(id) }
-        let cells = record.cells
-        scratchCells.removeAll(keepingCapacity: true)
-        var index = cells.startIndex
-        // Slots through the keys alone: reading an entry of the table copied its whole cell.
-        let slots = cells.keys
-        while index != cells.endIndex {
-            scratchCells.append((slots[index].index, index))
-            index = cells.index(after: index)
-        }
-        scratchCells.sort { $0.slot < $1.slot }
-        // Written straight into the arena: the slots, then each slot's targets as they are met.
-        let start = outlines.beginOutline(id, slots: scratchCells.lazy.map(\.slot))
-        let values = cells.values
-        for position in scratchCells.indices {
-            let value = values[scratchCells[position].index].value
+        // The table keeps its cells in slot order, the order an outline lists its slots in.
+        let entries = record.cells.entries
+        let start = outlines.beginOutline(id, slots: entries.lazy.map(\.slot.index))
+        for position in entries.indices {
+            let value = entries[position].cell.value
             switch value {
             case .link, .links, .list:
                 value.forEachLink { outlines.appendTarget(Int32(intern($0))) }

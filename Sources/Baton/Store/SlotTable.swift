@@ -11,7 +11,7 @@ public struct SlotID: Hashable, Sendable {
 
     /// A slot's hash in a dictionary or set of slots: the index mixed with the table's seed by a
     /// 64-bit finalizer (splitmix64's) instead of a full `Hasher` run per probe. Records keep
-    /// their cells in `[SlotID: Cell]`, and hydration and walks probe them for every cell.
+    /// their cells in a `CellTable` now; sets and dictionaries of slots still probe this way.
     public func _rawHashValue(seed: Int) -> Int {
         var x = UInt64(index) &+ UInt64(bitPattern: Int64(seed)) &* 0x9E37_79B9_7F4A_7C15
         x = (x ^ (x >> 30)) &* 0xBF58_476D_1CE4_E5B9

@@ -274,10 +274,10 @@ package enum JSONComparison {
 }
 
 /// Whether two records are the same storage: the same type name, deletion flag and the very same
-/// cells dictionary (not merely equal ones). Storage a checker still holds cannot change in place.
+/// cells' storage (not merely equal cells). Storage a checker still holds cannot change in place.
 enum StorageIdentity {
     static func same(_ a: RecordData, _ b: RecordData) -> Bool {
-        a.deleted == b.deleted && OracleText(a.typename) == OracleText(b.typename) && same(a.cells, b.cells)
+        a.deleted == b.deleted && OracleText(a.typename) == OracleText(b.typename) && a.cells.sharesStorage(with: b.cells)
     }
 
     static func same(_ a: OracleRecord, _ b: OracleRecord) -> Bool {

@@ -4,7 +4,7 @@ package struct SlotRow: Sendable {
     package var deleted: Bool
     package var typename: String
     /// The cells by slot; empty for a deleted row.
-    package var cells: [SlotID: Cell]
+    package var cells: CellTable
 }
 
 extension RowDecoder {
@@ -20,7 +20,7 @@ extension RowDecoder {
         else { return nil }
         sink.nameIDs.append(header.typeID)
         let deleted = header.flags & RowFormat.deletedFlag != 0
-        var cells: [SlotID: Cell] = deleted ? [:] : EmptyTables.cells.withCapacity(header.cellCount)
+        var cells: CellTable = deleted ? CellTable() : CellTable(minimumCapacity: header.cellCount)
         for _ in 0..<header.cellCount {
             guard let nameID = reader.count(), let slot = names.slot(ofID: nameID), let tag = reader.byte(),
                   let value = value(tag & ~RowFormat.errorBits, &reader, depth: 0, names: names, sink: &sink)

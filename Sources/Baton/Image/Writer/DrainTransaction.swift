@@ -84,7 +84,7 @@ final class DrainTransaction {
     private var lastInternAddedID = false
 
     /// Where the `fresh` cells are: a store's record's cells, or a snapshot's named cells.
-    @exclusivity(unchecked) private var freshRecord: [SlotID: Cell] = [:]
+    @exclusivity(unchecked) private var freshRecord: CellTable = [:]
     @exclusivity(unchecked) private var freshNamed: [NamedCell] = []
 
     /// One fresh cell of the row being written: where it is rather than a copy, so collecting,
@@ -94,14 +94,14 @@ final class DrainTransaction {
         /// The slot's place in UTF-8 order of storage keys.
         var rank: Int32
         /// The cell's index in `freshRecord`, or `nil` for `freshNamed[named]`.
-        var record: Dictionary<SlotID, Cell>.Index?
+        var record: Int?
         var named: Int
     }
 
     /// The cell `fresh` points at.
     @inline(__always)
     private func cell(_ fresh: FreshCell) -> Cell {
-        if let index = fresh.record { return freshRecord[index].value }
+        if let index = fresh.record { return freshRecord.entries[index].cell }
         return freshNamed[fresh.named].cell
     }
 
@@ -335,14 +335,11 @@ final class DrainTransaction {
     }
 
     /// Sets `fresh` to a store's record's cells in UTF-8 order of their storage keys.
-    private func collect(_ cells: [SlotID: Cell]) {
+    private func collect(_ cells: CellTable) {
         fresh.removeAll(keepingCapacity: true)
         freshRecord = cells
-        var index = cells.startIndex
-        while index != cells.endIndex {
-            let slot = cells[index].key
-            fresh.append(FreshCell(slot: slot, rank: rank(of: slot), record: index, named: 0))
-            cells.formIndex(after: &index)
+        for (index, entry) in cells.entries.enumerated() {
+            fresh.append(FreshCell(slot: entry.slot, rank: rank(of: entry.slot), record: index, named: 0))
         }
         if fresh.count > 1 { fresh.sort { $0.rank < $1.rank } }
     }
