@@ -27,10 +27,27 @@ enum ImageCommand {
     /// How long `write` and `read` wait for another process that has the image open.
     static let otherProcessWaitMilliseconds = 30_000
 
-    /// Opens the image as the app would, except that it waits longer for another process; a
-    /// database that is not an image is left untouched and is an error here.
-    private static func open(_ path: String) throws -> Image {
+    /// Opens the image as the app would, except that it waits longer for another process and
+    /// never deletes a file it was pointed at by mistake: a database that is not an image, and a
+    /// file that is not a SQLite database at all, are left untouched and are an error here. A
+    /// damaged image of ours, or one in a row format this build does not read, is deleted and
+    /// started again as the app would, when `startsDamagedAgain` (`write`); `read` refuses it.
+    private static func open(_ path: String, startsDamagedAgain: Bool) throws -> Image {
         try refuseFolder(path)
+        let reason: ImageDiscardReason?
+        do {
+            reason = try Image.discardReason(path: path)
+        } catch {
+            throw CLIError.failed("\(path): \(error)")
+        }
+        switch reason {
+        case .notADatabase?:
+            throw CLIError.failed("\(path) is not a SQLite database, so not an image: left untouched (an image whose first page was overwritten looks the same: delete it to start again)")
+        case let reason? where !startsDamagedAgain:
+            throw CLIError.failed("\(path) is \(describe(reason)): the app would delete it and start again; left untouched (`baton image write` starts it again)")
+        default:
+            break
+        }
         let image: Image
         do {
             image = try Image.open(
@@ -43,7 +60,19 @@ enum ImageCommand {
             image.close()
             throw CLIError.failed(foreignMessage(path))
         }
+        if case .recreated(let reason) = image.opening {
+            printError("note: \(path) was \(describe(reason)): deleted and started again, as the app would")
+        }
         return image
+    }
+
+    /// What a file the open would delete is, in words.
+    private static func describe(_ reason: ImageDiscardReason) -> String {
+        switch reason {
+        case .notADatabase: "not a SQLite database"
+        case .corrupt: "a damaged image"
+        case .otherRowFormat: "an image in \(reason)"
+        }
     }
 
     private static func foreignMessage(_ path: String) -> String {
@@ -57,7 +86,7 @@ enum ImageCommand {
         let responsePath = try arguments.required("response")
         try arguments.finish()
         let changeSet = try input.changeSet(responsePath: responsePath)
-        let image = try open(path)
+        let image = try open(path, startsDamagedAgain: true)
         let store = Store(image: image, configuration: .init(collectsAutomatically: false))
         // An app's screen checks before its response lands, so memory holds what the image does
         // for the operation; without that, a page `after` the end cursor the image holds would
@@ -79,7 +108,7 @@ enum ImageCommand {
         let input = try OperationInput(&arguments)
         try arguments.finish()
         guard FileManager.default.fileExists(atPath: path) else { throw CLIError.failed("\(path): no such file") }
-        let image = try open(path)
+        let image = try open(path, startsDamagedAgain: false)
         defer { image.close() }
         let store = Store(image: image, configuration: .init(collectsAutomatically: false))
         let answer = store.check(input.plan, variables: input.variables)
@@ -128,6 +157,8 @@ enum ImageCommand {
                 printError("note: \(path)\(CheckpointCopy.suffix) is beside the image: an open died inside its checkpoint, and the next open writes that copy back over the WAL; until then this shows the file as the crash left it")
             }
             return image
+        } catch .notAnImage(path: _, let reason) {
+            throw CLIError.failed(ImageError.notAnImage(path: path, reason).description)
         } catch {
             throw CLIError.failed("\(path): \(error)")
         }

@@ -28,16 +28,22 @@ struct ImageInspectionTests {
         "Character:" + String(repeating: "0", count: 4 - String(index).count) + String(index)
     }
 
+    /// A schema, a document and its response for the command-line tests, written into `folder`.
+    static func operationFiles(in folder: String) throws -> (schema: String, document: String, response: String) {
+        let schema = folder + "/s.graphql"
+        let document = folder + "/q.graphql"
+        let response = folder + "/r.json"
+        try "type Query { a: Int }".write(toFile: schema, atomically: true, encoding: .utf8)
+        try "query Q { a }".write(toFile: document, atomically: true, encoding: .utf8)
+        try #"{"data":{"a":1}}"#.write(toFile: response, atomically: true, encoding: .utf8)
+        return (schema, document, response)
+    }
+
     @Test("a folder or a device where the image should be is named as one by every image command, exit 1")
     func folderNamed() throws {
         let folder = directory.path("a-folder")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let schema = directory.path("s.graphql")
-        let document = directory.path("q.graphql")
-        let response = directory.path("r.json")
-        try "type Query { a: Int }".write(toFile: schema, atomically: true, encoding: .utf8)
-        try "query Q { a }".write(toFile: document, atomically: true, encoding: .utf8)
-        try #"{"data":{"a":1}}"#.write(toFile: response, atomically: true, encoding: .utf8)
+        let (schema, document, response) = try Self.operationFiles(in: directory.url.path)
         let operation = ["--schema", schema, "--document", document]
         for command in [["dump"], ["stats"], ["read"] + operation, ["write"] + operation + ["--response", response]] {
             let run = try BatonProcess.run(["image", command[0], "--image", folder] + command.dropFirst())
@@ -55,6 +61,55 @@ struct ImageInspectionTests {
                 #expect(run.errors == "baton: \(path): it is a device, not an image file\n", "\(command[0]): \(run)")
             }
         }
+    }
+
+    @Test("a file that is not a SQLite database, given by mistake to any image command, is left byte for byte as it was")
+    func otherFileLeftUntouched() throws {
+        let folder = directory.path("mistaken")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let (schema, document, response) = try Self.operationFiles(in: folder)
+        let operation = ["--schema", schema, "--document", document]
+        let before = try DirectorySnapshot(folder)
+        // The document itself, the response, and a text shorter than a database's header.
+        for mistaken in [document, response, schema] {
+            for command in [["read"] + operation, ["write"] + operation + ["--response", response]] {
+                let run = try BatonProcess.run(["image", command[0], "--image", mistaken] + command.dropFirst())
+                #expect(run.status == 1, "\(command[0]): \(run)")
+                #expect(run.errors == "baton: \(mistaken) is not a SQLite database, so not an image: left untouched (an image whose first page was overwritten looks the same: delete it to start again)\n", "\(command[0]): \(run)")
+                #expect(try DirectorySnapshot(folder) == before, "\(command[0]) on \(mistaken) changed the files")
+            }
+            for command in ["dump", "stats"] {
+                let run = try BatonProcess.run(["image", command, "--image", mistaken])
+                #expect(run.status == 1, "\(command): \(run)")
+                #expect(run.errors == "baton: \(mistaken) is not an image (not a SQLite database)\n", "\(command): \(run)")
+            }
+        }
+        #expect(try DirectorySnapshot(folder) == before)
+    }
+
+    @Test("a damaged image: read refuses it and leaves it as it was; write starts it again as the app would, and says so")
+    func damagedImageReadRefusesWriteRestarts() throws {
+        let folder = directory.path("damaged")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let image = folder + "/store.image"
+        try FileManager.default.copyItem(atPath: path, toPath: image)
+        // A page size no database has: SQLite refuses the header, so the image is damaged.
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: image))
+        bytes[16] = 0x00
+        bytes[17] = 0x03
+        try bytes.write(to: URL(fileURLWithPath: image))
+        let (schema, document, response) = try Self.operationFiles(in: folder)
+        let operation = ["--schema", schema, "--document", document]
+        let before = try DirectorySnapshot(folder)
+        let read = try BatonProcess.run(["image", "read", "--image", image] + operation)
+        #expect(read.status == 1, "\(read)")
+        #expect(read.errors == "baton: \(image) is a damaged image: the app would delete it and start again; left untouched (`baton image write` starts it again)\n", "\(read)")
+        #expect(try DirectorySnapshot(folder) == before)
+        let write = try BatonProcess.run(["image", "write", "--image", image] + operation + ["--response", response])
+        #expect(write.status == 0, "\(write)")
+        #expect(write.errors.hasPrefix("note: \(image) was a damaged image: deleted and started again, as the app would\n"), "\(write)")
+        let again = try BatonProcess.run(["image", "read", "--image", image] + operation)
+        #expect(again.status == 0, "\(again)")
     }
 
     @Test("dump and stats on a closed image leave every file as it was, in process and from the command line")

@@ -126,6 +126,26 @@ public final class Image: StoreImage, Sendable {
             core: core, writer: writer, opening: opened.opening, path: path, vfs: vfs, registryKey: key, fileLock: lock)
     }
 
+    /// What an open of the file at `path` would delete it for, read from its bytes alone (the
+    /// file is neither opened by SQLite nor changed); nil when an open would keep the file, create
+    /// it, or leave it alone as someone else's database. A checkpoint's copy of the WAL beside the
+    /// file answers nil: the file is an image of ours that an open died inside.
+    ///
+    /// The store deletes what it cannot use at its own path; tools given a path by hand
+    /// (`baton image write`, `read`) ask first, so that a wrong path never costs a file.
+    package static func discardReason(path: String) throws(ImageError) -> ImageDiscardReason? {
+        let door = SQLiteDoor(faults: nil)
+        do {
+            if try CheckpointCopy.isLeft(base: VFSFile.fullPath(path, vfs: nil, door: door), vfs: nil, door: door) { return nil }
+            if case .discard(let reason) = ImageFileClass.classify(try ImageFileProbe.read(path: path, vfs: nil, door: door)) {
+                return reason
+            }
+            return nil
+        } catch {
+            throw imageError(error)
+        }
+    }
+
     /// Opens `path` for tools (`baton image dump`, `stats`): writes nothing (a read-only
     /// connection that never checkpoints, `immutable=1` when the WAL holds nothing), never stamps,
     /// never bumps the generation, never deletes; not counted as the file's image and takes no

@@ -13,13 +13,23 @@ public enum ImageStatus: Sendable, Hashable {
 }
 
 /// Why opening a file deleted it and started again.
-public enum ImageDiscardReason: Sendable, Hashable {
+public enum ImageDiscardReason: Sendable, Hashable, CustomStringConvertible {
     /// Not a SQLite database (garbage, or a file SQLite cannot read).
     case notADatabase
     /// A SQLite database with damage, or our mark with tables that are not ours.
     case corrupt
     /// Our mark with another row format (`PRAGMA user_version`).
     case otherRowFormat(Int)
+
+    /// The reason in words: "not a SQLite database", "damaged", "row format 3, which this build
+    /// does not read".
+    public var description: String {
+        switch self {
+        case .notADatabase: "not a SQLite database"
+        case .corrupt: "damaged"
+        case .otherRowFormat(let format): "row format \(format), which this build does not read"
+        }
+    }
 }
 
 /// What opening found and did.
