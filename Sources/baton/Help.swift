@@ -89,7 +89,7 @@ enum Help {
                     options: [
                         ("--kills N", "how many children to kill, one after another on the same image"),
                         ("--seed S", "the seed of the workloads and kill points (default: drawn from the clock and printed)"),
-                        ("--image PATH", "the image (default stress.image in the folder)"),
+                        ("--image PATH", "the image (default stress.image in the folder); a path with no file at it: the run makes the image from nothing"),
                         ("--dir DIR", "where the workload, the children's stderr and the image go (default a temporary folder, removed after a clean run)"),
                         ("--checkpoint-pages N", "the WAL pages at which the children's writer checkpoints (default 1000, production's): a few make kills land inside checkpoints"),
                         ("--mutant NAME", "switch a known bug back on in every child (debug builds), to watch the check fail"),

@@ -25,6 +25,7 @@ enum StressCommand {
         guard let executable = Bundle.main.executableURL else { throw CLIError.failed("cannot find the baton executable to run as the child") }
 
         let seed = givenSeed ?? UInt64(Date().timeIntervalSince1970 * 1000) % 1_000_000_000
+        if let path = imageOption ?? directory.map({ $0 + "/stress.image" }) { try refuseExisting(path) }
         let base = try directory ?? makeTemporaryDirectory()
         if let directory { try makeDirectory(directory) }
         let imagePath = imageOption ?? base + "/stress.image"
@@ -47,7 +48,8 @@ enum StressCommand {
             + "\(outcome.killsDuringOpen) kills before the open returned, \(outcome.killsAheadOfReport) found more than reported drained, "
             + String(format: "%.1f s", outcome.seconds) + " (seed \(seed))")
         if outcome.violations.isEmpty {
-            if directory == nil, imageOption == nil { try? FileManager.default.removeItem(atPath: base) }
+            // The temporary folder's workload and logs go; an image given by --image stays.
+            if directory == nil { try? FileManager.default.removeItem(atPath: base) }
             return 0
         }
         printError("stress: the image after kill \(outcome.kills) (seed \(seed)) is not an allowed state; it is kept at \(imagePath)")
@@ -74,6 +76,17 @@ enum StressCommand {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("baton-stress-\(getpid())").path
         try makeDirectory(path)
         return path
+    }
+
+    /// The run checks every kill against a model that starts from no file, so it needs a path
+    /// with nothing at it: a file there (another run's image, or anything else) would make the
+    /// first kill a false violation, or be written over. Nothing is touched.
+    private static func refuseExisting(_ imagePath: String) throws {
+        for suffix in ["", "-wal", "-shm", "-journal", CheckpointCopy.suffix] {
+            let path = imagePath + suffix
+            guard FileManager.default.fileExists(atPath: path) else { continue }
+            throw CLIError.input("\(path) already exists (left untouched): baton stress makes its image from nothing and checks every kill from there; give --image or --dir a path with no image at it")
+        }
     }
 
     private static func makeDirectory(_ path: String) throws {

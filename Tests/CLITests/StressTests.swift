@@ -34,6 +34,35 @@ struct StressTests {
         }
     }
 
+    /// Every file of `path` with its bytes (not the runs' captured output, `.stdout-…`, `.stderr-…`).
+    private static func files(in path: String) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: path) where !name.hasPrefix(".") {
+            files[name] = FileManager.default.contents(atPath: path + "/" + name) ?? Data()
+        }
+        return files
+    }
+
+    @Test("a path with a file at it (another run's image, or any file) is refused and left as it was: no false violation, nothing written over")
+    func existingImageRefused() throws {
+        try TemporaryFolder.with { folder in
+            let first = try BatonProcess.run(["stress", "--kills", "2", "--seed", "4", "--dir", folder.path], in: folder)
+            #expect(first.status == 0, "\(first.stdout) \(first.stderr)")
+            let image = folder.path + "/stress.image"
+            let notes = folder.path + "/notes.txt"
+            try "mine".write(toFile: notes, atomically: true, encoding: .utf8)
+            let before = try Self.files(in: folder.path)
+            // The same folder again (its image is the last run's), and a file that is no image.
+            for (arguments, path) in [(["--dir", folder.path], image), (["--image", notes], notes)] {
+                let run = try BatonProcess.run(["stress", "--kills", "2", "--seed", "4"] + arguments, in: folder)
+                #expect(run.status == 65, "\(run.stdout) \(run.stderr)")
+                #expect(run.stdout.isEmpty, "\(run.stdout)")
+                #expect(run.errorLines == ["baton: \(path) already exists (left untouched): baton stress makes its image from nothing and checks every kill from there; give --image or --dir a path with no image at it"], "\(run.stderr)")
+                #expect(try Self.files(in: folder.path) == before)
+            }
+        }
+    }
+
     @Test("children that never age rows out (the evictNever mutant) are caught, with the seed and the kill")
     func catchesAMutant() throws {
         try #require(Mutants.available, "mutants are compiled into debug builds")
