@@ -228,6 +228,16 @@ query IssueNeighbours($id: ID!) {
 }
 
 """#),
+            ("IssueTitleK.graphql", #"""
+# An issue's title and state under aliases holding a K: the one letter a Kelvin sign passes for.
+query IssueTitleK($id: ID!) {
+  node(id: $id) {
+    __typename
+    ... on Issue { id titleK: title Kind: state }
+  }
+}
+
+"""#),
             ("OpenIssues.graphql", #"""
 # The same fields as IssueList with arguments in other orders (repository's name before owner,
 # issues' states before first), and aliases over one field with different arguments.
