@@ -37,12 +37,17 @@ extension World {
             // seldom page a connection filtered by one and then keep it by a header alone (300
             // seeds of GitHub's IssueList and IssueCount did not): only a literal in the document
             // shows the bug within a mutant's bound.
+            // A string at any depth of a written argument: a list of labels holds one as well.
+            func spells(_ value: GraphQLValue) -> Bool {
+                switch value {
+                case .string(let text): text.contains("_connection:")
+                case .list(let items): items.contains(where: spells)
+                case .object(let fields): fields.contains { spells($0.value) }
+                default: false
+                }
+            }
             let spelled = anyField { node, _ in
-                node.directives.contains { $0.name == "connection" }
-                    && node.arguments.contains { argument in
-                        if case .string(let text) = argument.value { return text.contains("_connection:") }
-                        return false
-                    }
+                node.directives.contains { $0.name == "connection" } && node.arguments.contains { spells($0.value) }
             }
             return spelled ? nil : "no @connection field is given a string holding _connection:, the text the old rule took for a record under a connection"
         case .escapedNamesFoldEquivalent:

@@ -277,6 +277,37 @@ fragment ActorAvatar on Actor {
 }
 
 """#),
+            ("TriageCount.graphql", #"""
+# The triage list's header: its count alone, so a screen of it keeps the connection record without
+# walking its edges, which collection must then keep.
+query TriageCount($owner: String!, $name: String!, $all: Boolean = false) {
+  repository(owner: $owner, name: $name) {
+    id
+    issues(first: 2, labels: ["needs_connection:triage"])
+      @connection(key: "IssueList_issues", filters: ["states", "labels", "orderBy"]) {
+      Kount: totalCount
+      edges @include(if: $all) { node { id } }
+    }
+  }
+}
+
+"""#),
+            ("TriageList.graphql", #"""
+# The triage list: the issues whose label a user typed with a colon in it ("needs_connection:triage"),
+# paged forward, a literal filter in the document as an app's saved search is.
+query TriageList($owner: String!, $name: String!, $first: Int, $after: String) {
+  repository(owner: $owner, name: $name) {
+    id
+    issues(first: $first, after: $after, labels: ["needs_connection:triage"])
+      @connection(key: "IssueList_issues", filters: ["states", "labels", "orderBy"]) {
+      totalCount
+      edges { cursor node { id number titleK: title } }
+      pageInfo { endCursor hasNextPage }
+    }
+  }
+}
+
+"""#),
             ("UpdateIssue.graphql", #"""
 mutation UpdateIssue($input: UpdateIssueInput!) {
   updateIssue(input: $input) {
