@@ -82,7 +82,7 @@ enum StressCommand {
     /// with nothing at it: a file there (another run's image, or anything else) would make the
     /// first kill a false violation, or be written over. Nothing is touched.
     private static func refuseExisting(_ imagePath: String) throws {
-        for suffix in ["", "-wal", "-shm", "-journal", CheckpointCopy.suffix] {
+        for suffix in [""] + Image.companionSuffixes {
             let path = imagePath + suffix
             guard FileManager.default.fileExists(atPath: path) else { continue }
             throw CLIError.input("\(path) already exists (left untouched): baton stress makes its image from nothing and checks every kill from there; give --image or --dir a path with no image at it")

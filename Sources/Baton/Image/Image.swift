@@ -126,6 +126,11 @@ public final class Image: StoreImage, Sendable {
             core: core, writer: writer, opening: opened.opening, path: path, vfs: vfs, registryKey: key, fileLock: lock)
     }
 
+    /// The files beside an image that belong to it, as suffixes of its path, in the order an open
+    /// deletes them before the image: a checkpoint's copy of the WAL, the WAL, the shared memory
+    /// and a rollback journal.
+    package static let companionSuffixes = [CheckpointCopy.suffix, "-wal", "-shm", "-journal"]
+
     /// What an open of the file at `path` would delete it for, read from its bytes alone (the
     /// file is neither opened by SQLite nor changed); nil when an open would keep the file, create
     /// it, or leave it alone as someone else's database. A checkpoint's copy of the WAL beside the
@@ -134,15 +139,13 @@ public final class Image: StoreImage, Sendable {
     /// The store deletes what it cannot use at its own path; tools given a path by hand
     /// (`baton image write`, `read`) ask first, so that a wrong path never costs a file.
     package static func discardReason(path: String) throws(ImageError) -> ImageDiscardReason? {
-        let door = SQLiteDoor(faults: nil)
         do {
-            if try CheckpointCopy.isLeft(base: VFSFile.fullPath(path, vfs: nil, door: door), vfs: nil, door: door) { return nil }
-            if case .discard(let reason) = ImageFileClass.classify(try ImageFileProbe.read(path: path, vfs: nil, door: door)) {
+            if case .discard(let reason)? = try ImageOpener.classifyBeforeLock(path: path, vfs: nil, door: SQLiteDoor(faults: nil)) {
                 return reason
             }
             return nil
         } catch {
-            throw imageError(error)
+            throw .sqlite(error)
         }
     }
 

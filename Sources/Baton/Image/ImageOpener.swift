@@ -40,11 +40,7 @@ enum ImageOpener {
         path: String, vfs: String?, appVersion: String, door: SQLiteDoor, rules: ImageRules, busyTimeout: Int,
         lockWait: Int
     ) throws -> (opened: Opened, lock: ImageFileLock?) {
-        // A checkpoint's copy of the WAL beside the file: an open of ours died inside its
-        // checkpoint, and page 1 may be one it was writing. The file is classified once the copy
-        // is back, under the lock (``CheckpointCopy``).
-        let copyLeft = try CheckpointCopy.isLeft(base: VFSFile.fullPath(path, vfs: vfs, door: door), vfs: vfs, door: door)
-        let fileClass = copyLeft ? nil : ImageFileClass.classify(try ImageFileProbe.read(path: path, vfs: vfs, door: door))
+        let fileClass = try classifyBeforeLock(path: path, vfs: vfs, door: door)
         if fileClass == .foreign {
             return (foreignOpened, nil)
         }
@@ -64,6 +60,15 @@ enum ImageOpener {
             lock?.release()
             throw error
         }
+    }
+
+    /// The file's class from its bytes, before the lock is taken; nil when a checkpoint's copy of
+    /// the WAL is beside it: an open of ours died inside its checkpoint, and page 1 may be one it
+    /// was writing, so the file is classified once the copy is back, under the lock
+    /// (``CheckpointCopy``).
+    static func classifyBeforeLock(path: String, vfs: String?, door: SQLiteDoor) throws(SQLiteError) -> ImageFileClass? {
+        if try CheckpointCopy.isLeft(base: VFSFile.fullPath(path, vfs: vfs, door: door), vfs: vfs, door: door) { return nil }
+        return ImageFileClass.classify(try ImageFileProbe.read(path: path, vfs: vfs, door: door))
     }
 
     /// Opens the image at `path` with its lock held: classifies again (another process may have
@@ -388,7 +393,7 @@ enum ImageOpener {
     /// replayed into the new one, then the file itself, syncing its directory.
     static func deleteFiles(path: String, vfs: String?, door: SQLiteDoor) throws(SQLiteError) {
         let base = try VFSFile.fullPath(path, vfs: vfs, door: door)
-        for suffix in [CheckpointCopy.suffix, "-wal", "-shm", "-journal"] {
+        for suffix in Image.companionSuffixes {
             try VFSFile.delete(base + suffix, vfs: vfs, door: door, syncDirectory: false)
         }
         try VFSFile.delete(base, vfs: vfs, door: door, syncDirectory: true)

@@ -88,7 +88,7 @@ struct CellPool {
     func change(
         key: RecordKey, typename: String, start: Int, count: Int, errors: [(position: Int, error: FieldError)]
     ) -> RecordChange {
-        // Made at its size (cheaper than reserving capacity in an empty dictionary).
+        // Made at its size; the block's cells come in slot order mostly, so each appends.
         var map = CellTable(minimumCapacity: count)
         fields.withUnsafeBufferPointer { fields in
             for i in start..<(start + count) { map[fields[i].slot] = Cell(fields[i].value) }

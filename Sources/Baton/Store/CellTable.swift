@@ -49,11 +49,6 @@ public struct CellTable: Hashable, Sendable, Sequence, ExpressibleByDictionaryLi
         for (slot, cell) in cells { self[slot] = cell }
     }
 
-    /// A table of the cells of a dictionary.
-    public init(_ cells: [SlotID: Cell]) {
-        self.init(cells.lazy.map { ($0.key, $0.value) })
-    }
-
     /// The number of cells.
     @inlinable public var count: Int { entries.count }
 
@@ -69,9 +64,8 @@ public struct CellTable: Hashable, Sendable, Sequence, ExpressibleByDictionaryLi
     /// The cell of `slot`; setting `nil` removes it.
     @inlinable public subscript(slot: SlotID) -> Cell? {
         get {
-            let position = position(of: slot)
-            guard position < entries.count, entries[position].slot == slot else { return nil }
-            return entries[position].cell
+            let (position, present) = find(slot)
+            return present ? entries[position].cell : nil
         }
         set {
             // Cells met in slot order append: the common case for a record being built.
@@ -79,8 +73,7 @@ public struct CellTable: Hashable, Sendable, Sequence, ExpressibleByDictionaryLi
                 if let newValue { entries.append(Entry(slot: slot, cell: newValue)) }
                 return
             }
-            let position = position(of: slot)
-            let present = position < entries.count && entries[position].slot == slot
+            let (position, present) = find(slot)
             switch (present, newValue) {
             case (true, let cell?): entries[position].cell = cell
             case (true, nil): entries.remove(at: position)
@@ -93,9 +86,8 @@ public struct CellTable: Hashable, Sendable, Sequence, ExpressibleByDictionaryLi
     /// Removes the cell of `slot`, returning it.
     @discardableResult
     public mutating func removeValue(forKey slot: SlotID) -> Cell? {
-        let position = position(of: slot)
-        guard position < entries.count, entries[position].slot == slot else { return nil }
-        return entries.remove(at: position).cell
+        let (position, present) = find(slot)
+        return present ? entries.remove(at: position).cell : nil
     }
 
     /// The cells for which `isIncluded` is true.
@@ -111,15 +103,15 @@ public struct CellTable: Hashable, Sendable, Sequence, ExpressibleByDictionaryLi
         unsafeBitCast(entries, to: UnsafeRawPointer.self) == unsafeBitCast(other.entries, to: UnsafeRawPointer.self)
     }
 
-    /// The first position whose slot is not below `slot`.
-    @inlinable func position(of slot: SlotID) -> Int {
+    /// The first position whose slot is not below `slot`, and whether `slot` is there.
+    @inlinable func find(_ slot: SlotID) -> (position: Int, present: Bool) {
         var low = 0
         var high = entries.count
         while low < high {
             let middle = (low + high) >> 1
             if entries[middle].slot.index < slot.index { low = middle + 1 } else { high = middle }
         }
-        return low
+        return (low, low < entries.count && entries[low].slot == slot)
     }
 
     // MARK: Sequence
