@@ -190,6 +190,14 @@ package enum Mutant: String, CaseIterable, Sendable {
     /// and the writer writes lists as deep as a response nests: a custom scalar's deep arrays
     /// were lost at the next launch (found 2026-12-06).
     case deepListsReadAsDamage
+    /// A list of links that loses a record it linked to does not count as dropping a link, so
+    /// no automatic collection follows (planted: the simulator never ran automatic collection
+    /// before 2026-12-06).
+    case linkListDropUnnoticed
+    /// An optimistic layer reverted or answered schedules no automatic collection, though what
+    /// only it reached is garbage (the store's rule until 2026-12-06; the simulator's first
+    /// campaign with automatic collection fails it at seed 0).
+    case endedLayerNotCollected
     /// Ingest passes over a `__typename` member the selection does not name, so one that
     /// contradicts an object type, or is no name, is taken (the rule until 2026-12-06, found by
     /// recorded responses of a real server that adds `__typename` everywhere).
@@ -294,6 +302,8 @@ package enum Mutant: String, CaseIterable, Sendable {
         case .stampsMovedApart: "a format 6 file is counted and marked 7 in one transaction and has its stamps moved in another, so a process dying between leaves every row unseen"
         case .slotRowsDropErrors: "hydration's slot rows drop their cells' field errors, so a failed field reads back from the image as if it had not failed"
         case .deepListsReadAsDamage: "a list nested deeper than 128 in a row is read as damage, so a custom scalar's deep arrays are lost at the next launch"
+        case .linkListDropUnnoticed: "a list of links that loses a record it linked to schedules no automatic collection, so what only it reached stays in memory"
+        case .endedLayerNotCollected: "an optimistic layer reverted or answered schedules no automatic collection, so what only it reached stays in memory"
         }
     }
 }

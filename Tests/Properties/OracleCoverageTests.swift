@@ -35,7 +35,7 @@ struct OracleCoverageTests {
         _ = oracle.check(operation: "Screen", variables: one, expiration: nil, now: 0, hasImage: true)  // hydrates
         try oracle.commit(F.header("2", name: "Morty", status: "Dead"), "Header", ["id": .string("2")])  // never read: merged
         oracle.drainCommitted(synced: true)
-        _ = oracle.collect()  // nothing retained: sweeps the hydrated records
+        _ = oracle.collectAfterTurn()  // nothing retained: sweeps the hydrated records
         oracle.relaunched(found: 0, generation: 3, after: .quit)
         oracle.drainCommitted(synced: true)  // rows unread in launch 2 age out
 

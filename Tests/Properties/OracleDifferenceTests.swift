@@ -68,6 +68,18 @@ struct OracleDifferenceTests {
         b.bulkDeletions = 6
         let sum = a + b
         #expect(sum.revivals == 5 && sum.deduplicatedEdges == 1 && sum.powerLossesOntoOlderCommit == 4 && sum.bulkDeletions == 6)
-        #expect(sum.counters.count == 26 && sum.counters.map(\.value).reduce(0, +) == 16)
+        #expect(sum.counters.count == 27 && sum.counters.map(\.value).reduce(0, +) == 16)
+    }
+
+    @Test("a campaign shard's coverage reads back from its JSON counter by counter")
+    func coverageJSONRoundTrip() {
+        let names = Coverage().counters.map(\.name)
+        var object: [String: JSONValue] = [:]
+        for (number, name) in names.enumerated() { object[name] = .int(number + 1) }
+        let read = Coverage(json: .object(object))
+        for (number, counter) in read.counters.enumerated() {
+            #expect(counter.value == number + 1, "\(counter.name) read back as \(counter.value)")
+        }
+        #expect(read.json == .object(object))
     }
 }

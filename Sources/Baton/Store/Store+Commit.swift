@@ -48,7 +48,7 @@ extension Store {
             let id = base.intern(write.key)
             let old = base.data[id]
             guard old != write.data else { continue }
-            if let old, Self.dropsLink(from: old, to: write.data) { droppedLink = true }
+            if !droppedLink, let old, Self.dropsLink(from: old, to: write.data, mutant: configuration.mutant) { droppedLink = true }
             base.set(id: id, write.data)
             changed.append((id, write.holdsEarlierCells))
         }
@@ -69,7 +69,10 @@ extension Store {
             fetchStamp = FetchStamp(operation: operation, time: time)
         }
         if !layers.isEmpty || !overlay.isEmpty {
-            if let layer { layers.removeAll { $0.id == layer } }
+            if let layer, layers.contains(where: { $0.id == layer }) {
+                layers.removeAll { $0.id == layer }
+                if !configuration.mutant.isOn(.endedLayerNotCollected) { droppedLink = true }
+            }
             var affected = Set(changed.lazy.map { self.base.keys[$0.id] })
             affected.formUnion(rebuildOverlay())
             refreshObjects(affected)
@@ -107,6 +110,8 @@ extension Store {
         layers.removeAll { $0.id == id }
         let touched = rebuildOverlay()
         if !configuration.mutant.isOn(.revertLeavesObjects) { refreshObjects(touched) }
+        // The layer was a root of collection's mark: what only it reached is garbage now.
+        if !configuration.mutant.isOn(.endedLayerNotCollected) { noteCollectionNeeded() }
     }
 
     /// Recomputes the overlay from the base and the live layers; returns every key whose visible
@@ -132,16 +137,28 @@ extension Store {
         return touched
     }
 
-    /// True when a slot that held a link no longer holds the same link.
-    static func dropsLink(from old: RecordData, to new: RecordData) -> Bool {
-        if new.deleted && !old.deleted { return true }
+    /// Whether writing `new` over `old` may leave a record unreachable: a slot loses a record it
+    /// linked to (a deleted record's slots hold nothing), or a record holding links changes its
+    /// type (selections choose fields by type). A slot whose list of links is reordered, or a
+    /// list of scalars that changes, drops nothing.
+    static func dropsLink(from old: RecordData, to new: RecordData, mutant: Mutant? = nil) -> Bool {
+        let keepsNothing = new.deleted || old.typename != new.typename
         for (slot, cell) in old.cells {
             switch cell.value {
-            case .link, .links, .list:
-                if new.cells[slot]?.value != cell.value { return true }
+            case .link:
+                break
+            case .links, .list:
+                if mutant.isOn(.linkListDropUnnoticed) { continue }
             default:
                 continue
             }
+            let kept = keepsNothing ? nil : new.cells[slot]?.value
+            if kept == cell.value { continue }
+            var keptTargets = Set<RecordKey>()
+            kept?.forEachLink { keptTargets.insert($0) }
+            var dropped = false
+            cell.value.forEachLink { if !keptTargets.contains($0) { dropped = true } }
+            if dropped { return true }
         }
         return false
     }

@@ -68,10 +68,26 @@ extension Store {
         needsCollection = true
         guard configuration.collectsAutomatically, !collectionScheduled else { return }
         collectionScheduled = true
+        guard configuration.turnEnds == .mainActorTask else { return }
         Task { @MainActor [weak self] in
-            guard let self else { return }
-            self.collectionScheduled = false
-            if self.needsCollection { self.collect() }
+            self?.endTurn()
         }
     }
+
+    /// The end of the main actor's turn: runs the pass automatic collection scheduled, unless a
+    /// pass ran since it was needed. Returns what the pass did, `nil` when none ran.
+    @discardableResult
+    package func endTurn() -> CollectionResult? {
+        guard collectionScheduled else { return nil }
+        collectionScheduled = false
+        return needsCollection ? collect() : nil
+    }
+}
+
+/// Who ends the main actor's turn for automatic collection.
+package enum TurnEnd: Sendable {
+    /// A task on the main actor, enqueued when the pass is scheduled (production).
+    case mainActorTask
+    /// Whoever drives the store calls ``Store/endTurn()`` after each turn (the simulator).
+    case caller
 }

@@ -11,9 +11,14 @@ public final class Store {
         public var releaseBufferSize: Int
         /// The expiration that applies when a check names none; `nil`: data never expires.
         public var defaultExpiration: Double?
-        /// Collect on the main actor soon after a root leaves or a commit drops a link (one pass per
-        /// burst, after the current turn). The simulator turns this off and schedules collection itself.
+        /// Collect on the main actor soon after a root leaves (a released root leaving the buffer,
+        /// an optimistic layer reverted or answered) or a commit drops a link (one pass per burst,
+        /// after the current turn).
         public var collectsAutomatically: Bool
+        /// Who ends the main actor's turn for automatic collection: production schedules a task;
+        /// the simulator ends each event's turn itself (``Store/endTurn()``), so that the pass
+        /// runs where the seed's schedule puts it.
+        package var turnEnds: TurnEnd = .mainActorTask
         /// A known bug switched back on (tests and the simulator only; ignored without `BATON_MUTANTS`).
         package var mutant: Mutant?
         /// Dead record ids collection tolerates beyond half of all ids before it numbers the
@@ -65,7 +70,8 @@ public final class Store {
     var retention = Retention()
     /// Set when a root left or a commit dropped a link.
     public internal(set) var needsCollection = false
-    var collectionScheduled = false
+    /// Whether automatic collection scheduled a pass for the end of this turn.
+    package internal(set) var collectionScheduled = false
 
     /// A store over `image` (or none), reading time from `clock`.
     public init(image: (any StoreImage)? = nil, clock: any StoreClock = SystemClock(), configuration: Configuration = Configuration()) {

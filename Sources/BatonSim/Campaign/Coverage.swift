@@ -134,6 +134,7 @@ package struct Coverage: Hashable, Sendable {
         model.releasedRootsLeavingBuffer = int("releasedRootsLeavingBuffer")
         model.rowsRevived = int("rowsRevived")
         model.upgradeWipes = int("upgradeWipes")
+        model.automaticCollections = int("automaticCollections")
         model.openCrashes = int("openCrashes")
         model.openCrashesCommitted = int("openCrashesCommitted")
         tornWrites = int("tornWrites")

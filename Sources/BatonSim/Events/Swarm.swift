@@ -176,8 +176,9 @@ package struct StoreSettings: Hashable, Sendable, CustomStringConvertible {
 
     /// The store's configuration under these settings.
     func configuration(mutant: Mutant?) -> Store.Configuration {
-        var configuration = Store.Configuration(releaseBufferSize: releaseBufferSize, collectsAutomatically: false, mutant: mutant)
+        var configuration = Store.Configuration(releaseBufferSize: releaseBufferSize, mutant: mutant)
         configuration.compactionSlack = compactionSlack
+        configuration.turnEnds = .caller
         return configuration
     }
 }

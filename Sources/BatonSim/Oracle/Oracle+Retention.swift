@@ -44,12 +44,11 @@ extension Oracle {
         return keys
     }
 
-    /// Collection (Relay's GC): marks what every retained or buffered root reaches over memory
-    /// and the layers, everything the layers touch, every record waiting for the writer (the
-    /// query root while root fields wait) and a kept connection's edge copies and page info;
-    /// sweeps every other record from memory (never the operation roots), un-hydrating it, and
-    /// drops the query-root fields no root reaches unless root fields wait for the writer.
-    package mutating func collect() -> ExpectedCollection {
+    /// What collection's mark reaches from the roots alone: every retained or buffered root
+    /// walked over memory and the layers, everything the layers touch, what each connection
+    /// among them owns, and the query-root slots the walks read (the writer's pending keys left out: their protection ends with a drain,
+    /// which makes nothing garbage that a pass would have to find at once).
+    package func reachFromRoots() -> RootReach {
         var mark = MarkWalk(oracle: self)
         for token in retained.keys.sorted() {
             mark.visit(root: retained[token]!)
@@ -63,16 +62,52 @@ extension Oracle {
                 for cell in record.cells.values { cell.value.forEachLink { mark.marked.insert($0) } }
             }
         }
-        let pending = pendingKeys
-        mark.marked.formUnion(pending)
-        for key in mark.marked.sorted() where connectionRecords.contains(key) {
+        return RootReach(records: ownedByConnections(mark.marked), rootSlots: mark.rootSlots)
+    }
+
+    /// Records and query-root fields memory holds now that `before`, the roots' reach at the
+    /// start of a turn, protected and the roots protect no longer: the garbage this turn made,
+    /// which automatic collection must sweep after it.
+    package func stranded(since before: RootReach) -> (records: [OracleText], rootFields: [OracleText]) {
+        let now = reachFromRoots()
+        let lostRecords = before.records.subtracting(now.records)
+        let records = lostRecords.filter { base[$0] != nil && !OracleKeys.isOperationRoot($0) }.sorted()
+        let rootCells = base[OracleKeys.queryRoot]?.cells
+        let rootFields = before.rootSlots.subtracting(now.rootSlots).filter { rootCells?[$0] != nil }.sorted()
+        return (records, rootFields)
+    }
+
+    /// `marked` with what every kept connection owns: its edge copies and its page info.
+    private func ownedByConnections(_ marked: Set<OracleText>) -> Set<OracleText> {
+        var marked = marked
+        for key in marked.sorted() where connectionRecords.contains(key) {
             guard let connection = base[key] else { continue }
             for slot in [OracleApply.edges, OracleApply.pageInfo] {
-                connection.cells[slot]?.value.forEachLink { mark.marked.insert($0) }
+                connection.cells[slot]?.value.forEachLink { marked.insert($0) }
             }
         }
+        return marked
+    }
 
-        let swept = base.keys.filter { !mark.marked.contains($0) && !OracleKeys.isOperationRoot($0) }.sorted()
+    /// The pass automatic collection runs at the end of a turn: ``collect()``, counted for the
+    /// coverage when it sweeps a record.
+    package mutating func collectAfterTurn() -> ExpectedCollection {
+        let expected = collect()
+        if !expected.swept.isEmpty { coverage.automaticCollections += 1 }
+        return expected
+    }
+
+    /// Collection (Relay's GC): marks what every retained or buffered root reaches over memory
+    /// and the layers, everything the layers touch, every record waiting for the writer (the
+    /// query root while root fields wait) and a kept connection's edge copies and page info;
+    /// sweeps every other record from memory (never the operation roots), un-hydrating it, and
+    /// drops the query-root fields no root reaches unless root fields wait for the writer.
+    package mutating func collect() -> ExpectedCollection {
+        let reach = reachFromRoots()
+        let pending = pendingKeys
+        let marked = reach.records.union(ownedByConnections(pending))
+
+        let swept = base.keys.filter { !marked.contains($0) && !OracleKeys.isOperationRoot($0) }.sorted()
         var sweptHydrated = false
         for key in swept {
             base[key] = nil
@@ -81,13 +116,21 @@ extension Oracle {
         if sweptHydrated { coverage.collectionsSweepingHydrated += 1 }
         var sweptRootFields: [OracleText] = []
         if !pending.contains(OracleKeys.queryRoot), var root = base[OracleKeys.queryRoot] {
-            sweptRootFields = root.cells.keys.filter { !mark.rootSlots.contains($0) }.sorted()
+            sweptRootFields = root.cells.keys.filter { !reach.rootSlots.contains($0) }.sorted()
             for slot in sweptRootFields { root.cells[slot] = nil }
             if !sweptRootFields.isEmpty { base[OracleKeys.queryRoot] = root }
         }
         if !layers.isEmpty { rebuildOverlay() }
         return ExpectedCollection(swept: swept, sweptRootFields: sweptRootFields, kept: base.count)
     }
+}
+
+/// What collection's mark reaches from the roots (``Oracle/reachFromRoots()``).
+package struct RootReach: Sendable {
+    /// Records reached, with every reached connection's edge copies and page info.
+    var records: Set<OracleText>
+    /// Query-root slots the walks read.
+    var rootSlots: Set<OracleText>
 }
 
 /// The mark of collection: each root walked from its operation's root record.

@@ -49,6 +49,8 @@ package struct OracleCoverage: Hashable, Sendable, Codable {
     package var rowsRevived = 0
     /// Launches of a new app version that wiped an image another version had opened.
     package var upgradeWipes = 0
+    /// Automatic collection passes that ran at the end of a turn and swept at least one record.
+    package var automaticCollections = 0
     /// Processes that died opening the image (``Oracle/openCrashed(after:appVersion:powerLoss:)``).
     package var openCrashes = 0
     /// Launches that found, after an open that died, a state that open committed part of.
@@ -72,7 +74,7 @@ package struct OracleCoverage: Hashable, Sendable, Codable {
             ("fullDiskFailedDrains", fullDiskFailedDrains), ("writerOverflows", writerOverflows),
             ("rottedRowsMissed", rottedRowsMissed),
             ("releasedRootsLeavingBuffer", releasedRootsLeavingBuffer), ("rowsRevived", rowsRevived),
-            ("upgradeWipes", upgradeWipes),
+            ("upgradeWipes", upgradeWipes), ("automaticCollections", automaticCollections),
             ("openCrashes", openCrashes), ("openCrashesCommitted", openCrashesCommitted),
         ]
     }
@@ -104,6 +106,7 @@ package struct OracleCoverage: Hashable, Sendable, Codable {
         sum.releasedRootsLeavingBuffer += rhs.releasedRootsLeavingBuffer
         sum.rowsRevived += rhs.rowsRevived
         sum.upgradeWipes += rhs.upgradeWipes
+        sum.automaticCollections += rhs.automaticCollections
         sum.openCrashes += rhs.openCrashes
         sum.openCrashesCommitted += rhs.openCrashesCommitted
         return sum
