@@ -198,6 +198,12 @@ package enum Mutant: String, CaseIterable, Sendable {
     /// only it reached is garbage (the store's rule until 2026-12-06; the simulator's first
     /// campaign with automatic collection fails it at seed 0).
     case endedLayerNotCollected
+    /// A connection's record told by reading forward from each `_connection(` in its key: a
+    /// string argument inside an input object holding `x:__a_connection({"b":1})` made a plain
+    /// field's record pass for a connection, and collection kept its edges (found 2026-12-06 by
+    /// the first campaign with automatic collection on apollo-kotlin's calendar schema, seed
+    /// 212524337).
+    case connectionKeyReadForward
     /// Ingest passes over a `__typename` member the selection does not name, so one that
     /// contradicts an object type, or is no name, is taken (the rule until 2026-12-06, found by
     /// recorded responses of a real server that adds `__typename` everywhere).
@@ -304,6 +310,7 @@ package enum Mutant: String, CaseIterable, Sendable {
         case .deepListsReadAsDamage: "a list nested deeper than 128 in a row is read as damage, so a custom scalar's deep arrays are lost at the next launch"
         case .linkListDropUnnoticed: "a list of links that loses a record it linked to schedules no automatic collection, so what only it reached stays in memory"
         case .endedLayerNotCollected: "an optimistic layer reverted or answered schedules no automatic collection, so what only it reached stays in memory"
+        case .connectionKeyReadForward: "a plain field whose input-object argument holds a string with _connection( in it is taken for a connection, so collection keeps its edges"
         }
     }
 }

@@ -36,6 +36,15 @@ struct ClientRecordKeyTests {
         ("client:root:__Search_connection(q:1):child_connection(a:1)", false),
         ("client:root:search(query:\"__x_connection\")", false),
         ("client:root:__Search_connection(query:\"open\"", false),
+        // A plain field whose argument's string holds `_connection(` and an escaped quote: read
+        // forward from there, the string's brackets paired with the key's own, and until
+        // 2026-12-06 the field's record passed for a connection, whose edges collection kept
+        // (apollo-kotlin's calendar `items(args:)`, seed 212524337; GitHub's search box).
+        ("client:root:items(args:{\"after\":\"x:__a_connection({\\\"b\\\":1})\",\"filterBy\":{\"deleted\":false}})", false),
+        ("client:root:search(first:3,query:\"std::__pool_connection(\\\"size\\\")\",type:ISSUE)", false),
+        ("client:root:__S_connection(query:\"std::__pool_connection(\\\"size\\\")\",type:ISSUE)", true),
+        ("client:root:__S_connection(query:\"ends with a backslash \\\\\")", true),
+        ("client:root:items(args:{\"q\":\"\\\\\"})", false),
     ])
     func recognised(key: String, expected: Bool) {
         #expect(ConnectionPage.isClientRecordKey(RecordKey(key)) == expected, "\(key)")

@@ -98,10 +98,10 @@ struct WorldLoadingTests {
     @Test("the GitHub world loads, with its connections, entities and mutations understood")
     func githubLoads() throws {
         let world = WorldFixtures.github
-        #expect(world.operations.count == 20)
+        #expect(world.operations.count == 21)
         let analysis = world.analysis
         #expect(analysis.connections.keys.sorted() == [
-            "IssueCommentConnection", "IssueConnection", "IssueTimelineItemConnection", "LabelConnection",
+            "IssueCommentConnection", "IssueConnection", "IssueTimelineItemConnection", "LabelConnection", "SearchResultItemConnection",
         ])
         #expect(analysis.connections["IssueTimelineItemConnection"]?.nodeType == "IssueTimelineItem")
         #expect(analysis.entityTypeNames == ["Bot", "ClosedEvent", "Gist", "Issue", "IssueComment", "Label", "RenamedTitleEvent", "Repository", "User"])

@@ -86,9 +86,14 @@ public struct ConnectionPage: Sendable {
         // is searched by bytes: `String.contains` of a string is Foundation's, a locale-aware
         // search costing about 1.5 µs per key (three quarters of committing apollo-ios's GitHub
         // page, whose hundreds of objects without ids are all keyed `client:root:…`).
+        isClientRecordKey(key, readingForward: false)
+    }
+
+    /// ``isClientRecordKey(_:)``, or with `readingForward` the rule before 2026-12-06 (a mutant).
+    package static func isClientRecordKey(_ key: RecordKey, readingForward: Bool) -> Bool {
         guard key.rawValue.utf8.first == UInt8(ascii: "c") else { return false }
         var text = key.rawValue
-        return text.withUTF8 { isClientRecordKey(bytes: $0) }
+        return text.withUTF8 { isClientRecordKey(bytes: $0, readingForward: readingForward) }
     }
 
     /// The mutant `connectionsToldByShape`: the rule until 2026-12-06, a key holding `:__` and
@@ -107,7 +112,7 @@ public struct ConnectionPage: Sendable {
     /// and objects under it add `:edges:<n>`, `:pageInfo` or a path. The slot is told from the end
     /// of the key, so an argument value may hold any text (`"x_connection:y"`, which the rule
     /// before 2026-12-06 took for a record under a connection); `K` holds no `:`.
-    private static func isClientRecordKey(bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    private static func isClientRecordKey(bytes: UnsafeBufferPointer<UInt8>, readingForward: Bool = false) -> Bool {
         let client: StaticString = "client:"
         guard bytes.count > client.utf8CodeUnitCount,
             memcmp(bytes.baseAddress!, client.utf8Start, client.utf8CodeUnitCount) == 0
@@ -115,15 +120,13 @@ public struct ConnectionPage: Sendable {
         let suffix: StaticString = "_connection"
         let suffixLength = suffix.utf8CodeUnitCount
         if bytes.last == UInt8(ascii: ")") {
-            // The arguments' parentheses: the `_connection(` whose group closes at the last byte.
-            var from = client.utf8CodeUnitCount
-            while let hit = find(bytes, "_connection(", from: from) {
-                if closingParenthesis(bytes, from: hit + suffixLength) == bytes.count - 1 {
-                    return slotStartsWithUnderscores(bytes, before: hit)
-                }
-                from = hit + 1
-            }
-            return false
+            if readingForward { return readsForwardAsClientRecordKey(bytes) }
+            // The arguments' parentheses: the group that closes at the last byte, found from the
+            // end (an argument's string may hold `_connection(` and brackets of its own).
+            guard let open = openingParenthesis(bytes, closingAt: bytes.count - 1), open >= suffixLength,
+                memcmp(bytes.baseAddress! + open - suffixLength, suffix.utf8Start, suffixLength) == 0
+            else { return false }
+            return slotStartsWithUnderscores(bytes, before: open - suffixLength)
         }
         guard bytes.count >= suffixLength,
             memcmp(bytes.baseAddress! + bytes.count - suffixLength, suffix.utf8Start, suffixLength) == 0
@@ -137,6 +140,50 @@ public struct ConnectionPage: Sendable {
         while colon >= 0, bytes[colon] != UInt8(ascii: ":") { colon -= 1 }
         guard colon >= 0, colon + 2 < end else { return false }
         return bytes[colon + 1] == UInt8(ascii: "_") && bytes[colon + 2] == UInt8(ascii: "_")
+    }
+
+    /// Where the group that closes at `close` opens, read from the end: a quote with an even
+    /// number of backslashes before it bounds a JSON string, whose brackets are text; nil when
+    /// the brackets do not pair.
+    private static func openingParenthesis(_ bytes: UnsafeBufferPointer<UInt8>, closingAt close: Int) -> Int? {
+        var depth = 0
+        var inString = false
+        var index = close
+        while index >= 0 {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                var backslashes = 0
+                while index - backslashes > 0, bytes[index - backslashes - 1] == UInt8(ascii: "\\") { backslashes += 1 }
+                if backslashes % 2 == 0 { inString.toggle() }
+            } else if !inString {
+                switch byte {
+                case UInt8(ascii: ")"), UInt8(ascii: "]"), UInt8(ascii: "}"):
+                    depth += 1
+                case UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: "{"):
+                    depth -= 1
+                    if depth == 0 { return byte == UInt8(ascii: "(") ? index : nil }
+                default:
+                    break
+                }
+            }
+            index -= 1
+        }
+        return nil
+    }
+
+    /// The mutant `connectionKeyReadForward`: the rule until 2026-12-06 looked for the group from
+    /// each `_connection(` forward, and one inside an argument's string (`"x:__a_connection({\"b\":1})"`
+    /// in an input object) could seem to close at the last byte.
+    private static func readsForwardAsClientRecordKey(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let suffixLength = "_connection".utf8.count
+        var from = "client:".utf8.count
+        while let hit = find(bytes, "_connection(", from: from) {
+            if closingParenthesis(bytes, from: hit + suffixLength) == bytes.count - 1 {
+                return slotStartsWithUnderscores(bytes, before: hit)
+            }
+            from = hit + 1
+        }
+        return false
     }
 
     /// Where the parenthesis opened at `open` closes, skipping what JSON strings and nested

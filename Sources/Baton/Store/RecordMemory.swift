@@ -49,6 +49,8 @@ struct RecordMemory {
     /// The mutant `connectionsToldByShape`: connection records told by the rule before
     /// 2026-12-06 (``ConnectionPage/looksLikeClientRecordKeyByOldRule(_:)``).
     var connectionsToldByShape = false
+    /// The mutant `connectionKeyReadForward` (``ConnectionPage/isClientRecordKey(_:readingForward:)``).
+    var connectionKeysReadForward = false
 
     /// The number of ids handed out (the bound of every id).
     var idCount: Int { keys.count }
@@ -89,7 +91,8 @@ struct RecordMemory {
         // Both kinds of key start with `client:`; most keys are entities, which do not start with `c`.
         if key.rawValue.utf8.first == UInt8(ascii: "c") {
             let connection = connectionsToldByShape
-                ? ConnectionPage.looksLikeClientRecordKeyByOldRule(key) : ConnectionPage.isClientRecordKey(key)
+                ? ConnectionPage.looksLikeClientRecordKeyByOldRule(key)
+                : ConnectionPage.isClientRecordKey(key, readingForward: connectionKeysReadForward)
             if connection { flags.insert(.connection) }
             if Store.isOperationRoot(key) { flags.insert(.operationRoot) }
         }
@@ -253,6 +256,7 @@ struct RecordMemory {
         guard keys.count > 2 * living + slack else { return false }
         var fresh = RecordMemory()
         fresh.connectionsToldByShape = connectionsToldByShape
+        fresh.connectionKeysReadForward = connectionKeysReadForward
         fresh.reserveCapacity(living)
         for id in keys.indices where !flags[id].isDisjoint(with: meaningful) {
             let newID = fresh.intern(keys[id])

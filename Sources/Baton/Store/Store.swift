@@ -79,6 +79,7 @@ public final class Store {
         self.clock = clock
         self.configuration = configuration
         base.connectionsToldByShape = configuration.mutant.isOn(.connectionsToldByShape)
+        base.connectionKeysReadForward = configuration.mutant.isOn(.connectionKeyReadForward)
     }
 
     /// What the UI sees of `key`: the optimistic view over the base.

@@ -50,6 +50,25 @@ extension World {
                 node.directives.contains { $0.name == "connection" } && node.arguments.contains { spells($0.value) }
             }
             return spelled ? nil : "no @connection field is given a string holding _connection:, the text the old rule took for a record under a connection"
+        case .connectionKeyReadForward:
+            // A plain field of the query root (a record keyed `client:root:…`) whose key holds
+            // `_connection(` inside a string: written in the document, or drawn into an input
+            // object (the drawer's `x:__a_connection({"b":1})`, whose brackets then pair up).
+            func spells(_ value: GraphQLValue) -> Bool {
+                switch value {
+                case .string(let text): text.contains("_connection(")
+                case .list(let items): items.contains(where: spells)
+                case .object(let members): !value.isConstant || members.contains { spells($0.value) }
+                default: false
+                }
+            }
+            let reaches = operations.contains { operation in
+                operation.kind == .query && operation.syntax.selections.contains { selection in
+                    guard case .field(let field) = selection, field.selections != nil else { return false }
+                    return !field.directives.contains { $0.name == "connection" } && field.arguments.contains { spells($0.value) }
+                }
+            }
+            return reaches ? nil : "no plain field of the query root is given a string holding _connection( (written, or drawn into an input object), which the old rule read as a connection's arguments"
         case .escapedNamesFoldEquivalent:
             let kelvin = anyField { node, _ in node.responseKey.contains("K") }
             return kelvin ? nil : "no response key holds a K, the one letter another name (a Kelvin sign) can pass for"

@@ -277,6 +277,19 @@ fragment ActorAvatar on Actor {
 }
 
 """#),
+            ("SavedSearch.graphql", #"""
+# A saved search for a code symbol: a plain field of the query root (no @connection) whose text
+# holds `_connection(` and an escaped quote, as a C++ or Python symbol may, so its record's key
+# does too; with `all` false, a header of the count alone keeps the record without walking its
+# edges.
+query SavedSearch($all: Boolean = true) {
+  search(query: "std::__pool_connection(\"size\")", type: ISSUE, first: 3) {
+    issueCount
+    edges @include(if: $all) { cursor node { __typename ... on Issue { id title } } }
+  }
+}
+
+"""#),
             ("TriageCount.graphql", #"""
 # The triage list's header: its count alone, so a screen of it keeps the connection record without
 # walking its edges, which collection must then keep.
@@ -355,6 +368,8 @@ type Query {
   repository(owner: String!, name: String!): Repository
   node(id: ID!): Node
   viewer: User!
+  "Issues, repositories or people matching a search, as GitHub's search box finds them."
+  search(query: String!, type: SearchType!, first: Int): SearchResultItemConnection!
 }
 
 interface Node {
@@ -624,6 +639,25 @@ type DeleteIssueCommentPayload {
   clientMutationId: String
   deletedCommentId: ID
 }
+
+enum SearchType {
+  ISSUE
+  REPOSITORY
+  USER
+}
+
+type SearchResultItemConnection {
+  issueCount: Int!
+  edges: [SearchResultItemEdge]
+  pageInfo: PageInfo!
+}
+
+type SearchResultItemEdge {
+  cursor: String!
+  node: SearchResultItem
+}
+
+union SearchResultItem = Issue | Repository | User
 
 """#),
             ("world.json", #"""
