@@ -198,6 +198,10 @@ package enum Mutant: String, CaseIterable, Sendable {
     /// only it reached is garbage (the store's rule until 2026-12-06; the simulator's first
     /// campaign with automatic collection fails it at seed 0).
     case endedLayerNotCollected
+    /// A record that changes its type while it holds links schedules no automatic collection,
+    /// though selections choose fields by type and the old type's links may be read no more (the
+    /// store's rule until 2026-12-06).
+    case retypedLinksUnnoticed
     /// A connection's record told by reading forward from each `_connection(` in its key: a
     /// string argument inside an input object holding `x:__a_connection({"b":1})` made a plain
     /// field's record pass for a connection, and collection kept its edges (found 2026-12-06 by
@@ -310,6 +314,7 @@ package enum Mutant: String, CaseIterable, Sendable {
         case .deepListsReadAsDamage: "a list nested deeper than 128 in a row is read as damage, so a custom scalar's deep arrays are lost at the next launch"
         case .linkListDropUnnoticed: "a list of links that loses a record it linked to schedules no automatic collection, so what only it reached stays in memory"
         case .endedLayerNotCollected: "an optimistic layer reverted or answered schedules no automatic collection, so what only it reached stays in memory"
+        case .retypedLinksUnnoticed: "a record keyed by its place that changes its type schedules no automatic collection, so what only its old type's fields reached stays in memory"
         case .connectionKeyReadForward: "a plain field whose input-object argument holds a string with _connection( in it is taken for a connection, so collection keeps its edges"
         }
     }

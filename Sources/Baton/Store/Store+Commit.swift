@@ -142,7 +142,8 @@ extension Store {
     /// type (selections choose fields by type). A slot whose list of links is reordered, or a
     /// list of scalars that changes, drops nothing.
     static func dropsLink(from old: RecordData, to new: RecordData, mutant: Mutant? = nil) -> Bool {
-        let keepsNothing = new.deleted || old.typename != new.typename
+        let retyped = old.typename != new.typename && !mutant.isOn(.retypedLinksUnnoticed)
+        let keepsNothing = new.deleted || retyped
         for (slot, cell) in old.cells {
             switch cell.value {
             case .link:

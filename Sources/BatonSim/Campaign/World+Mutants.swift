@@ -69,6 +69,22 @@ extension World {
                 }
             }
             return reaches ? nil : "no plain field of the query root is given a string holding _connection( (written, or drawn into an input object), which the old rule read as a connection's arguments"
+        case .retypedLinksUnnoticed:
+            // A record keyed by its place (no id selected) of an abstract type, whose selections
+            // reach links under one type's condition: a later response may find another type there.
+            func linksUnderCondition(_ selections: [Document.SelectionNode]) -> Bool {
+                selections.contains { selection in
+                    guard case .inlineFragment(let fragment) = selection, fragment.typeCondition != nil else { return false }
+                    return fragment.selections.contains { if case .field(let field) = $0 { field.selections != nil } else { false } }
+                }
+            }
+            let reaches = anyField { node, definition in
+                guard let type = schema.type(named: definition.type.namedType), type.kind == .interface || type.kind == .union,
+                      let selections = node.selections else { return false }
+                let selectsID = selections.contains { if case .field(let field) = $0 { field.name == "id" } else { false } }
+                return !selectsID && linksUnderCondition(selections)
+            }
+            return reaches ? nil : "no field of an abstract type, keyed by its place, selects links under a type condition, so no record changing its type strands them"
         case .escapedNamesFoldEquivalent:
             let kelvin = anyField { node, _ in node.responseKey.contains("K") }
             return kelvin ? nil : "no response key holds a K, the one letter another name (a Kelvin sign) can pass for"

@@ -281,11 +281,19 @@ fragment ActorAvatar on Actor {
 # A saved search for a code symbol: a plain field of the query root (no @connection) whose text
 # holds `_connection(` and an escaped quote, as a C++ or Python symbol may, so its record's key
 # does too; with `all` false, a header of the count alone keeps the record without walking its
-# edges.
+# edges. A result with no id selected (a repository, a person) is keyed by its place in the list,
+# so the next search may find another kind there: a repository's owner is then no longer read.
 query SavedSearch($all: Boolean = true) {
   search(query: "std::__pool_connection(\"size\")", type: ISSUE, first: 3) {
     issueCount
-    edges @include(if: $all) { cursor node { __typename ... on Issue { id title } } }
+    edges @include(if: $all) {
+      cursor
+      node {
+        __typename
+        ... on Issue { id title }
+        ... on Repository { nameWithOwner owner { __typename login } }
+      }
+    }
   }
 }
 
