@@ -155,8 +155,15 @@ extension Store {
             }
             let kept = keepsNothing ? nil : new.cells[slot]?.value
             if kept == cell.value { continue }
+            guard let kept else { return cell.value.holdsLink }
+            if case .link(let target) = cell.value {
+                var stillLinked = false
+                kept.forEachLink { if $0 == target { stillLinked = true } }
+                if !stillLinked { return true }
+                continue
+            }
             var keptTargets = Set<RecordKey>()
-            kept?.forEachLink { keptTargets.insert($0) }
+            kept.forEachLink { keptTargets.insert($0) }
             var dropped = false
             cell.value.forEachLink { if !keptTargets.contains($0) { dropped = true } }
             if dropped { return true }

@@ -23,6 +23,13 @@ public enum Value: Hashable, Sendable {
 }
 
 extension Value {
+    /// Whether the value links to some record (nested lists included).
+    var holdsLink: Bool {
+        var found = false
+        forEachLink { _ in found = true }
+        return found
+    }
+
     /// Calls `body` with every record this value links to, nested lists included.
     public func forEachLink(_ body: (RecordKey) -> Void) {
         switch self {

@@ -46,8 +46,9 @@ extension Oracle {
 
     /// What collection's mark reaches from the roots alone: every retained or buffered root
     /// walked over memory and the layers, everything the layers touch, what each connection
-    /// among them owns, and the query-root slots the walks read (the writer's pending keys left out: their protection ends with a drain,
-    /// which makes nothing garbage that a pass would have to find at once).
+    /// among them owns, and the query-root slots the walks read. The writer's pending keys are
+    /// left out: their protection ends with a drain, which by the store's rule makes nothing
+    /// garbage that a pass must follow at once.
     package func reachFromRoots() -> RootReach {
         var mark = MarkWalk(oracle: self)
         for token in retained.keys.sorted() {
