@@ -112,7 +112,7 @@ public struct ConnectionPage: Sendable {
     /// and objects under it add `:edges:<n>`, `:pageInfo` or a path. The slot is told from the end
     /// of the key, so an argument value may hold any text (`"x_connection:y"`, which the rule
     /// before 2026-12-06 took for a record under a connection); `K` holds no `:`.
-    private static func isClientRecordKey(bytes: UnsafeBufferPointer<UInt8>, readingForward: Bool = false) -> Bool {
+    private static func isClientRecordKey(bytes: UnsafeBufferPointer<UInt8>, readingForward: Bool) -> Bool {
         let client: StaticString = "client:"
         guard bytes.count > client.utf8CodeUnitCount,
             memcmp(bytes.baseAddress!, client.utf8Start, client.utf8CodeUnitCount) == 0

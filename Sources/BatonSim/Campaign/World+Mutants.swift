@@ -38,16 +38,9 @@ extension World {
             // seeds of GitHub's IssueList and IssueCount did not): only a literal in the document
             // shows the bug within a mutant's bound.
             // A string at any depth of a written argument: a list of labels holds one as well.
-            func spells(_ value: GraphQLValue) -> Bool {
-                switch value {
-                case .string(let text): text.contains("_connection:")
-                case .list(let items): items.contains(where: spells)
-                case .object(let fields): fields.contains { spells($0.value) }
-                default: false
-                }
-            }
             let spelled = anyField { node, _ in
-                node.directives.contains { $0.name == "connection" } && node.arguments.contains { spells($0.value) }
+                node.directives.contains { $0.name == "connection" }
+                    && node.arguments.contains { Self.writes($0.value, stringContaining: "_connection:") }
             }
             return spelled ? nil : "no @connection field is given a string holding _connection:, the text the old rule took for a record under a connection"
         case .connectionKeyReadForward:
@@ -55,12 +48,8 @@ extension World {
             // `_connection(` inside a string: written in the document, or drawn into an input
             // object (the drawer's `x:__a_connection({"b":1})`, whose brackets then pair up).
             func spells(_ value: GraphQLValue) -> Bool {
-                switch value {
-                case .string(let text): text.contains("_connection(")
-                case .list(let items): items.contains(where: spells)
-                case .object(let members): !value.isConstant || members.contains { spells($0.value) }
-                default: false
-                }
+                if case .object = value, !value.isConstant { return true }
+                return Self.writes(value, stringContaining: "_connection(")
             }
             let reaches = operations.contains { operation in
                 operation.kind == .query && operation.syntax.selections.contains { selection in
@@ -92,6 +81,17 @@ extension World {
             return selectsTypename ? nil : "no operation selects __typename, the one value the bug reads"
         default:
             return nil
+        }
+    }
+
+    /// Whether `value`, as a document writes it, holds a string containing `text` at any depth
+    /// (in a list, in an input object).
+    private static func writes(_ value: GraphQLValue, stringContaining text: String) -> Bool {
+        switch value {
+        case .string(let string): string.contains(text)
+        case .list(let items): items.contains { writes($0, stringContaining: text) }
+        case .object(let members): members.contains { writes($0.value, stringContaining: text) }
+        default: false
         }
     }
 
