@@ -243,6 +243,19 @@ package enum Mutant: String, CaseIterable, Sendable {
     /// Ingest keeps an error's message, path and extensions and drops its other members
     /// (`locations`, GitHub's `type`): the rule until 2026-12-06.
     case errorMembersDropped
+    /// A commit made while the image still opens replaces the commits buffered before it, so
+    /// only the last of them reaches the image. Planted 2026-12-06, when BatonSim began to open
+    /// the image in the background as production does.
+    case openingKeepsLastCommit
+    /// While the image still opens, its pending keys leave out the buffered commits, so
+    /// collection may sweep a record the image has not been told of yet. Planted 2026-12-06
+    /// with ``openingKeepsLastCommit``.
+    case openingHidesBufferedKeys
+    /// The commits kept while the image opens grow without the writer's bound, so collection
+    /// keeps records the writer would have given up (and memory grows while the open is slow):
+    /// the rule until 2026-12-06, found by the first campaigns that opened images in the
+    /// background.
+    case openingBufferUnbounded
 
     /// What the mutant breaks, in a sentence.
     package var summary: String {
@@ -313,6 +326,9 @@ package enum Mutant: String, CaseIterable, Sendable {
         case .slotRowsDropErrors: "hydration's slot rows drop their cells' field errors, so a failed field reads back from the image as if it had not failed"
         case .deepListsReadAsDamage: "a list nested deeper than 128 in a row is read as damage, so a custom scalar's deep arrays are lost at the next launch"
         case .linkListDropUnnoticed: "a list of links that loses a record it linked to schedules no automatic collection, so what only it reached stays in memory"
+        case .openingKeepsLastCommit: "a commit made while the image opens replaces the ones buffered before it, so only the last reaches the image"
+        case .openingBufferUnbounded: "the commits kept while the image opens ignore the writer's bound, so collection keeps what the writer would have given up"
+        case .openingHidesBufferedKeys: "while the image opens, its pending keys leave out the buffered commits, so collection may sweep what the image has not been told of"
         case .endedLayerNotCollected: "an optimistic layer reverted or answered schedules no automatic collection, so what only it reached stays in memory"
         case .retypedLinksUnnoticed: "a record keyed by its place that changes its type schedules no automatic collection, so what only its old type's fields reached stays in memory"
         case .connectionKeyReadForward: "a plain field whose input-object argument holds a string with _connection( in it is taken for a connection, so collection keeps its edges"

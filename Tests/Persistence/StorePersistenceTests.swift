@@ -279,6 +279,89 @@ struct OpeningImageTests {
         next.quit()
     }
 
+    @Test("every commit buffered before the open reaches the image, in order, and collection keeps them until then",
+          arguments: [nil, Mutant.openingKeepsLastCommit, .openingHidesBufferedKeys])
+    func bufferedCommitsInOrder(mutant: Mutant?) throws {
+        let directory = TemporaryDirectory()
+        let plan = try ops.plan("query Screen($id: ID!) { character(id: $id) { id name status } }")
+        let path = directory.imagePath
+        nonisolated(unsafe) var held: (@Sendable () -> Void)?
+        let opening = OpeningImage(start: { held = $0 }, mutant: mutant) { () throws(ImageError) -> Image in
+            try Image.open(path: path, appVersion: "persistence-tests", configuration: ImageConfiguration(executor: ManualWriterExecutor()))
+        }
+        let store = Store(image: opening, configuration: .init(collectsAutomatically: false))
+        try ops.commit(store, plan, ["id": .string("1")], #"{"data":{"character":{"id":"1","name":"Rick","status":"Alive"}}}"#)
+        try ops.commit(store, plan, ["id": .string("2")], #"{"data":{"character":{"id":"2","name":"Morty","status":"Alive"}}}"#)
+        try ops.commit(store, plan, ["id": .string("1")], #"{"data":{"character":{"id":"1","name":"Rick","status":"Dead"}}}"#)
+        let pending = opening.pendingKeys()
+        // Nothing retains the screens: a pass now may sweep only what the image has been told of.
+        _ = store.collect()
+        held?()
+        let image = try #require(opening.wait())
+        _ = image.writer.drain()
+        image.close()
+        let next = try Launch(path)
+        let names = try ["1", "2"].map { id in
+            next.store.check(plan, variables: try plan.variables(["id": .string(id)])).isAvailable
+                ? next.store.read(plan, variables: try plan.variables(["id": .string(id)])).data : nil
+        }
+        next.quit()
+        let expected = try [
+            JSONValue.parse(#"{"character":{"id":"1","name":"Rick","status":"Dead"}}"#),
+            JSONValue.parse(#"{"character":{"id":"2","name":"Morty","status":"Alive"}}"#),
+        ]
+        let bothKept = pending.isSuperset(of: [RecordKey("Character:1"), RecordKey("Character:2")])
+        let bothWritten = names == expected
+        switch mutant {
+        case nil:
+            #expect(bothKept)
+            #expect(bothWritten)
+        case .openingHidesBufferedKeys?:
+            #expect(!bothKept)
+        default:
+            #expect(!bothWritten)
+        }
+    }
+
+    @Test("the commits kept before the open obey the writer's bound: past it they are dropped and the image empties itself",
+          arguments: [nil, Mutant.openingBufferUnbounded])
+    func bufferObeysTheBound(mutant: Mutant?) throws {
+        let directory = TemporaryDirectory()
+        let plan = try ops.plan("query Screen($id: ID!) { character(id: $id) { id name status } }")
+        let path = directory.imagePath
+        // A first launch leaves Character:1 in the file.
+        let first = try Launch(path)
+        try ops.commit(first.store, plan, ["id": .string("1")], #"{"data":{"character":{"id":"1","name":"Rick","status":"Alive"}}}"#)
+        first.quit()
+        // Each commit is three items (a snapshot, a root field, a fetch time); the bound is five.
+        let limits = WriterLimits(maxQueuedItems: 5)
+        nonisolated(unsafe) var held: (@Sendable () -> Void)?
+        let opening = OpeningImage(start: { held = $0 }, limits: limits, mutant: mutant) { () throws(ImageError) -> Image in
+            try Image.open(path: path, appVersion: "persistence-tests", configuration: ImageConfiguration(executor: ManualWriterExecutor(), limits: limits))
+        }
+        let store = Store(image: opening, configuration: .init(collectsAutomatically: false))
+        try ops.commit(store, plan, ["id": .string("2")], #"{"data":{"character":{"id":"2","name":"Morty","status":"Alive"}}}"#)
+        try ops.commit(store, plan, ["id": .string("3")], #"{"data":{"character":{"id":"3","name":"Summer","status":"Alive"}}}"#)
+        let pending = opening.pendingKeys()
+        held?()
+        let image = try #require(opening.wait())
+        let overflows = image.writer.status.overflows
+        _ = image.writer.drain()
+        image.close()
+        let next = try Launch(path)
+        let available = try ["1", "2", "3"].map { id in next.store.check(plan, variables: try plan.variables(["id": .string(id)])).isAvailable }
+        next.quit()
+        if mutant == nil {
+            // The second commit passed the bound: both were dropped, and the drain emptied the file.
+            #expect(!pending.contains(RecordKey("Character:2")))
+            #expect(pending.contains(RecordKey("Character:3")))
+            #expect(overflows == 1)
+            #expect(available == [false, false, true])
+        } else {
+            #expect(pending.contains(RecordKey("Character:2")))
+        }
+    }
+
     @Test("a file that cannot open leaves the store running without an image")
     func failedOpen() throws {
         let plan = try ops.plan("query Screen($id: ID!) { character(id: $id) { id name } }")

@@ -97,6 +97,11 @@ struct CoverageFloorTests {
         // Automatic collection passes that swept something at the end of a turn (the simulator
         // ran none before 2026-12-06: the store's own scheduling was off in every campaign).
         "automaticCollections": 20,  // 72
+        // Commits made while a process's image opened in the background (one plain relaunch in
+        // three), handed over when an event needed the image, and processes killed or powered
+        // off before their open ran (campaigns opened every image at once before 2026-12-06).
+        "commitsBufferedBeforeTheOpen": 25,  // 68
+        "deathsBeforeTheOpen": 8,  // 21
     ]
 
     @Test("seeds 0..<24 of the default world reach every counted rule at least as often as the floor")

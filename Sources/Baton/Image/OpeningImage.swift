@@ -6,17 +6,29 @@ import Synchronization
 ///
 /// Commits made before the file is open are kept and handed to the image, in order, the moment it
 /// opens; the availability check waits for the open (the decision record's "the main actor waits
-/// for the open" case, measured in BENCHMARKS.md as the launch figure). A file that cannot be
-/// opened leaves the store running without an image: reads miss and batches are dropped.
+/// for the open" case, measured in BENCHMARKS.md as the launch figure). The commits kept obey the
+/// writer's bound (``WriterLimits``) as the writer's own queue does: past it they are dropped and
+/// the image empties itself at its first drain. A file that cannot be opened leaves the store
+/// running without an image: reads miss and batches are dropped.
 public final class OpeningImage: StoreImage {
     private enum Phase {
-        case opening(buffered: [WriteBatch])
+        case opening
         case open(Image)
         case failed(ImageError)
     }
 
-    private let phase = Mutex(Phase.opening(buffered: []))
+    private struct State {
+        var phase = Phase.opening
+        /// The commits kept while the phase is `opening`.
+        var buffer = OpeningBuffer()
+    }
+
+    private let state = Mutex(State())
     private let done = DispatchGroup()
+    /// The bound the kept commits obey, the writer's.
+    private let limits: WriterLimits
+    /// A known bug switched back on (tests and the simulator only; ignored without `BATON_MUTANTS`).
+    private let mutant: Mutant?
 
     /// Starts opening `path` on `queue`.
     public convenience init(path: String, appVersion: String, queue: DispatchQueue = .global(qos: .userInitiated)) {
@@ -25,26 +37,38 @@ public final class OpeningImage: StoreImage {
         }
     }
 
-    /// Starts `open` on `queue` (the seam tests and the simulator use).
-    package init(queue: DispatchQueue, open: @escaping @Sendable () throws(ImageError) -> Image) {
+    /// Starts `open` on `queue` (the seam tests use).
+    package convenience init(queue: DispatchQueue, limits: WriterLimits = WriterLimits(), open: @escaping @Sendable () throws(ImageError) -> Image) {
+        self.init(start: { job in queue.async(execute: job) }, limits: limits, open: open)
+    }
+
+    /// Hands the open's work to `start`, which runs it when it chooses (the simulator's seam: it
+    /// runs the open at a moment its seed picks, with commits buffered before it). Until the work
+    /// has run, ``wait()`` and ``read(_:)`` block. `limits` must be the opened image's writer's.
+    package init(
+        start: (@escaping @Sendable () -> Void) -> Void, limits: WriterLimits = WriterLimits(), mutant: Mutant? = nil,
+        open: @escaping @Sendable () throws(ImageError) -> Image
+    ) {
+        self.limits = limits
+        self.mutant = mutant
         done.enter()
-        queue.async { [self] in
+        start { [self] in
             let result: Result<Image, ImageError>
             do throws(ImageError) {
                 result = .success(try open())
             } catch {
                 result = .failure(error)
             }
-            phase.withLock { phase in
+            state.withLock { state in
                 switch result {
                 case .success(let image):
-                    if case .opening(let buffered) = phase {
-                        for batch in buffered { image.enqueue(batch) }
-                    }
-                    phase = .open(image)
+                    if state.buffer.overflows > 0 { image.writer.overflowedBeforeOpen(times: state.buffer.overflows) }
+                    for batch in state.buffer.batches { image.enqueue(batch) }
+                    state.phase = .open(image)
                 case .failure(let error):
-                    phase = .failed(error)
+                    state.phase = .failed(error)
                 }
+                state.buffer = OpeningBuffer()
             }
             done.leave()
         }
@@ -53,26 +77,27 @@ public final class OpeningImage: StoreImage {
     /// Waits for the open; the image, or `nil` when it failed (see ``openError``).
     public func wait() -> Image? {
         done.wait()
-        return phase.withLock { phase in
-            if case .open(let image) = phase { return image }
+        return state.withLock { state in
+            if case .open(let image) = state.phase { return image }
             return nil
         }
     }
 
     /// Why the open failed, once it has.
     public var openError: ImageError? {
-        phase.withLock { phase in
-            if case .failed(let error) = phase { return error }
+        state.withLock { state in
+            if case .failed(let error) = state.phase { return error }
             return nil
         }
     }
 
     public func enqueue(_ batch: WriteBatch) {
-        let image: Image? = phase.withLock { phase in
-            switch phase {
-            case .opening(var buffered):
-                buffered.append(batch)
-                phase = .opening(buffered: buffered)
+        let image: Image? = state.withLock { state in
+            switch state.phase {
+            case .opening:
+                if mutant.isOn(.openingKeepsLastCommit) { state.buffer = OpeningBuffer() }
+                let limit = mutant.isOn(.openingBufferUnbounded) ? Int.max : limits.maxQueuedItems
+                state.buffer.append(batch, limit: limit)
                 return nil
             case .open(let image):
                 return image
@@ -84,15 +109,16 @@ public final class OpeningImage: StoreImage {
     }
 
     public func pendingKeys() -> Set<RecordKey> {
-        let (image, buffered): (Image?, [WriteBatch]) = phase.withLock { phase in
-            switch phase {
-            case .opening(let buffered): (nil, buffered)
+        let (image, buffered): (Image?, [WriteBatch]) = state.withLock { state in
+            switch state.phase {
+            case .opening: (nil, state.buffer.batches)
             case .open(let image): (image, [])
             case .failed: (nil, [])
             }
         }
         if let image { return image.pendingKeys() }
         var keys = Set<RecordKey>()
+        if mutant.isOn(.openingHidesBufferedKeys) { return keys }
         for batch in buffered {
             for snapshot in batch.snapshots { keys.insert(snapshot.key) }
             if !batch.rootFields.isEmpty { keys.insert(.queryRoot) }
@@ -102,5 +128,29 @@ public final class OpeningImage: StoreImage {
 
     public func read<T>(_ body: (any ImageReadTransaction) -> T) -> T? {
         wait()?.read(body)
+    }
+}
+
+/// The commits an ``OpeningImage`` keeps until its image opens, bounded as the writer's queue is.
+struct OpeningBuffer {
+    var batches: [WriteBatch] = []
+    /// Items in `batches`, counted as the writer counts them.
+    var items = 0
+    /// Times the bound was passed: the kept commits were dropped, and the image must empty itself.
+    var overflows = 0
+
+    /// Keeps `batch`, unless the items kept would pass `limit`: then everything kept is dropped
+    /// first (and `batch` too, when it alone passes it), as the writer's queue does.
+    mutating func append(_ batch: WriteBatch, limit: Int) {
+        guard !batch.isEmpty else { return }
+        let count = batch.itemCount
+        if items + count > limit {
+            batches.removeAll()
+            items = 0
+            overflows += 1
+            if count > limit { return }
+        }
+        batches.append(batch)
+        items += count
     }
 }

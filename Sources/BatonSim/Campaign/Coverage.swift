@@ -52,6 +52,11 @@ package struct Coverage: Hashable, Sendable {
     /// write of the process had failed before.
     package var processCheckpoints = 0
     package var guardedCheckpoints = 0
+    /// Commits a process made while its image opened in the background, handed to the image
+    /// when the open finished (``SimEvent/relaunchOpeningLater``).
+    package var commitsBufferedBeforeTheOpen = 0
+    /// Processes killed (or whose power went) before their background open ran.
+    package var deathsBeforeTheOpen = 0
 
     package init(model: OracleCoverage = OracleCoverage(), tornWrites: Int = 0, faultsInjected: Int = 0) {
         self.model = model
@@ -72,6 +77,7 @@ package struct Coverage: Hashable, Sendable {
             + [("rottedRowsRead", rottedRowsRead), ("refusedResponses", refusedResponses)]
             + [("recordedResponses", recordedResponses), ("formatUpgrades", formatUpgrades), ("quitCrashes", quitCrashes)]
             + [("processCheckpoints", processCheckpoints), ("guardedCheckpoints", guardedCheckpoints)]
+            + [("commitsBufferedBeforeTheOpen", commitsBufferedBeforeTheOpen), ("deathsBeforeTheOpen", deathsBeforeTheOpen)]
     }
 
     package static func + (lhs: Coverage, rhs: Coverage) -> Coverage {
@@ -92,6 +98,8 @@ package struct Coverage: Hashable, Sendable {
         sum.quitCrashes = lhs.quitCrashes + rhs.quitCrashes
         sum.processCheckpoints = lhs.processCheckpoints + rhs.processCheckpoints
         sum.guardedCheckpoints = lhs.guardedCheckpoints + rhs.guardedCheckpoints
+        sum.commitsBufferedBeforeTheOpen = lhs.commitsBufferedBeforeTheOpen + rhs.commitsBufferedBeforeTheOpen
+        sum.deathsBeforeTheOpen = lhs.deathsBeforeTheOpen + rhs.deathsBeforeTheOpen
         return sum
     }
 
@@ -155,5 +163,7 @@ package struct Coverage: Hashable, Sendable {
         quitCrashes = int("quitCrashes")
         processCheckpoints = int("processCheckpoints")
         guardedCheckpoints = int("guardedCheckpoints")
+        commitsBufferedBeforeTheOpen = int("commitsBufferedBeforeTheOpen")
+        deathsBeforeTheOpen = int("deathsBeforeTheOpen")
     }
 }

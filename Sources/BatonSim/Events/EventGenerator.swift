@@ -60,6 +60,8 @@ package struct EventGenerator: Sendable {
     private var formatUpgrades: SimRandom
     /// Draws whether a launch dies inside its open, where, and how: a stream of its own.
     private var openCrashes: SimRandom
+    /// Draws whether a plain relaunch opens its image in the background: a stream of its own.
+    private var backgroundOpens: SimRandom
     /// Draws whether a quit dies part way, where, and how: a stream of its own.
     private var quitCrashes: SimRandom
     /// Draws whether a response is garbled on its way, and how: a stream of its own too.
@@ -89,6 +91,7 @@ package struct EventGenerator: Sendable {
         upgrades = random.split("upgrades")
         formatUpgrades = random.split("formatUpgrades")
         openCrashes = random.split("openCrashes")
+        backgroundOpens = random.split("backgroundOpens")
         quitCrashes = random.split("quitCrashes")
         garbles = random.split("garbles")
         recordings = random.split("recordings")
@@ -124,6 +127,9 @@ package struct EventGenerator: Sendable {
     /// How often a quit dies part way (one in three), and the most disk-changing operations it
     /// makes before: a last drain writes a frame per page it changes, then the close checkpoints.
     static let quitCrashChance = 1.0 / 3
+    /// How often a plain relaunch opens its image in the background, as an app with
+    /// `OpeningImage` does (one in three): commits buffer until an event needs the image.
+    static let backgroundOpenChance = 1.0 / 3
     static let quitCrashMaxOperations = 20
     /// How often a response (a query's, a subscription's, or a mutation's plain answer) is garbled
     /// on its way: one in 32.
@@ -146,9 +152,10 @@ package struct EventGenerator: Sendable {
                 let event = SimEvent.openCrash(operations: operations, powerLossSeed: seed, build: build)
                 return GeneratedEvent(event: event, execution: nil, drift: [])
             }
-            let launch: SimEvent =
+            var launch: SimEvent =
                 upgrades.chance(Self.upgradeChance) ? .upgrade
                 : formatUpgrades.chance(Self.formatUpgradeChance) ? .formatUpgrade : .relaunch
+            if launch == .relaunch, backgroundOpens.chance(Self.backgroundOpenChance) { launch = .relaunchOpeningLater }
             return GeneratedEvent(event: launch, execution: nil, drift: [])
         }
         var drift: [String] = []

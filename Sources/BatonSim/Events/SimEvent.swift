@@ -58,6 +58,12 @@ package enum SimEvent: Hashable, Sendable {
     case powerLoss(seed: UInt64)
     /// A new process opens the image and makes a new store.
     case relaunch
+    /// A new process makes its store at once and opens the image in the background, as an app
+    /// does with `OpeningImage`: the running process quits (when one runs), commits buffer until
+    /// the open is done, and the open is done when an event first needs the image (a check
+    /// waits for it, a drain or a quit runs after it). A kill or a power loss before then ends
+    /// a process that never touched the file.
+    case relaunchOpeningLater
     /// The app is updated: the running process quits (when one runs), and a process of the next
     /// app version opens the image, which wipes the rows an older version wrote.
     case upgrade
@@ -119,6 +125,7 @@ package enum SimEvent: Hashable, Sendable {
         case .kill: "kill"
         case .powerLoss: "powerLoss"
         case .relaunch: "relaunch"
+        case .relaunchOpeningLater: "relaunchOpeningLater"
         case .upgrade: "upgrade"
         case .formatUpgrade: "formatUpgrade"
         case .openCrash: "openCrash"
@@ -142,8 +149,26 @@ package enum SimEvent: Hashable, Sendable {
     /// True for events that launch a process of their own (quitting the running one first).
     package var launches: Bool {
         switch self {
-        case .relaunch, .upgrade, .formatUpgrade: true
+        case .relaunch, .relaunchOpeningLater, .upgrade, .formatUpgrade: true
         default: false
+        }
+    }
+
+    /// True for events that run while a process's image still opens in the background: they
+    /// touch memory, the clock or the disk's arming alone, or end the process without its file.
+    /// Any other event first finishes the open (``relaunchOpeningLater``).
+    package var runsBeforeTheOpen: Bool {
+        switch self {
+        case .response, .optimistic, .answer, .fail, .retain, .release, .collect, .advanceClock, .invalidate,
+             .kill, .powerLoss, .corruptFile, .readFault, .fault:
+            true
+        case .check, .drain, .drainPartway, .quit, .relaunch, .relaunchOpeningLater, .upgrade, .formatUpgrade, .openCrash, .quitCrash, .bitRot:
+            false
+        case .diskFull:
+            // A full disk's stretch belongs to a process that has opened its image (a launch
+            // ends it): an open that cannot write is the store running without an image, which
+            // the model does not follow.
+            false
         }
     }
 
@@ -180,6 +205,7 @@ package enum SimEvent: Hashable, Sendable {
         case .kill: return "kill"
         case .powerLoss(let s): return "power loss seed \(s)"
         case .relaunch: return "relaunch"
+        case .relaunchOpeningLater: return "relaunch, the image opening in the background"
         case .upgrade: return "upgrade to the next app version"
         case .formatUpgrade: return "upgrade to a build one image format newer"
         case .openCrash(let operations, let seed, let build):

@@ -113,11 +113,13 @@ extension Oracle {
     /// The first launch: an empty image opened at `generation` by `appVersion`. Before the open
     /// committed the file held nothing, so a power loss may still find it empty, or created and
     /// not yet counted (the creation is a transaction of its own).
-    package mutating func firstLaunch(generation: Int, appVersion: String = Oracle.firstAppVersion) {
+    /// `processStarted`: the process began before its open (``processStarted()``), and what it
+    /// holds in memory stays.
+    package mutating func firstLaunch(generation: Int, appVersion: String = Oracle.firstAppVersion, processStarted: Bool = false) {
         image = OracleImage(generation: generation, appVersion: appVersion)
         states = [.empty(generation: 0), OracleImage.empty(generation: 0).opened(by: appVersion), image]
         durable = 0
-        startLaunch()
+        if !processStarted { startLaunch() }
     }
 
     /// The image states a relaunch may find after the process ended as `end`, oldest first:
@@ -133,9 +135,11 @@ extension Oracle {
 
     /// A new launch of `appVersion` found `allowedStates(after: end)[found]` and opened it at
     /// `generation`: memory, layers, retention, the writer's queue and the check's stamps start
-    /// empty. A state another version wrote is wiped first (``OracleImage/opened(by:)``).
+    /// empty (unless `processStarted`: the process began before its open, ``processStarted()``,
+    /// and what it holds in memory stays). A state another version wrote is wiped first
+    /// (``OracleImage/opened(by:)``).
     package mutating func relaunched(
-        found: Int, generation: Int, after end: ProcessEnd, appVersion: String = Oracle.firstAppVersion
+        found: Int, generation: Int, after end: ProcessEnd, appVersion: String = Oracle.firstAppVersion, processStarted: Bool = false
     ) {
         let allowed = allowedStates(after: end)
         let index = min(max(found, 0), allowed.count - 1)
@@ -171,6 +175,13 @@ extension Oracle {
         opened.generation = generation
         image = opened
         states.append(opened)
+        if !processStarted { startLaunch() }
+    }
+
+    /// A new process begins, before its image opens: memory, layers, retention, the writer's
+    /// queue and the check's stamps start empty. Its commits queue for the writer as ever; the
+    /// open (``relaunched(found:generation:after:appVersion:processStarted:)``) finishes later.
+    package mutating func processStarted() {
         startLaunch()
     }
 

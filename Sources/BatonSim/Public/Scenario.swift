@@ -92,6 +92,10 @@ public struct Scenario: Sendable {
     public mutating func powerLoss(seed: UInt64 = 1) { events.append(ScheduledEvent(.powerLoss(seed: seed))) }
     /// A new process opens the image and makes a new store.
     public mutating func relaunch() { events.append(ScheduledEvent(.relaunch)) }
+    /// A new process makes its store at once and opens the image in the background, as an app
+    /// with `OpeningImage` does: commits buffer until an event needs the image (a check, a
+    /// drain, a quit), and a kill before then ends a process that never touched the file.
+    public mutating func relaunchOpeningLater() { events.append(ScheduledEvent(.relaunchOpeningLater)) }
     /// The app is updated: the process quits, and the next app version launches, which must find
     /// the image wiped (every row an older version wrote is gone; the file and its generation stay).
     public mutating func upgrade() { events.append(ScheduledEvent(.upgrade)) }

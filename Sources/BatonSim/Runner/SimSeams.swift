@@ -41,6 +41,52 @@ package enum ImageLookupRecord: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
+/// The open of a launch's `OpeningImage`, held until the simulator says it is done.
+///
+/// Production starts the open on a queue; the simulator takes the work instead, opens the image
+/// itself over the simulated disk (retried and checked as every launch is), then runs the work
+/// with that image, at a moment of the schedule: production's handover of the buffered commits
+/// runs, in the order it does.
+final class HeldOpen: Sendable {
+    private let work = Mutex<(@Sendable () -> Void)?>(nil)
+    private let result = Mutex<Result<Image, ImageError>?>(nil)
+
+    /// `OpeningImage`'s seam: keeps the open's work.
+    func hold(_ work: @escaping @Sendable () -> Void) {
+        self.work.withLock { $0 = work }
+    }
+
+    /// True until the held work has run.
+    var isHeld: Bool { work.withLock { $0 != nil } }
+
+    /// The open `OpeningImage` runs inside its work: the image the simulator opened.
+    func open() throws(ImageError) -> Image {
+        guard let result = result.withLock({ $0 }) else { preconditionFailure("the held open ran before the simulator opened the image") }
+        return try result.get()
+    }
+
+    /// Runs the held work with `image`; the `OpeningImage` is open when this returns.
+    func finish(with image: Image) {
+        run(.success(image))
+    }
+
+    /// The process died before its open: the held work runs with an open that failed without
+    /// touching the disk, so the `OpeningImage` is done waiting (one still waiting cannot be
+    /// freed) and nothing reaches the file.
+    func abandon() {
+        run(.failure(.inUse(path: Simulation.imagePath)))
+    }
+
+    private func run(_ outcome: Result<Image, ImageError>) {
+        result.withLock { $0 = outcome }
+        let work = work.withLock { held in
+            defer { held = nil }
+            return held
+        }
+        work?()
+    }
+}
+
 /// The store's image as the simulator hands it over: the real image, logging every lookup the
 /// check makes (the reference model predicts them), and nothing else.
 ///
@@ -48,7 +94,8 @@ package enum ImageLookupRecord: Hashable, Sendable, CustomStringConvertible {
 /// lookups the disk failed a read: the model learns where the disk failed, never what the store
 /// made of it.
 package final class RecordingImage: StoreImage {
-    package let image: Image
+    /// The image the store's calls go on to (the simulator's: production's `OpeningImage`).
+    private let image: any StoreImage
     private let log = Mutex<[ImageLookupRecord]>([])
     /// Positions in `log` of the lookups during which the disk failed a read.
     private let faulted = Mutex<Set<Int>>([])
@@ -59,7 +106,7 @@ package final class RecordingImage: StoreImage {
     /// Runs once, right before the next lookup of a record's row (a read fault arms itself there).
     private let beforeRecordLookup = Mutex<(@Sendable () -> Void)?>(nil)
 
-    package init(_ image: Image, faultCount: (@Sendable () -> UInt64)? = nil) {
+    package init(_ image: any StoreImage, faultCount: (@Sendable () -> UInt64)? = nil) {
         self.image = image
         self.faultCount = faultCount
     }

@@ -11,6 +11,8 @@ extension Simulation {
         var launched = ""
         if process == nil, !event.endsProcess, !event.launches, !event.armsDisk {
             launched = try launch(before: event, index: index)
+        } else if let process, process.openedImage == nil, !event.runsBeforeTheOpen {
+            launched = try finishOpen(before: event, index: index)
         }
         let storeBefore = process?.store
         var visibleBefore = storeBefore.map { observers.watch($0) }
@@ -114,6 +116,7 @@ extension Simulation {
             return try quit(index: index)
         case .kill:
             guard let process else { return "skipped: no process" }
+            guard process.openedImage != nil else { return endBeforeTheOpen("killed") }
             disk.kill()
             storeWork.time { process.image.abandon() }
             self.process = nil
@@ -122,6 +125,7 @@ extension Simulation {
             return "killed"
         case .powerLoss(let seed):
             guard let process else { return powerLossWhileClosed(seed: seed) }
+            guard process.openedImage != nil else { return endBeforeTheOpen("power lost; " + powerLossWhileClosed(seed: seed)) }
             disk.powerLoss(seed: seed)
             storeWork.time { process.image.abandon() }
             self.process = nil
@@ -132,6 +136,10 @@ extension Simulation {
             if process != nil { _ = try quit(index: index) }
             let found = try launch(index: index)
             return "launched generation \(process?.image.generation ?? -1), \(found)"
+        case .relaunchOpeningLater:
+            if process != nil { _ = try quit(index: index) }
+            launchOpeningLater()
+            return "the store is up, the image opening in the background"
         case .upgrade:
             if process != nil { _ = try quit(index: index) }
             appVersionNumber += 1
@@ -148,8 +156,12 @@ extension Simulation {
             return "\(made); launched generation \(process?.image.generation ?? -1), \(found)"
         case .corruptFile(let seed):
             if let process {
-                disk.kill()
-                storeWork.time { process.image.abandon() }
+                if process.openedImage == nil {
+                    process.heldOpen.abandon()
+                } else {
+                    disk.kill()
+                    storeWork.time { process.image.abandon() }
+                }
                 self.process = nil
             }
             var random = SimRandom(seed: seed)
@@ -376,6 +388,16 @@ extension Simulation {
 }
 
 extension Simulation {
+    /// The running process dies before its background open ran: it never touched the file, so
+    /// the next launch finds what the last process that opened the image left (``lastEnd``
+    /// stays), and the commits it buffered are gone with it.
+    func endBeforeTheOpen(_ line: String) -> String {
+        process?.heldOpen.abandon()
+        process = nil
+        deathsBeforeTheOpen += 1
+        return line + " before the image opened"
+    }
+
     /// The power goes while no process runs: what the OS still held (the directory changes of the
     /// last close, writes of a killed process) may be lost. After garbage was written (durable at
     /// once) the image stays garbage; otherwise the next launch may find any state from the last

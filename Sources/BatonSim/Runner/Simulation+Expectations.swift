@@ -42,10 +42,10 @@ extension Simulation {
             }
         }
         if expect.readsImage {
-            guard let process else {
-                throw violation("expectation", "image expectations need a running process", at: index)
+            guard let process, let image = process.openedImage else {
+                throw violation("expectation", "image expectations need a running process whose image has opened", at: index)
             }
-            let observed = try observe(process.image, index: index)
+            let observed = try observe(image, index: index)
             if let state = expect.image {
                 let lines = Self.differences(state, observed)
                 if !lines.isEmpty { parts.append(("the image is not as expected", lines)) }

@@ -110,8 +110,8 @@ extension Simulation {
     /// The writer holds exactly the items the model queued (the bound counts the same items):
     /// checked in runs with a bound of their own, where the count decides when the queue drops.
     func checkWriterQueue(_ process: Process, index: Int) throws {
-        guard writerBound != WriterLimits().maxQueuedItems else { return }
-        let held = process.image.writer.status.pendingItems
+        guard writerBound != WriterLimits().maxQueuedItems, let image = process.openedImage else { return }
+        let held = image.writer.status.pendingItems
         guard held == oracle.queuedItems else {
             throw violation(
                 "writer-queue-bound",

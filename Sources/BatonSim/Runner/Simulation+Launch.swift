@@ -1,12 +1,42 @@
 import Baton
 
 extension Simulation {
-    /// A new process: opens the image over the simulated disk, checks its integrity and that it
-    /// is one of the states the model allows after the way the last process ended, and makes a
-    /// new store over it. Returns what it found, for the trace.
+    /// A new process: makes its store over production's `OpeningImage`, then opens the image
+    /// at once (``finishOpen(index:)``). Returns what the open found, for the trace.
     @discardableResult
     func launch(index: Int) throws -> String {
         startProcess()
+        beginProcess()
+        return try finishOpen(index: index)
+    }
+
+    /// A new process whose image opens in the background (``SimEvent/relaunchOpeningLater``):
+    /// its store is up at once and buffers commits; the open finishes when an event first needs
+    /// the image.
+    func launchOpeningLater() {
+        startProcess()
+        beginProcess()
+    }
+
+    /// The new process's store, over production's `OpeningImage` with its open held
+    /// (``HeldOpen``), and the model's process with nothing in memory.
+    private func beginProcess() {
+        let heldOpen = HeldOpen()
+        let opening = OpeningImage(
+            start: heldOpen.hold, limits: WriterLimits(maxQueuedItems: writerBound), mutant: options.mutant, open: heldOpen.open)
+        let recorder = RecordingImage(opening, faultCount: { [disk] in disk.counters.injectedFaults })
+        let store = storeWork.time { Store(image: recorder, clock: clock, configuration: storeConfiguration) }
+        process = Process(store: store, opening: opening, recorder: recorder, heldOpen: heldOpen, openedImage: nil)
+        oracle.processStarted()
+    }
+
+    /// The running process's open: opens the image over the simulated disk, checks its
+    /// integrity and that it is one of the states the model allows after the way the last
+    /// process that opened it ended, then hands it to the process's `OpeningImage`, which passes
+    /// on the commits it buffered. Returns what it found, for the trace.
+    @discardableResult
+    func finishOpen(index: Int) throws -> String {
+        guard var process, process.openedImage == nil else { return "" }
         var image: Image?
         var lastError = ""
         var attempts = 0
@@ -77,7 +107,7 @@ extension Simulation {
             // States the relaunch cannot tell apart (they differ only in rows it could not read):
             // a hidden row may hold what any of them holds.
             let possible = hidden.isEmpty ? [] : allowed.indices.filter { $0 != found && matches($0) }.map { states[$0] }
-            oracle.relaunched(found: found, generation: observed.generation, after: end, appVersion: appVersion)
+            oracle.relaunched(found: found, generation: observed.generation, after: end, appVersion: appVersion, processStarted: true)
             if !oracle.rotted.isEmpty || !damaged.isEmpty { oracle.forgetDamaged(damaged, hidden: hidden, alsoPossible: possible) }
             foundLine = Self.launchLine(observed, found: found, of: allowed.count)
             if !damaged.isEmpty {
@@ -92,15 +122,19 @@ extension Simulation {
             guard Self.agrees(opening, with: .created, retried: attempts > 1) else {
                 throw violation("relaunch-allowed-state", "the first launch says the file was \(Self.describe(opening))", at: index)
             }
-            oracle.firstLaunch(generation: observed.generation, appVersion: appVersion)
+            oracle.firstLaunch(generation: observed.generation, appVersion: appVersion, processStarted: true)
             foundLine = Self.launchLine(observed, found: nil, of: 1)
         }
         if !disk.hasPendingWrites { oracle.noteSynced() }
-        let recorder = RecordingImage(image, faultCount: { [disk] in disk.counters.injectedFaults })
-        let store = storeWork.time { Store(image: recorder, clock: clock, configuration: storeConfiguration) }
-        process = Process(store: store, image: image, recorder: recorder)
+        storeWork.time { process.heldOpen.finish(with: image) }
+        guard process.opening.wait() === image else {
+            throw violation("image-opens", "the store's image did not take the image that opened", at: index)
+        }
+        process.openedImage = image
+        self.process = process
         lastEnd = nil
         launched = true
+        try checkWriterQueue(process, index: index)
         return foundLine
     }
 

@@ -72,7 +72,7 @@ extension Simulation {
 
     static func lane(of event: SimEvent) -> Timeline.Lane {
         switch event {
-        case .quit, .kill, .powerLoss, .relaunch, .upgrade, .formatUpgrade, .openCrash, .quitCrash, .corruptFile, .bitRot: .process
+        case .quit, .kill, .powerLoss, .relaunch, .relaunchOpeningLater, .upgrade, .formatUpgrade, .openCrash, .quitCrash, .corruptFile, .bitRot: .process
         case .drain, .drainPartway: .writer
         case .fault, .readFault, .diskFull: .disk
         default: .main
@@ -108,7 +108,7 @@ extension Simulation {
                 memory[text] = record
                 update(text) { $0.memory = OracleDifference.render(record) }
             }
-            if let tables = try? process.image.rawTables(), case .success(let image) = Oracle.decode(OracleBridge.raw(tables)) {
+            if let image = process.openedImage, let tables = try? image.rawTables(), case .success(let image) = Oracle.decode(OracleBridge.raw(tables)) {
                 for (key, row) in image.records {
                     rows[key] = row
                     update(key) { $0.image = Self.render(row) }

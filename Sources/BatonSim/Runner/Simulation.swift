@@ -43,15 +43,28 @@ package final class Simulation {
     /// One launch of the simulated app.
     struct Process {
         let store: Store
-        let image: Image
+        /// Production's image that opens off the main actor, which the store writes to: it
+        /// buffers commits until the simulator hands it the image it opened.
+        let opening: OpeningImage
         let recorder: RecordingImage
+        /// The open production's `OpeningImage` is waiting for, held until the simulator runs it.
+        let heldOpen: HeldOpen
+        /// The image, once open; `nil` while it opens in the background
+        /// (``SimEvent/relaunchOpeningLater``).
+        var openedImage: Image?
+        /// The open image; only events that ``SimEvent/runsBeforeTheOpen`` run without it, and
+        /// ``Simulation/execute(_:index:execution:)`` finishes the open before any other.
+        var image: Image {
+            guard let openedImage else { preconditionFailure("the image is used before its background open finished") }
+            return openedImage
+        }
         /// Retained operations by the schedule's token number.
         var tokens: [Int: RetainToken] = [:]
         /// Live optimistic layers by the schedule's layer number.
         var layers: [Int: OptimisticLayerID] = [:]
     }
 
-    static let imagePath = "app.image"
+    nonisolated static let imagePath = "app.image"
 
     /// The app version running, counted from 1: each upgrade launches the next.
     var appVersionNumber = 1
@@ -73,6 +86,10 @@ package final class Simulation {
     var quitCrashes = 0
     /// Checkpoints drains ran inside a process, and those behind a copy of the WAL (for the coverage).
     var processCheckpoints = 0
+    /// Commits buffered while an image opened in the background, and processes that died before
+    /// their background open (``Coverage``).
+    var commitsBufferedBeforeTheOpen = 0
+    var deathsBeforeTheOpen = 0
     var guardedCheckpoints = 0
     var fieldsWithSeveralErrorsReadBack = 0
     var errorsAtNulledElementsReadBack = 0
@@ -266,7 +283,9 @@ package final class Simulation {
         // Under keepGoing a run whose expectations failed fails, with the first of them.
         failure = failure ?? expectationFailures.first
         if let failure { recordTimelineFailure(failure) }
-        if let process { storeWork.time { process.image.abandon() } }
+        if let process {
+            if process.openedImage == nil { process.heldOpen.abandon() } else { storeWork.time { process.image.abandon() } }
+        }
         process = nil
         if options.countsOperations { operations.append(DiskOperationCount(disk.counters)) }
         hasher.combine("disk \(disk.contentHash)")
@@ -284,6 +303,8 @@ package final class Simulation {
         coverage.formatUpgrades = formatUpgrades
         coverage.quitCrashes = quitCrashes
         coverage.processCheckpoints = processCheckpoints
+        coverage.commitsBufferedBeforeTheOpen = commitsBufferedBeforeTheOpen
+        coverage.deathsBeforeTheOpen = deathsBeforeTheOpen
         coverage.guardedCheckpoints = guardedCheckpoints
         coverage.refusedResponses = refusedResponses
         coverage.recordedResponses = recordedResponses

@@ -48,6 +48,22 @@ package final class ImageWriter: Sendable {
         if accepted { executor.writerHasWork(self) }
     }
 
+    /// The commits kept for this image before it opened passed the bound (``OpeningImage``):
+    /// what is queued is dropped and the image empties itself at the next drain that commits, as
+    /// after an overflow here.
+    package func overflowedBeforeOpen(times: Int) {
+        let accepted = queue.withLock { queue -> Bool in
+            guard queue.accepting else { return false }
+            queue.batches.removeAll()
+            queue.queuedItems = 0
+            queue.epoch += 1
+            queue.needsWipe = true
+            queue.status.overflows += times
+            return true
+        }
+        if accepted { executor.writerHasWork(self) }
+    }
+
     /// Keys of snapshots queued or in a drain that has not committed (the query root too, when
     /// some of its fields wait): collection keeps them.
     package func pendingKeys() -> Set<RecordKey> {
