@@ -69,4 +69,24 @@ struct AutomaticCollectionTests {
         #expect(!Store.dropsLink(from: plain, to: RecordData(typename: "Character", deleted: true)))
         #expect(!Store.dropsLink(from: old, to: old))
     }
+
+    @Test("a deleted record whose emptied slots hold an empty list before a link still drops the link",
+          arguments: [nil, Mutant.emptiedSlotEndsTheSearch])
+    func emptyListBeforeALink(mutant: Mutant?) {
+        // Slots are walked in slot order (the order names were first met): the empty list must
+        // come first for the bug to show, so both names are new to this process here.
+        let episodes = SlotID.named("emptyListBeforeALink.episodes")
+        let notes = SlotID.named("emptyListBeforeALink.notes")
+        #expect(episodes.index < notes.index)
+        let old = RecordData(typename: "Character", cells: [
+            episodes: Cell(.links([])),
+            notes: Cell(.link(RecordKey("client:Character:1:__notes_connection"))),
+        ])
+        let deleted = RecordData(typename: "Character", deleted: true)
+        #expect(Store.dropsLink(from: old, to: deleted, mutant: mutant) == (mutant == nil))
+        var emptied = old
+        emptied.cells[episodes] = nil
+        emptied.cells[notes] = nil
+        #expect(Store.dropsLink(from: old, to: emptied, mutant: mutant) == (mutant == nil))
+    }
 }

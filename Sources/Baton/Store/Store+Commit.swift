@@ -155,7 +155,12 @@ extension Store {
             }
             let kept = keepsNothing ? nil : new.cells[slot]?.value
             if kept == cell.value { continue }
-            guard let kept else { return cell.value.holdsLink }
+            guard let kept else {
+                // An emptied slot drops a link when it held one; one that held none (an empty
+                // list) says nothing of the slots after it.
+                if cell.value.holdsLink || mutant.isOn(.emptiedSlotEndsTheSearch) { return cell.value.holdsLink }
+                continue
+            }
             if case .link(let target) = cell.value {
                 var stillLinked = false
                 kept.forEachLink { if $0 == target { stillLinked = true } }
