@@ -57,6 +57,9 @@ package struct Coverage: Hashable, Sendable {
     package var commitsBufferedBeforeTheOpen = 0
     /// Processes killed (or whose power went) before their background open ran.
     package var deathsBeforeTheOpen = 0
+    /// Processes whose background open failed (the disk was full), so their store ran without
+    /// an image.
+    package var imagelessProcesses = 0
 
     package init(model: OracleCoverage = OracleCoverage(), tornWrites: Int = 0, faultsInjected: Int = 0) {
         self.model = model
@@ -78,6 +81,7 @@ package struct Coverage: Hashable, Sendable {
             + [("recordedResponses", recordedResponses), ("formatUpgrades", formatUpgrades), ("quitCrashes", quitCrashes)]
             + [("processCheckpoints", processCheckpoints), ("guardedCheckpoints", guardedCheckpoints)]
             + [("commitsBufferedBeforeTheOpen", commitsBufferedBeforeTheOpen), ("deathsBeforeTheOpen", deathsBeforeTheOpen)]
+            + [("imagelessProcesses", imagelessProcesses)]
     }
 
     package static func + (lhs: Coverage, rhs: Coverage) -> Coverage {
@@ -100,6 +104,7 @@ package struct Coverage: Hashable, Sendable {
         sum.guardedCheckpoints = lhs.guardedCheckpoints + rhs.guardedCheckpoints
         sum.commitsBufferedBeforeTheOpen = lhs.commitsBufferedBeforeTheOpen + rhs.commitsBufferedBeforeTheOpen
         sum.deathsBeforeTheOpen = lhs.deathsBeforeTheOpen + rhs.deathsBeforeTheOpen
+        sum.imagelessProcesses = lhs.imagelessProcesses + rhs.imagelessProcesses
         return sum
     }
 
@@ -165,5 +170,6 @@ package struct Coverage: Hashable, Sendable {
         guardedCheckpoints = int("guardedCheckpoints")
         commitsBufferedBeforeTheOpen = int("commitsBufferedBeforeTheOpen")
         deathsBeforeTheOpen = int("deathsBeforeTheOpen")
+        imagelessProcesses = int("imagelessProcesses")
     }
 }

@@ -62,7 +62,8 @@ package enum SimEvent: Hashable, Sendable {
     /// does with `OpeningImage`: the running process quits (when one runs), commits buffer until
     /// the open is done, and the open is done when an event first needs the image (a check
     /// waits for it, a drain or a quit runs after it). A kill or a power loss before then ends
-    /// a process that never touched the file.
+    /// a process that never touched the file; an open that meets a full disk fails, and the
+    /// store runs without an image.
     case relaunchOpeningLater
     /// The app is updated: the running process quits (when one runs), and a process of the next
     /// app version opens the image, which wipes the rows an older version wrote.
@@ -160,14 +161,11 @@ package enum SimEvent: Hashable, Sendable {
     package var runsBeforeTheOpen: Bool {
         switch self {
         case .response, .optimistic, .answer, .fail, .retain, .release, .collect, .advanceClock, .invalidate,
-             .kill, .powerLoss, .corruptFile, .readFault, .fault:
+             .kill, .powerLoss, .corruptFile, .readFault, .fault, .diskFull:
+            // A full disk before the open makes the open fail: the store then runs without an
+            // image, as production's `OpeningImage` leaves it.
             true
         case .check, .drain, .drainPartway, .quit, .relaunch, .relaunchOpeningLater, .upgrade, .formatUpgrade, .openCrash, .quitCrash, .bitRot:
-            false
-        case .diskFull:
-            // A full disk's stretch belongs to a process that has opened its image (a launch
-            // ends it): an open that cannot write is the store running without an image, which
-            // the model does not follow.
             false
         }
     }

@@ -29,6 +29,24 @@ extension Oracle {
     /// A process of `appVersion` died opening the image after the last one ended as `end`; with
     /// `powerLoss` the machine lost power as it died.
     package mutating func openCrashed(after end: ProcessEnd, appVersion: String, powerLoss: Bool) {
+        landChains(after: end, appVersion: appVersion, powerLoss: powerLoss)
+        coverage.openCrashes += 1
+    }
+
+    /// The running process's open failed (the disk was full): it may have committed what a
+    /// dying open may, so the next launch may find any of those states (as after
+    /// ``openCrashed(after:appVersion:powerLoss:)`` by a kill), and the process goes on without
+    /// an image: what it queued is dropped, later commits queue nothing, checks read nothing.
+    package mutating func openFailed(after end: ProcessEnd, appVersion: String) {
+        landChains(after: end, appVersion: appVersion, powerLoss: false)
+        hasImage = false
+        queue = []
+        touches = OracleTouches()
+        writerMustWipe = false
+        evictionDone = true
+    }
+
+    private mutating func landChains(after end: ProcessEnd, appVersion: String, powerLoss: Bool) {
         var chains: [[OracleImage]] = []
         crashCommitted = []
         for chain in allowedChains(after: end) {
@@ -47,7 +65,6 @@ extension Oracle {
         }
         crashFollowedCorruption = end == .corruption || (end == .openCrash && crashFollowedCorruption)
         crashChains = chains
-        coverage.openCrashes += 1
     }
 
     /// The power went while no process ran, after an open that died: every state one of the

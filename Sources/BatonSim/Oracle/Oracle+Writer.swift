@@ -183,6 +183,7 @@ extension Oracle {
     /// open (``relaunched(found:generation:after:appVersion:processStarted:)``) finishes later.
     package mutating func processStarted() {
         startLaunch()
+        hasImage = true
     }
 
     /// Everything a process holds, dropped: a new process starts from the image alone.

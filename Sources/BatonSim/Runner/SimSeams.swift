@@ -70,6 +70,12 @@ final class HeldOpen: Sendable {
         run(.success(image))
     }
 
+    /// The simulator's open failed with `error`: the held work runs with it, and the
+    /// `OpeningImage` leaves the store without an image.
+    func fail(with error: ImageError) {
+        run(.failure(error))
+    }
+
     /// The process died before its open: the held work runs with an open that failed without
     /// touching the disk, so the `OpeningImage` is done waiting (one still waiting cannot be
     /// freed) and nothing reaches the file.

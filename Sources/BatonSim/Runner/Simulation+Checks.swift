@@ -138,7 +138,7 @@ extension Simulation {
                 at: index)
         }
         let expected = oracle.check(
-            operation: operation, variables: variables, expiration: expiration, now: clock.now(), hasImage: true,
+            operation: operation, variables: variables, expiration: expiration, now: clock.now(), hasImage: oracle.hasImage,
             readFaults: faults)
         if outside > 0 { note("  \(outside) read fault(s) fired outside the check's lookups") }
         statesChecked += 1

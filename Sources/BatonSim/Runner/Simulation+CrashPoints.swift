@@ -52,6 +52,7 @@ extension Simulation {
     /// a power loss (or quit cleanly, when the crash never struck).
     func quitCrash(operations: Int, powerLossSeed: UInt64?, index: Int) throws -> String {
         guard let process else { return "skipped: no process" }
+        if process.imageless { return try quit(index: index) }
         if let skipped = crashPointSkipped { return skipped }
         disk.armCrash(afterOperations: UInt32(clamping: operations), powerLossSeed: powerLossSeed)
         // A struck crash leaves the image unreadable: the drain's reading checks wait for the

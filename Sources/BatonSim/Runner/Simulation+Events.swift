@@ -11,7 +11,7 @@ extension Simulation {
         var launched = ""
         if process == nil, !event.endsProcess, !event.launches, !event.armsDisk {
             launched = try launch(before: event, index: index)
-        } else if let process, process.openedImage == nil, !event.runsBeforeTheOpen {
+        } else if let process, process.opensLater, !event.runsBeforeTheOpen {
             launched = try finishOpen(before: event, index: index)
         }
         let storeBefore = process?.store
@@ -96,6 +96,7 @@ extension Simulation {
             return try drain(index: index)
         case .drainPartway(let steps):
             guard let process else { return "skipped" }
+            guard !process.imageless else { return endWithoutImage("killed") }
             let result = storeWork.time { process.image.writer.drain(stoppingAfter: steps) }
             disk.kill()
             storeWork.time { process.image.abandon() }
@@ -116,7 +117,7 @@ extension Simulation {
             return try quit(index: index)
         case .kill:
             guard let process else { return "skipped: no process" }
-            guard process.openedImage != nil else { return endBeforeTheOpen("killed") }
+            guard process.openedImage != nil else { return endWithoutImage("killed") }
             disk.kill()
             storeWork.time { process.image.abandon() }
             self.process = nil
@@ -125,7 +126,7 @@ extension Simulation {
             return "killed"
         case .powerLoss(let seed):
             guard let process else { return powerLossWhileClosed(seed: seed) }
-            guard process.openedImage != nil else { return endBeforeTheOpen("power lost; " + powerLossWhileClosed(seed: seed)) }
+            guard process.openedImage != nil else { return endWithoutImage("power lost; " + powerLossWhileClosed(seed: seed)) }
             disk.powerLoss(seed: seed)
             storeWork.time { process.image.abandon() }
             self.process = nil
@@ -314,6 +315,7 @@ extension Simulation {
     /// may have left the image unreadable) the image's rows are not read back afterwards.
     func drain(index: Int, readsImageAfter: Bool = true) throws -> String {
         guard let process else { return "skipped" }
+        guard !process.imageless else { return "skipped: no image" }
         let queued = oracle.queue.flatMap { $0.snapshots.map(\.key) }
         let (queue, touches, imageBefore, evicts) = (oracle.queue, oracle.touches, oracle.image, !oracle.evictionDone)
         let result = storeWork.time { process.image.writer.drain() }
@@ -360,7 +362,11 @@ extension Simulation {
     }
 
     func quit(index: Int) throws -> String {
-        guard process != nil else { return "skipped: no process" }
+        guard let process else { return "skipped: no process" }
+        if process.imageless {
+            crashes.quit += 1
+            return endWithoutImage("quit")
+        }
         let outcome = try lastDrain(index: index)
         closeAfterQuit()
         return "quit (\(outcome))"
@@ -388,12 +394,15 @@ extension Simulation {
 }
 
 extension Simulation {
-    /// The running process dies before its background open ran: it never touched the file, so
-    /// the next launch finds what the last process that opened the image left (``lastEnd``
-    /// stays), and the commits it buffered are gone with it.
-    func endBeforeTheOpen(_ line: String) -> String {
-        process?.heldOpen.abandon()
-        process = nil
+    /// The running process ends without an image: before its background open ran (its
+    /// buffered commits gone with it), or after that open failed. Either way it never touched
+    /// the file after what its open did, so the next launch finds what the last open left
+    /// (``lastEnd`` stays).
+    func endWithoutImage(_ line: String) -> String {
+        guard let process else { return line }
+        self.process = nil
+        if process.imageless { return line + " (the store had no image)" }
+        process.heldOpen.abandon()
         deathsBeforeTheOpen += 1
         return line + " before the image opened"
     }

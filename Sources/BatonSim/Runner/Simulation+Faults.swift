@@ -50,7 +50,7 @@ extension Simulation {
         if let armed {
             // A memory warning first: the check then reads the file, not SQLite's cached pages.
             // The fault targets row reads: it arms itself when the check first looks a record up.
-            process.image.releaseCachedPages()
+            process.openedImage?.releaseCachedPages()
             process.recorder.beforeNextRecordLookup { [disk] in
                 disk.fail(.read, code: armed.code, skipping: armed.skip)
             }
@@ -130,6 +130,7 @@ extension Simulation {
     /// read as misses from now on, never as other data.
     func rot(seed: UInt64, afterQuit: Bool, index: Int) throws -> String {
         guard let process else { return "skipped: no process" }
+        guard !process.imageless else { return endWithoutImage("killed, no rows read to rot") }
         let quitLine = afterQuit ? "quit (\(try lastDrain(index: index))); " : ""
         let tables: ImageRawTables
         do {

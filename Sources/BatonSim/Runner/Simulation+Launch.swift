@@ -36,9 +36,9 @@ extension Simulation {
     /// on the commits it buffered. Returns what it found, for the trace.
     @discardableResult
     func finishOpen(index: Int) throws -> String {
-        guard var process, process.openedImage == nil else { return "" }
+        guard var process, process.opensLater else { return "" }
         var image: Image?
-        var lastError = ""
+        var lastError: (any Error)?
         var attempts = 0
         for _ in 0..<3 {
             attempts += 1
@@ -46,11 +46,14 @@ extension Simulation {
                 image = try openImage()
                 break
             } catch {
-                lastError = "\(error)"
+                lastError = error
             }
         }
         guard let image else {
-            throw violation("image-opens", "the image did not open three times in a row: \(lastError)", at: index)
+            if fullDiskEventsLeft > 0, launched, let error = lastError as? ImageError {
+                return try runWithoutImage(process, after: error, index: index)
+            }
+            throw violation("image-opens", "the image did not open three times in a row: \(lastError.map { "\($0)" } ?? "")", at: index)
         }
         let integrity = image.integrityCheck()
         statesChecked += 1
@@ -159,6 +162,25 @@ extension Simulation {
         return try storeWork.time {
             try Image.open(path: Self.imagePath, vfs: disk.vfsName, appVersion: appVersion, configuration: configuration)
         }
+    }
+
+    /// The background open failed on a full disk, as production's may: `OpeningImage` leaves the
+    /// store running without an image (its buffered commits dropped, reads missing), and the
+    /// file holds what a dying open may have committed (``Oracle/openFailed(after:appVersion:)``).
+    private func runWithoutImage(_ process: Process, after error: ImageError, index: Int) throws -> String {
+        let buffered = oracle.queue.count
+        storeWork.time { process.heldOpen.fail(with: error) }
+        guard process.opening.wait() == nil, process.opening.openError == error else {
+            throw violation("image-opens", "the store's image took an image though its open failed: \(error)", at: index)
+        }
+        guard process.opening.pendingKeys().isEmpty else {
+            throw violation("image-opens", "the store's image still holds commits for an image that failed to open", at: index)
+        }
+        oracle.openFailed(after: lastEnd ?? .quit, appVersion: appVersion)
+        lastEnd = .openCrash
+        imagelessProcesses += 1
+        let dropped = buffered > 0 ? "; \(Self.count(buffered, "buffered commit")) dropped" : ""
+        return "the open failed on the full disk (\(error)), the store runs without an image\(dropped)"
     }
 
     /// True when the store's account of the open is the one the model expects of a state.

@@ -33,9 +33,10 @@ extension Simulation {
         let buffered = oracle.queue.count
         return try noting(event, index: index, step: "background open") {
             let found = try finishOpen(index: index)
+            guard let image = process?.openedImage else { return found + "; " }
             commitsBufferedBeforeTheOpen += buffered
             let handed = buffered > 0 ? ", \(Self.count(buffered, "buffered commit")) handed over" : ""
-            return "the image opened: generation \(process?.image.generation ?? -1), \(found)\(handed); "
+            return "the image opened: generation \(image.generation), \(found)\(handed); "
         }
     }
 

@@ -52,6 +52,10 @@ package final class Simulation {
         /// The image, once open; `nil` while it opens in the background
         /// (``SimEvent/relaunchOpeningLater``).
         var openedImage: Image?
+        /// True while the background open waits for an event that needs the image.
+        var opensLater: Bool { heldOpen.isHeld }
+        /// True when the open ran and failed (a full disk): the store runs without an image.
+        var imageless: Bool { openedImage == nil && !heldOpen.isHeld }
         /// The open image; only events that ``SimEvent/runsBeforeTheOpen`` run without it, and
         /// ``Simulation/execute(_:index:execution:)`` finishes the open before any other.
         var image: Image {
@@ -90,6 +94,8 @@ package final class Simulation {
     /// their background open (``Coverage``).
     var commitsBufferedBeforeTheOpen = 0
     var deathsBeforeTheOpen = 0
+    /// Processes whose background open failed on a full disk, so their store ran without an image.
+    var imagelessProcesses = 0
     var guardedCheckpoints = 0
     var fieldsWithSeveralErrorsReadBack = 0
     var errorsAtNulledElementsReadBack = 0
@@ -305,6 +311,7 @@ package final class Simulation {
         coverage.processCheckpoints = processCheckpoints
         coverage.commitsBufferedBeforeTheOpen = commitsBufferedBeforeTheOpen
         coverage.deathsBeforeTheOpen = deathsBeforeTheOpen
+        coverage.imagelessProcesses = imagelessProcesses
         coverage.guardedCheckpoints = guardedCheckpoints
         coverage.refusedResponses = refusedResponses
         coverage.recordedResponses = recordedResponses
