@@ -96,6 +96,10 @@ public struct Scenario: Sendable {
     /// with `OpeningImage` does: commits buffer until an event needs the image (a check, a
     /// drain, a quit), and a kill before then ends a process that never touched the file.
     public mutating func relaunchOpeningLater() { events.append(ScheduledEvent(.relaunchOpeningLater)) }
+    /// The disk is full for the next `events` events of this process (or until it ends): writes,
+    /// syncs and truncations fail. An image still opening in the background then fails to open,
+    /// and the store runs without one.
+    public mutating func diskFull(events count: Int) { events.append(ScheduledEvent(.diskFull(events: count))) }
     /// The app is updated: the process quits, and the next app version launches, which must find
     /// the image wiped (every row an older version wrote is gone; the file and its generation stay).
     public mutating func upgrade() { events.append(ScheduledEvent(.upgrade)) }
