@@ -60,7 +60,7 @@ package struct EventGenerator: Sendable {
     private var formatUpgrades: SimRandom
     /// Draws whether a launch dies inside its open, where, and how: a stream of its own.
     private var openCrashes: SimRandom
-    /// Draws whether a plain relaunch opens its image in the background: a stream of its own.
+    /// Draws whether a launch opens its image in the background: a stream of its own.
     private var backgroundOpens: SimRandom
     /// Draws whether a quit dies part way, where, and how: a stream of its own.
     private var quitCrashes: SimRandom
@@ -127,8 +127,9 @@ package struct EventGenerator: Sendable {
     /// How often a quit dies part way (one in three), and the most disk-changing operations it
     /// makes before: a last drain writes a frame per page it changes, then the close checkpoints.
     static let quitCrashChance = 1.0 / 3
-    /// How often a plain relaunch opens its image in the background, as an app with
-    /// `OpeningImage` does (one in three): commits buffer until an event needs the image.
+    /// How often a launch (of the same build, an update, or a newer image format) opens its
+    /// image in the background, as an app with `OpeningImage` does (one in three): commits buffer
+    /// until an event needs the image.
     static let backgroundOpenChance = 1.0 / 3
     static let quitCrashMaxOperations = 20
     /// How often a response (a query's, a subscription's, or a mutation's plain answer) is garbled
@@ -155,7 +156,10 @@ package struct EventGenerator: Sendable {
             var launch: SimEvent =
                 upgrades.chance(Self.upgradeChance) ? .upgrade
                 : formatUpgrades.chance(Self.formatUpgradeChance) ? .formatUpgrade : .relaunch
-            if launch == .relaunch, backgroundOpens.chance(Self.backgroundOpenChance) { launch = .relaunchOpeningLater }
+            if backgroundOpens.chance(Self.backgroundOpenChance) {
+                let build: LaunchBuild = launch == .upgrade ? .appUpgrade : launch == .formatUpgrade ? .formatUpgrade : .same
+                launch = .relaunchOpeningLater(build: build)
+            }
             return GeneratedEvent(event: launch, execution: nil, drift: [])
         }
         var drift: [String] = []

@@ -58,13 +58,15 @@ package enum SimEvent: Hashable, Sendable {
     case powerLoss(seed: UInt64)
     /// A new process opens the image and makes a new store.
     case relaunch
-    /// A new process makes its store at once and opens the image in the background, as an app
-    /// does with `OpeningImage`: the running process quits (when one runs), commits buffer until
+    /// A new process of `build` (as ``openCrash(operations:powerLossSeed:build:)`` names it:
+    /// the same build, the app's next version, or a build one image format newer) makes its store
+    /// at once and opens the image in the background, as an app does with `OpeningImage`: the
+    /// running process quits (when one runs), commits buffer until
     /// the open is done, and the open is done when an event first needs the image (a check
     /// waits for it, a drain or a quit runs after it). A kill or a power loss before then ends
     /// a process that never touched the file; an open that meets a full disk fails, and the
     /// store runs without an image.
-    case relaunchOpeningLater
+    case relaunchOpeningLater(build: LaunchBuild = .same)
     /// The app is updated: the running process quits (when one runs), and a process of the next
     /// app version opens the image, which wipes the rows an older version wrote.
     case upgrade
@@ -203,7 +205,9 @@ package enum SimEvent: Hashable, Sendable {
         case .kill: return "kill"
         case .powerLoss(let s): return "power loss seed \(s)"
         case .relaunch: return "relaunch"
-        case .relaunchOpeningLater: return "relaunch, the image opening in the background"
+        case .relaunchOpeningLater(let build):
+            let process = build == .same ? "relaunch" : "relaunch of " + build.processName
+            return process + ", the image opening in the background"
         case .upgrade: return "upgrade to the next app version"
         case .formatUpgrade: return "upgrade to a build one image format newer"
         case .openCrash(let operations, let seed, let build):

@@ -95,7 +95,9 @@ public struct Scenario: Sendable {
     /// A new process makes its store at once and opens the image in the background, as an app
     /// with `OpeningImage` does: commits buffer until an event needs the image (a check, a
     /// drain, a quit), and a kill before then ends a process that never touched the file.
-    public mutating func relaunchOpeningLater() { events.append(ScheduledEvent(.relaunchOpeningLater)) }
+    /// `build` names the process: the same build, the app's next version (its open wipes another
+    /// version's rows), or a build one image format newer (the file made the format before first).
+    public mutating func relaunchOpeningLater(build: LaunchBuild = .same) { events.append(ScheduledEvent(.relaunchOpeningLater(build: build))) }
     /// The disk is full for the next `events` events of this process (or until it ends): writes,
     /// syncs and truncations fail. An image still opening in the background then fails to open,
     /// and the store runs without one.

@@ -12,7 +12,7 @@ enum ReplayEventJSON {
         "retain": ["token", "operation", "variables"],
         "release": ["token"],
         "check": ["operation", "variables", "expiration"],
-        "collect": [], "drain": [], "invalidate": [], "quit": [], "kill": [], "relaunch": [], "relaunchOpeningLater": [], "upgrade": [], "formatUpgrade": [],
+        "collect": [], "drain": [], "invalidate": [], "quit": [], "kill": [], "relaunch": [], "relaunchOpeningLater": ["build"], "upgrade": [], "formatUpgrade": [],
         "drainPartway": ["steps"],
         "advanceClock": ["seconds"],
         "powerLoss": ["seed"],
@@ -77,7 +77,9 @@ enum ReplayEventJSON {
         case .quitCrash(let operations, let seed):
             object["operations"] = .int(operations)
             if let seed { object["powerLossSeed"] = .int(Int(bitPattern: UInt(seed))) }
-        case .collect, .drain, .invalidate, .quit, .kill, .relaunch, .relaunchOpeningLater, .upgrade, .formatUpgrade:
+        case .relaunchOpeningLater(let build):
+            if build != .same { object["build"] = .string(build.rawValue) }
+        case .collect, .drain, .invalidate, .quit, .kill, .relaunch, .upgrade, .formatUpgrade:
             break
         }
         if let expect = scheduled.expect {
@@ -135,7 +137,7 @@ enum ReplayEventJSON {
         case "kill": event = .kill
         case "powerLoss": event = .powerLoss(seed: try fields.seed("seed"))
         case "relaunch": event = .relaunch
-        case "relaunchOpeningLater": event = .relaunchOpeningLater
+        case "relaunchOpeningLater": event = .relaunchOpeningLater(build: try fields.build())
         case "upgrade": event = .upgrade
         case "formatUpgrade": event = .formatUpgrade
         case "corruptFile": event = .corruptFile(seed: try fields.seed("seed"))

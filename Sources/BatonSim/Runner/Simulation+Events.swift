@@ -137,10 +137,16 @@ extension Simulation {
             if process != nil { _ = try quit(index: index) }
             let found = try launch(index: index)
             return "launched generation \(process?.image.generation ?? -1), \(found)"
-        case .relaunchOpeningLater:
+        case .relaunchOpeningLater(let build):
             if process != nil { _ = try quit(index: index) }
+            var line = ""
+            switch build {
+            case .same: break
+            case .appUpgrade: appVersionNumber += 1
+            case .formatUpgrade: line = try makePreviousFormat(index: index) + "; "
+            }
             launchOpeningLater()
-            return "the store is up, the image opening in the background"
+            return line + (build == .appUpgrade ? "\(appVersion)'s store is up" : "the store is up") + ", the image opening in the background"
         case .upgrade:
             if process != nil { _ = try quit(index: index) }
             appVersionNumber += 1
