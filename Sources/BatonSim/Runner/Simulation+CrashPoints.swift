@@ -24,12 +24,7 @@ extension Simulation {
     func openCrash(operations: Int, powerLossSeed: UInt64?, build: LaunchBuild, index: Int) throws -> String {
         if process != nil { _ = try quit(index: index) }
         if let skipped = crashPointSkipped { return skipped }
-        var line = ""
-        switch build {
-        case .same: break
-        case .appUpgrade: appVersionNumber += 1
-        case .formatUpgrade: line = try makePreviousFormat(index: index) + "; "
-        }
+        let line = try prepare(build, index: index)
         startProcess()
         let end = lastEnd ?? .quit
         disk.armCrash(afterOperations: UInt32(clamping: operations), powerLossSeed: powerLossSeed)
@@ -45,6 +40,18 @@ extension Simulation {
         crashes.openCrashes += 1
         let death = powerLossSeed == nil ? "killed" : "power lost"
         return line + (struck ? "\(death) inside the open" : "the open finished first, then \(death)")
+    }
+
+    /// Readies what a process of `build` launches into, between processes: the next app version
+    /// counted, or the file made the format before. Returns the trace's words for it, if any.
+    func prepare(_ build: LaunchBuild, index: Int) throws -> String {
+        switch build {
+        case .same: return ""
+        case .appUpgrade:
+            appVersionNumber += 1
+            return ""
+        case .formatUpgrade: return try makePreviousFormat(index: index) + "; "
+        }
     }
 
     /// The process quits, and dies inside its last drain or its close. The model needs nothing

@@ -139,12 +139,7 @@ extension Simulation {
             return "launched generation \(process?.image.generation ?? -1), \(found)"
         case .relaunchOpeningLater(let build):
             if process != nil { _ = try quit(index: index) }
-            var line = ""
-            switch build {
-            case .same: break
-            case .appUpgrade: appVersionNumber += 1
-            case .formatUpgrade: line = try makePreviousFormat(index: index) + "; "
-            }
+            let line = try prepare(build, index: index)
             launchOpeningLater()
             return line + (build == .appUpgrade ? "\(appVersion)'s store is up" : "the store is up") + ", the image opening in the background"
         case .upgrade:

@@ -290,7 +290,8 @@ package final class Simulation {
         failure = failure ?? expectationFailures.first
         if let failure { recordTimelineFailure(failure) }
         if let process {
-            if process.openedImage == nil { process.heldOpen.abandon() } else { storeWork.time { process.image.abandon() } }
+            process.heldOpen.abandon()
+            if let image = process.openedImage { storeWork.time { image.abandon() } }
         }
         process = nil
         if options.countsOperations { operations.append(DiskOperationCount(disk.counters)) }
