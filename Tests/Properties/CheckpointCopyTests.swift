@@ -66,6 +66,31 @@ struct CheckpointCopyTests {
         #expect(try CheckpointCopy.restoreIfLeft(base: base, vfs: disk.vfsName, door: SQLiteDoor()) == false)
     }
 
+    @Test("a copy left beside a file put back by hand without its WAL is deleted, not written over the file")
+    func fileReplacedByHand() throws {
+        let (disk, connection, base) = try Self.walFile(seed: 4)
+        #expect(try CheckpointCopy.take(base: base, vfs: disk.vfsName, door: SQLiteDoor()))
+        disk.kill()
+        connection.close()
+        // Another database (a backup: checkpointed, no WAL) is put in the file's place, and the
+        // WAL and shared memory of the one it replaces are deleted, as SQLite's docs ask.
+        let backup = try Connection.open(path: "backup.db", vfs: disk.vfsName, flags: Self.flags, door: SQLiteDoor())
+        try backup.execute("CREATE TABLE t(k INTEGER PRIMARY KEY, v BLOB)")
+        for index in 0..<5 { try backup.execute("INSERT INTO t VALUES(\(index), randomblob(10))") }
+        backup.close()
+        let backupBase = try VFSFile.fullPath("backup.db", vfs: disk.vfsName, door: SQLiteDoor())
+        disk.overwrite(base, bytes: try #require(disk.bytes(of: backupBase)))
+        #expect(disk.delete(base + "-wal"))
+        _ = disk.delete(base + "-shm")
+        #expect(try CheckpointCopy.restoreIfLeft(base: base, vfs: disk.vfsName, door: SQLiteDoor()))
+        #expect(!disk.fileExists(base + CheckpointCopy.suffix))
+        #expect(!disk.fileExists(base + "-wal"))
+        let reopened = try Connection.open(path: "copy.db", vfs: disk.vfsName, flags: Self.flags, door: SQLiteDoor())
+        defer { reopened.close() }
+        #expect(try reopened.scalarInt("SELECT count(*) FROM t") == 5)
+        #expect(try reopened.scalarText("PRAGMA integrity_check") == "ok")
+    }
+
     @Test("no WAL, no copy")
     func noWAL() throws {
         let disk = SimulatedDisk(seed: 3)

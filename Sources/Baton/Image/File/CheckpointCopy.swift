@@ -16,7 +16,9 @@
 /// An open that finds a copy puts it back over the WAL before anything reads the image: the
 /// checkpoint it guarded may have died part way, and the copy holds every frame it was copying.
 /// A copy whose trailer does not check was cut short before its checkpoint began, and is only
-/// deleted. No commit happens while a copy exists, so one put back can never undo a newer one.
+/// deleted, and so is a copy with no WAL beside it (the file was put back by hand, see
+/// ``restoreIfLeft(base:vfs:door:)``). No commit happens while a copy exists, so one put back can
+/// never undo a newer one.
 package enum CheckpointCopy {
     /// The copy's name: the image's path and this.
     package static let suffix = "-walcopy"
@@ -62,9 +64,16 @@ package enum CheckpointCopy {
     /// Puts back a copy an open left (it died inside the checkpoint the copy guarded): its bytes
     /// over the WAL, synced; the shared-memory index deleted, so that SQLite reads the WAL anew;
     /// then the copy deleted. Answers whether a copy was there; one cut short is only deleted.
+    ///
+    /// A copy with no WAL beside it is only deleted too: a copy is taken of a WAL that exists and
+    /// is deleted before anything of ours can delete that WAL (SQLite deletes it at a clean close,
+    /// after the checkpoint returned), so the WAL was taken away by hand, as when a file is put
+    /// back from a backup without its WAL and shared memory. The copy's frames belong to the file
+    /// that was replaced; put back, SQLite would write them over the one that replaced it.
     static func restoreIfLeft(base: String, vfs: String?, door: SQLiteDoor) throws(SQLiteError) -> Bool {
         guard let copy = try VFSFile.open(base + suffix, kind: .rollbackJournal, vfs: vfs, door: door) else { return false }
-        if let length = try checkedLength(copy) {
+        let walIsThere = try VFSFile.open(base + "-wal", kind: .writeAheadLog, vfs: vfs, door: door) != nil
+        if walIsThere, let length = try checkedLength(copy) {
             let wal = try VFSWritableFile.open(base + "-wal", kind: .writeAheadLog, vfs: vfs, door: door)
             var offset = 0
             while offset < length {
