@@ -82,6 +82,10 @@ package struct ImageDecodeProblem: Error, Hashable, Sendable, CustomStringConver
         /// The id of the name whose checksum fails that the row uses, when that is what failed it
         /// (the row itself verified): a write of the name may set it right and bring the row back.
         package var damagedName: Int? = nil
+        /// The launch the row's `used` column names, when a damaged name is what failed it: the
+        /// column is outside the row's checksum and readable, so a hidden row still says which of
+        /// a crash's states it came from.
+        package var used: Int? = nil
     }
 
     package var entries: [Entry]
@@ -146,7 +150,9 @@ extension Oracle {
                 image.records[key] = OracleRow(used: launch(ofStamp: record.used), typename: row.typename, deleted: row.deleted, cells: row.cells)
                 memo?.records[key] = (record.row, row)
             } catch {
-                problems.append(.init(table: "records", key: record.key, reason: error.reason, damagedName: error.damagedName))
+                problems.append(.init(
+                    table: "records", key: record.key, reason: error.reason, damagedName: error.damagedName,
+                    used: error.damagedName.map { _ in launch(ofStamp: record.used) }))
             }
         }
         for field in raw.root {
@@ -161,7 +167,9 @@ extension Oracle {
                 image.root[key] = OracleRootRow(used: launch(ofStamp: field.used), cell: cell)
                 memo?.root[key] = (field.cell, cell)
             } catch {
-                problems.append(.init(table: "root", key: field.field, reason: error.reason, damagedName: error.damagedName))
+                problems.append(.init(
+                    table: "root", key: field.field, reason: error.reason, damagedName: error.damagedName,
+                    used: error.damagedName.map { _ in launch(ofStamp: field.used) }))
             }
         }
         for fetch in raw.fetches {

@@ -82,7 +82,7 @@ extension Simulation {
 
     /// The image as ``observe(_:index:)`` reads it, with the rows that failed (`damaged`) and,
     /// among them, those that verify but use a name whose checksum fails (`hidden`).
-    func observeKeepingDamage(_ image: Image, index: Int) throws -> (image: OracleImage, damaged: ImageDamage, hidden: ImageDamage) {
+    func observeKeepingDamage(_ image: Image, index: Int) throws -> (image: OracleImage, damaged: ImageDamage, hidden: HiddenRows) {
         let tables: ImageRawTables
         do {
             tables = try image.rawTables()
@@ -101,7 +101,7 @@ extension Simulation {
         if !unexplained.isEmpty {
             throw violation("image-rows-decode", "\(ImageDecodeProblem(entries: unexplained))", at: index)
         }
-        return (decoded, ImageDamage(problems), ImageDamage(problems.filter { $0.damagedName != nil }))
+        return (decoded, ImageDamage(problems), HiddenRows(problems.filter { $0.damagedName != nil }))
     }
 
     /// After a drain (and after a failed one: unchanged), the image is exactly the model's image,

@@ -82,15 +82,13 @@ extension Simulation {
             // launch), though it cannot be compared. Two states that differ only in such a row
             // look alike without it (seeds 21704 and 23561 of the default world found the older
             // one, which lacked the row, and the row never came back in the model).
+            // The hidden row's stamp, outside its checksum, must be the state's too.
             let dormant = oracle.dormant
-            let hiddenRecords = hidden.keys(in: .records).filter { dormant.records[$0] == nil }
-            let hiddenRoot = hidden.keys(in: .root).filter { dormant.root[$0] == nil }
             func matches(_ position: Int) -> Bool {
                 let state = allowed[position]
                 return state.generation + 1 == observed.generation && state.sameRows(as: observed)
                     && Self.agrees(opening, with: expectedOpenings[position], retried: attempts > 1)
-                    && hiddenRecords.allSatisfy { states[position].records[$0] != nil }
-                    && hiddenRoot.allSatisfy { states[position].root[$0] != nil }
+                    && hidden.held(by: states[position], keptAside: dormant)
             }
             guard let found = allowed.indices.first(where: matches) else {
                 // Against the newest committed state.
@@ -111,7 +109,7 @@ extension Simulation {
             // a hidden row may hold what any of them holds.
             let possible = hidden.isEmpty ? [] : allowed.indices.filter { $0 != found && matches($0) }.map { states[$0] }
             oracle.relaunched(found: found, generation: observed.generation, after: end, appVersion: appVersion, processStarted: true)
-            if !oracle.rotted.isEmpty || !damaged.isEmpty { oracle.forgetDamaged(damaged, hidden: hidden, alsoPossible: possible) }
+            if !oracle.rotted.isEmpty || !damaged.isEmpty { oracle.forgetDamaged(damaged, hidden: hidden.damage, alsoPossible: possible) }
             foundLine = Self.launchLine(observed, found: found, of: allowed.count)
             if !damaged.isEmpty {
                 let names = damaged.keys(in: .names).count
