@@ -37,4 +37,24 @@ package struct HiddenRows: Sendable, Equatable {
         }
         return true
     }
+
+    /// What ``held(by:keptAside:)`` finds wrong with `state`, one line per row, for a report.
+    package func differences(from state: OracleImage, keptAside: OracleImage) -> [String] {
+        var lines: [String] = []
+        func compare(_ key: OracleText, _ table: ImageDamage.Table, kept: Bool, stateStamp: Int?) {
+            guard !kept else { return }
+            let stamp = stamps[table]?[key]
+            let what = "\(table == .records ? "record" : "root field") \(key), hidden by a damaged name"
+            let fileSide = "the file holds it" + (stamp.map { " stamped \($0)" } ?? "")
+            guard let stateStamp else { return lines.append("\(what): \(fileSide), the state does not") }
+            if let stamp, stamp != stateStamp { lines.append("\(what): \(fileSide), the state stamped \(stateStamp)") }
+        }
+        for key in keys(in: .records).sorted() {
+            compare(key, .records, kept: keptAside.records[key] != nil, stateStamp: state.records[key]?.used)
+        }
+        for key in keys(in: .root).sorted() {
+            compare(key, .root, kept: keptAside.root[key] != nil, stateStamp: state.root[key]?.used)
+        }
+        return lines
+    }
 }

@@ -92,11 +92,18 @@ extension Simulation {
             }
             guard let found = allowed.indices.first(where: matches) else {
                 // Against the newest committed state.
-                let newest = allowed.last
-                let closest: [String] = newest.map { state in
-                    let lines = OracleDifference.images(expected: state, actual: observed)
-                    return lines.isEmpty ? ["generation: expected \(state.generation + 1) ≠ actual \(observed.generation)"] : lines
-                } ?? []
+                var closest: [String] = []
+                if let position = allowed.indices.last {
+                    let state = allowed[position]
+                    if state.generation + 1 != observed.generation {
+                        closest.append("generation: expected \(state.generation + 1) ≠ actual \(observed.generation)")
+                    }
+                    closest += OracleDifference.images(expected: state, actual: observed)
+                    if !Self.agrees(opening, with: expectedOpenings[position], retried: attempts > 1) {
+                        closest.append("opening: expected \(Self.describe(expectedOpenings[position])) ≠ actual \(Self.describe(opening))")
+                    }
+                    closest += hidden.differences(from: states[position], keptAside: dormant)
+                }
                 let described = allowed.indices.map {
                     "generation \(allowed[$0].generation) with \(allowed[$0].records.count) rows, \(Self.describe(expectedOpenings[$0]))"
                 }.joined(separator: "; ")
