@@ -9,8 +9,9 @@ extension Benchmarks {
         var tally = ByteScan.Tally()
         var kept: ChangeSet?
         // The plan keeps the shapes (fields per type, storage keys) its last ingest built under the
-        // same variables. The target's measure builds them anew, as the first ingest of a query
-        // does; the second measure finds them kept, as a query fetched again does.
+        // same variables, and those no variable changes under others. The target's measure builds
+        // them anew, as the first ingest of a query does; the second measure finds them kept, as
+        // a query fetched again does; the last, as the next page of a list does.
         let samples = try interleave([
             Contender("ingest", prepare: { input.plan.forgetShapes() }) {
                 records = try Ingest.normalize(plan: input.plan, variables: input.variables, response: input.response).records.count
@@ -24,7 +25,7 @@ extension Benchmarks {
             Contender("ingest, its change set freed outside the timing", prepare: { input.plan.forgetShapes() }, finish: { precondition(kept != nil); kept = nil }) {
                 kept = try Ingest.normalize(plan: input.plan, variables: input.variables, response: input.response)
             },
-        ], repetitions: repetitions)
+        ] + nextPage(input), repetitions: repetitions)
         guard tally.strings > 0 else { throw BenchError("the byte scan found no strings") }
         add(Comparison(
             name: "ingest of \(input.response.count / 1024) KiB into \(records) records", measure: samples[0],
@@ -35,6 +36,32 @@ extension Benchmarks {
         add(Comparison(
             name: "the same ingest, its change set freed outside the timing", measure: samples[3],
             floorName: "a byte scan of the same bytes", floor: samples[1]))
+        if samples.count > 4 {
+            add(Comparison(
+                name: "the same ingest after one under other variables (the next page)", measure: samples[4],
+                floorName: "a byte scan of the same bytes", floor: samples[1]))
+        }
+    }
+
+    /// The ingest of a list's next page: the plan's last ingest ran under other variables (the
+    /// input's first integer variable plus one, else its first string variable with a suffix),
+    /// so only the shapes no variable changes are kept. None when the input has no such variable.
+    private func nextPage(_ input: BenchInput) -> [Contender] {
+        var other = input.variables.values
+        let names = other.keys.sorted()
+        if let name = names.first(where: { if case .int? = other[$0] { true } else { false } }), case .int(let value)? = other[name] {
+            other[name] = .int(value + 1)
+        } else if let name = names.first(where: { if case .string? = other[$0] { true } else { false } }), case .string(let value)? = other[name] {
+            other[name] = .string(value + " next")
+        } else {
+            return []
+        }
+        guard let otherVariables = try? input.plan.variables(other) else { return [] }
+        return [Contender("ingest after one under other variables", prepare: {
+            _ = try? Ingest.normalize(plan: input.plan, variables: otherVariables, response: input.response)
+        }) {
+            _ = try Ingest.normalize(plan: input.plan, variables: input.variables, response: input.response)
+        }]
     }
 
     /// Commit with an image attached against commit alone, both into a new store kept alive.

@@ -3,8 +3,9 @@ import Baton
 
 private typealias B = Build
 
-/// A plan keeps the shapes its last ingest built for the next ingest under the same variables
-/// (`ShapeCacheSlot`): what that ingest writes must be what a fresh plan writes.
+/// A plan keeps the shapes its last ingest built for the next ingest, all of them under the same
+/// variables and those no variable changes under others (`ShapeCacheSlot`): what that ingest
+/// writes must be what a fresh plan writes.
 @Suite("Ingest: shapes kept between ingests of one plan")
 struct IngestShapeReuseTests {
     /// `search(text: $text) { id }`.
@@ -80,6 +81,68 @@ struct IngestShapeReuseTests {
             return try ingest(plan, Self.notesResponse, variables).connectionPages.first?.mode
         }
         #expect(modes == [.append(after: "c1"), .append(after: "c2"), .replace, .append(after: "c2")])
+    }
+
+    /// `characters(page: $page) { results { id name @include(if: $withName) bio(lang: $lang)
+    /// origin { id name } } }`: the root's shape and the characters' depend on variables (an
+    /// argument, a condition, an argument below the root), the origins' does not.
+    private static func feedPlan() -> Plan {
+        let character: [Selection] = [
+            B.leaf("id", .id),
+            .condition(variable: "withName", include: true, SelectionSet([B.leaf("name")])),
+            B.leaf("bio", arguments: [B.variable("lang", "lang")]),
+            B.object("origin", "Location", [B.leaf("id", .id), B.leaf("name")]),
+        ]
+        return B.query(
+            [B.object("characters", "Characters", arguments: [B.variable("page", "page")], [
+                B.object("results", "Character", list: 1, character)
+            ])],
+            name: "Feed",
+            variables: [
+                VariableDefinition(name: "page", type: .named("Int"), defaultValue: nil),
+                VariableDefinition(name: "lang", type: .named("String"), defaultValue: nil),
+                VariableDefinition(name: "withName", type: .named("Boolean"), defaultValue: nil),
+            ])
+    }
+
+    private static let feedResponse = #"""
+        {"data":{"characters":{"results":[
+        {"id":"1","name":"Rick","bio":"b1","origin":{"id":"l1","name":"Earth"}},
+        {"id":"2","bio":"b2","origin":{"id":"l2","name":"Citadel"}}]}}}
+        """#
+
+    /// Every record's key, type and cells (storage key and value), sorted.
+    private static func rendered(_ changes: ChangeSet) -> [String] {
+        var lines: [String] = []
+        for record in changes.records {
+            let key: String = record.key.rawValue
+            lines.append(key + " " + record.typename)
+            for slot in record.cells.keys {
+                let value: String = String(describing: record.cells[slot]?.value)
+                lines.append(key + " " + slot.name + " = " + value)
+            }
+        }
+        return lines.sorted()
+    }
+
+    @Test("under other variables, the shapes no variable changes are carried over; what each ingest writes is what a fresh plan writes")
+    func otherVariablesCarryTheFixedShapes() throws {
+        let plan = Self.feedPlan()
+        var generator = SeededGenerator(seed: 7)
+        var names: Set<String> = []
+        for round in 0..<40 {
+            let variables: [String: JSONValue] = [
+                "page": .int(Int.random(in: 1...3, using: &generator)),
+                "lang": .string(["en", "fr"][Int.random(in: 0...1, using: &generator)]),
+                "withName": .bool(Bool.random(using: &generator)),
+            ]
+            let kept = try ingest(plan, Self.feedResponse, variables)
+            let fresh = try ingest(Self.feedPlan(), Self.feedResponse, variables)
+            #expect(Self.rendered(kept) == Self.rendered(fresh), "round \(round), \(variables)")
+            names.formUnion(kept.records.flatMap { $0.cells.keys.map(\.name) })
+        }
+        // The rounds reached every variant the variables make.
+        #expect(names.isSuperset(of: [#"characters(page:1)"#, #"characters(page:3)"#, #"bio(lang:"en")"#, #"bio(lang:"fr")"#, "name"]))
     }
 
     @Test func ingestsOfOnePlanAtOnceEachWriteWhatAFreshPlanWrites() async throws {

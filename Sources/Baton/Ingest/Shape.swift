@@ -112,6 +112,10 @@ final class Shape {
     /// (`{"id":"` does): compared with one load.
     let idOpeningWord: UInt64
     let idOpeningMask: UInt64
+    /// No variable can change the shape: its group's selection sets put no condition on one, and
+    /// no argument of its fields names one. A cache for other variables may start with it
+    /// (``ShapeCache/carryingOver(to:)``).
+    var isVariableFree = false
 
     init(typename: String, entries: [ShapeEntry], typeID: Int32) {
         self.typename = typename
@@ -230,6 +234,29 @@ final class ShapeCache {
         _ = group(for: [root])
     }
 
+    private init(variables: Variables, groups: [[SelectionSet]], groupIDs: [[ObjectIdentifier]: Int], typeIDs: [String: Int32]) {
+        self.variables = variables
+        self.groups = groups
+        self.groupIDs = groupIDs
+        self.typeIDs = typeIDs
+    }
+
+    /// A cache for `variables` that starts with this one's groups and type numbers and with the
+    /// shapes no variable can change, so that the next page of a list, asked for under other
+    /// variables, builds only the shapes its variables reach (usually the root's). The carried
+    /// shapes forget a child shape they remember that variables can change. This cache must not
+    /// be used again.
+    func carryingOver(to variables: Variables) -> ShapeCache {
+        let next = ShapeCache(variables: variables, groups: groups, groupIDs: groupIDs, typeIDs: typeIDs)
+        for (key, shape) in shapes where shape.isVariableFree {
+            for entry in shape.entries where entry.childShape?.isVariableFree == false {
+                entry.childShape = nil
+            }
+            next.shapes[key] = shape
+        }
+        return next
+    }
+
     /// The interned id of a list of selection sets.
     func group(for sets: [SelectionSet]) -> Int {
         let ids = sets.map(ObjectIdentifier.init)
@@ -278,7 +305,9 @@ final class ShapeCache {
         }
         let typeID = typeIDs[typename] ?? Int32(typeIDs.count)
         typeIDs[typename] = typeID
-        return Shape(typename: typename, entries: entries, typeID: typeID)
+        let shape = Shape(typename: typename, entries: entries, typeID: typeID)
+        shape.isVariableFree = groups[group].allSatisfy(\.isCacheable) && fields.allSatisfy { $0.staticStorageKey != nil }
+        return shape
     }
 
     /// The member names that may carry an object's type name before its type is known: the
