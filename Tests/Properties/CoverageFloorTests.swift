@@ -87,6 +87,10 @@ struct CoverageFloorTests {
         // what the dying open had committed (OpenCrashTests reaches it at every crash point).
         "openCrashes": 12,  // 30
         "openCrashesCommitted": 1,  // 4
+        // Launches that found the commit of a drain that had failed: the failed write was the
+        // commit frame's page and its bytes were in the WAL already (seed 978900508 of GitHub's
+        // world at 2,000 events, kept in Fixtures/regressions); too rare to floor.
+        "failedDrainsFound": 0,
         // Quits a crash struck inside (one quit in three dies part way; OpenCrashTests runs every
         // crash point of one).
         "quitCrashes": 1,  // 2

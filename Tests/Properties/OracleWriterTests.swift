@@ -24,6 +24,30 @@ struct OracleWriterTests {
         #expect(!oracle.hasWriterWork && oracle.queue.isEmpty)
     }
 
+    @Test("a crash may find a failed drain's commit until a drain commits (seed 978900508 of GitHub's world)")
+    func failedDrainMayBeFound() throws {
+        var oracle = try F.oracle()
+        try Self.screen(&oracle)
+        let first = oracle.drainCommitted(synced: true)
+        try oracle.commit(F.header("1", name: "Rick", status: "Dead"), "Header", Self.one)
+        oracle.drainFailed()
+        // The process still reads the image as it was, and the work waits.
+        #expect(oracle.image == first && oracle.hasWriterWork)
+        let afterKill = oracle.allowedStates(after: .kill)
+        #expect(afterKill.count == 2)
+        #expect(afterKill[1].records["Character:1"]?.cells["status"]?.value == .string("Dead"))
+        #expect(oracle.allowedStates(after: .powerLoss).contains(afterKill[1]))
+        // A launch that lands on it keeps it in the states a later power loss may return to.
+        var landed = oracle
+        landed.relaunched(found: 1, generation: 2, after: .kill)
+        #expect(landed.image.records["Character:1"]?.cells["status"]?.value == .string("Dead"))
+        #expect(landed.coverage.failedDrainsFound == 1)
+        #expect(landed.allowedStates(after: .kill).count == 1)
+        // The next drain that commits writes over the failed one's frames.
+        let second = oracle.drainCommitted(synced: false)
+        #expect(oracle.allowedStates(after: .kill) == [second])
+    }
+
     @Test("a snapshot of a record memory never read is merged over its row: its cells first, then the row's")
     func merge() throws {
         var oracle = try F.oracle()

@@ -150,6 +150,7 @@ package struct Coverage: Hashable, Sendable {
         model.automaticCollections = int("automaticCollections")
         model.openCrashes = int("openCrashes")
         model.openCrashesCommitted = int("openCrashesCommitted")
+        model.failedDrainsFound = int("failedDrainsFound")
         tornWrites = int("tornWrites")
         directoryEntriesLost = int("directoryEntriesLost")
         failedSyncsDroppingWrites = int("failedSyncsDroppingWrites")

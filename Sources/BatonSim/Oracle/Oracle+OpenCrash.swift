@@ -16,9 +16,9 @@ extension Oracle {
         case .quit, .kill:
             var chain = Array(states[durable...])
             chain[chain.count - 1] = image.adding(dormant)
-            return [chain]
+            return [chain] + failedDrainStates.map { chain + [$0] }
         case .powerLoss:
-            return states[durable...].map { [$0] }
+            return states[durable...].map { [$0] } + failedDrainStates.map { [$0] }
         case .corruption:
             return [[.empty(generation: 0)]]
         case .openCrash:
@@ -65,6 +65,7 @@ extension Oracle {
         }
         crashFollowedCorruption = end == .corruption || (end == .openCrash && crashFollowedCorruption)
         crashChains = chains
+        failedDrainStates = []
     }
 
     /// The power went while no process ran, after an open that died: every state one of the

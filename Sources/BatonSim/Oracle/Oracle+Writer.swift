@@ -44,6 +44,7 @@ extension Oracle {
         image = next
         states.append(next.adding(dormant))
         if synced { durable = states.count - 1 }
+        failedDrainStates = []
         return next
     }
 
@@ -93,14 +94,24 @@ extension Oracle {
         return OracleRow(used: generation, typename: record.typename, cells: cells)
     }
 
-    /// A drain failed: the image is unchanged and the work waits for the next drain.
+    /// A drain failed: the image is unchanged for the process, and the work waits for the next
+    /// drain.
     ///
-    /// The image is as it was, now and after any crash: in WAL mode at `synchronous=NORMAL` a
-    /// transaction's commit frame is its last write and nothing is synced at commit, so a drain
-    /// the disk failed left no commit frame for SQLite's recovery to find. `diskFull`: the failure
-    /// was a full disk's (counted).
+    /// A crash before the next drain commits may still find the failed drain's commit. In WAL
+    /// mode a frame's header, the commit mark included, is written before its page; when the
+    /// write that failed was the commit frame's page, and the bytes already at that place in the
+    /// WAL (an earlier frame of the same page, before a checkpoint restarted the log) are the
+    /// page it would have written, the frame checks, and SQLite's recovery takes the commit
+    /// (seed 978900508 of GitHub's world at 2,000 events: a quit died at that write). The process
+    /// never sees it: its WAL index still ends before the frame, and its next commit writes over
+    /// it. So the state this drain would have left joins the states a crash may return to, until
+    /// a drain commits (``failedDrainStates``). `diskFull`: the failure was a full disk's
+    /// (counted).
     package mutating func drainFailed(diskFull: Bool = false) {
         if diskFull { coverage.fullDiskFailedDrains += 1 }
+        var attempt = self
+        let next = attempt.nextImage()
+        failedDrainStates.append(next.adding(attempt.dormantAfterDrain()))
     }
 
     /// The last committed state became durable (a sync, a checkpoint, a clean close).
@@ -151,18 +162,25 @@ extension Oracle {
         switch end {
         case .powerLoss, .corruption:
             if end == .corruption { dormant = OracleImage(generation: 0) }
-            if end == .powerLoss, landed != allowed[allowed.count - 1] {
+            // The failed drains' states come after the newest committed one.
+            let newest = allowed.count - 1 - failedDrainStates.count
+            if end == .powerLoss, index > newest {
+                coverage.failedDrainsFound += 1
+            } else if end == .powerLoss, landed != allowed[newest] {
                 coverage.powerLossesOntoOlderCommit += 1
             }
             states = [landed]
         case .quit, .kill:
-            states = Array(states[durable...])
+            // A failed drain's state (after the base chain's last) follows the base chain.
+            states = Array(states[durable...]) + (index > 0 ? [landed] : [])
+            if index > 0 { coverage.failedDrainsFound += 1 }
         case .openCrash:
             if crashFollowedCorruption { dormant = OracleImage(generation: 0) }
             states = crashChains[index]
             if crashCommitted.contains(landed) { coverage.openCrashesCommitted += 1 }
         }
         durable = 0
+        failedDrainStates = []
         if marks { states.append(landed.opened(by: appVersion)) }
         if wipes {
             // The rows a damaged name hid are gone with the rest.

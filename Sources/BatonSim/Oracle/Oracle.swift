@@ -67,6 +67,10 @@ package struct Oracle: Sendable {
     var crashFollowedCorruption = false
     /// The states the open that died committed (marked, counted), for the coverage.
     var crashCommitted: [OracleImage] = []
+    /// The images the drains that failed since the last one that committed would have left: a
+    /// crash's recovery may find the commit of each (``drainFailed(diskFull:)``). After the
+    /// states a crash may return to, in ``allowedChains(after:)``.
+    var failedDrainStates: [OracleImage] = []
     /// Record rows, root cells and fetch times the runner flipped bits in (see Oracle+Rot.swift):
     /// they may read as misses.
     package internal(set) var rotted = ImageDamage()

@@ -55,6 +55,9 @@ package struct OracleCoverage: Hashable, Sendable, Codable {
     package var openCrashes = 0
     /// Launches that found, after an open that died, a state that open committed part of.
     package var openCrashesCommitted = 0
+    /// Relaunches that found the commit of a drain that had failed (its commit frame checked,
+    /// the failed write's bytes being there already), see ``Oracle/drainFailed(diskFull:)``.
+    package var failedDrainsFound = 0
 
     package init() {}
 
@@ -76,6 +79,7 @@ package struct OracleCoverage: Hashable, Sendable, Codable {
             ("releasedRootsLeavingBuffer", releasedRootsLeavingBuffer), ("rowsRevived", rowsRevived),
             ("upgradeWipes", upgradeWipes), ("automaticCollections", automaticCollections),
             ("openCrashes", openCrashes), ("openCrashesCommitted", openCrashesCommitted),
+            ("failedDrainsFound", failedDrainsFound),
         ]
     }
 
@@ -109,6 +113,7 @@ package struct OracleCoverage: Hashable, Sendable, Codable {
         sum.automaticCollections += rhs.automaticCollections
         sum.openCrashes += rhs.openCrashes
         sum.openCrashesCommitted += rhs.openCrashesCommitted
+        sum.failedDrainsFound += rhs.failedDrainsFound
         return sum
     }
 }
