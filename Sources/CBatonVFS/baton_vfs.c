@@ -1759,10 +1759,6 @@ void baton_disk_arm_crash(baton_disk *d, uint32_t operations, int power_loss, ui
     d->frozen = 0;
 }
 
-int baton_disk_crash_struck(const baton_disk *d) {
-    return d->frozen;
-}
-
 int baton_disk_thaw(baton_disk *d) {
     int struck = d->frozen;
     d->crash_left = -1;

@@ -79,6 +79,10 @@ struct OracleCoverageTests {
         // A process dies inside its open, and the next launch finds the launch it counted.
         oracle.openCrashed(after: .kill, appVersion: Oracle.appVersion(2), powerLoss: false)
         oracle.relaunched(found: 1, generation: 10, after: .openCrash, appVersion: Oracle.appVersion(2))
+        // A drain fails, the process is killed, and the next launch finds the failed drain's commit.
+        try oracle.commit(F.header("3", name: "Summer", status: "Dead"), "Header", ["id": .string("3")])
+        oracle.drainFailed()
+        oracle.relaunched(found: 1, generation: 11, after: .kill, appVersion: Oracle.appVersion(2))
 
         for (name, value) in oracle.coverage.counters {
             #expect(value > 0, "\(name) was never reached")

@@ -194,12 +194,6 @@ public final class SimulatedDisk: @unchecked Sendable {
         baton_disk_arm_crash(handle, operations, powerLossSeed == nil ? 0 : 1, powerLossSeed ?? 0)
     }
 
-    /// True once an armed crash has struck: the process is dead, and what it
-    /// does until ``thaw()`` reaches nothing.
-    public var crashStruck: Bool {
-        baton_disk_crash_struck(handle) != 0
-    }
-
     /// Ends an armed crash for the next process: true when it struck, false
     /// when it was still waiting (it is disarmed).
     @discardableResult

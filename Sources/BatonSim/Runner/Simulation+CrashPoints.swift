@@ -55,8 +55,9 @@ extension Simulation {
     }
 
     /// The process quits, and dies inside its last drain or its close. The model needs nothing
-    /// new: the drain committed or failed, as the writer said, and the process ended by a kill or
-    /// a power loss (or quit cleanly, when the crash never struck).
+    /// new: the drain committed or failed, as the writer said (a failed one's commit may still be
+    /// found, as after any failed drain: ``Oracle/drainFailed(diskFull:)``), and the process ended
+    /// by a kill or a power loss (or quit cleanly, when the crash never struck).
     func quitCrash(operations: Int, powerLossSeed: UInt64?, index: Int) throws -> String {
         guard let process else { return "skipped: no process" }
         if process.imageless { return try quit(index: index) }

@@ -221,9 +221,6 @@ void baton_disk_arm_crash(baton_disk *disk, uint32_t operations, int power_loss,
  * is disarmed). */
 int baton_disk_thaw(baton_disk *disk);
 
-/* Nonzero once an armed crash has struck (until baton_disk_thaw). */
-int baton_disk_crash_struck(const baton_disk *disk);
-
 /* The OS writes back its cache: every pending operation of every file
  * becomes durable, as if each file had been synced, and every pending
  * directory change too. Writes a failed sync dropped stay lost. Handles
