@@ -110,8 +110,9 @@ extension Oracle {
     package mutating func drainFailed(diskFull: Bool = false) {
         if diskFull { coverage.fullDiskFailedDrains += 1 }
         var attempt = self
-        let next = attempt.nextImage()
-        failedDrainStates.append(next.adding(attempt.dormantAfterDrain()))
+        let next = attempt.nextImage().adding(attempt.dormantAfterDrain())
+        // A full disk fails drain after drain with nothing new between them: one state each.
+        if !failedDrainStates.contains(next) { failedDrainStates.append(next) }
     }
 
     /// The last committed state became durable (a sync, a checkpoint, a clean close).
