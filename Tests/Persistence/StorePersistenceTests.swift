@@ -372,4 +372,21 @@ struct OpeningImageTests {
         #expect(opening.openError != nil)
         #expect(store.check(plan, variables: try plan.variables(["id": .string("1")])).isAvailable)
     }
+
+    @Test("an image whose open never ran is freed with the commits it kept")
+    func droppedBeforeTheOpen() throws {
+        let plan = try ops.plan("query Screen($id: ID!) { character(id: $id) { id name } }")
+        weak var dropped: OpeningImage?
+        do {
+            // The seam drops the open's work, as a process that dies before its open does.
+            let opening = OpeningImage(start: { _ in }) { () throws(ImageError) -> Image in
+                throw ImageError.inUse(path: "never opened")
+            }
+            dropped = opening
+            let store = Store(image: opening, configuration: .init(collectsAutomatically: false))
+            try ops.commit(store, plan, ["id": .string("1")], #"{"data":{"character":{"id":"1","name":"Rick"}}}"#)
+            #expect(opening.pendingKeys() == [RecordKey("Character:1"), .queryRoot])
+        }
+        #expect(dropped == nil)
+    }
 }

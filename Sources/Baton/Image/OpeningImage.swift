@@ -74,6 +74,16 @@ public final class OpeningImage: StoreImage {
         }
     }
 
+    /// An image dropped before its open ran (a seam that never runs the work) leaves its group
+    /// balanced: Darwin's libdispatch traps on a group freed while entered.
+    deinit {
+        let waiting = state.withLock { state in
+            if case .opening = state.phase { return true }
+            return false
+        }
+        if waiting { done.leave() }
+    }
+
     /// Waits for the open; the image, or `nil` when it failed (see ``openError``).
     public func wait() -> Image? {
         done.wait()

@@ -77,8 +77,8 @@ final class HeldOpen: Sendable {
     }
 
     /// The process died before its open: the held work runs with an open that failed without
-    /// touching the disk, so the `OpeningImage` is done waiting (one still waiting cannot be
-    /// freed) and nothing reaches the file.
+    /// touching the disk, so the `OpeningImage` is done waiting and nothing reaches the
+    /// file.
     func abandon() {
         run(.failure(.inUse(path: Simulation.imagePath)))
     }
