@@ -262,6 +262,10 @@ package enum Mutant: String, CaseIterable, Sendable {
     /// rule from 2026-12-06's review until the same night, found by 1,000-event seeds of the
     /// default world: 218843858, 218843401).
     case emptiedSlotEndsTheSearch
+    /// A fetch stamped after the clock's now (the device's clock was set back) counts as fresh
+    /// until the clock passes the stamp and the expiration after it: the rule until 2026-12-07,
+    /// when BatonSim's clock began to step back.
+    case clockSetBackKeepsFresh
 
     /// What the mutant breaks, in a sentence.
     package var summary: String {
@@ -339,6 +343,7 @@ package enum Mutant: String, CaseIterable, Sendable {
         case .endedLayerNotCollected: "an optimistic layer reverted or answered schedules no automatic collection, so what only it reached stays in memory"
         case .retypedLinksUnnoticed: "a record keyed by its place that changes its type schedules no automatic collection, so what only its old type's fields reached stays in memory"
         case .connectionKeyReadForward: "a plain field whose input-object argument holds a string with _connection( in it is taken for a connection, so collection keeps its edges"
+        case .clockSetBackKeepsFresh: "a fetch stamped after now (the clock was set back) stays fresh for as long as the clock takes to pass it, as if its age were negative"
         }
     }
 }

@@ -84,6 +84,28 @@ struct AgeTests {
         #expect(store.check(plan, variables: try plan.variables(), expiration: 60) == .available(.fresh, fetchTime: 1_060, source: .memory))
     }
 
+    @Test("a fetch stamped after now (the clock was set back) has no known age: stale wherever an expiration applies",
+          arguments: [nil, Mutant.clockSetBackKeepsFresh])
+    func clockSetBack(mutant: Mutant?) throws {
+        let clock = ManualClock()
+        let store = Store(clock: clock, configuration: .init(mutant: mutant))
+        try StoreFixture.commit(store, plan, [:], response)
+        // The device's clock goes back a day: the fetch at 1,000 now lies ahead of it.
+        clock.advance(-86_400)
+        let stale = Availability.available(.stale, fetchTime: 1_000, source: .memory)
+        let afterSetBack = store.check(plan, variables: try plan.variables(), expiration: 60)
+        if mutant == nil {
+            #expect(afterSetBack == stale)
+        } else if Mutants.available {
+            #expect(afterSetBack != stale)
+        }
+        // Without an expiration the age does not matter.
+        #expect(store.check(plan, variables: try plan.variables()) == .available(.fresh, fetchTime: 1_000, source: .memory))
+        // A refetch stamps the clock's time, and the age counts from it again.
+        try StoreFixture.commit(store, plan, [:], response)
+        #expect(store.check(plan, variables: try plan.variables(), expiration: 60) == .available(.fresh, fetchTime: -85_400, source: .memory))
+    }
+
     @Test("unknown age is stale wherever an expiration applies")
     func unknownAge() throws {
         let store = Store(clock: ManualClock(), configuration: .init(defaultExpiration: 30))

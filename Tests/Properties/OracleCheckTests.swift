@@ -17,6 +17,21 @@ struct OracleCheckTests {
         return oracle
     }
 
+    @Test("a fetch stamped after now (the clock was set back) is stale under an expiration, fresh without one")
+    func clockSetBack() throws {
+        var oracle = try F.oracle()
+        try oracle.commit(F.header("5", name: "Beth", status: "Alive"), "Header", ["id": .string("5")], now: 500)
+        func freshness(_ expiration: Double?, now: Double) -> ExpectedCheck.Freshness? {
+            oracle.check(operation: "Header", variables: ["id": .string("5")], expiration: expiration, now: now, hasImage: false).freshness
+        }
+        #expect(freshness(60, now: 499.5) == .stale)
+        #expect(freshness(nil, now: 400) == .fresh)
+        #expect(freshness(60, now: 500) == .fresh)
+        #expect(freshness(60, now: 559.9) == .fresh)
+        #expect(freshness(60, now: 560) == .stale)
+        #expect(oracle.coverage.fetchesAheadOfClock == 1)
+    }
+
     @Test("an empty memory: the walk reads the rows it lacks in walk order, then the fetch time; memory is filled and hydrated")
     func hydration() throws {
         var oracle = try Self.relaunched()

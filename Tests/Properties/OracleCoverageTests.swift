@@ -83,6 +83,10 @@ struct OracleCoverageTests {
         try oracle.commit(F.header("3", name: "Summer", status: "Dead"), "Header", ["id": .string("3")])
         oracle.drainFailed()
         oracle.relaunched(found: 1, generation: 11, after: .kill, appVersion: Oracle.appVersion(2))
+        // The clock is set back after a fetch: a check under an expiration finds the fetch ahead.
+        try oracle.commit(F.header("5", name: "Beth", status: "Alive"), "Header", ["id": .string("5")], now: 500)
+        let setBack = oracle.check(operation: "Header", variables: ["id": .string("5")], expiration: 60, now: 400, hasImage: true)
+        #expect(setBack.available && setBack.fetchTime == 500 && setBack.freshness == .stale)
 
         for (name, value) in oracle.coverage.counters {
             #expect(value > 0, "\(name) was never reached")

@@ -66,9 +66,12 @@ struct OracleDifferenceTests {
         b.revivals = 3
         b.powerLossesOntoOlderCommit = 4
         b.bulkDeletions = 6
+        a.fetchesAheadOfClock = 1
+        b.fetchesAheadOfClock = 2
         let sum = a + b
         #expect(sum.revivals == 5 && sum.deduplicatedEdges == 1 && sum.powerLossesOntoOlderCommit == 4 && sum.bulkDeletions == 6)
-        #expect(sum.counters.count == 28 && sum.counters.map(\.value).reduce(0, +) == 16)
+        #expect(sum.fetchesAheadOfClock == 3)
+        #expect(sum.counters.count == 29 && sum.counters.map(\.value).reduce(0, +) == 19)
     }
 
     @Test("a campaign shard's coverage reads back from its JSON counter by counter")

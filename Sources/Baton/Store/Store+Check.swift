@@ -52,8 +52,12 @@ extension Store {
         let invalidated = configuration.mutant.isOn(.invalidationSparesLast)
             ? fetch.sequence < invalidatedThrough : fetch.sequence <= invalidatedThrough
         if invalidated { return .stale }
-        if let expiration, clock.now() - fetch.time >= expiration { return .stale }
-        return .fresh
+        guard let expiration else { return .fresh }
+        let age = clock.now() - fetch.time
+        // A fetch stamped after now means the clock was set back since: its age is unknown, and
+        // an unknown age is stale (counting it young would keep it fresh until the clock passed it).
+        if age < 0, !configuration.mutant.isOn(.clockSetBackKeepsFresh) { return .stale }
+        return age >= expiration ? .stale : .fresh
     }
 
     // MARK: - Hydration

@@ -151,6 +151,7 @@ package struct Coverage: Hashable, Sendable {
         model.openCrashes = int("openCrashes")
         model.openCrashesCommitted = int("openCrashesCommitted")
         model.failedDrainsFound = int("failedDrainsFound")
+        model.fetchesAheadOfClock = int("fetchesAheadOfClock")
         tornWrites = int("tornWrites")
         directoryEntriesLost = int("directoryEntriesLost")
         failedSyncsDroppingWrites = int("failedSyncsDroppingWrites")

@@ -66,6 +66,8 @@ package struct EventGenerator: Sendable {
     private var quitCrashes: SimRandom
     /// Draws whether a response is garbled on its way, and how: a stream of its own too.
     private var garbles: SimRandom
+    /// Draws whether a step of the clock sets it back, and how far: a stream of its own.
+    private var clockSetBacks: SimRandom
     /// Draws whether a response is one of the world's recorded ones, and which: a stream of its
     /// own, drawn only in a world that has some, so no other world's seeds moved when it came.
     private var recordings: SimRandom
@@ -95,6 +97,7 @@ package struct EventGenerator: Sendable {
         quitCrashes = random.split("quitCrashes")
         garbles = random.split("garbles")
         recordings = random.split("recordings")
+        clockSetBacks = random.split("clockSetBacks")
         server = Server(world: world, random: random.split("world"), configuration: swarm.server)
         drawer = VariableDrawer(random: random.split("variables"))
         let answered = world.operations.filter { !world.settings.unansweredOperations.contains($0.name) }
@@ -113,6 +116,8 @@ package struct EventGenerator: Sendable {
         crashPositions = kinds.indices.filter { Swarm.crashKinds.contains(kinds[$0]) }
     }
 
+    /// How often a step of the clock sets it back (the device's time corrected, or set by hand).
+    static let clockSetBackChance = 1.0 / 4
     /// How often a launch after the process ended is an app update (about one launch in 16: a
     /// 200-event run has one or two).
     static let upgradeChance = 1.0 / 16
@@ -227,7 +232,13 @@ package struct EventGenerator: Sendable {
         case .drainPartway:
             return plain(.drainPartway(steps: random.int(0...6)))
         case .advanceClock:
-            return plain(.advanceClock(seconds: random.pick([1.0, 5.0, 30.0, 120.0])))
+            let forward = random.pick([1.0, 5.0, 30.0, 120.0])
+            // One step in four sets the clock back, drawn from a stream of its own so that every
+            // other draw of a seed stays where it was.
+            if clockSetBacks.chance(Self.clockSetBackChance) {
+                return plain(.advanceClock(seconds: -clockSetBacks.pick([1.0, 90.0, 3_600.0, 86_400.0])))
+            }
+            return plain(.advanceClock(seconds: forward))
         case .invalidate:
             return plain(.invalidate)
         case .quit:

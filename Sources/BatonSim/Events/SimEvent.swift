@@ -48,6 +48,8 @@ package enum SimEvent: Hashable, Sendable {
     case drain
     /// The process dies after `steps` row writes of a drain, before its commit.
     case drainPartway(steps: Int)
+    /// The device's clock moves by `seconds`; a negative step sets it back (the user, or the
+    /// network's time, corrected it), so fetches stamped before may lie ahead of it.
     case advanceClock(seconds: Double)
     case invalidate
     /// The writer drains, the image closes, the process ends.

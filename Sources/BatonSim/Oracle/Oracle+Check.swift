@@ -172,18 +172,21 @@ extension Oracle {
             return ExpectedCheck(available: false, source: nil, fetchTime: nil, freshness: nil, reads: reads)
         }
         let fetch = fetches[identity]
+        if expiration != nil, let fetch, fetch.time > now { coverage.fetchesAheadOfClock += 1 }
         return ExpectedCheck(
             available: true, source: source, fetchTime: fetch?.time,
             freshness: freshness(of: fetch, expiration: expiration, now: now), reads: reads)
     }
 
     /// Stale when older than the expiration or stamped before an invalidation of this launch;
-    /// an unknown age is stale wherever an expiration or an invalidation applies.
+    /// an unknown age is stale wherever an expiration or an invalidation applies, and a fetch
+    /// stamped later than `now` (the device's clock was set back after it) has no age to know.
     func freshness(of fetch: Fetch?, expiration: Double?, now: Double) -> ExpectedCheck.Freshness {
         guard let fetch else { return expiration == nil && invalidatedThrough < 0 ? .fresh : .stale }
         if fetch.order <= invalidatedThrough { return .stale }
-        if let expiration, now - fetch.time >= expiration { return .stale }
-        return .fresh
+        guard let expiration else { return .fresh }
+        if fetch.time > now { return .stale }
+        return now - fetch.time >= expiration ? .stale : .fresh
     }
 
     /// The fetch time memory knows for `operation`, if any.

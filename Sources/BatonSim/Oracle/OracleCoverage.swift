@@ -58,6 +58,9 @@ package struct OracleCoverage: Hashable, Sendable, Codable {
     /// Relaunches that found the commit of a drain that had failed (its commit frame checked,
     /// the failed write's bytes being there already), see ``Oracle/drainFailed(diskFull:)``.
     package var failedDrainsFound = 0
+    /// Checks under an expiration whose fetch was stamped after the clock's time: the clock had
+    /// been set back since (``SimEvent/advanceClock(seconds:)`` with a negative step).
+    package var fetchesAheadOfClock = 0
 
     package init() {}
 
@@ -79,7 +82,7 @@ package struct OracleCoverage: Hashable, Sendable, Codable {
             ("releasedRootsLeavingBuffer", releasedRootsLeavingBuffer), ("rowsRevived", rowsRevived),
             ("upgradeWipes", upgradeWipes), ("automaticCollections", automaticCollections),
             ("openCrashes", openCrashes), ("openCrashesCommitted", openCrashesCommitted),
-            ("failedDrainsFound", failedDrainsFound),
+            ("failedDrainsFound", failedDrainsFound), ("fetchesAheadOfClock", fetchesAheadOfClock),
         ]
     }
 
@@ -114,6 +117,7 @@ package struct OracleCoverage: Hashable, Sendable, Codable {
         sum.openCrashes += rhs.openCrashes
         sum.openCrashesCommitted += rhs.openCrashesCommitted
         sum.failedDrainsFound += rhs.failedDrainsFound
+        sum.fetchesAheadOfClock += rhs.fetchesAheadOfClock
         return sum
     }
 }

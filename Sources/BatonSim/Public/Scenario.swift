@@ -76,6 +76,7 @@ public struct Scenario: Sendable {
 
     public mutating func collect() { events.append(ScheduledEvent(.collect)) }
     public mutating func invalidate() { events.append(ScheduledEvent(.invalidate)) }
+    /// Moves the device's clock by `seconds`; a negative value sets it back.
     public mutating func advanceClock(seconds: Double) { events.append(ScheduledEvent(.advanceClock(seconds: seconds))) }
 
     // MARK: The writer, the process and the disk

@@ -131,7 +131,7 @@ enum ReplayEventJSON {
         case "collect": event = .collect
         case "drain": event = .drain
         case "drainPartway": event = .drainPartway(steps: try fields.count("steps"))
-        case "advanceClock": event = .advanceClock(seconds: try fields.duration("seconds"))
+        case "advanceClock": event = .advanceClock(seconds: try fields.duration("seconds", mayBeNegative: true))
         case "invalidate": event = .invalidate
         case "quit": event = .quit
         case "kill": event = .kill
@@ -185,14 +185,16 @@ private struct EventFields {
     }
 
     /// A number of seconds: never negative.
-    func duration(_ key: String) throws(ReplayError) -> Double {
+    /// A number of seconds; negative only where `mayBeNegative` (a clock set back).
+    func duration(_ key: String, mayBeNegative: Bool = false) throws(ReplayError) -> Double {
         let value: Double
         switch object[key] {
         case .int(let i)?: value = Double(i)
         case .double(let d)?: value = d
         default: throw ReplayError("\(kind) needs a number \"\(key)\" (seconds)")
         }
-        guard value >= 0 else { throw ReplayError("\(kind): \"\(key)\" is \(value) seconds; it cannot be negative") }
+        guard value.isFinite else { throw ReplayError("\(kind): \"\(key)\" is \(value) seconds; it must be finite") }
+        guard value >= 0 || mayBeNegative else { throw ReplayError("\(kind): \"\(key)\" is \(value) seconds; it cannot be negative") }
         return value
     }
 
