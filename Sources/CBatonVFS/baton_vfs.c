@@ -240,7 +240,7 @@ typedef struct bfault {
     int code;
 } bfault;
 
-#define BDISK_FAULT_KINDS 4
+#define BDISK_FAULT_KINDS 5
 
 /* One pending directory change: a file's entry created or removed. */
 enum { BDIR_CREATE = 0, BDIR_REMOVE = 1 };
@@ -743,6 +743,7 @@ static int bdisk_default_fault_code(int kind) {
     case BATON_DISK_FAULT_WRITE: return SQLITE_IOERR_WRITE;
     case BATON_DISK_FAULT_SYNC: return SQLITE_IOERR_FSYNC;
     case BATON_DISK_FAULT_READ: return SQLITE_IOERR_READ;
+    case BATON_DISK_FAULT_OPEN: return SQLITE_CANTOPEN;
     default: return SQLITE_IOERR_TRUNCATE;
     }
 }
@@ -1318,6 +1319,12 @@ static int bvfs_open(sqlite3_vfs *vfs, sqlite3_filename name, sqlite3_file *f,
     memset(h, 0, sizeof *h);
     if (d->frozen) {
         return SQLITE_CANTOPEN;
+    }
+    /* An armed open fault: the file cannot be opened now, whether it exists
+     * or not (no descriptor left, a locked device's data protection). */
+    int fault = bdisk_take_fault(d, BATON_DISK_FAULT_OPEN);
+    if (fault != SQLITE_OK) {
+        return fault;
     }
     const int memory_only = SQLITE_OPEN_DELETEONCLOSE | SQLITE_OPEN_TEMP_DB |
                             SQLITE_OPEN_TEMP_JOURNAL | SQLITE_OPEN_SUBJOURNAL |

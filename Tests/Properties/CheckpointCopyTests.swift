@@ -91,6 +91,38 @@ struct CheckpointCopyTests {
         #expect(try reopened.scalarText("PRAGMA integrity_check") == "ok")
     }
 
+    @Test("a WAL that is there but cannot be opened now is not taken for one deleted by hand: the copy stays")
+    func walNotOpenable() throws {
+        let (disk, connection, base) = try Self.walFile(seed: 5)
+        let wal = try #require(disk.bytes(of: base + "-wal"))
+        #expect(try CheckpointCopy.take(base: base, vfs: disk.vfsName, door: SQLiteDoor()))
+        disk.kill()
+        connection.close()
+        disk.overwrite(base + "-wal", bytes: Array(wal.prefix(wal.count / 2)))
+        // The copy opens; the WAL, opened next, does not (no descriptor left, a locked device).
+        disk.fail(.open, code: 0, skipping: 1)
+        #expect(throws: SQLiteError.self) { try CheckpointCopy.restoreIfLeft(base: base, vfs: disk.vfsName, door: SQLiteDoor()) }
+        disk.clearFaults()
+        #expect(disk.fileExists(base + CheckpointCopy.suffix))
+        // Once the WAL opens, the copy repairs it as ever.
+        #expect(try CheckpointCopy.restoreIfLeft(base: base, vfs: disk.vfsName, door: SQLiteDoor()))
+        let repaired = disk.bytes(of: base + "-wal") == wal
+        #expect(repaired)
+        let reopened = try Connection.open(path: "copy.db", vfs: disk.vfsName, flags: Self.flags, door: SQLiteDoor())
+        defer { reopened.close() }
+        #expect(try reopened.scalarInt("SELECT count(*) FROM t") == 600)
+    }
+
+    @Test("a WAL that cannot be opened to copy fails the copy: the checkpoint it guards must not run")
+    func walNotOpenableToCopy() throws {
+        let (disk, connection, base) = try Self.walFile(seed: 6)
+        defer { connection.close() }
+        disk.fail(.open, code: 0)
+        #expect(throws: SQLiteError.self) { try CheckpointCopy.take(base: base, vfs: disk.vfsName, door: SQLiteDoor()) }
+        disk.clearFaults()
+        #expect(try CheckpointCopy.take(base: base, vfs: disk.vfsName, door: SQLiteDoor()))
+    }
+
     @Test("no WAL, no copy")
     func noWAL() throws {
         let disk = SimulatedDisk(seed: 3)

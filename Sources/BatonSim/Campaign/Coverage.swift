@@ -60,6 +60,9 @@ package struct Coverage: Hashable, Sendable {
     /// Processes whose background open failed (the disk was full), so their store ran without
     /// an image.
     package var imagelessProcesses = 0
+    /// Launches whose image opened only at a second or third attempt, the first failed by the
+    /// disk (an open that could not open a file, a write or sync that failed).
+    package var opensRetried = 0
 
     package init(model: OracleCoverage = OracleCoverage(), tornWrites: Int = 0, faultsInjected: Int = 0) {
         self.model = model
@@ -81,7 +84,7 @@ package struct Coverage: Hashable, Sendable {
             + [("recordedResponses", recordedResponses), ("formatUpgrades", formatUpgrades), ("quitCrashes", quitCrashes)]
             + [("processCheckpoints", processCheckpoints), ("guardedCheckpoints", guardedCheckpoints)]
             + [("commitsBufferedBeforeTheOpen", commitsBufferedBeforeTheOpen), ("deathsBeforeTheOpen", deathsBeforeTheOpen)]
-            + [("imagelessProcesses", imagelessProcesses)]
+            + [("imagelessProcesses", imagelessProcesses), ("opensRetried", opensRetried)]
     }
 
     package static func + (lhs: Coverage, rhs: Coverage) -> Coverage {
@@ -105,6 +108,7 @@ package struct Coverage: Hashable, Sendable {
         sum.commitsBufferedBeforeTheOpen = lhs.commitsBufferedBeforeTheOpen + rhs.commitsBufferedBeforeTheOpen
         sum.deathsBeforeTheOpen = lhs.deathsBeforeTheOpen + rhs.deathsBeforeTheOpen
         sum.imagelessProcesses = lhs.imagelessProcesses + rhs.imagelessProcesses
+        sum.opensRetried = lhs.opensRetried + rhs.opensRetried
         return sum
     }
 
@@ -173,5 +177,6 @@ package struct Coverage: Hashable, Sendable {
         commitsBufferedBeforeTheOpen = int("commitsBufferedBeforeTheOpen")
         deathsBeforeTheOpen = int("deathsBeforeTheOpen")
         imagelessProcesses = int("imagelessProcesses")
+        opensRetried = int("opensRetried")
     }
 }

@@ -1,7 +1,7 @@
 import Baton
 
 /// A sweep in the style of SQLite's crash tests: one seed's schedule, run again once for every
-/// write, sync and truncation the disk does after the first launch, each time with that one
+/// write, sync, truncation and open the disk does after the first launch, each time with that one
 /// operation failing (`fail`), or failing and the process then dying at once (`crash`: a kill,
 /// and again a power loss), every invariant checked as ever.
 ///
@@ -15,11 +15,11 @@ package enum Sweep {
     }
 
     /// The operation kinds a sweep fails, in order.
-    package static let kinds = ["write", "sync", "truncate"]
+    package static let kinds = ["write", "sync", "truncate", "open"]
 
     /// One run of the sweep: which operation failed, and how the process ended.
     package struct Point: Sendable, Hashable, CustomStringConvertible {
-        /// `write`, `sync` or `truncate`.
+        /// `write`, `sync`, `truncate` or `open`.
         package var kind: String
         /// The operation's number among its kind after the first launch, from 1.
         package var nth: Int
@@ -97,7 +97,7 @@ package enum Sweep {
             return nil
         }
         let skip = Int(target - 1 - counts[index][point.kind])
-        let fault = ScheduledEvent(.fault(on: point.kind, code: "ioerr", skip: skip))
+        let fault = ScheduledEvent(.fault(on: point.kind, code: point.kind == "open" ? "cantopen" : "ioerr", skip: skip))
         guard let crash = point.crash else {
             return Array(schedule[..<index]) + [fault] + Array(schedule[index...])
         }

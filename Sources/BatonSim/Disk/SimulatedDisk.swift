@@ -38,10 +38,12 @@ import CBatonVFS
 public final class SimulatedDisk: @unchecked Sendable {
     /// Operations a fault can be injected into.
     public enum FaultKind: Sendable, Hashable, CaseIterable {
-        case write, sync, read, truncate
+        /// `open`: opening a file (SQLite's or Baton's own), `SQLITE_CANTOPEN` by default.
+        case write, sync, read, truncate, open
 
         var raw: Int32 {
             switch self {
+            case .open: return Int32(BATON_DISK_FAULT_OPEN)
             case .write: return Int32(BATON_DISK_FAULT_WRITE)
             case .sync: return Int32(BATON_DISK_FAULT_SYNC)
             case .read: return Int32(BATON_DISK_FAULT_READ)

@@ -66,6 +66,8 @@ package struct EventGenerator: Sendable {
     private var quitCrashes: SimRandom
     /// Draws whether a response is garbled on its way, and how: a stream of its own too.
     private var garbles: SimRandom
+    /// Draws whether a fault fails an open instead, and which: a stream of its own.
+    private var openFaults: SimRandom
     /// Draws whether a step of the clock sets it back, and how far: a stream of its own.
     private var clockSetBacks: SimRandom
     /// Draws whether a response is one of the world's recorded ones, and which: a stream of its
@@ -98,6 +100,7 @@ package struct EventGenerator: Sendable {
         garbles = random.split("garbles")
         recordings = random.split("recordings")
         clockSetBacks = random.split("clockSetBacks")
+        openFaults = random.split("openFaults")
         server = Server(world: world, random: random.split("world"), configuration: swarm.server)
         drawer = VariableDrawer(random: random.split("variables"))
         let answered = world.operations.filter { !world.settings.unansweredOperations.contains($0.name) }
@@ -116,6 +119,9 @@ package struct EventGenerator: Sendable {
         crashPositions = kinds.indices.filter { Swarm.crashKinds.contains(kinds[$0]) }
     }
 
+    /// How often a `fault` fails an open (from 2026-12-07), and how many opens it may let by.
+    static let openFaultChance = 1.0 / 4
+    static let openFaultMaxSkip = 8
     /// How often a step of the clock sets it back (the device's time corrected, or set by hand).
     static let clockSetBackChance = 1.0 / 4
     /// How often a launch after the process ended is an app update (about one launch in 16: a
@@ -254,7 +260,13 @@ package struct EventGenerator: Sendable {
             return plain(.powerLoss(seed: random.next()))
         case .fault:
             let on = random.pick(["write", "sync", "read"])
-            return plain(.fault(on: on, code: on == "read" ? "ioerr" : random.pick(["ioerr", "full"])))
+            let code = on == "read" ? "ioerr" : random.pick(["ioerr", "full"])
+            // One fault in four fails an open instead, one of the next few (a launch's, or a
+            // checkpoint's copy of the WAL): a stream of its own, so no other draw moved.
+            if openFaults.chance(Self.openFaultChance) {
+                return plain(.fault(on: "open", code: "cantopen", skip: openFaults.int(0...Self.openFaultMaxSkip)))
+            }
+            return plain(.fault(on: on, code: code))
         case .corruptFile:
             return plain(.corruptFile(seed: random.next()))
         case .readFault:

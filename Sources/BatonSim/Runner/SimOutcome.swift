@@ -75,23 +75,26 @@ package struct SimOutcome: Sendable {
     package var storeCPUSeconds: Double?
 }
 
-/// How many writes, syncs and truncations the disk did so far (failed ones not counted).
+/// How many writes, syncs, truncations and opens the disk did so far (failed ones not counted).
 package struct DiskOperationCount: Sendable, Hashable {
     package var writes: UInt64
     package var syncs: UInt64
     package var truncates: UInt64
+    package var opens: UInt64
 
     init(_ counters: SimulatedDisk.Counters) {
         writes = counters.writes
         syncs = counters.syncs
         truncates = counters.truncates
+        opens = counters.opens
     }
 
-    /// The count of one kind of operation (`write`, `sync` or `truncate`).
+    /// The count of one kind of operation (`write`, `sync`, `truncate` or `open`).
     package subscript(kind: String) -> UInt64 {
         switch kind {
         case "sync": syncs
         case "truncate": truncates
+        case "open": opens
         default: writes
         }
     }

@@ -14,8 +14,9 @@ struct ArmedReadFault: Sendable {
 extension Simulation {
     // MARK: - One-off faults
 
-    /// Arms a `fault` event: the (skip+1)-th next write, sync or truncation of the disk fails, or
-    /// a read of the next check that reads the disk.
+    /// Arms a `fault` event: the (skip+1)-th next write, sync, truncation or open of the disk
+    /// fails (an open always with `SQLITE_CANTOPEN`: no descriptor left, a locked device), or a
+    /// read of the next check that reads the disk.
     func armFault(on: String, code: String, skip: Int) -> String {
         let full = code == "full"
         let skipping = UInt32(clamping: skip)
@@ -24,6 +25,7 @@ extension Simulation {
             readFault = ArmedReadFault(code: full ? SQLITE_FULL : SimulatedDisk.Code.ioErrRead, skip: skipping, transient: false)
         case "sync": disk.fail(.sync, code: full ? SQLITE_FULL : SimulatedDisk.Code.ioErrFsync, skipping: skipping)
         case "truncate": disk.fail(.truncate, code: full ? SQLITE_FULL : SimulatedDisk.Code.ioErrTruncate, skipping: skipping)
+        case "open": disk.fail(.open, code: SQLITE_CANTOPEN, skipping: skipping)
         default: disk.fail(.write, code: full ? SQLITE_FULL : SimulatedDisk.Code.ioErrWrite, skipping: skipping)
         }
         return "armed"

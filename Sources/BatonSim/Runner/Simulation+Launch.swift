@@ -133,6 +133,10 @@ extension Simulation {
             oracle.firstLaunch(generation: observed.generation, appVersion: appVersion, processStarted: true)
             foundLine = Self.launchLine(observed, found: nil, of: 1)
         }
+        if attempts > 1 {
+            opensRetried += 1
+            foundLine += "; opened at attempt \(attempts), after \(lastError.map { "\($0)" } ?? "a failure")"
+        }
         if !disk.hasPendingWrites { oracle.noteSynced() }
         storeWork.time { process.heldOpen.finish(with: image) }
         guard process.opening.wait() === image else {

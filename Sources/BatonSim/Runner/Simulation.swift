@@ -96,6 +96,7 @@ package final class Simulation {
     var deathsBeforeTheOpen = 0
     /// Processes whose background open failed on a full disk, so their store ran without an image.
     var imagelessProcesses = 0
+    var opensRetried = 0
     var guardedCheckpoints = 0
     var fieldsWithSeveralErrorsReadBack = 0
     var errorsAtNulledElementsReadBack = 0
@@ -313,6 +314,7 @@ package final class Simulation {
         coverage.commitsBufferedBeforeTheOpen = commitsBufferedBeforeTheOpen
         coverage.deathsBeforeTheOpen = deathsBeforeTheOpen
         coverage.imagelessProcesses = imagelessProcesses
+        coverage.opensRetried = opensRetried
         coverage.guardedCheckpoints = guardedCheckpoints
         coverage.refusedResponses = refusedResponses
         coverage.recordedResponses = recordedResponses

@@ -162,7 +162,11 @@ enum {
     BATON_DISK_FAULT_WRITE = 0,
     BATON_DISK_FAULT_SYNC = 1,
     BATON_DISK_FAULT_READ = 2,
-    BATON_DISK_FAULT_TRUNCATE = 3
+    BATON_DISK_FAULT_TRUNCATE = 3,
+    /* xOpen of any file: SQLITE_CANTOPEN by default, as when the process
+     * has no descriptor left or the device's data protection keeps the
+     * file locked. */
+    BATON_DISK_FAULT_OPEN = 4
 };
 
 /* What a failed xSync does to the file's pending writes. */
@@ -237,8 +241,9 @@ void baton_disk_set_device(baton_disk *disk, uint32_t sector_size, int character
 
 /* Fault injection, on any file (temporary files included). `kind` is one
  * of BATON_DISK_FAULT_*; `code` is the SQLite result code the operation
- * returns (0 picks SQLITE_IOERR_WRITE, _FSYNC, _READ or _TRUNCATE). A
- * failed operation changes nothing. One arming per kind: arming again
+ * returns (0 picks SQLITE_IOERR_WRITE, _FSYNC, _READ, _TRUNCATE or
+ * SQLITE_CANTOPEN). A failed operation changes nothing. One arming per
+ * kind: arming again
  * replaces it.
  *   fail_next:  the next operation of that kind fails, once;
  *   fail_nth:   the n-th next one fails (n = 1 is the next one), once;

@@ -31,7 +31,8 @@ package enum CheckpointCopy {
     /// Copies the WAL of the image at `base` (a full path) and syncs the copy; false when there
     /// is no WAL to copy (nothing for a checkpoint to do, and no copy to delete afterwards).
     static func take(base: String, vfs: String?, door: SQLiteDoor) throws(SQLiteError) -> Bool {
-        guard let wal = try VFSFile.open(base + "-wal", kind: .writeAheadLog, vfs: vfs, door: door), wal.size > 0 else {
+        let present = try VFSFile.open(base + "-wal", kind: .writeAheadLog, vfs: vfs, door: door, unopenableIsAbsent: false)
+        guard let wal = present, wal.size > 0 else {
             return false
         }
         let copy = try VFSWritableFile.open(base + suffix, kind: .rollbackJournal, vfs: vfs, door: door)
@@ -58,7 +59,7 @@ package enum CheckpointCopy {
 
     /// True when a copy is beside the image at `base`.
     static func isLeft(base: String, vfs: String?, door: SQLiteDoor) throws(SQLiteError) -> Bool {
-        try VFSFile.open(base + suffix, kind: .rollbackJournal, vfs: vfs, door: door) != nil
+        try VFSFile.open(base + suffix, kind: .rollbackJournal, vfs: vfs, door: door, unopenableIsAbsent: false) != nil
     }
 
     /// Puts back a copy an open left (it died inside the checkpoint the copy guarded): its bytes
@@ -71,8 +72,12 @@ package enum CheckpointCopy {
     /// back from a backup without its WAL and shared memory. The copy's frames belong to the file
     /// that was replaced; put back, SQLite would write them over the one that replaced it.
     static func restoreIfLeft(base: String, vfs: String?, door: SQLiteDoor) throws(SQLiteError) -> Bool {
-        guard let copy = try VFSFile.open(base + suffix, kind: .rollbackJournal, vfs: vfs, door: door) else { return false }
-        let walIsThere = try VFSFile.open(base + "-wal", kind: .writeAheadLog, vfs: vfs, door: door) != nil
+        // A copy or a WAL that is there but cannot be opened now fails the open (it is tried
+        // again at the next): taken for absent, the copy would be skipped, or deleted as one
+        // beside a file put back by hand, and the checkpoint it guards run without it.
+        let left = try VFSFile.open(base + suffix, kind: .rollbackJournal, vfs: vfs, door: door, unopenableIsAbsent: false)
+        guard let copy = left else { return false }
+        let walIsThere = try VFSFile.open(base + "-wal", kind: .writeAheadLog, vfs: vfs, door: door, unopenableIsAbsent: false) != nil
         if walIsThere, let length = try checkedLength(copy) {
             let wal = try VFSWritableFile.open(base + "-wal", kind: .writeAheadLog, vfs: vfs, door: door)
             var offset = 0

@@ -44,7 +44,14 @@ final class VFSFile {
     }
 
     /// Opens `path` read-only; `nil` when there is no such file (or it is empty: nothing to read).
-    static func open(_ path: String, kind: Kind, vfs vfsName: String?, door: SQLiteDoor) throws(SQLiteError) -> VFSFile? {
+    ///
+    /// A file that is there but cannot be opened now (no descriptor left, a locked device's data
+    /// protection) is `nil` as well where its bytes would only inform a verdict SQLite makes
+    /// again (the probe); `unopenableIsAbsent: false` throws instead, where taking it for absent
+    /// would act on a file that exists (the checkpoint's copy and the WAL beside it).
+    static func open(
+        _ path: String, kind: Kind, vfs vfsName: String?, door: SQLiteDoor, unopenableIsAbsent: Bool = true
+    ) throws(SQLiteError) -> VFSFile? {
         let vfs = try find(vfsName, door: door)
         guard vfs.pointee.xOpen != nil, let xAccess = vfs.pointee.xAccess else {
             throw SQLiteError(extendedCode: .error, message: "the VFS \(vfsName ?? "(default)") cannot open files")
@@ -61,7 +68,7 @@ final class VFSFile {
             handle = opened
         case .failure(let failure):
             // Gone between the look and the open, or not openable: no verdict from its bytes.
-            if failure.extendedCode ~= .cantOpen { return nil }
+            if failure.extendedCode ~= .cantOpen, unopenableIsAbsent { return nil }
             throw SQLiteError(extendedCode: failure.extendedCode, message: "cannot open \(path) to read it")
         }
         var size: sqlite3_int64 = 0
