@@ -5,6 +5,11 @@ extension Store {
     /// Memory answers first. When it cannot, the same walk runs again inside one read transaction
     /// of the image and fills what memory lacks (hydration): memory's cells win, and every record
     /// whose row was read becomes hydrated. Runs on the main actor, synchronously.
+    ///
+    /// Under an `expiration` (or the configuration's default) the data is stale once its last
+    /// fetch is that many seconds old, when its age is unknown, and when the fetch lies after the
+    /// clock's now (the device's clock was set back since); an invalidation stales what was
+    /// fetched before it.
     public func check(_ plan: Plan, variables: Variables, expiration: Double? = nil) -> Availability {
         var source = Availability.Source.memory
         var memoryWalk = AvailabilityWalk(store: self, plan: plan, variables: variables, transaction: nil, capacity: base.idCount)
