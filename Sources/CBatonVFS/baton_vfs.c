@@ -240,7 +240,7 @@ typedef struct bfault {
     int code;
 } bfault;
 
-#define BDISK_FAULT_KINDS 5
+#define BDISK_FAULT_KINDS 6
 
 /* One pending directory change: a file's entry created or removed. */
 enum { BDIR_CREATE = 0, BDIR_REMOVE = 1 };
@@ -744,6 +744,7 @@ static int bdisk_default_fault_code(int kind) {
     case BATON_DISK_FAULT_SYNC: return SQLITE_IOERR_FSYNC;
     case BATON_DISK_FAULT_READ: return SQLITE_IOERR_READ;
     case BATON_DISK_FAULT_OPEN: return SQLITE_CANTOPEN;
+    case BATON_DISK_FAULT_DELETE: return SQLITE_IOERR_DELETE;
     default: return SQLITE_IOERR_TRUNCATE;
     }
 }
@@ -1388,6 +1389,12 @@ static int bvfs_delete(sqlite3_vfs *vfs, const char *name, int sync_dir) {
     char path[BDISK_MAX_PATH + 1];
     if (bdisk_full_path(name, path, sizeof path) != 0) {
         return SQLITE_IOERR_DELETE;
+    }
+    /* An armed delete fault: the file stays (an I/O error, a busy or
+     * protected file). */
+    int fault = bdisk_take_fault(d, BATON_DISK_FAULT_DELETE);
+    if (fault != SQLITE_OK) {
+        return fault;
     }
     if (bdir_remove(d, path) != 0) {
         return SQLITE_IOERR_DELETE_NOENT;

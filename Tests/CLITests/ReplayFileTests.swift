@@ -31,7 +31,8 @@ struct ReplayFileTests {
         (file(#"{"event":"drain","expect":{"data":{}}}"#), "event 0: expect.data goes on a check event, not on drain"),
         (file(#"{"event":"kill","expect":{"image":{}}}"#), "event 0: expect.image needs a running process, and kill ends it"),
         (file(#"{"event":"advanceClock","seconds":"5"}"#), "event 0: advanceClock needs a number \"seconds\" (seconds)"),
-        (file(#"{"event":"fault","on":"open","code":"ioerr"}"#), "event 0: fault takes \"on\": write|sync|read|truncate and \"code\": ioerr|full, or \"on\": open and \"code\": cantopen"),
+        (file(#"{"event":"fault","on":"open","code":"ioerr"}"#), "event 0: fault takes \"on\": write|sync|read|truncate and \"code\": ioerr|full, \"on\": open and \"code\": cantopen, or \"on\": delete and \"code\": ioerr"),
+        (file(#"{"event":"fault","on":"delete","code":"full"}"#), "event 0: fault takes \"on\": write|sync|read|truncate"),
         (file(#"{"event":"check","operation":"CharacterHeader","expiration":-1}"#), "event 0: check: \"expiration\" is -1.0 seconds"),
         (file(#"{"event":"drainPartway","steps":-1}"#), "event 0: drainPartway: \"steps\" is -1; it cannot be negative"),
         (file(#"{"event":"drain","steps":3}"#), "event 0: drain takes no fields (and expect), not \"steps\""),
@@ -69,9 +70,11 @@ struct ReplayFileTests {
         let text = Self.file(Self.retain, #"{"event":"kill"}"#, #"{"event":"check","operation":"CharacterHeader","variables":{"id":"1"}}"#,
                              Self.retain, #"{"event":"release","token":1}"#, #"{"event":"relaunch"}"#, #"{"event":"relaunch"}"#,
                              #"{"event":"corruptFile","seed":1}"#, #"{"event":"corruptFile","seed":2}"#, #"{"event":"advanceClock","seconds":0}"#,
-                             #"{"event":"advanceClock","seconds":-3600}"#, #"{"event":"fault","on":"open","code":"cantopen","skip":2}"#)
+                             #"{"event":"advanceClock","seconds":-3600}"#, #"{"event":"fault","on":"open","code":"cantopen","skip":2}"#,
+                             #"{"event":"fault","on":"delete","code":"ioerr"}"#)
         let file = try ReplayFile.parse(text)
-        #expect(file.events.count == 12)
+        #expect(file.events.count == 13)
+        #expect(file.events[12].event == .fault(on: "delete", code: "ioerr", skip: nil))
         #expect(file.events[10].event == .advanceClock(seconds: -3600))
         #expect(file.events[11].event == .fault(on: "open", code: "cantopen", skip: 2))
         #expect(ScheduleCheck.problems(file.events).isEmpty)

@@ -1,7 +1,7 @@
 import Baton
 
 /// A sweep in the style of SQLite's crash tests: one seed's schedule, run again once for every
-/// write, sync, truncation and open the disk does after the first launch, each time with that one
+/// write, sync, truncation, open and deletion the disk does after the first launch, each time with that one
 /// operation failing (`fail`), or failing and the process then dying at once (`crash`: a kill,
 /// and again a power loss), every invariant checked as ever.
 ///
@@ -15,11 +15,11 @@ package enum Sweep {
     }
 
     /// The operation kinds a sweep fails, in order.
-    package static let kinds = ["write", "sync", "truncate", "open"]
+    package static let kinds = ["write", "sync", "truncate", "open", "delete"]
 
     /// One run of the sweep: which operation failed, and how the process ended.
     package struct Point: Sendable, Hashable, CustomStringConvertible {
-        /// `write`, `sync`, `truncate` or `open`.
+        /// `write`, `sync`, `truncate`, `open` or `delete`.
         package var kind: String
         /// The operation's number among its kind after the first launch, from 1.
         package var nth: Int

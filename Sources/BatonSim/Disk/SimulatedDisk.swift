@@ -38,12 +38,14 @@ import CBatonVFS
 public final class SimulatedDisk: @unchecked Sendable {
     /// Operations a fault can be injected into.
     public enum FaultKind: Sendable, Hashable, CaseIterable {
-        /// `open`: opening a file (SQLite's or Baton's own), `SQLITE_CANTOPEN` by default.
-        case write, sync, read, truncate, open
+        /// `open`: opening a file (SQLite's or Baton's own), `SQLITE_CANTOPEN` by default;
+        /// `delete`: deleting one through the VFS, `SQLITE_IOERR_DELETE` (the file stays).
+        case write, sync, read, truncate, open, delete
 
         var raw: Int32 {
             switch self {
             case .open: return Int32(BATON_DISK_FAULT_OPEN)
+            case .delete: return Int32(BATON_DISK_FAULT_DELETE)
             case .write: return Int32(BATON_DISK_FAULT_WRITE)
             case .sync: return Int32(BATON_DISK_FAULT_SYNC)
             case .read: return Int32(BATON_DISK_FAULT_READ)

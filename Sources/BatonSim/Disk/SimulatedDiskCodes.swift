@@ -14,6 +14,7 @@ extension SimulatedDisk {
         public static let ioErrWrite: Int32 = SQLITE_IOERR | (3 << 8)
         public static let ioErrFsync: Int32 = SQLITE_IOERR | (4 << 8)
         public static let ioErrTruncate: Int32 = SQLITE_IOERR | (6 << 8)
+        public static let ioErrDelete: Int32 = SQLITE_IOERR | (10 << 8)
         public static let ioErrNoMem: Int32 = SQLITE_IOERR | (12 << 8)
 
         /// The primary code of a possibly extended one (`ioErrWrite` → `ioErr`).

@@ -66,7 +66,7 @@ package struct EventGenerator: Sendable {
     private var quitCrashes: SimRandom
     /// Draws whether a response is garbled on its way, and how: a stream of its own too.
     private var garbles: SimRandom
-    /// Draws whether a fault fails an open instead, and which: a stream of its own.
+    /// Draws whether a fault fails an open or a deletion instead, and which: a stream of its own.
     private var openFaults: SimRandom
     /// Draws whether a step of the clock sets it back, and how far: a stream of its own.
     private var clockSetBacks: SimRandom
@@ -119,7 +119,8 @@ package struct EventGenerator: Sendable {
         crashPositions = kinds.indices.filter { Swarm.crashKinds.contains(kinds[$0]) }
     }
 
-    /// How often a `fault` fails an open (from 2026-12-07), and how many opens it may let by.
+    /// How often a `fault` fails an open or a deletion (from 2026-12-07), and how many of them it
+    /// may let by.
     static let openFaultChance = 1.0 / 4
     static let openFaultMaxSkip = 8
     /// How often a step of the clock sets it back (the device's time corrected, or set by hand).
@@ -261,10 +262,12 @@ package struct EventGenerator: Sendable {
         case .fault:
             let on = random.pick(["write", "sync", "read"])
             let code = on == "read" ? "ioerr" : random.pick(["ioerr", "full"])
-            // One fault in four fails an open instead, one of the next few (a launch's, or a
-            // checkpoint's copy of the WAL): a stream of its own, so no other draw moved.
+            // One fault in four fails an open or a deletion instead, one of the next few (a
+            // launch's, a checkpoint's copy of the WAL, a close's): a stream of its own, so no
+            // other draw moved.
             if openFaults.chance(Self.openFaultChance) {
-                return plain(.fault(on: "open", code: "cantopen", skip: openFaults.int(0...Self.openFaultMaxSkip)))
+                let skip = openFaults.int(0...Self.openFaultMaxSkip)
+                return plain(openFaults.chance(0.5) ? .fault(on: "open", code: "cantopen", skip: skip) : .fault(on: "delete", code: "ioerr", skip: skip))
             }
             return plain(.fault(on: on, code: code))
         case .corruptFile:

@@ -158,8 +158,9 @@ enum ReplayEventJSON {
             event = .readFault(code: code, skip: try fields.count("skip"))
         default:
             let on = try fields.string("on"), code = try fields.string("code")
-            guard ["write", "sync", "read", "truncate"].contains(on) && ["ioerr", "full"].contains(code) || on == "open" && code == "cantopen" else {
-                throw ReplayError("fault takes \"on\": write|sync|read|truncate and \"code\": ioerr|full, or \"on\": open and \"code\": cantopen")
+            guard ["write", "sync", "read", "truncate"].contains(on) && ["ioerr", "full"].contains(code)
+                    || on == "open" && code == "cantopen" || on == "delete" && code == "ioerr" else {
+                throw ReplayError("fault takes \"on\": write|sync|read|truncate and \"code\": ioerr|full, \"on\": open and \"code\": cantopen, or \"on\": delete and \"code\": ioerr")
             }
             event = .fault(on: on, code: code, skip: o["skip"] == nil ? nil : try fields.count("skip"))
         }

@@ -75,26 +75,30 @@ package struct SimOutcome: Sendable {
     package var storeCPUSeconds: Double?
 }
 
-/// How many writes, syncs, truncations and opens the disk did so far (failed ones not counted).
+/// How many writes, syncs, truncations, opens and deletions the disk did so far (failed ones not
+/// counted).
 package struct DiskOperationCount: Sendable, Hashable {
     package var writes: UInt64
     package var syncs: UInt64
     package var truncates: UInt64
     package var opens: UInt64
+    package var deletes: UInt64
 
     init(_ counters: SimulatedDisk.Counters) {
         writes = counters.writes
         syncs = counters.syncs
         truncates = counters.truncates
         opens = counters.opens
+        deletes = counters.deletes
     }
 
-    /// The count of one kind of operation (`write`, `sync`, `truncate` or `open`).
+    /// The count of one kind of operation (`write`, `sync`, `truncate`, `open` or `delete`).
     package subscript(kind: String) -> UInt64 {
         switch kind {
         case "sync": syncs
         case "truncate": truncates
         case "open": opens
+        case "delete": deletes
         default: writes
         }
     }

@@ -14,9 +14,10 @@ struct ArmedReadFault: Sendable {
 extension Simulation {
     // MARK: - One-off faults
 
-    /// Arms a `fault` event: the (skip+1)-th next write, sync, truncation or open of the disk
-    /// fails (an open always with `SQLITE_CANTOPEN`: no descriptor left, a locked device), or a
-    /// read of the next check that reads the disk.
+    /// Arms a `fault` event: the (skip+1)-th next write, sync, truncation, open or deletion of the
+    /// disk fails (an open always with `SQLITE_CANTOPEN`: no descriptor left, a locked device; a
+    /// deletion with an I/O error, the file staying), or a read of the next check that reads the
+    /// disk.
     func armFault(on: String, code: String, skip: Int) -> String {
         let full = code == "full"
         let skipping = UInt32(clamping: skip)
@@ -26,6 +27,7 @@ extension Simulation {
         case "sync": disk.fail(.sync, code: full ? SQLITE_FULL : SimulatedDisk.Code.ioErrFsync, skipping: skipping)
         case "truncate": disk.fail(.truncate, code: full ? SQLITE_FULL : SimulatedDisk.Code.ioErrTruncate, skipping: skipping)
         case "open": disk.fail(.open, code: SQLITE_CANTOPEN, skipping: skipping)
+        case "delete": disk.fail(.delete, code: SimulatedDisk.Code.ioErrDelete, skipping: skipping)
         default: disk.fail(.write, code: full ? SQLITE_FULL : SimulatedDisk.Code.ioErrWrite, skipping: skipping)
         }
         return "armed"

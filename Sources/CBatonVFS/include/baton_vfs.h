@@ -166,7 +166,9 @@ enum {
     /* xOpen of any file: SQLITE_CANTOPEN by default, as when the process
      * has no descriptor left or the device's data protection keeps the
      * file locked. */
-    BATON_DISK_FAULT_OPEN = 4
+    BATON_DISK_FAULT_OPEN = 4,
+    /* xDelete: SQLITE_IOERR_DELETE by default; the file stays. */
+    BATON_DISK_FAULT_DELETE = 5
 };
 
 /* What a failed xSync does to the file's pending writes. */
@@ -241,8 +243,8 @@ void baton_disk_set_device(baton_disk *disk, uint32_t sector_size, int character
 
 /* Fault injection, on any file (temporary files included). `kind` is one
  * of BATON_DISK_FAULT_*; `code` is the SQLite result code the operation
- * returns (0 picks SQLITE_IOERR_WRITE, _FSYNC, _READ, _TRUNCATE or
- * SQLITE_CANTOPEN). A failed operation changes nothing. One arming per
+ * returns (0 picks SQLITE_IOERR_WRITE, _FSYNC, _READ, _TRUNCATE,
+ * SQLITE_CANTOPEN or SQLITE_IOERR_DELETE). A failed operation changes nothing. One arming per
  * kind: arming again
  * replaces it.
  *   fail_next:  the next operation of that kind fails, once;
