@@ -148,6 +148,56 @@ struct ProcessCheckpointTests {
         #expect(next.readRecord("Note:319") != nil)
     }
 
+    @Test("a checkpoint whose copy cannot be deleted keeps it: nothing commits until a deletion succeeds, and nothing is lost")
+    func copyDeletionFails() throws {
+        let (disk, image) = try Self.afterFailedSync(seed: 11, mutant: nil)
+        let copy = try VFSFile.fullPath(Self.path, vfs: disk.vfsName, door: SQLiteDoor()) + CheckpointCopy.suffix
+        // The checkpoint runs behind its copy; deleting the copy then fails, and again after.
+        image.enqueue(Self.notes(from: 200))
+        disk.fail(.delete, code: 0, times: SimulatedDisk.forever)
+        #expect(try image.drainCommitted().checkpoint == .failed)
+        #expect(disk.fileNames.contains(copy))
+        image.enqueue(Self.notes(from: 300))
+        guard case .failed(let error) = image.writer.drain() else {
+            Issue.record("a drain committed with the copy beside the image")
+            return
+        }
+        #expect(error.message.contains("copy of the WAL"))
+        #expect(disk.fileNames.contains(copy))
+        disk.clearFaults()
+        #expect(try image.drainCommitted().checkpoint != .failed)
+        #expect(!disk.fileNames.contains(copy))
+        for index in [100, 219, 319] { #expect(image.readRecord("Note:\(index)") != nil, "Note:\(index)") }
+        // The process dies; the next open finds a sound file and every note this launch wrote
+        // (the first launch's have aged out: unread for a whole launch).
+        image.abandon()
+        let next = try Self.open(disk)
+        defer { next.close() }
+        #expect(next.integrityCheck() == "ok")
+        for index in [100, 119, 219, 319] { #expect(next.readRecord("Note:\(index)") != nil, "Note:\(index)") }
+    }
+
+    @Test("an open whose copy cannot be deleted after its checkpoint fails; the next puts the copy back and loses nothing")
+    func openCopyDeletionFails() throws {
+        let disk = SimulatedDisk(seed: 13)
+        SimulatedDisk.seedSQLiteRandomness(13)
+        let first = try Self.open(disk, checkpointPages: 1_000)
+        first.enqueue(Self.notes(from: 0))
+        try first.drainCommitted()
+        first.abandon()
+        let copy = try VFSFile.fullPath(Self.path, vfs: disk.vfsName, door: SQLiteDoor()) + CheckpointCopy.suffix
+        // The open copies the WAL, checkpoints it, and cannot delete the copy.
+        disk.fail(.delete, code: 0, times: SimulatedDisk.forever)
+        #expect(throws: ImageError.self) { try Self.open(disk, checkpointPages: 1_000) }
+        #expect(disk.fileNames.contains(copy))
+        disk.clearFaults()
+        let next = try Self.open(disk, checkpointPages: 1_000)
+        defer { next.close() }
+        #expect(!disk.fileNames.contains(copy))
+        #expect(next.integrityCheck() == "ok")
+        for index in [0, 10, 19] { #expect(next.readRecord("Note:\(index)") != nil, "Note:\(index)") }
+    }
+
     @Test("abandon leaves the WAL as a kill does, and the next open checkpoints it behind its copy")
     func abandonKeepsWAL() throws {
         let disk = SimulatedDisk(seed: 4)
