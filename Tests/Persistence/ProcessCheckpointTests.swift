@@ -198,6 +198,28 @@ struct ProcessCheckpointTests {
         for index in [0, 10, 19] { #expect(next.readRecord("Note:\(index)") != nil, "Note:\(index)") }
     }
 
+    @Test("an open that can open no file (a locked device, no descriptor left) fails and leaves every file as it was")
+    func lockedDeviceOpen() throws {
+        let disk = SimulatedDisk(seed: 17)
+        SimulatedDisk.seedSQLiteRandomness(17)
+        let first = try Self.open(disk, checkpointPages: 1_000)
+        first.enqueue(Self.notes(from: 0))
+        try first.drainCommitted()
+        first.abandon()
+        disk.flushAll()
+        let before = disk.fileNames.sorted().map { ($0, disk.bytes(of: $0)) }
+        disk.fail(.open, code: 0, times: SimulatedDisk.forever)
+        #expect(throws: ImageError.self) { try Self.open(disk, checkpointPages: 1_000) }
+        disk.clearFaults()
+        let after = disk.fileNames.sorted().map { ($0, disk.bytes(of: $0)) }
+        let untouched = before.map(\.0) == after.map(\.0) && zip(before, after).allSatisfy { $0.1 == $1.1 }
+        #expect(untouched, "files before: \(before.map(\.0)), after: \(after.map(\.0))")
+        let next = try Self.open(disk, checkpointPages: 1_000)
+        defer { next.close() }
+        #expect(next.opening == .opened)
+        for index in [0, 19] { #expect(next.readRecord("Note:\(index)") != nil, "Note:\(index)") }
+    }
+
     @Test("abandon leaves the WAL as a kill does, and the next open checkpoints it behind its copy")
     func abandonKeepsWAL() throws {
         let disk = SimulatedDisk(seed: 4)
