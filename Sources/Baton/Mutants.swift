@@ -266,6 +266,10 @@ package enum Mutant: String, CaseIterable, Sendable {
     /// until the clock passes the stamp and the expiration after it: the rule until 2026-12-07,
     /// when BatonSim's clock began to step back.
     case clockSetBackKeepsFresh
+    /// An open that cannot open the file (a locked device's data protection, no descriptor left)
+    /// takes it for unusable and deletes it, losing every row: planted 2026-12-07 with BatonSim's
+    /// launches on a locked device, which must leave every file as it was.
+    case cantOpenDiscards
 
     /// What the mutant breaks, in a sentence.
     package var summary: String {
@@ -343,6 +347,7 @@ package enum Mutant: String, CaseIterable, Sendable {
         case .endedLayerNotCollected: "an optimistic layer reverted or answered schedules no automatic collection, so what only it reached stays in memory"
         case .retypedLinksUnnoticed: "a record keyed by its place that changes its type schedules no automatic collection, so what only its old type's fields reached stays in memory"
         case .connectionKeyReadForward: "a plain field whose input-object argument holds a string with _connection( in it is taken for a connection, so collection keeps its edges"
+        case .cantOpenDiscards: "an open that cannot open the file (a locked device) deletes it and starts the image again"
         case .clockSetBackKeepsFresh: "a fetch stamped after now (the clock was set back) stays fresh for as long as the clock takes to pass it, as if its age were negative"
         }
     }

@@ -71,9 +71,10 @@ struct ReplayFileTests {
                              Self.retain, #"{"event":"release","token":1}"#, #"{"event":"relaunch"}"#, #"{"event":"relaunch"}"#,
                              #"{"event":"corruptFile","seed":1}"#, #"{"event":"corruptFile","seed":2}"#, #"{"event":"advanceClock","seconds":0}"#,
                              #"{"event":"advanceClock","seconds":-3600}"#, #"{"event":"fault","on":"open","code":"cantopen","skip":2}"#,
-                             #"{"event":"fault","on":"delete","code":"ioerr"}"#)
+                             #"{"event":"fault","on":"delete","code":"ioerr"}"#, #"{"event":"relaunchLocked"}"#)
         let file = try ReplayFile.parse(text)
-        #expect(file.events.count == 13)
+        #expect(file.events.count == 14)
+        #expect(file.events[13].event == .relaunchLocked)
         #expect(file.events[12].event == .fault(on: "delete", code: "ioerr", skip: nil))
         #expect(file.events[10].event == .advanceClock(seconds: -3600))
         #expect(file.events[11].event == .fault(on: "open", code: "cantopen", skip: 2))

@@ -110,7 +110,9 @@ struct CoverageFloorTests {
         "commitsBufferedBeforeTheOpen": 25,  // 59
         "deathsBeforeTheOpen": 8,  // 22
         // Background opens that met a full disk and failed, so the store ran without an image.
-        "imagelessProcesses": 1,  // 4
+        "imagelessProcesses": 1,  // 4; 11 with launches on a locked device (2026-12-07)
+        // Launches on a locked device: no file could be opened, the store ran without an image.
+        "lockedLaunches": 2,  // 6
         // Launches whose image opened at a second or third attempt (open faults, from 2026-12-07,
         // among the disk's failures the first attempt met).
         "opensRetried": 5,  // 21

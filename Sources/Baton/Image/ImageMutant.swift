@@ -41,6 +41,9 @@ package enum ImageMutant: String, Sendable, Hashable, CaseIterable {
     case checkpointUnguardedAfterFailure
     /// The check's slot rows keep a cell's value without its field errors.
     case slotRowsDropErrors
+    /// An open that cannot open the file (a locked device, no descriptor left) takes it for
+    /// unusable and starts the image again.
+    case cantOpenDiscards
 }
 #endif
 
@@ -82,6 +85,8 @@ struct ImageRules: Sendable, Hashable {
     var guardsCheckpointAfterFailure = true
     /// Mutant: the check's slot rows drop their cells' field errors.
     var slotRowsDropErrors = false
+    /// Mutant: a file SQLite cannot open is deleted and started again.
+    var cantOpenDiscards = false
 
     /// The decision records' rules.
     static let production = ImageRules()
@@ -115,6 +120,7 @@ struct ImageRules: Sendable, Hashable {
         case .checkpointUnguarded: guardsCheckpoint = false
         case .checkpointUnguardedAfterFailure: guardsCheckpointAfterFailure = false
         case .slotRowsDropErrors: slotRowsDropErrors = true
+        case .cantOpenDiscards: cantOpenDiscards = true
         }
     }
     #endif

@@ -99,7 +99,11 @@ enum ImageOpener {
                 break
             }
             if vfs == nil { try createFileIfMissing(path) }
-            let connection = try Connection.open(path: path, vfs: vfs, flags: liveFlags, door: door)
+            guard let connection = try openConnection(path: path, vfs: vfs, rules: rules, door: door) else {
+                try deleteFiles(path: path, vfs: vfs, door: door)
+                discarded = .corrupt
+                continue
+            }
             // The open's own commits never checkpoint either: a wipe can leave more than SQLite's
             // 1,000 pages, and a checkpoint SQLite ran then would fail unseen (``ImageCheckpoint``).
             connection.countWALFrames()
@@ -159,6 +163,17 @@ enum ImageOpener {
             }
         }
         throw ImageError.recreateFailed(path: path)
+    }
+
+    /// The live connection to `path`; `nil` only under the mutant `cantOpenDiscards`, when SQLite
+    /// cannot open the file (it is then deleted and started again).
+    private static func openConnection(path: String, vfs: String?, rules: ImageRules, door: SQLiteDoor) throws(SQLiteError) -> Connection? {
+        do {
+            return try Connection.open(path: path, vfs: vfs, flags: liveFlags, door: door)
+        } catch {
+            if rules.cantOpenDiscards && error.code == .cantOpen { return nil }
+            throw error
+        }
     }
 
     // MARK: Inspection

@@ -63,6 +63,9 @@ package struct Coverage: Hashable, Sendable {
     /// Launches whose image opened only at a second or third attempt, the first failed by the
     /// disk (an open that could not open a file, a write or sync that failed).
     package var opensRetried = 0
+    /// Launches on a locked device (``SimEvent/relaunchLocked``): no file could be opened, the
+    /// store ran without an image.
+    package var lockedLaunches = 0
 
     package init(model: OracleCoverage = OracleCoverage(), tornWrites: Int = 0, faultsInjected: Int = 0) {
         self.model = model
@@ -84,7 +87,7 @@ package struct Coverage: Hashable, Sendable {
             + [("recordedResponses", recordedResponses), ("formatUpgrades", formatUpgrades), ("quitCrashes", quitCrashes)]
             + [("processCheckpoints", processCheckpoints), ("guardedCheckpoints", guardedCheckpoints)]
             + [("commitsBufferedBeforeTheOpen", commitsBufferedBeforeTheOpen), ("deathsBeforeTheOpen", deathsBeforeTheOpen)]
-            + [("imagelessProcesses", imagelessProcesses), ("opensRetried", opensRetried)]
+            + [("imagelessProcesses", imagelessProcesses), ("opensRetried", opensRetried), ("lockedLaunches", lockedLaunches)]
     }
 
     package static func + (lhs: Coverage, rhs: Coverage) -> Coverage {
@@ -109,6 +112,7 @@ package struct Coverage: Hashable, Sendable {
         sum.deathsBeforeTheOpen = lhs.deathsBeforeTheOpen + rhs.deathsBeforeTheOpen
         sum.imagelessProcesses = lhs.imagelessProcesses + rhs.imagelessProcesses
         sum.opensRetried = lhs.opensRetried + rhs.opensRetried
+        sum.lockedLaunches = lhs.lockedLaunches + rhs.lockedLaunches
         return sum
     }
 
@@ -178,5 +182,6 @@ package struct Coverage: Hashable, Sendable {
         deathsBeforeTheOpen = int("deathsBeforeTheOpen")
         imagelessProcesses = int("imagelessProcesses")
         opensRetried = int("opensRetried")
+        lockedLaunches = int("lockedLaunches")
     }
 }

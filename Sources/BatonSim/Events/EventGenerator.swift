@@ -66,6 +66,8 @@ package struct EventGenerator: Sendable {
     private var quitCrashes: SimRandom
     /// Draws whether a response is garbled on its way, and how: a stream of its own too.
     private var garbles: SimRandom
+    /// Draws whether a launch finds the device locked: a stream of its own.
+    private var lockedLaunches: SimRandom
     /// Draws whether a fault fails an open or a deletion instead, and which: a stream of its own.
     private var openFaults: SimRandom
     /// Draws whether a step of the clock sets it back, and how far: a stream of its own.
@@ -101,6 +103,7 @@ package struct EventGenerator: Sendable {
         recordings = random.split("recordings")
         clockSetBacks = random.split("clockSetBacks")
         openFaults = random.split("openFaults")
+        lockedLaunches = random.split("lockedLaunches")
         server = Server(world: world, random: random.split("world"), configuration: swarm.server)
         drawer = VariableDrawer(random: random.split("variables"))
         let answered = world.operations.filter { !world.settings.unansweredOperations.contains($0.name) }
@@ -119,6 +122,9 @@ package struct EventGenerator: Sendable {
         crashPositions = kinds.indices.filter { Swarm.crashKinds.contains(kinds[$0]) }
     }
 
+    /// How often a launch finds the device locked (from 2026-12-07): one in 48 (its process runs
+    /// without an image, so a campaign's other paths lose the process).
+    static let lockedLaunchChance = 1.0 / 48
     /// How often a `fault` fails an open or a deletion (from 2026-12-07), and how many of them it
     /// may let by.
     static let openFaultChance = 1.0 / 4
@@ -172,6 +178,8 @@ package struct EventGenerator: Sendable {
                 let build: LaunchBuild = launch == .upgrade ? .appUpgrade : launch == .formatUpgrade ? .formatUpgrade : .same
                 launch = .relaunchOpeningLater(build: build)
             }
+            // Drawn after the others, from a stream of its own, so that they stay put.
+            if lockedLaunches.chance(Self.lockedLaunchChance) { launch = .relaunchLocked }
             return GeneratedEvent(event: launch, execution: nil, drift: [])
         }
         var drift: [String] = []

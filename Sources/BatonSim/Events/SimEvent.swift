@@ -69,6 +69,10 @@ package enum SimEvent: Hashable, Sendable {
     /// a process that never touched the file; an open that meets a full disk fails, and the
     /// store runs without an image.
     case relaunchOpeningLater(build: LaunchBuild = .same)
+    /// A new process on a locked device (after a reboot, before the user unlocked it): no file
+    /// of the image can be opened while it opens, so its store runs without an image, and the
+    /// file must stay exactly as it was.
+    case relaunchLocked
     /// The app is updated: the running process quits (when one runs), and a process of the next
     /// app version opens the image, which wipes the rows an older version wrote.
     case upgrade
@@ -131,6 +135,7 @@ package enum SimEvent: Hashable, Sendable {
         case .powerLoss: "powerLoss"
         case .relaunch: "relaunch"
         case .relaunchOpeningLater: "relaunchOpeningLater"
+        case .relaunchLocked: "relaunchLocked"
         case .upgrade: "upgrade"
         case .formatUpgrade: "formatUpgrade"
         case .openCrash: "openCrash"
@@ -154,7 +159,7 @@ package enum SimEvent: Hashable, Sendable {
     /// True for events that launch a process of their own (quitting the running one first).
     package var launches: Bool {
         switch self {
-        case .relaunch, .relaunchOpeningLater, .upgrade, .formatUpgrade: true
+        case .relaunch, .relaunchOpeningLater, .relaunchLocked, .upgrade, .formatUpgrade: true
         default: false
         }
     }
@@ -169,7 +174,8 @@ package enum SimEvent: Hashable, Sendable {
             // A full disk before the open makes the open fail: the store then runs without an
             // image, as production's `OpeningImage` leaves it.
             true
-        case .check, .drain, .drainPartway, .quit, .relaunch, .relaunchOpeningLater, .upgrade, .formatUpgrade, .openCrash, .quitCrash, .bitRot:
+        case .check, .drain, .drainPartway, .quit, .relaunch, .relaunchOpeningLater, .relaunchLocked, .upgrade, .formatUpgrade,
+             .openCrash, .quitCrash, .bitRot:
             false
         }
     }
@@ -207,6 +213,7 @@ package enum SimEvent: Hashable, Sendable {
         case .kill: return "kill"
         case .powerLoss(let s): return "power loss seed \(s)"
         case .relaunch: return "relaunch"
+        case .relaunchLocked: return "relaunch on a locked device"
         case .relaunchOpeningLater(let build):
             let process = build == .same ? "relaunch" : "relaunch of " + build.processName
             return process + ", the image opening in the background"

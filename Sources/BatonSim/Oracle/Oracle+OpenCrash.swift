@@ -46,6 +46,24 @@ extension Oracle {
         evictionDone = true
     }
 
+    /// The running process could open no file of the image (a locked device): nothing in the
+    /// file changed, so the next launch finds a state the last end left, and the process goes on
+    /// without an image, as after ``openFailed(after:appVersion:)``. `end` is nil before the
+    /// first launch: there is no file, and the next launch is the first.
+    package mutating func openRefused(after end: ProcessEnd?) {
+        if let end {
+            crashChains = allowedChains(after: end)
+            crashCommitted = []
+            crashFollowedCorruption = end == .corruption || (end == .openCrash && crashFollowedCorruption)
+            failedDrainStates = []
+        }
+        hasImage = false
+        queue = []
+        touches = OracleTouches()
+        writerMustWipe = false
+        evictionDone = true
+    }
+
     private mutating func landChains(after end: ProcessEnd, appVersion: String, powerLoss: Bool) {
         var chains: [[OracleImage]] = []
         crashCommitted = []

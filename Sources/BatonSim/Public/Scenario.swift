@@ -99,6 +99,9 @@ public struct Scenario: Sendable {
     /// `build` names the process: the same build, the app's next version (its open wipes another
     /// version's rows), or a build one image format newer (the file made the format before first).
     public mutating func relaunchOpeningLater(build: LaunchBuild = .same) { events.append(ScheduledEvent(.relaunchOpeningLater(build: build))) }
+    /// A new process on a locked device: no file can be opened while it opens, so its store
+    /// runs without an image and the file stays as it was.
+    public mutating func relaunchLocked() { events.append(ScheduledEvent(.relaunchLocked)) }
     /// The disk is full for the next `events` events of this process (or until it ends): writes,
     /// syncs and truncations fail. An image still opening in the background then fails to open,
     /// and the store runs without one.

@@ -12,7 +12,7 @@ enum ReplayEventJSON {
         "retain": ["token", "operation", "variables"],
         "release": ["token"],
         "check": ["operation", "variables", "expiration"],
-        "collect": [], "drain": [], "invalidate": [], "quit": [], "kill": [], "relaunch": [], "relaunchOpeningLater": ["build"], "upgrade": [], "formatUpgrade": [],
+        "collect": [], "drain": [], "invalidate": [], "quit": [], "kill": [], "relaunch": [], "relaunchOpeningLater": ["build"], "relaunchLocked": [], "upgrade": [], "formatUpgrade": [],
         "drainPartway": ["steps"],
         "advanceClock": ["seconds"],
         "powerLoss": ["seed"],
@@ -79,7 +79,7 @@ enum ReplayEventJSON {
             if let seed { object["powerLossSeed"] = .int(Int(bitPattern: UInt(seed))) }
         case .relaunchOpeningLater(let build):
             if build != .same { object["build"] = .string(build.rawValue) }
-        case .collect, .drain, .invalidate, .quit, .kill, .relaunch, .upgrade, .formatUpgrade:
+        case .collect, .drain, .invalidate, .quit, .kill, .relaunch, .relaunchLocked, .upgrade, .formatUpgrade:
             break
         }
         if let expect = scheduled.expect {
@@ -137,6 +137,7 @@ enum ReplayEventJSON {
         case "kill": event = .kill
         case "powerLoss": event = .powerLoss(seed: try fields.seed("seed"))
         case "relaunch": event = .relaunch
+        case "relaunchLocked": event = .relaunchLocked
         case "relaunchOpeningLater": event = .relaunchOpeningLater(build: try fields.build())
         case "upgrade": event = .upgrade
         case "formatUpgrade": event = .formatUpgrade

@@ -103,7 +103,7 @@ private struct ScheduleState {
             }
             gone[token] = "event \(index) already released it"
             return nil
-        case .relaunch, .relaunchOpeningLater, .upgrade, .formatUpgrade:
+        case .relaunch, .relaunchOpeningLater, .relaunchLocked, .upgrade, .formatUpgrade:
             if processUp { end(at: index, kind: event.kind) }
             processUp = true
             return nil

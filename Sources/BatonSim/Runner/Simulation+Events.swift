@@ -137,6 +137,9 @@ extension Simulation {
             if process != nil { _ = try quit(index: index) }
             let found = try launch(index: index)
             return "launched generation \(process?.image.generation ?? -1), \(found)"
+        case .relaunchLocked:
+            if process != nil { _ = try quit(index: index) }
+            return try launchLocked(index: index)
         case .relaunchOpeningLater(let build):
             if process != nil { _ = try quit(index: index) }
             let line = try prepare(build, index: index)

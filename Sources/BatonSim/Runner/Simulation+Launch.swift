@@ -1,4 +1,5 @@
 import Baton
+import CSQLite
 
 extension Simulation {
     /// A new process: makes its store over production's `OpeningImage`, then opens the image
@@ -171,6 +172,58 @@ extension Simulation {
         return try storeWork.time {
             try Image.open(path: Self.imagePath, vfs: disk.vfsName, appVersion: appVersion, configuration: configuration)
         }
+    }
+
+    /// A new process on a locked device (``SimEvent/relaunchLocked``): every open of a file fails
+    /// while its image opens (three attempts, as any launch), so production's `OpeningImage`
+    /// leaves the store without an image. Nothing may touch the file: every file beside the
+    /// image must hold the bytes it held, and the next launch finds a state the last end left.
+    func launchLocked(index: Int) throws -> String {
+        startProcess()
+        beginProcess()
+        guard let process else { return "" }
+        let before = imageFiles()
+        disk.fail(.open, code: SQLITE_CANTOPEN, times: SimulatedDisk.forever)
+        var refusal: ImageError?
+        for _ in 0..<3 {
+            do {
+                let image = try openImage()
+                disk.fail(.open, code: 0, times: 0)
+                storeWork.time { image.abandon() }
+                throw violation("image-opens", "the image opened on a locked device, where no file can be opened", at: index)
+            } catch let error as ImageError {
+                refusal = error
+            }
+        }
+        disk.fail(.open, code: 0, times: 0)
+        let changed = Self.changedFiles(before: before, after: imageFiles())
+        if !changed.isEmpty {
+            throw violation(
+                "locked-open-leaves-file", "an open that could open no file changed \(changed.joined(separator: ", "))", at: index)
+        }
+        guard let refusal else { return "" }
+        storeWork.time { process.heldOpen.fail(with: refusal) }
+        guard process.opening.wait() == nil, process.opening.pendingKeys().isEmpty else {
+            throw violation("image-opens", "the store's image took an image though its open failed: \(refusal)", at: index)
+        }
+        oracle.openRefused(after: launched ? (lastEnd ?? .quit) : nil)
+        if launched { lastEnd = .openCrash }
+        imagelessProcesses += 1
+        lockedLaunches += 1
+        return "the device is locked: the open failed three times (\(refusal)), the store runs without an image, the files as they were"
+    }
+
+    /// Every file of the simulated disk with its bytes, by name.
+    private func imageFiles() -> [String: [UInt8]] {
+        var files: [String: [UInt8]] = [:]
+        for name in disk.fileNames { files[name] = disk.bytes(of: name) ?? [] }
+        return files
+    }
+
+    /// The names of the files that appeared, went or changed, in name order.
+    nonisolated static func changedFiles(before: [String: [UInt8]], after: [String: [UInt8]]) -> [String] {
+        let names = Set(before.keys).union(after.keys)
+        return names.filter { before[$0] != after[$0] }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
     /// The background open failed on a full disk, as production's may: `OpeningImage` leaves the

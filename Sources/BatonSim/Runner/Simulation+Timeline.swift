@@ -72,7 +72,7 @@ extension Simulation {
 
     static func lane(of event: SimEvent) -> Timeline.Lane {
         switch event {
-        case .quit, .kill, .powerLoss, .relaunch, .relaunchOpeningLater, .upgrade, .formatUpgrade, .openCrash, .quitCrash, .corruptFile, .bitRot: .process
+        case .quit, .kill, .powerLoss, .relaunch, .relaunchOpeningLater, .relaunchLocked, .upgrade, .formatUpgrade, .openCrash, .quitCrash, .corruptFile, .bitRot: .process
         case .drain, .drainPartway: .writer
         case .fault, .readFault, .diskFull: .disk
         default: .main

@@ -97,6 +97,7 @@ package final class Simulation {
     /// Processes whose background open failed on a full disk, so their store ran without an image.
     var imagelessProcesses = 0
     var opensRetried = 0
+    var lockedLaunches = 0
     var guardedCheckpoints = 0
     var fieldsWithSeveralErrorsReadBack = 0
     var errorsAtNulledElementsReadBack = 0
@@ -315,6 +316,7 @@ package final class Simulation {
         coverage.deathsBeforeTheOpen = deathsBeforeTheOpen
         coverage.imagelessProcesses = imagelessProcesses
         coverage.opensRetried = opensRetried
+        coverage.lockedLaunches = lockedLaunches
         coverage.guardedCheckpoints = guardedCheckpoints
         coverage.refusedResponses = refusedResponses
         coverage.recordedResponses = recordedResponses
