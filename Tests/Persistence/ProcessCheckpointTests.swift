@@ -220,6 +220,35 @@ struct ProcessCheckpointTests {
         for index in [0, 19] { #expect(next.readRecord("Note:\(index)") != nil, "Note:\(index)") }
     }
 
+    @Test("a new image whose WAL cannot be created fails its open instead of running in rollback mode")
+    func walNotCreated() throws {
+        var refused = 0
+        for skip: UInt32 in 0...12 {
+            let disk = SimulatedDisk(seed: 19)
+            SimulatedDisk.seedSQLiteRandomness(19)
+            disk.fail(.open, code: 0, skipping: skip)
+            disk.failNextSync(code: SQLITE_IOERR)
+            let image: Image
+            do {
+                image = try Self.open(disk, checkpointPages: 1_000)
+            } catch ImageError.journalModeNotWAL {
+                refused += 1
+                disk.clearFaults()
+                image = try Self.open(disk, checkpointPages: 1_000)
+            } catch {
+                disk.clearFaults()
+                image = try Self.open(disk, checkpointPages: 1_000)
+            }
+            defer { image.close() }
+            image.enqueue(Self.notes(from: 0))
+            try image.drainCommitted()
+            let wal = try VFSFile.fullPath(Self.path, vfs: disk.vfsName, door: SQLiteDoor()) + "-wal"
+            #expect((disk.bytes(of: wal)?.count ?? 0) > 0, "skip \(skip): the image commits without a WAL")
+        }
+        // One of the opens failed exactly where SQLite creates the WAL of an empty file.
+        #expect(refused > 0)
+    }
+
     @Test("abandon leaves the WAL as a kill does, and the next open checkpoints it behind its copy")
     func abandonKeepsWAL() throws {
         let disk = SimulatedDisk(seed: 4)

@@ -124,6 +124,7 @@ enum ImageOpener {
                     try connection.execute("PRAGMA page_size = \(ImageSchema.pageSize)")
                     try enableWAL(connection)
                     try initialize(connection, appVersion: appVersion)
+                    try confirmWAL(connection)
                     opening = discarded.map { .recreated($0) } ?? .created
                 case .ours:
                     if facts.userVersion != ImageSchema.rowFormatVersion { olderFormat = facts.userVersion }
@@ -287,6 +288,18 @@ enum ImageOpener {
         let mode = try connection.scalarText("PRAGMA journal_mode = WAL") ?? ""
         guard mode.lowercased() == "wal" else { throw ImageError.journalModeNotWAL(mode) }
         try connection.execute("PRAGMA synchronous = NORMAL")
+    }
+
+    /// Throws unless the connection really is in WAL mode. On an empty file `journal_mode = WAL`
+    /// answers `wal` before anything is written and switches at the first write; a WAL that cannot
+    /// be created then (no descriptor left, a locked device) leaves SQLite in rollback mode
+    /// without a word, and every later commit would go through a rollback journal that nothing
+    /// here expects (found by BatonSim once opens could fail, 2026-12-07: a power loss then left
+    /// an empty file beside a hot journal of the image, which the next open took for another
+    /// app's database and never wrote again).
+    private static func confirmWAL(_ connection: Connection) throws {
+        let mode = try connection.scalarText("PRAGMA journal_mode") ?? ""
+        guard mode.lowercased() == "wal" else { throw ImageError.journalModeNotWAL(mode) }
     }
 
     /// Creates the tables, marks the file as ours and records the application version.

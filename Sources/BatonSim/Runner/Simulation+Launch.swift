@@ -41,20 +41,26 @@ extension Simulation {
         var image: Image?
         var lastError: (any Error)?
         var attempts = 0
-        for _ in 0..<3 {
+        // A launch tries again after a failed open. An attempt the disk failed on purpose does
+        // not count against the three the open is allowed: several faults may be armed (one per
+        // kind of operation), and each may fail an attempt of its own.
+        var unexplained = 0
+        while image == nil, unexplained < 3, attempts < Self.openAttemptLimit {
             attempts += 1
+            let faultsBefore = disk.counters.injectedFaults
             do {
                 image = try openImage()
-                break
             } catch {
                 lastError = error
+                if disk.counters.injectedFaults == faultsBefore { unexplained += 1 }
             }
         }
         guard let image else {
             if fullDiskEventsLeft > 0, launched, let error = lastError as? ImageError {
                 return try runWithoutImage(process, after: error, index: index)
             }
-            throw violation("image-opens", "the image did not open three times in a row: \(lastError.map { "\($0)" } ?? "")", at: index)
+            let how = unexplained >= 3 ? "three times in a row" : "in \(attempts) attempts"
+            throw violation("image-opens", "the image did not open \(how): \(lastError.map { "\($0)" } ?? "")", at: index)
         }
         let integrity = image.integrityCheck()
         statesChecked += 1
@@ -173,6 +179,10 @@ extension Simulation {
             try Image.open(path: Self.imagePath, vfs: disk.vfsName, appVersion: appVersion, configuration: configuration)
         }
     }
+
+    /// Attempts a launch makes at most, faults the disk injected included (a full disk fails
+    /// every one).
+    static let openAttemptLimit = 12
 
     /// A new process on a locked device (``SimEvent/relaunchLocked``): every open of a file fails
     /// while its image opens (three attempts, as any launch), so production's `OpeningImage`
