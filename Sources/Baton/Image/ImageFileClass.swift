@@ -12,18 +12,22 @@ enum ImageFileClass: Equatable {
     /// Classifies a file from its bytes (``ImageFileProbe``), before SQLite opens it.
     ///
     /// - No file, or an empty one: empty, unless a hot journal says the database had pages
-    ///   before a transaction that emptied it (then it is someone's: foreign).
+    ///   before a transaction that emptied it (then it is someone's: foreign; an image's own, its
+    ///   page 1 in the journal bearing our application id: discarded as corrupt).
     /// - Fewer bytes than a header, or no SQLite magic: garbage, discarded.
     /// - Our application id: ours, unless the header is one SQLite refuses or an image never
     ///   has (discarded as corrupt), or the row format differs (discarded as another format).
     /// - Any other mark, or none, over exactly an image's tables: an image whose mark was
     ///   damaged, discarded as corrupt.
     /// - Another application id: foreign. No application id and a schema: foreign. No
-    ///   application id and no schema: empty (a hot journal that held someone's page 1: foreign).
+    ///   application id and no schema: empty (a hot journal that held someone's page 1: foreign;
+    ///   an image's page 1: discarded as corrupt).
     static func classify(_ probe: ImageFileProbe) -> ImageFileClass {
         guard let page = probe.pageOne else {
             if probe.size > 0 { return .discard(.notADatabase) }
-            if let journal = probe.journal, journal.originalPageCount > 0 { return .foreign }
+            if let journal = probe.journal, journal.originalPageCount > 0 {
+                return journal.heldAnImage ? .discard(.corrupt) : .foreign
+            }
             return .empty
         }
         guard page.hasMagic else { return .discard(.notADatabase) }
@@ -37,6 +41,7 @@ enum ImageFileClass: Equatable {
         if page.hasImageTables { return .discard(.corrupt) }
         if page.applicationID != 0 || !page.schemaIsEmpty { return .foreign }
         if let journal = probe.journal, journal.originalPageCount > 0 {
+            if journal.heldAnImage { return .discard(.corrupt) }
             guard let original = journal.originalPageOne.flatMap(DatabasePageOne.init), original.hasMagic,
                   original.applicationID == 0, original.schemaIsEmpty
             else { return .foreign }

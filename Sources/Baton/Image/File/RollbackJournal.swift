@@ -15,6 +15,14 @@ struct RollbackJournal {
 
     private static let magic: [UInt8] = [0xD9, 0xD5, 0x05, 0xF9, 0x20, 0xA1, 0x63, 0xD7]
 
+    /// True when page 1 before the transaction was an image's (our application id): the
+    /// transaction was an image's, so the file is ours, left in a state no open of ours makes
+    /// (an image commits through its WAL), and is started again rather than kept as foreign.
+    var heldAnImage: Bool {
+        guard let original = originalPageOne.flatMap(DatabasePageOne.init), original.hasMagic else { return false }
+        return original.applicationID == ImageSchema.applicationID
+    }
+
     /// Reads `file`; `nil` when it holds no journal SQLite would roll back (empty, truncated,
     /// or its header zeroed as `journal_mode=PERSIST` leaves it).
     static func read(_ file: VFSFile) throws(SQLiteError) -> RollbackJournal? {
