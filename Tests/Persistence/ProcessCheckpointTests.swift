@@ -118,6 +118,18 @@ struct ProcessCheckpointTests {
     }
     #endif
 
+    /// Queues notes 300..319 and drains: the drain must fail for the `copy` still beside the
+    /// image, and leave the copy there.
+    static func expectNoCommitBehind(_ copy: String, _ image: Image, _ disk: SimulatedDisk) {
+        image.enqueue(notes(from: 300))
+        guard case .failed(let error) = image.writer.drain() else {
+            Issue.record("a drain committed with the copy beside the image")
+            return
+        }
+        #expect(error.message.contains("copy of the WAL"))
+        #expect(disk.fileNames.contains(copy))
+    }
+
     @Test("a checkpoint that fails behind its copy keeps the copy, and the next drain finishes it before committing")
     func failedCheckpointKeepsCopy() throws {
         let (disk, image) = try Self.afterFailedSync(seed: 9, mutant: nil)
@@ -129,13 +141,7 @@ struct ProcessCheckpointTests {
         #expect(disk.fileNames.contains(copy))
         // While every sync fails, the checkpoint cannot finish: nothing commits.
         disk.fail(.sync, code: SQLITE_FULL, times: SimulatedDisk.forever)
-        image.enqueue(Self.notes(from: 300))
-        guard case .failed(let error) = image.writer.drain() else {
-            Issue.record("a drain committed with the copy beside the image")
-            return
-        }
-        #expect(error.message.contains("copy of the WAL"))
-        #expect(disk.fileNames.contains(copy))
+        Self.expectNoCommitBehind(copy, image, disk)
         disk.clearFaults()
         // The checkpoint behind the copy finished first, so this one needs no copy.
         #expect(try image.drainCommitted().checkpoint == .plain)
@@ -157,13 +163,7 @@ struct ProcessCheckpointTests {
         disk.fail(.delete, code: 0, times: SimulatedDisk.forever)
         #expect(try image.drainCommitted().checkpoint == .failed)
         #expect(disk.fileNames.contains(copy))
-        image.enqueue(Self.notes(from: 300))
-        guard case .failed(let error) = image.writer.drain() else {
-            Issue.record("a drain committed with the copy beside the image")
-            return
-        }
-        #expect(error.message.contains("copy of the WAL"))
-        #expect(disk.fileNames.contains(copy))
+        Self.expectNoCommitBehind(copy, image, disk)
         disk.clearFaults()
         #expect(try image.drainCommitted().checkpoint != .failed)
         #expect(!disk.fileNames.contains(copy))

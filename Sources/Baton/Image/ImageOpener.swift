@@ -285,8 +285,7 @@ enum ImageOpener {
 
     /// `journal_mode=WAL`, read back, and `synchronous=NORMAL`.
     private static func enableWAL(_ connection: Connection) throws {
-        let mode = try connection.scalarText("PRAGMA journal_mode = WAL") ?? ""
-        guard mode.lowercased() == "wal" else { throw ImageError.journalModeNotWAL(mode) }
+        try requireWAL(connection.scalarText("PRAGMA journal_mode = WAL"))
         try connection.execute("PRAGMA synchronous = NORMAL")
     }
 
@@ -298,8 +297,12 @@ enum ImageOpener {
     /// an empty file beside a hot journal of the image, which the next open took for another
     /// app's database and never wrote again).
     private static func confirmWAL(_ connection: Connection) throws {
-        let mode = try connection.scalarText("PRAGMA journal_mode") ?? ""
-        guard mode.lowercased() == "wal" else { throw ImageError.journalModeNotWAL(mode) }
+        try requireWAL(connection.scalarText("PRAGMA journal_mode"))
+    }
+
+    /// Throws unless SQLite answered the journal mode `wal`.
+    private static func requireWAL(_ mode: String?) throws(ImageError) {
+        guard let mode, mode.lowercased() == "wal" else { throw ImageError.journalModeNotWAL(mode ?? "") }
     }
 
     /// Creates the tables, marks the file as ours and records the application version.

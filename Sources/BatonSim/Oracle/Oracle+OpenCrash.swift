@@ -39,11 +39,7 @@ extension Oracle {
     /// an image: what it queued is dropped, later commits queue nothing, checks read nothing.
     package mutating func openFailed(after end: ProcessEnd, appVersion: String) {
         landChains(after: end, appVersion: appVersion, powerLoss: false)
-        hasImage = false
-        queue = []
-        touches = OracleTouches()
-        writerMustWipe = false
-        evictionDone = true
+        goOnWithoutImage()
     }
 
     /// The running process could open no file of the image (a locked device): nothing in the
@@ -57,6 +53,12 @@ extension Oracle {
             crashFollowedCorruption = end == .corruption || (end == .openCrash && crashFollowedCorruption)
             failedDrainStates = []
         }
+        goOnWithoutImage()
+    }
+
+    /// The process goes on without an image: what it queued is dropped, later commits queue
+    /// nothing, checks read nothing.
+    private mutating func goOnWithoutImage() {
         hasImage = false
         queue = []
         touches = OracleTouches()
