@@ -270,6 +270,15 @@ package enum Mutant: String, CaseIterable, Sendable {
     /// takes it for unusable and deletes it, losing every row: planted 2026-12-07 with BatonSim's
     /// launches on a locked device, which must leave every file as it was.
     case cantOpenDiscards
+    /// An erase's wipe deletes the rows without overwriting them: their bytes stay in the
+    /// file's free pages (planted 2026-12-07 with the store's erase).
+    case eraseLeavesBytes
+    /// An erase's drain commits and leaves its wipe in the WAL: the file keeps the erased rows
+    /// until a checkpoint, and the WAL the frames before it (planted 2026-12-07).
+    case eraseNotCheckpointed
+    /// The store's erase clears memory and forgets to tell the image, so the erased rows come
+    /// back at the next launch (planted 2026-12-07).
+    case eraseSkipsImage
 
     /// What the mutant breaks, in a sentence.
     package var summary: String {
@@ -348,6 +357,9 @@ package enum Mutant: String, CaseIterable, Sendable {
         case .retypedLinksUnnoticed: "a record keyed by its place that changes its type schedules no automatic collection, so what only its old type's fields reached stays in memory"
         case .connectionKeyReadForward: "a plain field whose input-object argument holds a string with _connection( in it is taken for a connection, so collection keeps its edges"
         case .cantOpenDiscards: "an open that cannot open the file (a locked device) deletes it and starts the image again"
+        case .eraseLeavesBytes: "an erase deletes the image's rows without overwriting them, so their bytes stay in the file's free pages"
+        case .eraseNotCheckpointed: "an erase's wipe stays in the WAL, so the file keeps the erased rows until a later checkpoint"
+        case .eraseSkipsImage: "the store's erase clears memory without telling the image, so the erased rows come back at the next launch"
         case .clockSetBackKeepsFresh: "a fetch stamped after now (the clock was set back) stays fresh for as long as the clock takes to pass it, as if its age were negative"
         }
     }

@@ -14,6 +14,7 @@ private final class BatchRecorder: StoreImage {
     }
 
     func enqueue(_ batch: WriteBatch) { batches.withLock { $0.append(batch) } }
+    func erase() {}
     func pendingKeys() -> Set<RecordKey> { [] }
     func read<T>(_ body: (any ImageReadTransaction) -> T) -> T? { nil }
 }

@@ -205,6 +205,14 @@ public final class Image: StoreImage, Sendable {
         writer.enqueue(batch)
     }
 
+    /// Drops what is queued; reads miss until the writer's next drain that commits, which deletes
+    /// every row (their bytes overwritten with zeros), then checkpoints the WAL into the file and
+    /// truncates it. Like a commit, the erase reaches the file at that drain: a process killed
+    /// before it leaves the rows for the next launch (``drainNow()`` or ``close()`` to be sure).
+    public func erase() {
+        writer.erase()
+    }
+
     public func pendingKeys() -> Set<RecordKey> {
         writer.pendingKeys()
     }

@@ -227,6 +227,10 @@ public protocol ImageReadTransaction {
 public protocol StoreImage: AnyObject, Sendable {
     /// Queues what a server commit changed for the writer (called on the main actor, returns at once).
     func enqueue(_ batch: WriteBatch)
+    /// Forgets everything the image holds, after everything queued (``Store/erase()``): what is
+    /// queued is dropped, reads miss from now on, and the writer's next drain empties the file
+    /// and leaves none of its bytes in the file or the WAL. Returns at once.
+    func erase()
     /// Records whose snapshots the writer has not committed yet: collection keeps them.
     func pendingKeys() -> Set<RecordKey>
     /// Runs `body` inside one read transaction (waiting for a write in flight); `nil` when the

@@ -44,6 +44,10 @@ package enum ImageMutant: String, Sendable, Hashable, CaseIterable {
     /// An open that cannot open the file (a locked device, no descriptor left) takes it for
     /// unusable and starts the image again.
     case cantOpenDiscards
+    /// An erase's wipe deletes without overwriting what it deletes.
+    case eraseLeavesBytes
+    /// An erase's drain runs no checkpoint of its own.
+    case eraseNotCheckpointed
 }
 #endif
 
@@ -87,6 +91,10 @@ struct ImageRules: Sendable, Hashable {
     var slotRowsDropErrors = false
     /// Mutant: a file SQLite cannot open is deleted and started again.
     var cantOpenDiscards = false
+    /// An erase's wipe overwrites what it deletes (mutant: not).
+    var eraseOverwrites = true
+    /// Mutant: an erase's drain runs no truncating checkpoint.
+    var eraseNotCheckpointed = false
 
     /// The decision records' rules.
     static let production = ImageRules()
@@ -121,6 +129,8 @@ struct ImageRules: Sendable, Hashable {
         case .checkpointUnguardedAfterFailure: guardsCheckpointAfterFailure = false
         case .slotRowsDropErrors: slotRowsDropErrors = true
         case .cantOpenDiscards: cantOpenDiscards = true
+        case .eraseLeavesBytes: eraseOverwrites = false
+        case .eraseNotCheckpointed: eraseNotCheckpointed = true
         }
     }
     #endif

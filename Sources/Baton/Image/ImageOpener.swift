@@ -122,14 +122,14 @@ enum ImageOpener {
                 case .empty:
                     // The page size holds only while the file is empty: before WAL writes page 1.
                     try connection.execute("PRAGMA page_size = \(ImageSchema.pageSize)")
-                    try enableWAL(connection)
+                    try enableWAL(connection, rules: rules)
                     try initialize(connection, appVersion: appVersion)
                     try confirmWAL(connection)
                     opening = discarded.map { .recreated($0) } ?? .created
                 case .ours:
                     if facts.userVersion != ImageSchema.rowFormatVersion { olderFormat = facts.userVersion }
                     let version = try readMeta(connection)
-                    try enableWAL(connection)
+                    try enableWAL(connection, rules: rules)
                     if !rules.keepsWALAtOpen { try restartLog(connection, base: base, door: door, guarded: rules.guardsCheckpoint) }
                     if version != appVersion {
                         try wipe(connection, appVersion: appVersion, rules: rules)
@@ -283,10 +283,14 @@ enum ImageOpener {
         return try statement.step() ? statement.int(0) : nil
     }
 
-    /// `journal_mode=WAL`, read back, and `synchronous=NORMAL`.
-    private static func enableWAL(_ connection: Connection) throws {
+    /// `journal_mode=WAL`, read back, `synchronous=NORMAL`, and `secure_delete` on: a row
+    /// replaced or deleted (an erase's above all, ``Image/erase()``) leaves zeros where its bytes
+    /// were, in its page and in the pages it frees, whatever the SQLite build's default (Debian's
+    /// is on, not every platform's). The mutant `eraseLeavesBytes` turns it off.
+    private static func enableWAL(_ connection: Connection, rules: ImageRules) throws {
         try requireWAL(connection.scalarText("PRAGMA journal_mode = WAL"))
         try connection.execute("PRAGMA synchronous = NORMAL")
+        try connection.execute("PRAGMA secure_delete = \(rules.eraseOverwrites ? 1 : 0)")
     }
 
     /// Throws unless the connection really is in WAL mode. On an empty file `journal_mode = WAL`

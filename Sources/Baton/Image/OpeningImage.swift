@@ -62,6 +62,7 @@ public final class OpeningImage: StoreImage {
             state.withLock { state in
                 switch result {
                 case .success(let image):
+                    if state.buffer.erased { image.erase() }
                     if state.buffer.overflows > 0 { image.writer.overflowedBeforeOpen(times: state.buffer.overflows) }
                     for batch in state.buffer.batches { image.enqueue(batch) }
                     state.phase = .open(image)
@@ -118,6 +119,24 @@ public final class OpeningImage: StoreImage {
         image?.enqueue(batch)
     }
 
+    /// Before the open: what is kept is dropped, and the image is erased the moment it opens,
+    /// before the commits kept after this call reach it.
+    public func erase() {
+        let image: Image? = state.withLock { state in
+            switch state.phase {
+            case .opening:
+                state.buffer = OpeningBuffer()
+                state.buffer.erased = true
+                return nil
+            case .open(let image):
+                return image
+            case .failed:
+                return nil
+            }
+        }
+        image?.erase()
+    }
+
     public func pendingKeys() -> Set<RecordKey> {
         let (image, buffered): (Image?, [WriteBatch]) = state.withLock { state in
             switch state.phase {
@@ -148,6 +167,8 @@ struct OpeningBuffer {
     var items = 0
     /// Times the bound was passed: the kept commits were dropped, and the image must empty itself.
     var overflows = 0
+    /// The store was erased: the image is erased when it opens, before the kept commits reach it.
+    var erased = false
 
     /// Keeps `batch`, unless the items kept would pass `limit`: then everything kept is dropped
     /// first (and `batch` too, when it alone passes it), as the writer's queue does.

@@ -66,6 +66,10 @@ package struct Coverage: Hashable, Sendable {
     /// Launches on a locked device (``SimEvent/relaunchLocked``): no file could be opened, the
     /// store ran without an image.
     package var lockedLaunches = 0
+    /// Erases (``SimEvent/erase``), and the drains that committed one and searched the files for
+    /// the erased texts.
+    package var erases = 0
+    package var erasesSearched = 0
 
     package init(model: OracleCoverage = OracleCoverage(), tornWrites: Int = 0, faultsInjected: Int = 0) {
         self.model = model
@@ -87,7 +91,7 @@ package struct Coverage: Hashable, Sendable {
             + [("recordedResponses", recordedResponses), ("formatUpgrades", formatUpgrades), ("quitCrashes", quitCrashes)]
             + [("processCheckpoints", processCheckpoints), ("guardedCheckpoints", guardedCheckpoints)]
             + [("commitsBufferedBeforeTheOpen", commitsBufferedBeforeTheOpen), ("deathsBeforeTheOpen", deathsBeforeTheOpen)]
-            + [("imagelessProcesses", imagelessProcesses), ("opensRetried", opensRetried), ("lockedLaunches", lockedLaunches)]
+            + [("imagelessProcesses", imagelessProcesses), ("opensRetried", opensRetried), ("lockedLaunches", lockedLaunches), ("erases", erases), ("erasesSearched", erasesSearched)]
     }
 
     package static func + (lhs: Coverage, rhs: Coverage) -> Coverage {
@@ -113,6 +117,8 @@ package struct Coverage: Hashable, Sendable {
         sum.imagelessProcesses = lhs.imagelessProcesses + rhs.imagelessProcesses
         sum.opensRetried = lhs.opensRetried + rhs.opensRetried
         sum.lockedLaunches = lhs.lockedLaunches + rhs.lockedLaunches
+        sum.erases = lhs.erases + rhs.erases
+        sum.erasesSearched = lhs.erasesSearched + rhs.erasesSearched
         return sum
     }
 
@@ -183,5 +189,7 @@ package struct Coverage: Hashable, Sendable {
         imagelessProcesses = int("imagelessProcesses")
         opensRetried = int("opensRetried")
         lockedLaunches = int("lockedLaunches")
+        erases = int("erases")
+        erasesSearched = int("erasesSearched")
     }
 }

@@ -70,6 +70,8 @@ package struct EventGenerator: Sendable {
     private var lockedLaunches: SimRandom
     /// Draws whether a fault fails an open or a deletion instead, and which: a stream of its own.
     private var openFaults: SimRandom
+    /// Draws whether the user logs out instead of the event drawn: a stream of its own.
+    private var erases: SimRandom
     /// Draws whether a step of the clock sets it back, and how far: a stream of its own.
     private var clockSetBacks: SimRandom
     /// Draws whether a response is one of the world's recorded ones, and which: a stream of its
@@ -104,6 +106,7 @@ package struct EventGenerator: Sendable {
         clockSetBacks = random.split("clockSetBacks")
         openFaults = random.split("openFaults")
         lockedLaunches = random.split("lockedLaunches")
+        erases = random.split("erases")
         server = Server(world: world, random: random.split("world"), configuration: swarm.server)
         drawer = VariableDrawer(random: random.split("variables"))
         let answered = world.operations.filter { !world.settings.unansweredOperations.contains($0.name) }
@@ -125,6 +128,9 @@ package struct EventGenerator: Sendable {
     /// How often a launch finds the device locked (from 2026-12-07): one in 48 (its process runs
     /// without an image, so a campaign's other paths lose the process).
     static let lockedLaunchChance = 1.0 / 48
+    /// How often the user logs out (from 2026-12-07): one event in 200 of a running process
+    /// becomes an erase, so most 200-event runs erase once.
+    static let eraseChance = 1.0 / 200
     /// How often a `fault` fails an open or a deletion (from 2026-12-07), and how many of them it
     /// may let by.
     static let openFaultChance = 1.0 / 4
@@ -196,6 +202,8 @@ package struct EventGenerator: Sendable {
         if crashPositions.contains(position) || kind == .corruptFile { aftershock = swarm.aftershockLength }
         var generated = draw(kind, context)
         generated.drift = drift + generated.drift
+        // Drawn after the event, from a stream of its own, so that every other draw stays put.
+        if erases.chance(Self.eraseChance) { return GeneratedEvent(event: .erase, execution: nil, drift: generated.drift) }
         return generated
     }
 

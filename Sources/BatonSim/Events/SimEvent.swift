@@ -52,6 +52,10 @@ package enum SimEvent: Hashable, Sendable {
     /// network's time, corrected it), so fetches stamped before may lie ahead of it.
     case advanceClock(seconds: Double)
     case invalidate
+    /// The user logs out: the store forgets every record, layer and fetch time at once, and the
+    /// image is erased at the writer's next drain, leaving none of the erased rows' bytes in the
+    /// file or its WAL.
+    case erase
     /// The writer drains, the image closes, the process ends.
     case quit
     /// The process is killed: the OS keeps everything written.
@@ -130,6 +134,7 @@ package enum SimEvent: Hashable, Sendable {
         case .drainPartway: "drainPartway"
         case .advanceClock: "advanceClock"
         case .invalidate: "invalidate"
+        case .erase: "erase"
         case .quit: "quit"
         case .kill: "kill"
         case .powerLoss: "powerLoss"
@@ -169,7 +174,7 @@ package enum SimEvent: Hashable, Sendable {
     /// Any other event first finishes the open (``relaunchOpeningLater``).
     package var runsBeforeTheOpen: Bool {
         switch self {
-        case .response, .optimistic, .answer, .fail, .retain, .release, .collect, .advanceClock, .invalidate,
+        case .response, .optimistic, .answer, .fail, .retain, .release, .collect, .advanceClock, .invalidate, .erase,
              .kill, .powerLoss, .corruptFile, .readFault, .fault, .diskFull:
             // A full disk before the open makes the open fail: the store then runs without an
             // image, as production's `OpeningImage` leaves it.
@@ -209,6 +214,7 @@ package enum SimEvent: Hashable, Sendable {
         case .drainPartway(let s): return "drain partway after \(s) writes, then die"
         case .advanceClock(let s): return "advance clock \(s)s"
         case .invalidate: return "invalidate"
+        case .erase: return "erase (the user logs out)"
         case .quit: return "quit"
         case .kill: return "kill"
         case .powerLoss(let s): return "power loss seed \(s)"

@@ -76,6 +76,9 @@ public struct Scenario: Sendable {
 
     public mutating func collect() { events.append(ScheduledEvent(.collect)) }
     public mutating func invalidate() { events.append(ScheduledEvent(.invalidate)) }
+    /// The user logs out: the store forgets every record, layer and fetch time, and the image
+    /// is erased at the writer's next drain.
+    public mutating func erase() { events.append(ScheduledEvent(.erase)) }
     /// Moves the device's clock by `seconds`; a negative value sets it back.
     public mutating func advanceClock(seconds: Double) { events.append(ScheduledEvent(.advanceClock(seconds: seconds))) }
 

@@ -12,7 +12,7 @@ enum ReplayEventJSON {
         "retain": ["token", "operation", "variables"],
         "release": ["token"],
         "check": ["operation", "variables", "expiration"],
-        "collect": [], "drain": [], "invalidate": [], "quit": [], "kill": [], "relaunch": [], "relaunchOpeningLater": ["build"], "relaunchLocked": [], "upgrade": [], "formatUpgrade": [],
+        "collect": [], "drain": [], "invalidate": [], "erase": [], "quit": [], "kill": [], "relaunch": [], "relaunchOpeningLater": ["build"], "relaunchLocked": [], "upgrade": [], "formatUpgrade": [],
         "drainPartway": ["steps"],
         "advanceClock": ["seconds"],
         "powerLoss": ["seed"],
@@ -79,7 +79,7 @@ enum ReplayEventJSON {
             if let seed { object["powerLossSeed"] = .int(Int(bitPattern: UInt(seed))) }
         case .relaunchOpeningLater(let build):
             if build != .same { object["build"] = .string(build.rawValue) }
-        case .collect, .drain, .invalidate, .quit, .kill, .relaunch, .relaunchLocked, .upgrade, .formatUpgrade:
+        case .collect, .drain, .invalidate, .erase, .quit, .kill, .relaunch, .relaunchLocked, .upgrade, .formatUpgrade:
             break
         }
         if let expect = scheduled.expect {
@@ -133,6 +133,7 @@ enum ReplayEventJSON {
         case "drainPartway": event = .drainPartway(steps: try fields.count("steps"))
         case "advanceClock": event = .advanceClock(seconds: try fields.duration("seconds", mayBeNegative: true))
         case "invalidate": event = .invalidate
+        case "erase": event = .erase
         case "quit": event = .quit
         case "kill": event = .kill
         case "powerLoss": event = .powerLoss(seed: try fields.seed("seed"))

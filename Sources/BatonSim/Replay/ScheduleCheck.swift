@@ -75,6 +75,10 @@ private struct ScheduleState {
         switch event {
         case .response, .check, .collect, .drain, .invalidate, .advanceClock, .fault, .readFault, .diskFull:
             return nil
+        case .erase:
+            // The erase drops every live layer: a later answer or fail of one does nothing.
+            layers = [:]
+            return nil
         case .answer(let layer, _, _, _):
             layers[layer] = nil
             return nil

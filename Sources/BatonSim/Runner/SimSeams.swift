@@ -121,6 +121,10 @@ package final class RecordingImage: StoreImage {
         image.enqueue(batch)
     }
 
+    package func erase() {
+        image.erase()
+    }
+
     package func pendingKeys() -> Set<RecordKey> {
         image.pendingKeys()
     }

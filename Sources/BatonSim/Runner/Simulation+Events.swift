@@ -113,6 +113,8 @@ extension Simulation {
             storeWork.time { process.store.invalidate() }
             oracle.invalidate()
             return "invalidated"
+        case .erase:
+            return erase()
         case .quit:
             return try quit(index: index)
         case .kill:
@@ -339,8 +341,9 @@ extension Simulation {
             oracle.drainCommitted(synced: readsImageAfter && !disk.hasPendingWrites)
             guard readsImageAfter else { return "committed" + checkpointed }
             try checkImage(process.image, index: index)
+            let erased = summary.erased ? try checkErasedBytes(after: summary.checkpoint, index: index) : ""
             let revived = revivedByLastDrain > 0 ? "; a damaged name written again brought back \(Self.count(revivedByLastDrain, "row"))" : ""
-            return drainLine(queue: queue, touches: touches, before: imageBefore, evicts: evicts) + revived + checkpointed
+            return drainLine(queue: queue, touches: touches, before: imageBefore, evicts: evicts) + erased + revived + checkpointed
         default:
             oracle.drainFailed(diskFull: fullDiskEventsLeft > 0)
             if readsImageAfter { try checkImage(process.image, index: index, expectUnchanged: true) }

@@ -98,6 +98,11 @@ package final class Simulation {
     var imagelessProcesses = 0
     var opensRetried = 0
     var lockedLaunches = 0
+    /// Erases, and the drains that committed one and were searched for its texts (``Coverage``).
+    var erases = 0
+    var erasesSearched = 0
+    /// The texts the erases since the last erase's drain must leave no byte of (``checkErasedBytes(after:index:)``).
+    var erasedTexts = Set<OracleText>()
     var guardedCheckpoints = 0
     var fieldsWithSeveralErrorsReadBack = 0
     var errorsAtNulledElementsReadBack = 0
@@ -317,6 +322,8 @@ package final class Simulation {
         coverage.imagelessProcesses = imagelessProcesses
         coverage.opensRetried = opensRetried
         coverage.lockedLaunches = lockedLaunches
+        coverage.erases = erases
+        coverage.erasesSearched = erasesSearched
         coverage.guardedCheckpoints = guardedCheckpoints
         coverage.refusedResponses = refusedResponses
         coverage.recordedResponses = recordedResponses

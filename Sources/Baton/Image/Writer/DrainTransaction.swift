@@ -127,8 +127,11 @@ final class DrainTransaction {
         summary.evicted = true
     }
 
-    /// Empties every aging table, after the queue overflowed.
-    func wipe() throws(SQLiteError) {
+    /// Empties every aging table, after the queue overflowed or the store was erased
+    /// (`erasing`). The connection runs with `secure_delete` on (``ImageOpener``), so what the
+    /// deletions remove is overwritten with zeros, in the WAL until the erase's checkpoint
+    /// (``ImageCheckpoint/afterCommit(_:erased:)``) puts it in the file.
+    func wipe(erasing: Bool = false) throws(SQLiteError) {
         for (table, _) in ImageSchema.agingTables {
             try connection.execute("DELETE FROM \(table)")
         }
@@ -137,6 +140,7 @@ final class DrainTransaction {
         lastType = nil
         lastLinkType = nil
         summary.wiped = true
+        summary.erased = erasing
     }
 
     /// Stamps what the check read, in UTF-8 order of keys.

@@ -22,9 +22,13 @@
 /// checkpoint and deletes the copy before it begins, or fails.
 enum ImageCheckpoint {
     /// After a drain committed: checkpoints when the WAL holds ``ImageState/checkpointPages``
-    /// pages or more. A failure is kept (later checkpoints are guarded); the drain stands.
-    static func afterCommit(_ state: ImageState) -> DrainCheckpoint {
-        guard let connection = state.connection, connection.walFrames >= state.checkpointPages else { return .none }
+    /// pages or more, and after an erase (`erased`) always, truncating the WAL: the log keeps
+    /// the pages the erase overwrote, and only a checkpoint puts the overwritten ones in the file.
+    /// A failure is kept (later checkpoints are guarded); the drain stands.
+    static func afterCommit(_ state: ImageState, erased: Bool = false) -> DrainCheckpoint {
+        guard let connection = state.connection else { return .none }
+        if erased, !state.rules.eraseNotCheckpointed { return run(state, connection: connection, truncating: true) }
+        guard connection.walFrames >= state.checkpointPages else { return .none }
         return run(state, connection: connection, truncating: false)
     }
 

@@ -71,7 +71,7 @@ extension ImageWriter {
             state.names = transaction.names
             state.evictionDone = true
             workCommitted(work)
-            transaction.summary.checkpoint = ImageCheckpoint.afterCommit(state)
+            transaction.summary.checkpoint = ImageCheckpoint.afterCommit(state, erased: work.erase)
             transaction.summary.batches = work.batches.count
             return .committed(transaction.summary)
         }
@@ -87,7 +87,7 @@ extension ImageWriter {
         connection.rollbackIfNeeded()
         try connection.execute("BEGIN IMMEDIATE")
         if !state.evictionDone { try transaction.evict() }
-        if work.wipe { try transaction.wipe() }
+        if work.wipe { try transaction.wipe(erasing: work.erase) }
         try transaction.stamp(touches)
 
         let total = work.batches.reduce(0) { $0 + $1.itemCount }

@@ -34,10 +34,7 @@ package final class ImageWriter: Sendable {
             let items = batch.itemCount
             if queue.queuedItems + queue.inFlightItems + items > limit {
                 // Over the bound: give up what the image would have held rather than grow without end.
-                queue.batches.removeAll()
-                queue.queuedItems = 0
-                queue.epoch += 1
-                queue.needsWipe = true
+                queue.dropAllAndWipe()
                 queue.status.overflows += 1
                 if items > limit { return true }
             }
@@ -54,11 +51,22 @@ package final class ImageWriter: Sendable {
     package func overflowedBeforeOpen(times: Int) {
         let accepted = queue.withLock { queue -> Bool in
             guard queue.accepting else { return false }
-            queue.batches.removeAll()
-            queue.queuedItems = 0
-            queue.epoch += 1
-            queue.needsWipe = true
+            queue.dropAllAndWipe()
             queue.status.overflows += times
+            return true
+        }
+        if accepted { executor.writerHasWork(self) }
+    }
+
+    /// The store was erased: what is queued is dropped, reads miss, and the next drain that
+    /// commits empties the image with its deleted bytes overwritten, then checkpoints the WAL
+    /// into the file and truncates it, so neither keeps the erased rows (``Image/erase()``).
+    package func erase() {
+        let accepted = queue.withLock { queue -> Bool in
+            guard queue.accepting else { return false }
+            queue.dropAllAndWipe()
+            queue.needsErase = true
+            queue.status.erases += 1
             return true
         }
         if accepted { executor.writerHasWork(self) }
@@ -110,7 +118,7 @@ package final class ImageWriter: Sendable {
     /// Takes everything queued into flight.
     func takeWork() -> TakenWork {
         queue.withLock { queue in
-            let work = TakenWork(batches: queue.batches, wipe: queue.needsWipe, epoch: queue.epoch)
+            let work = TakenWork(batches: queue.batches, wipe: queue.needsWipe, erase: queue.needsErase, epoch: queue.epoch)
             queue.inFlight = queue.batches
             queue.inFlightItems = queue.queuedItems
             queue.batches = []
@@ -125,6 +133,7 @@ package final class ImageWriter: Sendable {
             queue.inFlight = []
             queue.inFlightItems = 0
             if work.wipe && queue.epoch == work.epoch { queue.needsWipe = false }
+            if work.erase && queue.epoch == work.epoch { queue.needsErase = false }
             queue.status.commits += 1
             queue.status.consecutiveFailures = 0
             queue.status.lastError = nil
@@ -163,16 +172,30 @@ struct WriterQueue: Sendable {
     var inFlightItems = 0
     /// Bumped by each overflow, so a failed drain does not put back work an overflow dropped.
     var epoch = 0
-    /// Set by an overflow: the next drain empties the image first.
+    /// Set by an overflow or an erase: the next drain empties the image first.
     var needsWipe = false
+    /// Set by an erase: the next drain's wipe overwrites what it deletes and is followed by a
+    /// truncating checkpoint.
+    var needsErase = false
     var accepting = true
     var status = WriterStatus()
+
+    /// Drops everything queued (a drain in flight keeps its work, which the new epoch stops it
+    /// from putting back) and makes the next drain that commits empty the image first.
+    mutating func dropAllAndWipe() {
+        batches.removeAll()
+        queuedItems = 0
+        epoch += 1
+        needsWipe = true
+    }
 }
 
 /// What one drain took from the queue.
 struct TakenWork {
     var batches: [WriteBatch]
     var wipe: Bool
+    /// The wipe is an erase's (``ImageWriter/erase()``).
+    var erase: Bool
     var epoch: Int
 
     var isEmpty: Bool { batches.isEmpty && !wipe }

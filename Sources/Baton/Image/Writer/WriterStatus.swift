@@ -12,6 +12,8 @@ package struct WriterStatus: Sendable, Hashable {
     package var commits = 0
     /// How many times queued work went over the bound and was dropped (the image then empties itself).
     package var overflows = 0
+    /// How many times the store was erased (``Image/erase()``).
+    package var erases = 0
 
     /// True while drains fail: the writer keeps retrying; memory is ahead of the image.
     package var isBehind: Bool { consecutiveFailures > 0 }
@@ -45,8 +47,11 @@ package struct DrainSummary: Sendable, Hashable {
     package var newNames = 0
     /// True when this drain aged out the rows of earlier launches.
     package var evicted = false
-    /// True when this drain emptied the image after the queue overflowed.
+    /// True when this drain emptied the image after the queue overflowed or the store was erased.
     package var wiped = false
+    /// True when the wipe was an erase's: deleted bytes overwritten, and a truncating
+    /// checkpoint after the commit (``checkpoint``).
+    package var erased = false
     /// True when this drain first recreated a file a read found unreadable.
     package var recreatedFile = false
     /// The checkpoint that followed the commit (``ImageCheckpoint``), if the WAL had grown long.

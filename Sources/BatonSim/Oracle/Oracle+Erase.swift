@@ -1,0 +1,82 @@
+extension Oracle {
+    /// The user logs out (``SimEvent/erase``): memory forgets every record, layer, hydration and
+    /// fetch time at once; what the writer holds is dropped, and the next drain that commits
+    /// empties the image before it writes what was committed since. Until then every read
+    /// misses (as after an overflow, ``writerMustWipe``). Retained roots and the release buffer
+    /// stay: the screens that hold them go on watching. A process without an image only forgets.
+    package mutating func erase() {
+        base = [:]
+        layers = []
+        overlay = [:]
+        hydrated = []
+        fetches = [:]
+        guard hasImage else { return }
+        queue = []
+        writerMustWipe = true
+    }
+
+    /// Every text the erase must leave no byte of once its drain commits: the record keys,
+    /// typenames and string values of every image state the file may hold now, and of memory
+    /// (what was committed and never drained). Texts shorter than `minimumLength` bytes are left
+    /// out: they may occur anywhere by chance.
+    package func erasedTexts(minimumLength: Int) -> Set<OracleText> {
+        var texts = Set<OracleText>()
+        func add(_ text: OracleText) {
+            if text.string.utf8.count >= minimumLength { texts.insert(text) }
+        }
+        func add(_ value: OracleValue) {
+            switch value {
+            case .string(let text): add(text)
+            case .link(let key): add(key)
+            case .links(let keys): for key in keys { if let key { add(key) } }
+            case .list(let items): for item in items { add(item) }
+            case .null, .bool, .int, .double, .object, .number: break
+            }
+        }
+        for state in states + [image] {
+            for (key, row) in state.records {
+                add(key)
+                for cell in row.cells.values { add(cell.value) }
+            }
+            for row in state.root.values { add(row.cell.value) }
+        }
+        for (key, record) in base {
+            add(key)
+            for cell in record.cells.values { add(cell.value) }
+        }
+        return texts
+    }
+
+    /// Every text the image the model expects holds (keys, storage keys, typenames, string values,
+    /// operation identities), joined: an erased text found in it was written again since the
+    /// erase, and may stay.
+    package var imageTexts: [UInt8] {
+        var joined: [UInt8] = []
+        func add(_ text: OracleText) {
+            joined.append(contentsOf: text.bytes)
+            joined.append(0)
+        }
+        func add(_ value: OracleValue) {
+            switch value {
+            case .string(let text), .link(let text), .object(let text), .number(let text): add(text)
+            case .links(let keys): for key in keys { if let key { add(key) } }
+            case .list(let items): for item in items { add(item) }
+            case .null, .bool, .int, .double: break
+            }
+        }
+        for (key, row) in image.records {
+            add(key)
+            add(OracleText(row.typename))
+            for (storageKey, cell) in row.cells {
+                add(storageKey)
+                add(cell.value)
+            }
+        }
+        for (field, row) in image.root {
+            add(field)
+            add(row.cell.value)
+        }
+        for operation in image.fetches.keys { add(operation) }
+        return joined
+    }
+}

@@ -1,0 +1,48 @@
+import Baton
+
+extension Simulation {
+    /// The shortest text an erase's search looks for: shorter ones may occur in the file by chance.
+    static let erasedTextMinimumLength = 10
+    /// The most texts one erase's drain searches the files for (spread over the sorted texts).
+    static let erasedTextsSearched = 96
+
+    /// The user logs out: the store erases itself, the model forgets, and the texts the image
+    /// and memory held wait for the drain that commits the erase (``checkErasedBytes(after:index:)``).
+    func erase() -> String {
+        guard var process else { return "skipped" }
+        let imageless = process.imageless
+        if !imageless { erasedTexts.formUnion(oracle.erasedTexts(minimumLength: Self.erasedTextMinimumLength)) }
+        storeWork.time { process.store.erase() }
+        process.layers = [:]
+        self.process = process
+        oracle.erase()
+        erases += 1
+        return imageless ? "memory forgotten (the store has no image)" : "memory forgotten; the image is erased at the next drain"
+    }
+
+    /// After the drain that committed an erase, with its checkpoint done: neither the image's file,
+    /// its WAL nor a checkpoint's copy may hold the bytes of a text the erase forgot, unless the
+    /// model's image holds that text again (committed since). A failed checkpoint leaves them in
+    /// the WAL until a later one: not searched.
+    func checkErasedBytes(after checkpoint: DrainCheckpoint, index: Int) throws -> String {
+        defer { erasedTexts = [] }
+        guard checkpoint == .plain || checkpoint == .guarded else { return "; erased (its checkpoint did not run)" }
+        let kept = oracle.imageTexts
+        let candidates = erasedTexts.map(\.bytes).filter { kept.firstRange(of: $0) == nil }
+            .sorted { $0.lexicographicallyPrecedes($1) }
+        let step = max(1, candidates.count / Self.erasedTextsSearched)
+        let searched = stride(from: 0, to: candidates.count, by: step).map { candidates[$0] }
+        let names = [Self.imagePath, Self.imagePath + "-wal", Self.imagePath + CheckpointCopy.suffix]
+        for name in names {
+            guard let bytes = disk.bytes(of: name), !bytes.isEmpty else { continue }
+            for text in searched where bytes.firstRange(of: text) != nil {
+                throw violation(
+                    "erase-leaves-no-bytes",
+                    "after the erase's drain and checkpoint, \(name) still holds \(Legible.text(String(decoding: text, as: UTF8.self))), which only the erased image held",
+                    at: index)
+            }
+        }
+        erasesSearched += 1
+        return "; erased, \(searched.count) of the erased texts searched for and not found"
+    }
+}

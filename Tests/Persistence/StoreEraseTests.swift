@@ -1,0 +1,224 @@
+@testable import Baton
+import BatonSim
+import Foundation
+import Testing
+
+/// `Store.erase()`: a user logging out. Memory forgets at once, the check never reads the old
+/// rows again, and once the writer's drain commits the erase neither the file nor its WAL holds
+/// a byte of them.
+@MainActor
+@Suite("Erasing the store and its image")
+struct StoreEraseTests {
+    let ops = try! Operations(persistenceSDL)
+    let screen = "query Screen($id: ID!) { character(id: $id) { id name status species image } }"
+
+    /// The marker every name of the first user's characters holds, looked for in the files.
+    static let marker = "first-users-secret"
+
+    static func response(_ id: Int, name: String) -> String {
+        #"{"data":{"character":{"id":"\#(id)","name":"\#(name)","status":"Alive","species":"Human","image":"\#(id).png"}}}"#
+    }
+
+    func variables(_ id: Int) throws -> Variables {
+        try ops.plan(screen).variables(["id": .string("\(id)")])
+    }
+
+    func commit(_ store: Store, _ id: Int, name: String) throws {
+        try ops.commit(store, try ops.plan(screen), ["id": .string("\(id)")], Self.response(id, name: name))
+    }
+
+    /// A first launch that commits `count` characters whose names hold ``marker``, and quits.
+    func firstUser(_ path: String, count: Int = 60, mutant: Mutant? = nil) throws {
+        let launch = try Launch(path, mutant: mutant)
+        for id in 1...count { try commit(launch.store, id, name: "\(Self.marker)-\(id)-" + String(repeating: "x", count: 200)) }
+        launch.quit()
+    }
+
+    /// The files beside the image (the image itself included) whose bytes hold ``marker``.
+    static func filesHoldingMarker(_ path: String) -> [String] {
+        let marker = Array(marker.utf8)
+        return ["", "-wal", CheckpointCopy.suffix, "-journal"].compactMap { suffix in
+            guard let bytes = fileBytes(path + suffix) else { return nil }
+            return Array(bytes).firstRange(of: marker) == nil ? nil : "image" + suffix
+        }
+    }
+
+    @Test("an erase empties memory at once, notifies what was observed, and the check reads nothing of the old image")
+    func memoryAndCheck() throws {
+        let directory = TemporaryDirectory()
+        try firstUser(directory.imagePath)
+        let launch = try Launch(directory.imagePath)
+        let plan = try ops.plan(screen)
+        guard case .available(_, _, .image) = launch.store.check(plan, variables: try variables(1)) else {
+            Issue.record("the first user's character was not read from the image")
+            return
+        }
+        let observed = try #require(launch.store.record(RecordKey("Character:1")))
+        #expect(observed.data != nil)
+        let layer = launch.store.commitOptimistic(try Ingest.normalize(
+            plan: plan, variables: try variables(1), response: Array(Self.response(1, name: "optimistic").utf8)))
+
+        launch.store.erase()
+        #expect(observed.data == nil)
+        #expect(launch.store.keys.isEmpty)
+        #expect(launch.store.layerCount == 0)
+        #expect(launch.store.fetchTime(of: plan.identity(try variables(1))) == nil)
+        // The writer has not run: the rows are still in the file, and the check must not read them.
+        #expect(launch.store.check(plan, variables: try variables(2)) == .missing)
+        #expect(launch.store.keys.isEmpty)
+        // A revert of the layer the erase dropped changes nothing.
+        launch.store.revert(layer)
+        #expect(launch.store.keys.isEmpty)
+
+        try commit(launch.store, 500, name: "second user")
+        guard case .committed(let summary) = launch.image.writer.drain() else {
+            Issue.record("the erase's drain did not commit")
+            return
+        }
+        #expect(summary.erased && summary.wiped)
+        #expect(summary.checkpoint == .plain)
+        #expect(launch.store.check(plan, variables: try variables(3)) == .missing)
+        #expect(launch.store.check(plan, variables: try variables(500)).isAvailable)
+        launch.quit()
+
+        let next = try Launch(directory.imagePath)
+        #expect(next.store.check(plan, variables: try variables(1)) == .missing)
+        guard case .available(_, _, .image) = next.store.check(plan, variables: try variables(500)) else {
+            Issue.record("the second user's character, committed after the erase, was not in the image")
+            return
+        }
+        next.quit()
+    }
+
+    @Test("once the erase's drain commits, neither the file nor its WAL holds a byte of the erased rows")
+    func noBytesLeft() throws {
+        let directory = TemporaryDirectory()
+        try firstUser(directory.imagePath)
+        #expect(Self.filesHoldingMarker(directory.imagePath) == ["image"])
+        let launch = try Launch(directory.imagePath)
+        let plan = try ops.plan(screen)
+        for id in 1...30 { _ = launch.store.check(plan, variables: try variables(id)) }
+        try commit(launch.store, 7, name: "\(Self.marker)-updated")
+        launch.drain()
+        #expect(!Self.filesHoldingMarker(directory.imagePath).isEmpty)
+        launch.store.erase()
+        try commit(launch.store, 500, name: "second user")
+        launch.drain()
+        #expect(Self.filesHoldingMarker(directory.imagePath) == [])
+        launch.image.abandon()
+        #expect(Self.filesHoldingMarker(directory.imagePath) == [])
+    }
+
+    @Test(
+        "each way an erase can leave the old rows is caught",
+        arguments: [
+            (Mutant.eraseLeavesBytes, ["image"]), (.eraseNotCheckpointed, ["image", "image-wal"]),
+        ])
+    func mutantsLeaveBytes(mutant: Mutant, holding: [String]) throws {
+        guard Mutants.available else { return }
+        let directory = TemporaryDirectory()
+        try firstUser(directory.imagePath, mutant: mutant)
+        let launch = try Launch(directory.imagePath, mutant: mutant)
+        try commit(launch.store, 7, name: "\(Self.marker)-updated")
+        launch.drain()
+        launch.store.erase()
+        launch.drain()
+        #expect(Self.filesHoldingMarker(directory.imagePath) == holding)
+        launch.image.abandon()
+    }
+
+    @Test("an erase that never reaches the image leaves the rows for the next launch (mutant)", arguments: [nil, Mutant.eraseSkipsImage])
+    func skippedImage(mutant: Mutant?) throws {
+        guard Mutants.available || mutant == nil else { return }
+        let directory = TemporaryDirectory()
+        try firstUser(directory.imagePath, count: 3)
+        let launch = try Launch(directory.imagePath, mutant: mutant)
+        launch.store.erase()
+        launch.quit()
+        #expect(try Self.rowCount(directory.imagePath) == (mutant == nil ? 0 : 3))
+    }
+
+    @Test("a process killed before the writer ran the erase leaves the rows for the next launch")
+    func killedBeforeTheDrain() throws {
+        let directory = TemporaryDirectory()
+        try firstUser(directory.imagePath, count: 3)
+        let launch = try Launch(directory.imagePath)
+        launch.store.erase()
+        #expect(launch.image.writer.hasQueuedWork)
+        launch.image.abandon()
+        #expect(try Self.rowCount(directory.imagePath) == 3)
+    }
+
+    /// The rows of the image's records table, read with SQLite itself.
+    static func rowCount(_ path: String) throws -> Int? {
+        try withRawDatabase(path) { try $0.scalarInt("SELECT count(*) FROM records WHERE key LIKE 'Character:%'") }
+    }
+
+    @Test("an erase whose drain fails keeps every read missing, and the next drain erases")
+    func failedDrain() throws {
+        let directory = TemporaryDirectory()
+        try firstUser(directory.imagePath, count: 5)
+        let plan = try ops.plan(screen)
+        let faults = FaultInjector()
+        var configuration = ImageConfiguration(executor: ManualWriterExecutor(), faults: faults)
+        configuration.checkpointPages = 1_000
+        let image = try Image.open(path: directory.imagePath, appVersion: "persistence-tests", configuration: configuration)
+        let store = Store(image: image, clock: TestClock(), configuration: .init(collectsAutomatically: false))
+        store.erase()
+        try commit(store, 500, name: "second user")
+        faults.fail(.step, with: .ioerr)
+        guard case .failed = image.writer.drain() else {
+            Issue.record("the drain did not fail")
+            return
+        }
+        #expect(store.check(plan, variables: try variables(2)) == .missing)
+        guard case .committed(let summary) = image.writer.drain() else {
+            Issue.record("the second drain did not commit")
+            return
+        }
+        #expect(summary.erased)
+        #expect(image.writer.status.erases == 1)
+        image.close()
+        #expect(Self.filesHoldingMarker(directory.imagePath) == [])
+        let next = try Launch(directory.imagePath)
+        #expect(next.store.check(plan, variables: try variables(2)) == .missing)
+        #expect(next.store.check(plan, variables: try variables(500)).isAvailable)
+        next.quit()
+    }
+
+    @Test("an erase before a background open erases the image the moment it opens, before the commits made after it")
+    func beforeTheOpen() throws {
+        let directory = TemporaryDirectory()
+        try firstUser(directory.imagePath, count: 5)
+        let plan = try ops.plan(screen)
+        let path = directory.imagePath
+        let pending = PendingOpen()
+        let opening = OpeningImage(start: { pending.job = $0 }) { () throws(ImageError) -> Image in
+            try Image.open(path: path, appVersion: "persistence-tests", configuration: ImageConfiguration(executor: ManualWriterExecutor()))
+        }
+        let store = Store(image: opening, clock: TestClock(), configuration: .init(collectsAutomatically: false))
+        try commit(store, 400, name: "before the erase")
+        store.erase()
+        try commit(store, 500, name: "second user")
+        #expect(opening.pendingKeys() == [RecordKey("Character:500"), .queryRoot])
+        pending.job?()
+        let image = try #require(opening.wait())
+        #expect(store.check(plan, variables: try variables(2)) == .missing)
+        guard case .committed(let summary) = image.writer.drain() else {
+            Issue.record("the drain did not commit")
+            return
+        }
+        #expect(summary.erased)
+        image.close()
+        let next = try Launch(directory.imagePath)
+        #expect(next.store.check(plan, variables: try variables(2)) == .missing)
+        #expect(next.store.check(plan, variables: try variables(400)) == .missing)
+        #expect(next.store.check(plan, variables: try variables(500)).isAvailable)
+        next.quit()
+    }
+}
+
+/// The open's work, held until the test runs it.
+private final class PendingOpen: @unchecked Sendable {
+    var job: (@Sendable () -> Void)?
+}
