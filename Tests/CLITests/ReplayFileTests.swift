@@ -81,6 +81,21 @@ struct ReplayFileTests {
         #expect(ScheduleCheck.problems(file.events).isEmpty)
     }
 
+    @Test("an erase reads and renders, and a fail of a layer it dropped is named as doing nothing")
+    func erase() throws {
+        let file = try ReplayFile.parse(Self.file(#"{"event":"erase"}"#))
+        #expect(file.events.map(\.event) == [.erase])
+        #expect(file.render().contains(#"{"event":"erase"}"#))
+        let layer = SimEvent.optimistic(
+            layer: 1, operation: "AddNote", variables: ["id": .string("1"), "text": .string("a")],
+            body: .json(try JSONValue.parse(#"{"data":{"addNote":{"id":"1","text":"a","tags":[]}}}"#)))
+        let kept = ScheduleCheck.problems([ScheduledEvent(layer), ScheduledEvent(.fail(layer: 1))])
+        #expect(kept.isEmpty)
+        let dropped = ScheduleCheck.problems([ScheduledEvent(layer), ScheduledEvent(.erase), ScheduledEvent(.fail(layer: 1))])
+        #expect(dropped.map(\.index) == [2])
+        #expect(dropped.first?.isNoOp == true)
+    }
+
     @Test("the disk's checkpoint size round-trips, and a file without one checkpoints at production's 1,000 pages")
     func checkpointPages() throws {
         var file = ReplayFile(

@@ -186,6 +186,37 @@ struct StoreEraseTests {
         next.quit()
     }
 
+    @Test("an erase while a drain is in flight: the drain's commit leaves the erase for the next drain, its failure puts nothing back")
+    func duringADrain() throws {
+        let directory = TemporaryDirectory()
+        let image = try openTestImage(directory.imagePath)
+        let old = WriteBatch(snapshots: [snapshot("Character:1", "Character", ["name": .string("old")])])
+        image.enqueue(old)
+        let committed = image.writer.takeWork()
+        image.erase()
+        image.writer.workCommitted(committed)
+        #expect(image.read { _ in true } == nil)
+        let next = image.writer.takeWork()
+        #expect(next.wipe && next.erase)
+        image.writer.workFailed(next, error: SQLiteError(extendedCode: .ioerr, message: "test"))
+
+        image.enqueue(old)
+        let failed = image.writer.takeWork()
+        image.erase()
+        image.writer.workFailed(failed, error: SQLiteError(extendedCode: .ioerr, message: "test"))
+        #expect(image.pendingKeys().isEmpty)
+        let retried = image.writer.takeWork()
+        #expect(retried.batches.isEmpty && retried.erase)
+        image.writer.workFailed(retried, error: SQLiteError(extendedCode: .ioerr, message: "test"))
+        guard case .committed(let summary) = image.writer.drain() else {
+            Issue.record("the drain did not commit")
+            return
+        }
+        #expect(summary.erased)
+        #expect(image.readRecord("Character:1") == nil)
+        image.close()
+    }
+
     @Test("an erase before a background open erases the image the moment it opens, before the commits made after it")
     func beforeTheOpen() throws {
         let directory = TemporaryDirectory()
