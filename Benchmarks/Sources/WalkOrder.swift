@@ -20,7 +20,7 @@ final class WalkRecorder: StoreImage {
     }
 
     func enqueue(_ batch: WriteBatch) { image.enqueue(batch) }
-    func erase() { image.erase() }
+    func erase() -> Bool { image.erase() }
     func pendingKeys() -> Set<RecordKey> { image.pendingKeys() }
 
     func read<T>(_ body: (any ImageReadTransaction) -> T) -> T? {

@@ -14,7 +14,7 @@ private final class BatchRecorder: StoreImage {
     }
 
     func enqueue(_ batch: WriteBatch) { batches.withLock { $0.append(batch) } }
-    func erase() {}
+    func erase() -> Bool { true }
     func pendingKeys() -> Set<RecordKey> { [] }
     func read<T>(_ body: (any ImageReadTransaction) -> T) -> T? { nil }
 }

@@ -186,6 +186,30 @@ struct StoreEraseTests {
         next.quit()
     }
 
+    @Test("an erase the image cannot take (its open failed, or it was closed) says so, and the file keeps its rows")
+    func imageCannotTake() throws {
+        let directory = TemporaryDirectory()
+        try firstUser(directory.imagePath, count: 3)
+        let failed = OpeningImage(start: { $0() }) { () throws(ImageError) -> Image in
+            throw ImageError.sqlite(SQLiteError(extendedCode: .ioerr, message: "the device is locked"))
+        }
+        let store = Store(image: failed, clock: TestClock(), configuration: .init(collectsAutomatically: false))
+        try commit(store, 500, name: "second user")
+        #expect(store.erase() == false)
+        #expect(store.keys.isEmpty)
+        #expect(try Self.rowCount(directory.imagePath) == 3)
+
+        let launch = try Launch(directory.imagePath)
+        launch.image.close()
+        #expect(launch.store.erase() == false)
+        #expect(try Self.rowCount(directory.imagePath) == 3)
+        let opened = try Launch(directory.imagePath)
+        #expect(opened.store.erase())
+        #expect(Store(image: nil).erase())
+        opened.quit()
+        #expect(try Self.rowCount(directory.imagePath) == 0)
+    }
+
     @Test("an erase while a drain is in flight: the drain's commit leaves the erase for the next drain, its failure puts nothing back")
     func duringADrain() throws {
         let directory = TemporaryDirectory()
@@ -193,7 +217,7 @@ struct StoreEraseTests {
         let old = WriteBatch(snapshots: [snapshot("Character:1", "Character", ["name": .string("old")])])
         image.enqueue(old)
         let committed = image.writer.takeWork()
-        image.erase()
+        #expect(image.erase())
         image.writer.workCommitted(committed)
         #expect(image.read { _ in true } == nil)
         let next = image.writer.takeWork()
@@ -202,7 +226,7 @@ struct StoreEraseTests {
 
         image.enqueue(old)
         let failed = image.writer.takeWork()
-        image.erase()
+        #expect(image.erase())
         image.writer.workFailed(failed, error: SQLiteError(extendedCode: .ioerr, message: "test"))
         #expect(image.pendingKeys().isEmpty)
         let retried = image.writer.takeWork()
@@ -229,7 +253,7 @@ struct StoreEraseTests {
         }
         let store = Store(image: opening, clock: TestClock(), configuration: .init(collectsAutomatically: false))
         try commit(store, 400, name: "before the erase")
-        store.erase()
+        #expect(store.erase())
         try commit(store, 500, name: "second user")
         #expect(opening.pendingKeys() == [RecordKey("Character:500"), .queryRoot])
         pending.job?()

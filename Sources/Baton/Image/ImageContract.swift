@@ -229,8 +229,10 @@ public protocol StoreImage: AnyObject, Sendable {
     func enqueue(_ batch: WriteBatch)
     /// Forgets everything the image holds, after everything queued (``Store/erase()``): what is
     /// queued is dropped, reads miss from now on, and the writer's next drain empties the file
-    /// and leaves none of its bytes in the file or the WAL. Returns at once.
-    func erase()
+    /// and leaves none of its bytes in the file or the WAL. Returns at once: `true` when the erase
+    /// will reach the file, `false` when the image has no file it may write (its open failed, it
+    /// was closed, or the file is another app's), so the file keeps whatever it holds.
+    func erase() -> Bool
     /// Records whose snapshots the writer has not committed yet: collection keeps them.
     func pendingKeys() -> Set<RecordKey>
     /// Runs `body` inside one read transaction (waiting for a write in flight); `nil` when the

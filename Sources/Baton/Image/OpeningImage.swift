@@ -62,7 +62,7 @@ public final class OpeningImage: StoreImage {
             state.withLock { state in
                 switch result {
                 case .success(let image):
-                    if state.buffer.erased { image.erase() }
+                    if state.buffer.erased { image.writer.erase() }
                     if state.buffer.overflows > 0 { image.writer.overflowedBeforeOpen(times: state.buffer.overflows) }
                     for batch in state.buffer.batches { image.enqueue(batch) }
                     state.phase = .open(image)
@@ -120,21 +120,23 @@ public final class OpeningImage: StoreImage {
     }
 
     /// Before the open: what is kept is dropped, and the image is erased the moment it opens,
-    /// before the commits kept after this call reach it.
-    public func erase() {
-        let image: Image? = state.withLock { state in
+    /// before the commits kept after this call reach it (`true`, though an open that then fails
+    /// erases nothing). After an open that failed: `false`, the file is left as it is.
+    public func erase() -> Bool {
+        let image: Image?? = state.withLock { state in
             switch state.phase {
             case .opening:
                 state.buffer = OpeningBuffer()
                 state.buffer.erased = true
-                return nil
+                return .some(nil)
             case .open(let image):
                 return image
             case .failed:
                 return nil
             }
         }
-        image?.erase()
+        guard let image else { return false }
+        return image?.erase() ?? true
     }
 
     public func pendingKeys() -> Set<RecordKey> {

@@ -8,7 +8,14 @@ extension Store {
     /// (the screens that watch them get the next user's data); an answer or a revert of a layer
     /// the erase dropped does nothing of the layer's. Like a commit, the erase is durable once the
     /// writer's drain commits it.
-    public func erase() {
+    ///
+    /// - Returns: `false` when the image could not take the erase (its open failed, as on a
+    ///   device still locked, or it was closed): memory is forgotten, the file keeps its rows,
+    ///   and the next launch would read them, so the app should erase again once an image opens
+    ///   (an erase before a background open finishes erases the image the moment it opens).
+    ///   `true` with no image at all.
+    @discardableResult
+    public func erase() -> Bool {
         let visibleBefore = objects.keys.sorted()
         replaceOverlay([:], in: &base)
         layers = []
@@ -18,7 +25,8 @@ extension Store {
         base = emptied
         fetches = [:]
         needsCollection = false
-        if !configuration.mutant.isOn(.eraseSkipsImage) { image?.erase() }
+        let reached = configuration.mutant.isOn(.eraseSkipsImage) ? true : image?.erase() ?? true
         refreshObjects(visibleBefore)
+        return reached
     }
 }

@@ -121,7 +121,7 @@ package final class RecordingImage: StoreImage {
         image.enqueue(batch)
     }
 
-    package func erase() {
+    package func erase() -> Bool {
         image.erase()
     }
 

@@ -8,16 +8,24 @@ extension Simulation {
 
     /// The user logs out: the store erases itself, the model forgets, and the texts the image
     /// and memory held wait for the drain that commits the erase (``checkErasedBytes(after:index:)``).
-    func erase() -> String {
+    /// The store's answer must be the model's: the erase reaches the file unless the process
+    /// runs without an image (`erase-reports-reach`).
+    func erase(index: Int) throws -> String {
         guard var process else { return "skipped" }
-        let imageless = process.imageless
-        if !imageless { erasedTexts.formUnion(oracle.erasedTexts(minimumLength: Self.erasedTextMinimumLength)) }
-        storeWork.time { process.store.erase() }
+        let reaches = oracle.hasImage
+        if reaches { erasedTexts.formUnion(oracle.erasedTexts(minimumLength: Self.erasedTextMinimumLength)) }
+        let reached = storeWork.time { process.store.erase() }
         process.layers = [:]
         self.process = process
         oracle.erase()
         erases += 1
-        return imageless ? "memory forgotten (the store has no image)" : "memory forgotten; the image is erased at the next drain"
+        guard reached == reaches else {
+            throw violation(
+                "erase-reports-reach",
+                "the store's erase answered \(reached) (\(reached ? "it reaches the image" : "the image cannot take it")); the model's process \(reaches ? "has" : "has no") image",
+                at: index)
+        }
+        return reaches ? "memory forgotten; the image is erased at the next drain" : "memory forgotten; the store has no image, so the file keeps its rows"
     }
 
     /// After the drain that committed an erase, with its checkpoint done: neither the image's file,

@@ -114,7 +114,7 @@ extension Simulation {
             oracle.invalidate()
             return "invalidated"
         case .erase:
-            return erase()
+            return try erase(index: index)
         case .quit:
             return try quit(index: index)
         case .kill:

@@ -61,7 +61,8 @@ package final class ImageWriter: Sendable {
     /// The store was erased: what is queued is dropped, reads miss, and the next drain that
     /// commits empties the image with its deleted bytes overwritten, then checkpoints the WAL
     /// into the file and truncates it, so neither keeps the erased rows (``Image/erase()``).
-    package func erase() {
+    @discardableResult
+    package func erase() -> Bool {
         let accepted = queue.withLock { queue -> Bool in
             guard queue.accepting else { return false }
             queue.dropAllAndWipe()
@@ -70,6 +71,7 @@ package final class ImageWriter: Sendable {
             return true
         }
         if accepted { executor.writerHasWork(self) }
+        return accepted
     }
 
     /// Keys of snapshots queued or in a drain that has not committed (the query root too, when
