@@ -48,8 +48,10 @@ extension Oracle {
     }
 
     /// Every text the image the model expects holds (keys, storage keys, typenames, string values,
-    /// operation identities), joined: an erased text found in it was written again since the
-    /// erase, and may stay.
+    /// field errors' messages, paths and members, operation identities), joined: an erased text
+    /// found in it was written again since the erase, and may stay (campaigns of 2026-12-07 met
+    /// an erased string back in a later response's error, seeds 384044157 and 203600657 of
+    /// GitHub's world).
     package var imageTexts: [UInt8] {
         var joined: [UInt8] = []
         func add(_ text: OracleText) {
@@ -64,17 +66,26 @@ extension Oracle {
             case .null, .bool, .int, .double: break
             }
         }
+        func add(_ cell: OracleCell) {
+            add(cell.value)
+            for error in cell.errors {
+                add(error.message)
+                add(error.path)
+                if let extensions = error.extensions { add(extensions) }
+                if let others = error.otherMembers { add(others) }
+            }
+        }
         for (key, row) in image.records {
             add(key)
             add(OracleText(row.typename))
             for (storageKey, cell) in row.cells {
                 add(storageKey)
-                add(cell.value)
+                add(cell)
             }
         }
         for (field, row) in image.root {
             add(field)
-            add(row.cell.value)
+            add(row.cell)
         }
         for operation in image.fetches.keys { add(operation) }
         return joined
