@@ -36,7 +36,7 @@ extension Simulation {
         defer { erasedTexts = [] }
         guard checkpoint == .plain || checkpoint == .guarded else { return "; erased (its checkpoint did not run)" }
         let kept = oracle.imageTexts
-        let candidates = erasedTexts.map(\.bytes).filter { kept.firstRange(of: $0) == nil }
+        let candidates = erasedTexts.map(\.bytes).filter { !Self.mayOccurByChance($0, beside: kept) }
             .sorted { $0.lexicographicallyPrecedes($1) }
         let step = max(1, candidates.count / Self.erasedTextsSearched)
         let searched = stride(from: 0, to: candidates.count, by: step).map { candidates[$0] }
@@ -52,5 +52,16 @@ extension Simulation {
         }
         erasesSearched += 1
         return "; erased, \(searched.count) of the erased texts searched for and not found"
+    }
+
+    /// True when `text`, or `text` without up to three bytes at either end, is in `kept`: the
+    /// bytes around a text the image holds again may complete it by chance (GitHub's seed
+    /// 470229194 at 2,000 events: the erased id `Repository_11` was `Repository_1`, written
+    /// again, followed in its row by a byte that reads `1`).
+    static func mayOccurByChance(_ text: [UInt8], beside kept: [UInt8]) -> Bool {
+        for cut in 0...3 where text.count - cut >= erasedTextMinimumLength - 3 {
+            if kept.firstRange(of: text.dropLast(cut)) != nil || kept.firstRange(of: text.dropFirst(cut)) != nil { return true }
+        }
+        return false
     }
 }
