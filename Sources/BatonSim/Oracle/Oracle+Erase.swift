@@ -15,11 +15,12 @@ extension Oracle {
         writerMustWipe = true
     }
 
-    /// Every text the erase must leave no byte of once its drain commits: the record keys,
-    /// typenames and string values of every image state the file may hold now, and of memory
-    /// (what was committed and never drained). Texts shorter than `minimumLength` bytes are left
-    /// out: they may occur anywhere by chance.
-    package func erasedTexts(minimumLength: Int) -> Set<OracleText> {
+    /// Every text the erase must leave no byte of once its drain commits: the record keys, links
+    /// and string values of the image (with the rows a damaged name hides), of memory (what was
+    /// committed and never drained), and, with `everyState` (an image still opening, which may
+    /// land on any of them), of every state the file may hold. Texts shorter than
+    /// `minimumLength` bytes are left out: they may occur anywhere by chance.
+    package func erasedTexts(minimumLength: Int, everyState: Bool) -> Set<OracleText> {
         var texts = Set<OracleText>()
         func add(_ text: OracleText) {
             if text.string.utf8.count >= minimumLength { texts.insert(text) }
@@ -33,7 +34,7 @@ extension Oracle {
             case .null, .bool, .int, .double, .object, .number: break
             }
         }
-        for state in states + [image] {
+        for state in everyState ? states + [image, dormant] : [image, dormant] {
             for (key, row) in state.records {
                 add(key)
                 for cell in row.cells.values { add(cell.value) }

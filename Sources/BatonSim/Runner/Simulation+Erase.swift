@@ -1,10 +1,13 @@
 import Baton
+import Glibc
 
 extension Simulation {
     /// The shortest text an erase's search looks for: shorter ones may occur in the file by chance.
     static let erasedTextMinimumLength = 10
-    /// The most texts one erase's drain searches the files for (spread over the sorted texts).
+    /// The most texts one erase's drain searches the files for (spread over the sorted texts),
+    /// and the most it considers to find them.
     static let erasedTextsSearched = 96
+    static let erasedTextsConsidered = 384
 
     /// The user logs out: the store erases itself, the model forgets, and the texts the image
     /// and memory held wait for the drain that commits the erase (``checkErasedBytes(after:index:)``).
@@ -13,7 +16,11 @@ extension Simulation {
     func erase(index: Int) throws -> String {
         guard var process else { return "skipped" }
         let reaches = oracle.hasImage
-        if reaches { erasedTexts.formUnion(oracle.erasedTexts(minimumLength: Self.erasedTextMinimumLength)) }
+        if reaches {
+            // While the image still opens, the open may land on any state the last end left.
+            let texts = oracle.erasedTexts(minimumLength: Self.erasedTextMinimumLength, everyState: process.opensLater)
+            erasedTexts.formUnion(texts)
+        }
         let reached = storeWork.time { process.store.erase() }
         process.layers = [:]
         self.process = process
@@ -36,14 +43,22 @@ extension Simulation {
         defer { erasedTexts = [] }
         guard checkpoint == .plain || checkpoint == .guarded else { return "; erased (its checkpoint did not run)" }
         let kept = oracle.imageTexts
-        let candidates = erasedTexts.map(\.bytes).filter { !Self.mayOccurByChance($0, beside: kept) }
-            .sorted { $0.lexicographicallyPrecedes($1) }
-        let step = max(1, candidates.count / Self.erasedTextsSearched)
-        let searched = stride(from: 0, to: candidates.count, by: step).map { candidates[$0] }
+        let sorted = erasedTexts.map(\.bytes).sorted { $0.lexicographicallyPrecedes($1) }
+        // Spread over the sorted texts: every k-th first, then the ones after them.
+        let step = max(1, sorted.count / Self.erasedTextsConsidered)
+        var searched: [[UInt8]] = []
+        var considered = 0
+        for offset in 0..<step where searched.count < Self.erasedTextsSearched && considered < Self.erasedTextsConsidered {
+            for position in stride(from: offset, to: sorted.count, by: step) {
+                guard searched.count < Self.erasedTextsSearched, considered < Self.erasedTextsConsidered else { break }
+                considered += 1
+                if !Self.mayOccurByChance(sorted[position], beside: kept) { searched.append(sorted[position]) }
+            }
+        }
         let names = [Self.imagePath, Self.imagePath + "-wal", Self.imagePath + CheckpointCopy.suffix]
         for name in names {
             guard let bytes = disk.bytes(of: name), !bytes.isEmpty else { continue }
-            for text in searched where bytes.firstRange(of: text) != nil {
+            for text in searched where Self.bytes(bytes, contain: text) {
                 throw violation(
                     "erase-leaves-no-bytes",
                     "after the erase's drain and checkpoint, \(name) still holds \(Legible.text(String(decoding: text, as: UTF8.self))), which only the erased image held",
@@ -60,8 +75,32 @@ extension Simulation {
     /// again, followed in its row by a byte that reads `1`).
     static func mayOccurByChance(_ text: [UInt8], beside kept: [UInt8]) -> Bool {
         for cut in 0...3 where text.count - cut >= erasedTextMinimumLength - 3 {
-            if kept.firstRange(of: text.dropLast(cut)) != nil || kept.firstRange(of: text.dropFirst(cut)) != nil { return true }
+            if bytes(kept, contain: text.dropLast(cut)) || bytes(kept, contain: text.dropFirst(cut)) { return true }
         }
         return false
+    }
+
+    /// True when `needle` occurs in `haystack`: `memchr` finds each place its first byte occurs,
+    /// `memcmp` compares the rest (the files and the texts run to hundreds of kilobytes, too slow
+    /// for the standard library's generic search at every erase).
+    static func bytes(_ haystack: [UInt8], contain needle: ArraySlice<UInt8>) -> Bool {
+        guard let first = needle.first else { return true }
+        return haystack.withUnsafeBytes { hay in
+            needle.withUnsafeBytes { pin in
+                guard let start = hay.baseAddress, let pattern = pin.baseAddress, hay.count >= pin.count else { return false }
+                var at = start
+                let last = start + (hay.count - pin.count)
+                while at <= last {
+                    guard let found = memchr(at, Int32(first), last - at + 1) else { return false }
+                    if memcmp(found, pattern, pin.count) == 0 { return true }
+                    at = UnsafeRawPointer(found) + 1
+                }
+                return false
+            }
+        }
+    }
+
+    static func bytes(_ haystack: [UInt8], contain needle: [UInt8]) -> Bool {
+        bytes(haystack, contain: needle[...])
     }
 }
