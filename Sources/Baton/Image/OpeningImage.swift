@@ -123,20 +123,20 @@ public final class OpeningImage: StoreImage {
     /// before the commits kept after this call reach it (`true`, though an open that then fails
     /// erases nothing). After an open that failed: `false`, the file is left as it is.
     public func erase() -> Bool {
-        let image: Image?? = state.withLock { state in
+        let opened: Image? = state.withLock { state in
             switch state.phase {
             case .opening:
                 state.buffer = OpeningBuffer()
                 state.buffer.erased = true
-                return .some(nil)
+                return nil
             case .open(let image):
                 return image
             case .failed:
                 return nil
             }
         }
-        guard let image else { return false }
-        return image?.erase() ?? true
+        if let opened { return opened.erase() }
+        return openError == nil
     }
 
     public func pendingKeys() -> Set<RecordKey> {
