@@ -44,7 +44,7 @@ enum StressCommand {
             throw CLIError.failed("stress (seed \(seed)): \(error.description)")
         }
         for violation in outcome.violations { print("VIOLATION \(violation)") }
-        print("kills \(outcome.kills), violations \(outcome.violations.count), commits checked \(outcome.commitsChecked) (\(outcome.drainedChecked) reported drained), "
+        print("kills \(outcome.kills), violations \(outcome.violations.count), commits checked \(outcome.commitsChecked) (\(outcome.drainedChecked) reported drained, \(outcome.erasesChecked) erases), "
             + "\(outcome.killsDuringOpen) kills before the open returned, \(outcome.killsAheadOfReport) found more than reported drained, "
             + String(format: "%.1f s", outcome.seconds) + " (seed \(seed))")
         if outcome.violations.isEmpty {

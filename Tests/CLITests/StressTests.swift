@@ -82,7 +82,8 @@ struct StressTests {
     func workloadRoundTrip() throws {
         var drawer = StressWorkloadDrawer(world: World.standard, seed: 5)
         let workload = drawer.next(count: 20)
-        #expect(workload.steps.count == 20)
+        #expect(workload.steps.filter { !$0.isErase }.count == 20)
+        #expect(workload.steps.map(\.isErase).contains(true), "seed 5 draws an erase among its first 20 responses")
         #expect(try StressWorkload(decoding: workload.encoded()) == workload)
         var again = StressWorkloadDrawer(world: World.standard, seed: 5)
         #expect(again.next(count: 20) == workload, "the workload is the seed's alone")
@@ -112,6 +113,35 @@ struct StressCheckTests {
         early.take("opened 1 created")
         early.take("committed 0")
         #expect(try check.check(empty(1), workload: workload, report: early).violation == nil)
+    }
+
+    @Test("an erase the child reported drained must have emptied the file; before that report, the rows may stay")
+    func erasedDrain() throws {
+        var drawer = StressWorkloadDrawer(world: World.standard, seed: 9)
+        let response = try #require(drawer.next(count: 1).steps.last)
+        let workload = StressWorkload(steps: [response, .erase(now: response.now)])
+        // The image the response alone leaves, as the model makes it.
+        var model = Oracle(world: World.standard)
+        model.relaunched(found: 0, generation: 1, after: .kill)
+        let read = try model.normalize(text: response.response, operation: response.operation, variables: response.variables)
+        model.serverCommit(read, operation: response.operation, variables: response.variables, now: response.now, answering: nil)
+        model.drainCommitted(synced: true)
+        let unerased = StressObservedImage.image(model.image)
+        #expect(model.image.rowCount > 0)
+        func report(drained: Int) -> StressChildReport {
+            var report = StressChildReport()
+            report.take("opened 1 created")
+            report.take("committed 0")
+            report.take("committed 1")
+            report.take("drained \(drained)")
+            return report
+        }
+        var check = StressCheck(world: World.standard)
+        #expect(try check.check(unerased, workload: workload, report: report(drained: 1)).violation?.contains("none of the 1 allowed states") == true)
+        check = StressCheck(world: World.standard)
+        #expect(try check.check(empty(1), workload: workload, report: report(drained: 1)).violation == nil)
+        check = StressCheck(world: World.standard)
+        #expect(try check.check(unerased, workload: workload, report: report(drained: 0)).violation == nil)
     }
 
     @Test("the generation must be the previous one (no open committed) or the next")

@@ -135,6 +135,10 @@ package struct StressCheck: Sendable {
             }
             guard prefix < high else { break }
             let step = workload.steps[prefix]
+            if step.isErase {
+                running.erase()
+                continue
+            }
             let response: ModelResponse
             do {
                 response = try running.normalize(text: step.response, operation: step.operation, variables: step.variables)

@@ -54,6 +54,13 @@ package enum StressChild {
         monitor.start()
 
         for (index, step) in workload.steps.enumerated() {
+            if step.isErase {
+                store.erase()
+                progress.returned(index)
+                reporter.line("committed \(index)")
+                if step.pauseMicroseconds > 0 { usleep(UInt32(step.pauseMicroseconds)) }
+                continue
+            }
             guard let plan = plans.plan(step.operation) else { reporter.fail("step \(index): no operation \(step.operation)") }
             let changeSet: ChangeSet
             do {
@@ -86,7 +93,7 @@ package enum StressChild {
             // nothing leave it empty with the launch's eviction still to come).
             let (returned, last) = progress.read()
             let status = image.writer.status
-            if status.pendingItems == 0, status.queuedBatches == 0, status.lastError == nil {
+            if status.pendingItems == 0, status.queuedBatches == 0, !status.wipePending, status.lastError == nil {
                 if status.commits > 0, returned > reported {
                     reporter.line("drained \(returned)")
                     reported = returned

@@ -54,6 +54,8 @@ package enum StressRun {
         package var commitsChecked = 0
         /// Steps a completed drain covered (each had to be in the file).
         package var drainedChecked = 0
+        /// Erases among those commits (``StressWorkload/eraseOperation``).
+        package var erasesChecked = 0
         /// Kills that came before the child reported its open.
         package var killsDuringOpen = 0
         /// Kills that found the file holding more steps than a drain had reported.
@@ -75,8 +77,8 @@ package enum StressRun {
         let workloadPath = options.directory + "/workload"
         for number in 0..<options.kills {
             let count = random.int(4...48)
-            let moment = KillMoment.draw(&random, steps: count)
             let workload = drawer.next(count: count)
+            let moment = KillMoment.draw(&random, steps: workload.steps.count)
             guard FileManager.default.createFile(atPath: workloadPath, contents: Data(workload.encoded())) else {
                 throw StressError("cannot write \(workloadPath)")
             }
@@ -85,6 +87,7 @@ package enum StressRun {
             outcome.kills += 1
             if report.opened == nil { outcome.killsDuringOpen += 1 }
             outcome.commitsChecked += report.committed + 1
+            outcome.erasesChecked += workload.steps.prefix(report.committed + 1).filter(\.isErase).count
             outcome.drainedChecked += report.drained + 1
             let verdict: StressCheck.Verdict
             switch StressCheck.observe(path: options.imagePath) {

@@ -1,7 +1,8 @@
 import Baton
 
 /// One child's work in `baton stress`: the server's responses to a world's operations, in the
-/// order the child commits them, each with the fetch time its commit stamps.
+/// order the child commits them, each with the fetch time its commit stamps, and now and then an
+/// erase (a user logging out, ``Store/erase()``).
 ///
 /// Drawn from the seed alone (a ``Server`` and a ``VariableDrawer`` that live across the kills of
 /// one run, so the server's state goes on where the last child stopped): the parent draws it,
@@ -27,7 +28,19 @@ package struct StressWorkload: Sendable, Equatable {
             self.now = now
             self.pauseMicroseconds = pauseMicroseconds
         }
+
+        /// An erase instead of a response.
+        package static func erase(now: Double, pauseMicroseconds: Int = 0) -> Step {
+            Step(operation: StressWorkload.eraseOperation, variables: [:], response: [], now: now, pauseMicroseconds: pauseMicroseconds)
+        }
+
+        /// True for an erase step.
+        package var isErase: Bool { operation == StressWorkload.eraseOperation }
     }
+
+    /// The operation an erase step names: no GraphQL name starts with `@`, so no world's
+    /// operation has it.
+    package static let eraseOperation = "@erase"
 
     package var steps: [Step]
 
@@ -89,6 +102,8 @@ package struct StressWorkloadDrawer: Sendable {
     private var server: Server
     private var drawer: VariableDrawer
     private var random: SimRandom
+    /// Draws where erases go: a stream of its own, so the responses drawn stay as they were.
+    private var erases: SimRandom
     /// The operations a workload answers: every query and mutation of the world.
     private let operations: [WorldOperation]
     private var drawn = 0
@@ -99,14 +114,22 @@ package struct StressWorkloadDrawer: Sendable {
         server = Server(world: world, random: root.split("server"))
         drawer = VariableDrawer(random: root.split("variables"))
         random = root.split("workload")
+        erases = root.split("erases")
         operations = world.operations.filter { $0.kind == .query || $0.kind == .mutation }
     }
 
+    /// How often an erase comes before a response (from 2026-12-07).
+    static let eraseChance = 1.0 / 24
+
     /// The next child's workload: `count` responses, fetch times a second apart and later than
-    /// every earlier workload's, half of them followed by a pause of up to 3 ms.
+    /// every earlier workload's, half of them followed by a pause of up to 3 ms; before about one
+    /// response in 24, an erase.
     package mutating func next(count: Int) -> StressWorkload {
         var steps: [StressWorkload.Step] = []
         for _ in 0..<count {
+            if erases.chance(Self.eraseChance) {
+                steps.append(.erase(now: 1_800_000_000 + Double(drawn), pauseMicroseconds: erases.chance(0.5) ? 0 : erases.int(1...3_000)))
+            }
             let operation = random.pick(operations)
             let variables = drawer.variables(for: operation, server: server)
             let execution = server.execute(operation, variables: variables)

@@ -93,6 +93,7 @@ package final class ImageWriter: Sendable {
             var status = queue.status
             status.queuedBatches = queue.batches.count
             status.pendingItems = queue.queuedItems + queue.inFlightItems
+            status.wipePending = queue.needsWipe
             return status
         }
     }

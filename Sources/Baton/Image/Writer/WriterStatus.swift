@@ -14,6 +14,8 @@ package struct WriterStatus: Sendable, Hashable {
     package var overflows = 0
     /// How many times the store was erased (``Image/erase()``).
     package var erases = 0
+    /// True while an overflow's or an erase's wipe waits for a drain that commits it.
+    package var wipePending = false
 
     /// True while drains fail: the writer keeps retrying; memory is ahead of the image.
     package var isBehind: Bool { consecutiveFailures > 0 }
