@@ -209,6 +209,7 @@ public final class Image: StoreImage, Sendable {
     /// every row (their bytes overwritten with zeros), then checkpoints the WAL into the file and
     /// truncates it. Like a commit, the erase reaches the file at that drain: a process killed
     /// before it leaves the rows for the next launch (``drainNow()`` or ``close()`` to be sure).
+    @discardableResult
     public func erase() -> Bool {
         writer.erase()
     }

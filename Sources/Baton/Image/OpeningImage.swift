@@ -122,6 +122,7 @@ public final class OpeningImage: StoreImage {
     /// Before the open: what is kept is dropped, and the image is erased the moment it opens,
     /// before the commits kept after this call reach it (`true`, though an open that then fails
     /// erases nothing). After an open that failed: `false`, the file is left as it is.
+    @discardableResult
     public func erase() -> Bool {
         let opened: Image? = state.withLock { state in
             switch state.phase {
