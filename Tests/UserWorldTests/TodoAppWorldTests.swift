@@ -109,6 +109,31 @@ struct TodoAppWorldTests {
         #expect(replayed.traceHash == result.traceHash)
     }
 
+    @Test("a user logs out: the erase leaves the next user nothing of the last, in memory, in the image and in the file's bytes")
+    func logout() throws {
+        var scenario = Scenario(in: world)
+        let first = #"{"data":{"todo":{"id":"t1","title":"Call the first user's dentist","done":false,"note":"n","owner":{"id":"p1","name":"Ada"}}}}"#
+        let second = #"{"data":{"todo":{"id":"t2","title":"Water the plants","done":true,"note":"m","owner":{"id":"p2","name":"Grace"}}}}"#
+        scenario.respond("Todo", variables: ["id": .string("t1")], with: first)
+        scenario.quit()
+        scenario.relaunch()
+        scenario.check("Todo", variables: ["id": .string("t1")], expect: .available(from: .image))
+        scenario.erase()
+        // Before the writer runs the rows are still in the file: the check must not read them.
+        scenario.check("Todo", variables: ["id": .string("t1")], expect: .missing)
+        scenario.respond("Todo", variables: ["id": .string("t2")], with: second)
+        // This drain commits the erase: the invariant erase-leaves-no-bytes searches the files.
+        scenario.drain()
+        scenario.kill()
+        scenario.relaunch()
+        scenario.check("Todo", variables: ["id": .string("t1")], expect: .missing)
+        scenario.check("Todo", variables: ["id": .string("t2")], expect: .available(from: .image))
+        let result = scenario.run()
+        #expect(result.failure == nil, "\(result.failure.map(String.init(describing:)) ?? "")")
+        #expect(result.trace.contains { $0.contains("erased text") }, "the erase's drain searched the files")
+        #expect(scenario.replayFile.contains(#"{"event":"erase"}"#))
+    }
+
     @Test("an expectation the store does not meet is a failure with a replay file")
     func failingExpectation() {
         var scenario = Scenario(in: world)
