@@ -279,6 +279,9 @@ package enum Mutant: String, CaseIterable, Sendable {
     /// The store's erase clears memory and forgets to tell the image, so the erased rows come
     /// back at the next launch (planted 2026-12-07).
     case eraseSkipsImage
+    /// An erase's checkpoint that failed is not run again, so the drains after it leave the
+    /// erased rows in the WAL and the file: the rule until BatonSim found it, 2026-12-07.
+    case eraseCheckpointForgotten
 
     /// What the mutant breaks, in a sentence.
     package var summary: String {
@@ -359,6 +362,7 @@ package enum Mutant: String, CaseIterable, Sendable {
         case .cantOpenDiscards: "an open that cannot open the file (a locked device) deletes it and starts the image again"
         case .eraseLeavesBytes: "an erase deletes the image's rows without overwriting them, so their bytes stay in the file's free pages"
         case .eraseNotCheckpointed: "an erase's wipe stays in the WAL, so the file keeps the erased rows until a later checkpoint"
+        case .eraseCheckpointForgotten: "an erase whose checkpoint failed is not checkpointed again, so the erased rows stay in the WAL and the file until the process ends"
         case .eraseSkipsImage: "the store's erase clears memory without telling the image, so the erased rows come back at the next launch"
         case .clockSetBackKeepsFresh: "a fetch stamped after now (the clock was set back) stays fresh for as long as the clock takes to pass it, as if its age were negative"
         }

@@ -1,5 +1,6 @@
 @testable import Baton
 import BatonSim
+import CSQLite
 import Foundation
 import Testing
 
@@ -184,6 +185,35 @@ struct StoreEraseTests {
         #expect(next.store.check(plan, variables: try variables(2)) == .missing)
         #expect(next.store.check(plan, variables: try variables(500)).isAvailable)
         next.quit()
+    }
+
+    @Test("an erase whose checkpoint a sync fault failed is checkpointed by the next drain that commits", arguments: [nil, Mutant.eraseCheckpointForgotten])
+    func owedCheckpoint(mutant: Mutant?) throws {
+        guard Mutants.available || mutant == nil else { return }
+        let disk = SimulatedDisk(seed: 5)
+        var configuration = ImageConfiguration(executor: ManualWriterExecutor())
+        #if BATON_MUTANTS
+        configuration.mutant = mutant.flatMap(ImageMutant.init(mutant:))
+        #endif
+        let path = "erase.image"
+        let image = try Image.open(path: path, vfs: disk.vfsName, appVersion: "1", configuration: configuration)
+        let secret = "\(Self.marker)-in-a-row"
+        image.enqueue(WriteBatch(snapshots: [snapshot("Character:1", "Character", ["name": .string(secret)])]))
+        #expect(try image.drainCommitted().checkpoint == .none)
+        func holdsSecret() -> Bool {
+            [path, path + "-wal"].contains { disk.bytes(of: $0)?.firstRange(of: Array(secret.utf8)) != nil }
+        }
+        #expect(holdsSecret())
+        #expect(image.erase())
+        disk.failNextSync(code: SQLITE_IOERR)
+        let erased = try image.drainCommitted()
+        #expect(erased.erased && erased.checkpoint == .failed)
+        #expect(holdsSecret(), "the failed checkpoint left the erased row in the WAL")
+        image.enqueue(WriteBatch(snapshots: [snapshot("Character:2", "Character", ["name": .string("the next user")])]))
+        let next = try image.drainCommitted()
+        #expect(next.checkpoint == (mutant == nil ? .guarded : .none))
+        #expect(holdsSecret() == (mutant != nil))
+        image.close()
     }
 
     @Test("an erase the image cannot take (its open failed, or it was closed) says so, and the file keeps its rows")

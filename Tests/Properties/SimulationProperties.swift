@@ -229,6 +229,9 @@ struct MutantProperties {
         // default world was the first until launches on a locked device moved the seeds'
         // processes (2026-12-07); seed 199 is the first since.
         .walKeptAtOpen: "power-loss-then-kill-revives-no-lost-frames.json",
+        // An erase's drain must meet a sync fault in its checkpoint, and a later drain must come
+        // before the process ends: seed 172 of the default world is the first.
+        .eraseCheckpointForgotten: "erase-checkpoint-owed-after-a-failed-sync.json",
     ]
 
     @Test("a mutant too rare for the bound has a scenario that guards it")

@@ -48,6 +48,8 @@ package enum ImageMutant: String, Sendable, Hashable, CaseIterable {
     case eraseLeavesBytes
     /// An erase's drain runs no checkpoint of its own.
     case eraseNotCheckpointed
+    /// An erase's checkpoint that failed is not run again by the drains after it.
+    case eraseCheckpointForgotten
 }
 #endif
 
@@ -95,6 +97,8 @@ struct ImageRules: Sendable, Hashable {
     var eraseOverwrites = true
     /// Mutant: an erase's drain runs no truncating checkpoint.
     var eraseNotCheckpointed = false
+    /// Mutant: an erase's checkpoint that failed is not owed to the drains after it.
+    var eraseCheckpointForgotten = false
 
     /// The decision records' rules.
     static let production = ImageRules()
@@ -131,6 +135,7 @@ struct ImageRules: Sendable, Hashable {
         case .cantOpenDiscards: cantOpenDiscards = true
         case .eraseLeavesBytes: eraseOverwrites = false
         case .eraseNotCheckpointed: eraseNotCheckpointed = true
+        case .eraseCheckpointForgotten: eraseCheckpointForgotten = true
         }
     }
     #endif

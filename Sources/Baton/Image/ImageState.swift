@@ -72,6 +72,10 @@ final class ImageState {
     /// Where this process's copy of the WAL stands (``ImageCheckpoint``): while one may be beside
     /// the image, nothing commits.
     var walCopy = WALCopyState.none
+    /// True after an erase's truncating checkpoint failed: the WAL may still hold the pages as they
+    /// were before the erase, so the next drain that commits runs the truncating checkpoint again
+    /// (``ImageCheckpoint/afterCommit(_:erased:)``).
+    var eraseCheckpointOwed = false
 
     var connection: Connection?
     /// This launch's generation, G: every row written or read is stamped with it.

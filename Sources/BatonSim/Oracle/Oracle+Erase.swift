@@ -13,6 +13,7 @@ extension Oracle {
         guard hasImage else { return }
         queue = []
         writerMustWipe = true
+        eraseMustWipe = true
     }
 
     /// Every text the erase must leave no byte of once its drain commits: the record keys, links

@@ -63,6 +63,7 @@ extension Oracle {
         queue = []
         touches = OracleTouches()
         writerMustWipe = false
+        eraseMustWipe = false
         evictionDone = true
     }
 

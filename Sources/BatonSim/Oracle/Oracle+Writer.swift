@@ -39,6 +39,7 @@ extension Oracle {
         dormant = dormantAfterDrain()
         evictionDone = true
         writerMustWipe = false
+        eraseMustWipe = false
         queue = []
         touches = OracleTouches()
         image = next
@@ -220,5 +221,6 @@ extension Oracle {
         touches = OracleTouches()
         evictionDone = false
         writerMustWipe = false
+        eraseMustWipe = false
     }
 }

@@ -87,6 +87,8 @@ package struct Oracle: Sendable {
     /// True after the queue went over its bound, until the drain that empties the image commits:
     /// every read misses meanwhile.
     package internal(set) var writerMustWipe = false
+    /// True after an erase, until the drain that empties the image commits (``erase()``).
+    package internal(set) var eraseMustWipe = false
 
     package internal(set) var coverage = OracleCoverage()
 

@@ -49,7 +49,15 @@ extension Simulation {
                 }
             }
         }
-        if process?.store !== storeBefore { observers = ObserverAudit() }
+        if process?.store !== storeBefore {
+            observers = ObserverAudit()
+            // An erase committed and never searched (the disk failed its drain's checkpoint, then
+            // the process ended): a power loss may have taken the erase back.
+            if eraseCommitted {
+                eraseCommitted = false
+                erasedTexts = []
+            }
+        }
         if let expect = scheduled.expect {
             try checkExpectation(expect, index: index)
         }
@@ -324,6 +332,7 @@ extension Simulation {
         guard !process.imageless else { return "skipped: no image" }
         let queued = oracle.queue.flatMap { $0.snapshots.map(\.key) }
         let (queue, touches, imageBefore, evicts) = (oracle.queue, oracle.touches, oracle.image, !oracle.evictionDone)
+        let (erasing, faultsBefore) = (oracle.eraseMustWipe, disk.counters.injectedFaults)
         let result = storeWork.time { process.image.writer.drain() }
         switch result {
         case .nothingToDo:
@@ -341,7 +350,8 @@ extension Simulation {
             oracle.drainCommitted(synced: readsImageAfter && !disk.hasPendingWrites)
             guard readsImageAfter else { return "committed" + checkpointed }
             try checkImage(process.image, index: index)
-            let erased = summary.erased ? try checkErasedBytes(after: summary.checkpoint, index: index) : ""
+            if erasing { eraseCommitted = true }
+            let erased = try checkErasedBytes(faultsDuringDrain: disk.counters.injectedFaults != faultsBefore, index: index)
             let revived = revivedByLastDrain > 0 ? "; a damaged name written again brought back \(Self.count(revivedByLastDrain, "row"))" : ""
             return drainLine(queue: queue, touches: touches, before: imageBefore, evicts: evicts) + erased + revived + checkpointed
         default:

@@ -103,6 +103,9 @@ package final class Simulation {
     var erasesSearched = 0
     /// The texts the erases since the last erase's drain must leave no byte of (``checkErasedBytes(after:index:)``).
     var erasedTexts = Set<OracleText>()
+    /// True once the drain that committed the erase of ``erasedTexts`` returned: every later drain
+    /// of the process that the disk did not fail searches for them, until one has.
+    var eraseCommitted = false
     var guardedCheckpoints = 0
     var fieldsWithSeveralErrorsReadBack = 0
     var errorsAtNulledElementsReadBack = 0

@@ -24,10 +24,17 @@ enum ImageCheckpoint {
     /// After a drain committed: checkpoints when the WAL holds ``ImageState/checkpointPages``
     /// pages or more, and after an erase (`erased`) always, truncating the WAL: the log keeps
     /// the pages the erase overwrote, and only a checkpoint puts the overwritten ones in the file.
+    /// An erase's checkpoint that fails is owed, and run by every later drain that commits until
+    /// one succeeds (found by BatonSim, 2026-12-07: a sync fault failed the erase's checkpoint,
+    /// and the next drains left the erased rows in the WAL and the file; 13 of seeds 0..999).
     /// A failure is kept (later checkpoints are guarded); the drain stands.
     static func afterCommit(_ state: ImageState, erased: Bool = false) -> DrainCheckpoint {
         guard let connection = state.connection else { return .none }
-        if erased, !state.rules.eraseNotCheckpointed { return run(state, connection: connection, truncating: true) }
+        if erased || state.eraseCheckpointOwed, !state.rules.eraseNotCheckpointed {
+            let checkpoint = run(state, connection: connection, truncating: true)
+            state.eraseCheckpointOwed = checkpoint == .failed && !state.rules.eraseCheckpointForgotten
+            return checkpoint
+        }
         guard connection.walFrames >= state.checkpointPages else { return .none }
         return run(state, connection: connection, truncating: false)
     }
