@@ -216,6 +216,39 @@ struct StoreEraseTests {
         image.close()
     }
 
+    @Test("the production writer retries an erase's failed checkpoint on its own, with no commit after the erase", arguments: [nil, Mutant.eraseCheckpointForgotten])
+    func owedCheckpointRetried(mutant: Mutant?) throws {
+        guard Mutants.available || mutant == nil else { return }
+        let disk = SimulatedDisk(seed: 6)
+        var configuration = ImageConfiguration()
+        #if BATON_MUTANTS
+        configuration.mutant = mutant.flatMap(ImageMutant.init(mutant:))
+        #endif
+        let path = "retried.image"
+        let image = try Image.open(path: path, vfs: disk.vfsName, appVersion: "1", configuration: configuration)
+        defer { image.close() }
+        let secret = Array("\(Self.marker)-retried".utf8)
+        func holdsSecret() -> Bool {
+            [path, path + "-wal"].contains { disk.bytes(of: $0)?.firstRange(of: secret) != nil }
+        }
+        func eventually(_ condition: () -> Bool) -> Bool {
+            for _ in 0..<400 where !condition() { usleep(5_000) }
+            return condition()
+        }
+        image.enqueue(WriteBatch(snapshots: [snapshot("Character:1", "Character", ["name": .string(String(decoding: secret, as: UTF8.self))])]))
+        #expect(eventually { image.pendingKeys().isEmpty && !image.writer.hasQueuedWork && holdsSecret() })
+        disk.failNextSync(code: SQLITE_IOERR)
+        #expect(image.erase())
+        if mutant == nil {
+            #expect(eventually { !holdsSecret() }, "the retry never checkpointed the erase")
+            #expect(!image.writer.owesEraseCheckpoint)
+        } else {
+            #expect(eventually { !image.writer.hasQueuedWork })
+            usleep(100_000)
+            #expect(holdsSecret())
+        }
+    }
+
     @Test("an erase the image cannot take (its open failed, or it was closed) says so, and the file keeps its rows")
     func imageCannotTake() throws {
         let directory = TemporaryDirectory()

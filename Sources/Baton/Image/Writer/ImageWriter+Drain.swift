@@ -51,6 +51,9 @@ extension ImageWriter {
             let work = takeWork()
             let touches = state.touches.take()
             if work.isEmpty && touches.isEmpty && state.evictionDone && !recreated {
+                // Nothing to write, but an erase's checkpoint may be owed: a logout is often the
+                // last write for a while, and the erased pages must not wait for the next one.
+                if state.eraseCheckpointOwed { _ = ImageCheckpoint.afterCommit(state) }
                 return .nothingToDo
             }
             let transaction = DrainTransaction(connection: connection, state: state)

@@ -98,6 +98,13 @@ package final class ImageWriter: Sendable {
         }
     }
 
+    /// True while an erase's checkpoint failed and no drain has run it since: the WAL may hold
+    /// the erased pages (``ImageCheckpoint/afterCommit(_:erased:)``). The production executor
+    /// retries until it is false.
+    package var owesEraseCheckpoint: Bool {
+        core.withState { $0.eraseCheckpointOwed }
+    }
+
     /// The error of the last failed drain, `nil` once a drain commits.
     package var lastError: SQLiteError? { status.lastError }
 

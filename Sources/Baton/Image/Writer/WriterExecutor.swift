@@ -11,7 +11,9 @@ package protocol WriterExecutor: Sendable {
 /// Production: drains on a serial background queue, retrying failed drains with a backoff.
 ///
 /// After a failure the next attempt waits 10 ms, doubling up to 5 s; new work does not cut a
-/// backoff short (it is drained with the retry).
+/// backoff short (it is drained with the retry). A drain that leaves an erase's checkpoint owed
+/// (it failed) is retried the same way, so the erased pages leave the WAL without waiting for
+/// the app's next commit.
 package final class BackgroundWriterExecutor: WriterExecutor {
     private let queue: DispatchQueue
     /// True while a drain is queued or a retry is scheduled.
@@ -32,8 +34,14 @@ package final class BackgroundWriterExecutor: WriterExecutor {
 
     private func run(_ writer: ImageWriter, failures: Int) {
         scheduled.withLock { $0 = false }
-        switch writer.drain() {
-        case .failed:
+        let result = writer.drain()
+        let retries: Bool
+        switch result {
+        case .failed: retries = true
+        case .committed, .nothingToDo: retries = writer.owesEraseCheckpoint
+        case .stopped, .unavailable: retries = false
+        }
+        if retries {
             let alreadyScheduled = scheduled.withLock { scheduled in
                 defer { scheduled = true }
                 return scheduled
@@ -43,8 +51,6 @@ package final class BackgroundWriterExecutor: WriterExecutor {
             queue.asyncAfter(deadline: .now() + .milliseconds(delay)) {
                 self.run(writer, failures: failures + 1)
             }
-        case .committed, .nothingToDo, .stopped, .unavailable:
-            break
         }
     }
 
