@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Issue 9's ThreadSanitizer run: the suites that use the production background writer
-# (BackgroundWriterExecutor), OpeningImage, two processes on one image, ingests of one plan at
+# (BackgroundWriterExecutor), erases racing it, OpeningImage, two processes on one image, ingests of one plan at
 # once (the shapes a plan keeps between ingests), and the kill stress's
 # quick slice (whose child `baton` is built with TSan too, so its store, writer queue and
 # pipe-reporting threads run under the sanitizer), built with `--sanitize=thread` into a build
@@ -17,7 +17,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-suites='ImageExecutorTests|OpeningImageTests|StorePersistenceTests|ImageConcurrencyTests|ImageProcessTests|ForeignDatabaseTests|StressTests|IngestShapeReuseTests'
+suites='ImageExecutorTests|StoreEraseTests|OpeningImageTests|StorePersistenceTests|ImageConcurrencyTests|ImageProcessTests|ForeignDatabaseTests|StressTests|IngestShapeReuseTests'
 # Suppressions for Synchronization.Mutex's lock, which TSan cannot see (the file says why).
 export TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1 suppressions=$PWD/scripts/tsan-suppressions.txt${TSAN_OPTIONS:+ $TSAN_OPTIONS}"
 kills=${1:-200}
