@@ -56,6 +56,7 @@ extension Simulation {
             if eraseCommitted {
                 eraseCommitted = false
                 erasedTexts = []
+                textsWrittenSinceErase = []
             }
         }
         if let expect = scheduled.expect {

@@ -106,6 +106,9 @@ package final class Simulation {
     /// True once the drain that committed the erase of ``erasedTexts`` returned: every later drain
     /// of the process that the disk did not fail searches for them, until one has.
     var eraseCommitted = false
+    /// The texts of every image the model committed since the erase, joined: a text written again
+    /// after the erase and replaced since may stay in an older copy of its page.
+    var textsWrittenSinceErase: [UInt8] = []
     var guardedCheckpoints = 0
     var fieldsWithSeveralErrorsReadBack = 0
     var errorsAtNulledElementsReadBack = 0
