@@ -5,15 +5,21 @@ extension Oracle {
     /// misses (as after an overflow, ``writerMustWipe``). Retained roots and the release buffer
     /// stay: the screens that hold them go on watching. A process without an image only forgets.
     package mutating func erase() {
+        forgetServerData()
+        guard hasImage else { return }
+        queue = []
+        writerMustWipe = true
+        eraseMustWipe = true
+    }
+
+    /// Memory's records, layers, hydrations and fetch times, dropped: what a new process and an
+    /// erase both start from.
+    mutating func forgetServerData() {
         base = [:]
         layers = []
         overlay = [:]
         hydrated = []
         fetches = [:]
-        guard hasImage else { return }
-        queue = []
-        writerMustWipe = true
-        eraseMustWipe = true
     }
 
     /// Every text the erase must leave no byte of once its drain commits: the record keys, links
@@ -26,15 +32,7 @@ extension Oracle {
         func add(_ text: OracleText) {
             if text.string.utf8.count >= minimumLength { texts.insert(text) }
         }
-        func add(_ value: OracleValue) {
-            switch value {
-            case .string(let text): add(text)
-            case .link(let key): add(key)
-            case .links(let keys): for key in keys { if let key { add(key) } }
-            case .list(let items): for item in items { add(item) }
-            case .null, .bool, .int, .double, .object, .number: break
-            }
-        }
+        func add(_ value: OracleValue) { value.forEachText(scalarTexts: false, add) }
         for state in everyState ? states + [image, dormant] : [image, dormant] {
             for (key, row) in state.records {
                 add(key)
@@ -60,16 +58,8 @@ extension Oracle {
             joined.append(contentsOf: text.bytes)
             joined.append(0)
         }
-        func add(_ value: OracleValue) {
-            switch value {
-            case .string(let text), .link(let text), .object(let text), .number(let text): add(text)
-            case .links(let keys): for key in keys { if let key { add(key) } }
-            case .list(let items): for item in items { add(item) }
-            case .null, .bool, .int, .double: break
-            }
-        }
         func add(_ cell: OracleCell) {
-            add(cell.value)
+            cell.value.forEachText(scalarTexts: true, add)
             for error in cell.errors {
                 add(error.message)
                 add(error.path)
@@ -91,5 +81,19 @@ extension Oracle {
         }
         for operation in image.fetches.keys { add(operation) }
         return joined
+    }
+}
+
+extension OracleValue {
+    /// Calls `body` with every text the value holds: strings and link keys, in lists too, and,
+    /// with `scalarTexts`, a custom scalar's canonical JSON and exact numbers.
+    func forEachText(scalarTexts: Bool, _ body: (OracleText) -> Void) {
+        switch self {
+        case .string(let text), .link(let text): body(text)
+        case .object(let text), .number(let text): if scalarTexts { body(text) }
+        case .links(let keys): for key in keys { if let key { body(key) } }
+        case .list(let items): for item in items { item.forEachText(scalarTexts: scalarTexts, body) }
+        case .null, .bool, .int, .double: break
+        }
     }
 }

@@ -208,11 +208,7 @@ extension Oracle {
 
     /// Everything a process holds, dropped: a new process starts from the image alone.
     private mutating func startLaunch() {
-        base = [:]
-        layers = []
-        overlay = [:]
-        hydrated = []
-        fetches = [:]
+        forgetServerData()
         serverCommits = 0
         invalidatedThrough = -1
         retained = [:]
