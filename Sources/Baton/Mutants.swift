@@ -282,6 +282,19 @@ package enum Mutant: String, CaseIterable, Sendable {
     /// An erase's checkpoint that failed is not run again, so the drains after it leave the
     /// erased rows in the WAL and the file: the rule until BatonSim found it, 2026-12-07.
     case eraseCheckpointForgotten
+    /// An erase leaves no mark beside the image, so a process killed between the erase and its
+    /// drain leaves the erased rows for the next launch: the rule until 2026-12-07 (evening).
+    case eraseUnmarked
+    /// An open does not look for an erase's mark, so the rows an erase left (its process died
+    /// before its drain) are read at the next launch (planted 2026-12-07).
+    case eraseMarkIgnored
+    /// An erase's mark is never deleted, so every later launch erases the image again and loses
+    /// what was committed since (planted 2026-12-07).
+    case eraseMarkKept
+    /// An erase's mark is deleted as the erase's drain begins, before its wipe is committed and
+    /// checkpointed, so a drain that fails, or a crash inside it, leaves the rows and no mark
+    /// (planted 2026-12-07).
+    case eraseMarkDroppedEarly
 
     /// What the mutant breaks, in a sentence.
     package var summary: String {
@@ -364,6 +377,10 @@ package enum Mutant: String, CaseIterable, Sendable {
         case .eraseNotCheckpointed: "an erase's wipe stays in the WAL, so the file keeps the erased rows until a later checkpoint"
         case .eraseCheckpointForgotten: "an erase whose checkpoint failed is not checkpointed again, so the erased rows stay in the WAL and the file until the process ends"
         case .eraseSkipsImage: "the store's erase clears memory without telling the image, so the erased rows come back at the next launch"
+        case .eraseUnmarked: "an erase leaves no mark beside the image, so a process killed before the erase's drain leaves the erased rows for the next launch"
+        case .eraseMarkIgnored: "an open does not look for an erase's mark, so the rows of an erase whose process died before its drain are read at the next launch"
+        case .eraseMarkKept: "an erase's mark is never deleted, so every later launch erases the image again and loses what was committed since"
+        case .eraseMarkDroppedEarly: "an erase's mark is deleted as its drain begins, so a drain that fails leaves the erased rows with no mark for the next launch"
         case .clockSetBackKeepsFresh: "a fetch stamped after now (the clock was set back) stays fresh for as long as the clock takes to pass it, as if its age were negative"
         }
     }

@@ -144,6 +144,43 @@ struct StressCheckTests {
         #expect(try check.check(unerased, workload: workload, report: report(drained: 0)).violation == nil)
     }
 
+    @Test("an erase that returned leaves a mark unless the file holds a drain after it; a mark found makes the next open erase")
+    func eraseMark() throws {
+        var drawer = StressWorkloadDrawer(world: World.standard, seed: 9)
+        let response = try #require(drawer.next(count: 1).steps.last)
+        var model = Oracle(world: World.standard)
+        model.relaunched(found: 0, generation: 1, after: .kill)
+        let read = try model.normalize(text: response.response, operation: response.operation, variables: response.variables)
+        model.serverCommit(read, operation: response.operation, variables: response.variables, now: response.now, answering: nil)
+        model.drainCommitted(synced: true)
+        var first = StressChildReport()
+        first.take("opened 1 created")
+        first.take("committed 0")
+        first.take("drained 0")
+        func afterFirstKill() throws -> StressCheck {
+            var check = StressCheck(world: World.standard)
+            #expect(try check.check(.image(model.image), workload: StressWorkload(steps: [response]), report: first).violation == nil)
+            return check
+        }
+        // The second child erases and is killed before a drain: the rows are still in the file.
+        let erasing = StressWorkload(steps: [.erase(now: response.now)])
+        var second = StressChildReport()
+        second.take("opened 2 opened")
+        second.take("committed 0")
+        var unerased = model.image
+        unerased.generation = 2
+        var check = try afterFirstKill()
+        let unmarked = try check.check(.image(unerased), workload: erasing, report: second, eraseMarkBeside: false)
+        #expect(unmarked.violation?.contains("neither an erase's mark") == true, "\(String(describing: unmarked.violation))")
+        check = try afterFirstKill()
+        #expect(try check.check(.image(unerased), workload: erasing, report: second, eraseMarkBeside: true).violation == nil)
+        #expect(check.eraseMarkAtNextOpen)
+        // The erase's drain committed (and deleted the mark) before the child could report it.
+        check = try afterFirstKill()
+        #expect(try check.check(empty(2), workload: erasing, report: second, eraseMarkBeside: false).violation == nil)
+        #expect(!check.eraseMarkAtNextOpen)
+    }
+
     @Test("the generation must be the previous one (no open committed) or the next")
     func generations() throws {
         var drawer = StressWorkloadDrawer(world: World.standard, seed: 9)

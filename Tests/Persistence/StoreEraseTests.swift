@@ -35,6 +35,17 @@ struct StoreEraseTests {
         launch.quit()
     }
 
+    /// An image at `path` whose SQLite calls go through `faults`, with its store.
+    func faultedLaunch(_ path: String, faults: FaultInjector, mutant: Mutant? = nil, checkpointPages: Int? = nil) throws -> (Image, Store) {
+        var configuration = ImageConfiguration(executor: ManualWriterExecutor(), faults: faults)
+        if let checkpointPages { configuration.checkpointPages = checkpointPages }
+        #if BATON_MUTANTS
+        configuration.mutant = mutant.flatMap(ImageMutant.init(mutant:))
+        #endif
+        let image = try Image.open(path: path, appVersion: "persistence-tests", configuration: configuration)
+        return (image, Store(image: image, clock: TestClock(), configuration: .init(collectsAutomatically: false)))
+    }
+
     /// The files beside the image (the image itself included) whose bytes hold ``marker``.
     static func filesHoldingMarker(_ path: String) -> [String] {
         let marker = Array(marker.utf8)
@@ -139,15 +150,133 @@ struct StoreEraseTests {
         #expect(try Self.rowCount(directory.imagePath) == (mutant == nil ? 0 : 3))
     }
 
-    @Test("a process killed before the writer ran the erase leaves the rows for the next launch")
-    func killedBeforeTheDrain() throws {
+    @Test(
+        "a process killed before the writer ran the erase leaves its mark, and the next launch erases the image before it reads",
+        arguments: [nil, Mutant.eraseUnmarked, Mutant.eraseMarkIgnored])
+    func killedBeforeTheDrain(mutant: Mutant?) throws {
+        guard Mutants.available || mutant == nil else { return }
         let directory = TemporaryDirectory()
-        try firstUser(directory.imagePath, count: 3)
-        let launch = try Launch(directory.imagePath)
-        launch.store.erase()
+        let plan = try ops.plan(screen)
+        // One launch commits and erases: its rows are still visible to the next launch.
+        let launch = try Launch(directory.imagePath, mutant: mutant)
+        for id in 1...3 { try commit(launch.store, id, name: "\(Self.marker)-\(id)") }
+        launch.drain()
+        #expect(launch.store.erase())
         #expect(launch.image.writer.hasQueuedWork)
         launch.image.abandon()
+        // The rows are still in the file: only the mark says they are gone.
         #expect(try Self.rowCount(directory.imagePath) == 3)
+        #expect(Self.markIsThere(directory.imagePath) == (mutant != .eraseUnmarked))
+
+        let next = try Launch(directory.imagePath, mutant: mutant)
+        let read = next.store.check(plan, variables: try variables(2))
+        if mutant == nil {
+            #expect(read == .missing)
+        } else {
+            #expect(read.isAvailable, "under \(mutant!) the next launch reads the erased rows")
+        }
+        try commit(next.store, 500, name: "second user")
+        next.quit()
+        #expect(try Self.rowCount(directory.imagePath) == (mutant == nil ? 1 : 4))
+        #expect(Self.markIsThere(directory.imagePath) == (mutant == .eraseMarkIgnored))
+        if mutant == nil { #expect(Self.filesHoldingMarker(directory.imagePath) == []) }
+    }
+
+    /// True when an erase's mark is beside the image at `path`.
+    static func markIsThere(_ path: String) -> Bool {
+        FileManager.default.fileExists(atPath: path + EraseMark.suffix)
+    }
+
+    @Test(
+        "the erase's mark goes once its drain committed and checkpointed, so what the next user commits stays",
+        arguments: [nil, Mutant.eraseMarkKept])
+    func markDeletedAfterTheCheckpoint(mutant: Mutant?) throws {
+        guard Mutants.available || mutant == nil else { return }
+        let directory = TemporaryDirectory()
+        try firstUser(directory.imagePath, count: 3)
+        let plan = try ops.plan(screen)
+        let launch = try Launch(directory.imagePath, mutant: mutant)
+        #expect(launch.store.erase())
+        try commit(launch.store, 500, name: "second user")
+        launch.drain()
+        #expect(Self.markIsThere(directory.imagePath) == (mutant != nil))
+        try commit(launch.store, 501, name: "second user again")
+        launch.drain()
+        launch.image.abandon()
+        let next = try Launch(directory.imagePath, mutant: mutant)
+        let read = next.store.check(plan, variables: try variables(501))
+        if mutant == nil {
+            #expect(read.isAvailable)
+        } else {
+            #expect(read == .missing, "under the mutant the mark erases the second user's rows at every launch")
+        }
+        next.image.abandon()
+    }
+
+    @Test(
+        "an erase whose drain fails keeps its mark: a process killed then leaves the next launch to erase",
+        arguments: [nil, Mutant.eraseMarkDroppedEarly])
+    func markOutlivesAFailedDrain(mutant: Mutant?) throws {
+        guard Mutants.available || mutant == nil else { return }
+        let directory = TemporaryDirectory()
+        let plan = try ops.plan(screen)
+        let faults = FaultInjector()
+        let (image, store) = try faultedLaunch(directory.imagePath, faults: faults, mutant: mutant)
+        for id in 1...3 { try commit(store, id, name: "\(Self.marker)-\(id)") }
+        _ = image.writer.drain()
+        #expect(store.erase())
+        faults.fail(.exec, with: .ioerr)
+        guard case .failed = image.writer.drain() else {
+            Issue.record("the drain did not fail")
+            return
+        }
+        image.abandon()
+        #expect(Self.markIsThere(directory.imagePath) == (mutant == nil))
+        let next = try Launch(directory.imagePath, mutant: mutant)
+        let read = next.store.check(plan, variables: try variables(2))
+        #expect(mutant == nil ? read == .missing : read.isAvailable)
+        next.image.abandon()
+    }
+
+    @Test("an erase whose mark cannot be written says so, and still erases the image at the next drain")
+    func markNotWritten() throws {
+        let directory = TemporaryDirectory()
+        try firstUser(directory.imagePath, count: 3)
+        let plan = try ops.plan(screen)
+        let faults = FaultInjector()
+        let (image, store) = try faultedLaunch(directory.imagePath, faults: faults)
+        faults.fail(.open, with: .cantOpen)
+        #expect(store.erase() == false)
+        #expect(store.keys.isEmpty)
+        #expect(!Self.markIsThere(directory.imagePath))
+        #expect(store.check(plan, variables: try variables(2)) == .missing)
+        guard case .committed(let summary) = image.writer.drain() else {
+            Issue.record("the drain did not commit")
+            return
+        }
+        #expect(summary.erased)
+        image.close()
+        #expect(try Self.rowCount(directory.imagePath) == 0)
+    }
+
+    @Test("an erase before a background open that never runs (the process killed) leaves the mark for the next launch")
+    func beforeAnOpenThatNeverRuns() throws {
+        let directory = TemporaryDirectory()
+        try firstUser(directory.imagePath, count: 3)
+        let plan = try ops.plan(screen)
+        let path = directory.imagePath
+        let opening = OpeningImage(start: { _ in }, eraseMark: EraseMark.Place(path: path, vfs: nil)) { () throws(ImageError) -> Image in
+            try Image.open(path: path, appVersion: "persistence-tests", configuration: ImageConfiguration(executor: ManualWriterExecutor()))
+        }
+        let store = Store(image: opening, clock: TestClock(), configuration: .init(collectsAutomatically: false))
+        #expect(store.erase())
+        #expect(Self.markIsThere(path))
+        let next = try Launch(path)
+        #expect(next.store.check(plan, variables: try variables(1)) == .missing)
+        next.quit()
+        #expect(try Self.rowCount(path) == 0)
+        #expect(!Self.markIsThere(path))
+        _ = opening
     }
 
     /// The rows of the image's records table, read with SQLite itself.
@@ -161,10 +290,7 @@ struct StoreEraseTests {
         try firstUser(directory.imagePath, count: 5)
         let plan = try ops.plan(screen)
         let faults = FaultInjector()
-        var configuration = ImageConfiguration(executor: ManualWriterExecutor(), faults: faults)
-        configuration.checkpointPages = 1_000
-        let image = try Image.open(path: directory.imagePath, appVersion: "persistence-tests", configuration: configuration)
-        let store = Store(image: image, clock: TestClock(), configuration: .init(collectsAutomatically: false))
+        let (image, store) = try faultedLaunch(directory.imagePath, faults: faults, checkpointPages: 1_000)
         store.erase()
         try commit(store, 500, name: "second user")
         faults.fail(.step, with: .ioerr)
@@ -247,7 +373,8 @@ struct StoreEraseTests {
         image.enqueue(WriteBatch(snapshots: [snapshot("Character:1", "Character", ["name": .string(String(decoding: secret, as: UTF8.self))])]))
         #expect(settled())
         #expect(holdsSecret())
-        disk.failNextSync(code: SQLITE_IOERR)
+        // The first sync is the erase's mark's; the next, the checkpoint's.
+        disk.fail(.sync, code: SQLITE_IOERR, skipping: 1)
         #expect(image.erase())
         #expect(settled(), "the writer still owes the erase's checkpoint")
         #expect(holdsSecret() == (mutant != nil))

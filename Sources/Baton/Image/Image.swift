@@ -121,7 +121,12 @@ public final class Image: StoreImage, Sendable {
             path: path, vfs: vfs, appVersion: appVersion, mode: .live, configuration: configuration,
             connection: opened.connection, generation: opened.generation, names: opened.names, foreign: foreign)
         let core = ImageCore(state)
-        let writer = ImageWriter(core: core, executor: configuration.executor, limits: configuration.limits, accepting: !foreign)
+        let writer = ImageWriter(
+            core: core, executor: configuration.executor, limits: configuration.limits, accepting: !foreign,
+            eraseMark: foreign ? nil : EraseMark.Place(path: path, vfs: vfs, door: door), rules: configuration.rules)
+        // An erase whose process ended before its drain finished it: it is done now, before the
+        // store reads anything (``EraseMark``).
+        if opened.eraseMarked { writer.erase(marking: false) }
         return Image(
             core: core, writer: writer, opening: opened.opening, path: path, vfs: vfs, registryKey: key, fileLock: lock)
     }
@@ -205,10 +210,15 @@ public final class Image: StoreImage, Sendable {
         writer.enqueue(batch)
     }
 
-    /// Drops what is queued; reads miss until the writer's next drain that commits, which deletes
-    /// every row (their bytes overwritten with zeros), then checkpoints the WAL into the file and
-    /// truncates it. Like a commit, the erase reaches the file at that drain: a process killed
-    /// before it leaves the rows for the next launch (``drainNow()`` or ``close()`` to be sure).
+    /// Leaves the erase's mark beside the file (``EraseMark``) and drops what is queued; reads
+    /// miss until the writer's next drain that commits, which deletes every row (their bytes
+    /// overwritten with zeros), then checkpoints the WAL into the file and truncates it, then
+    /// deletes the mark. A process that ends before (killed, or the power lost) leaves the mark,
+    /// and the next open erases the image before anything reads it.
+    ///
+    /// `false` when the image takes no work (closed, foreign), or when the mark could not be
+    /// written (a full disk): the erase still reaches the file at the next drain that commits,
+    /// but a process killed before then leaves the rows (``drainNow()`` to be sure).
     @discardableResult
     public func erase() -> Bool {
         writer.erase()

@@ -229,9 +229,12 @@ public protocol StoreImage: AnyObject, Sendable {
     func enqueue(_ batch: WriteBatch)
     /// Forgets everything the image holds, after everything queued (``Store/erase()``): what is
     /// queued is dropped, reads miss from now on, and the writer's next drain empties the file
-    /// and leaves none of its bytes in the file or the WAL. Returns at once: `true` when the erase
-    /// will reach the file, `false` when the image has no file it may write (its open failed, it
-    /// was closed, or the file is another app's), so the file keeps whatever it holds.
+    /// and leaves none of its bytes in the file or the WAL. Returns once the erase is durable:
+    /// `true` when it will reach the file even if the process is killed now (a mark beside the
+    /// file makes the next open erase it, ``EraseMark``); `false` when the image has no file it
+    /// may write (its open failed, it was closed, or the file is another app's), so the file
+    /// keeps whatever it holds, or when the mark could not be written, so the erase reaches the
+    /// file only with the writer's next drain that commits.
     func erase() -> Bool
     /// Records whose snapshots the writer has not committed yet: collection keeps them.
     func pendingKeys() -> Set<RecordKey>

@@ -50,6 +50,16 @@ package enum ImageMutant: String, Sendable, Hashable, CaseIterable {
     case eraseNotCheckpointed
     /// An erase's checkpoint that failed is not run again by the drains after it.
     case eraseCheckpointForgotten
+    /// An erase leaves no mark beside the image, so a process killed before the erase's drain
+    /// leaves the erased rows for the next launch (the rule until 2026-12-07).
+    case eraseUnmarked
+    /// An open does not look for an erase's mark.
+    case eraseMarkIgnored
+    /// An erase's mark is never deleted: every later launch erases the image again.
+    case eraseMarkKept
+    /// An erase's mark is deleted as its drain begins, before the wipe is committed and
+    /// checkpointed.
+    case eraseMarkDroppedEarly
 }
 #endif
 
@@ -99,6 +109,15 @@ struct ImageRules: Sendable, Hashable {
     var eraseNotCheckpointed = false
     /// Mutant: an erase's checkpoint that failed is not owed to the drains after it.
     var eraseCheckpointForgotten = false
+    /// An erase leaves its mark beside the image (``EraseMark``) before it returns (mutant: not).
+    var eraseMarks = true
+    /// An open erases the image when it finds an erase's mark (mutant: not).
+    var honoursEraseMark = true
+    /// Mutant: the erase's mark is never deleted.
+    var eraseMarkKept = false
+    /// Mutant: the erase's mark is deleted as the erase's drain takes its work, before the wipe
+    /// is committed and checkpointed.
+    var eraseMarkDroppedEarly = false
 
     /// The decision records' rules.
     static let production = ImageRules()
@@ -136,6 +155,10 @@ struct ImageRules: Sendable, Hashable {
         case .eraseLeavesBytes: eraseOverwrites = false
         case .eraseNotCheckpointed: eraseNotCheckpointed = true
         case .eraseCheckpointForgotten: eraseCheckpointForgotten = true
+        case .eraseUnmarked: eraseMarks = false
+        case .eraseMarkIgnored: honoursEraseMark = false
+        case .eraseMarkKept: eraseMarkKept = true
+        case .eraseMarkDroppedEarly: eraseMarkDroppedEarly = true
         }
     }
     #endif

@@ -14,6 +14,9 @@ enum ImageOpener {
         var generation: Int
         var names: NameTable
         var opening: ImageOpening
+        /// An erase's mark was beside the file (``EraseMark``): the image must be erased before
+        /// anything reads it.
+        var eraseMarked = false
     }
 
     /// Thrown inside opening when the file must be deleted and started again.
@@ -85,6 +88,9 @@ enum ImageOpener {
         var known = classified
         let base = try VFSFile.fullPath(path, vfs: vfs, door: door)
         if try CheckpointCopy.restoreIfLeft(base: base, vfs: vfs, door: door) { known = nil }
+        // Looked for before anything else can fail the open: an erase's mark outlives every
+        // recreation and wipe, and is deleted only by the drain that finishes the erase.
+        let eraseMarked = try rules.honoursEraseMark && EraseMark.isPresent(EraseMark.Place(path: path, vfs: vfs, door: door))
         for _ in 0..<3 {
             let fileClass = try known ?? ImageFileClass.classify(ImageFileProbe.read(path: path, vfs: vfs, door: door))
             known = nil
@@ -149,7 +155,7 @@ enum ImageOpener {
                     from: connection, visibleFrom: rules.visibleFrom(generation: generation), generation: generation)
                 // A name that fails its checksum: a damaged row, or a damaged file (see ImageStructureCheck).
                 if names.damaged > 0, ImageStructureCheck.findsDamage(connection, rules: rules) { throw Discard(reason: .corrupt) }
-                return Opened(connection: connection, generation: generation, names: names, opening: opening)
+                return Opened(connection: connection, generation: generation, names: names, opening: opening, eraseMarked: eraseMarked)
             } catch let discard as Discard {
                 connection.close()
                 try deleteFiles(path: path, vfs: vfs, door: door)

@@ -76,6 +76,9 @@ final class ImageState {
     /// were before the erase, so the next drain that commits runs the truncating checkpoint again
     /// (``ImageCheckpoint/afterCommit(_:erased:)``).
     var eraseCheckpointOwed = false
+    /// True from the drain that commits an erase until its mark is deleted (``EraseMark``),
+    /// once no erase checkpoint is owed.
+    var eraseMarkOwed = false
 
     var connection: Connection?
     /// This launch's generation, G: every row written or read is stamped with it.

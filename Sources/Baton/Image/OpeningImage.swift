@@ -29,28 +29,35 @@ public final class OpeningImage: StoreImage {
     private let limits: WriterLimits
     /// A known bug switched back on (tests and the simulator only; ignored without `BATON_MUTANTS`).
     private let mutant: Mutant?
+    /// Where an erase before the open leaves its mark (``EraseMark``).
+    private let eraseMark: EraseMark.Place?
 
     /// Starts opening `path` on `queue`.
     public convenience init(path: String, appVersion: String, queue: DispatchQueue = .global(qos: .userInitiated)) {
-        self.init(queue: queue) { () throws(ImageError) -> Image in
+        self.init(queue: queue, eraseMark: EraseMark.Place(path: path, vfs: nil)) { () throws(ImageError) -> Image in
             try Image.open(path: path, appVersion: appVersion)
         }
     }
 
     /// Starts `open` on `queue` (the seam tests use).
-    package convenience init(queue: DispatchQueue, limits: WriterLimits = WriterLimits(), open: @escaping @Sendable () throws(ImageError) -> Image) {
-        self.init(start: { job in queue.async(execute: job) }, limits: limits, open: open)
+    package convenience init(
+        queue: DispatchQueue, limits: WriterLimits = WriterLimits(), eraseMark: EraseMark.Place? = nil,
+        open: @escaping @Sendable () throws(ImageError) -> Image
+    ) {
+        self.init(start: { job in queue.async(execute: job) }, limits: limits, eraseMark: eraseMark, open: open)
     }
 
     /// Hands the open's work to `start`, which runs it when it chooses (the simulator's seam: it
     /// runs the open at a moment its seed picks, with commits buffered before it). Until the work
-    /// has run, ``wait()`` and ``read(_:)`` block. `limits` must be the opened image's writer's.
+    /// has run, ``wait()`` and ``read(_:)`` block. `limits` must be the opened image's writer's;
+    /// `eraseMark` is where an erase before the open leaves its mark (nil: none is left).
     package init(
         start: (@escaping @Sendable () -> Void) -> Void, limits: WriterLimits = WriterLimits(), mutant: Mutant? = nil,
-        open: @escaping @Sendable () throws(ImageError) -> Image
+        eraseMark: EraseMark.Place? = nil, open: @escaping @Sendable () throws(ImageError) -> Image
     ) {
         self.limits = limits
         self.mutant = mutant
+        self.eraseMark = eraseMark
         done.enter()
         start { [self] in
             let result: Result<Image, ImageError>
@@ -119,11 +126,21 @@ public final class OpeningImage: StoreImage {
         image?.enqueue(batch)
     }
 
-    /// Before the open: what is kept is dropped, and the image is erased the moment it opens,
-    /// before the commits kept after this call reach it (`true`, though an open that then fails
-    /// erases nothing). After an open that failed: `false`, the file is left as it is.
+    /// Before the open: the erase's mark is left beside the file (``EraseMark``), what is kept is
+    /// dropped, and the image is erased the moment it opens, before the commits kept after this
+    /// call reach it; an open that then fails leaves the mark for the next launch's open. `false`
+    /// when the mark could not be written. After the open: the image's erase. After an open that
+    /// failed: `false`, the file is left as it is.
     @discardableResult
     public func erase() -> Bool {
+        let opening: Bool = state.withLock { state in
+            if case .opening = state.phase { return true }
+            return false
+        }
+        // The mark first, outside the lock (it waits for a sync): an open that finishes meanwhile
+        // finds it, or the image it opened takes the erase below and writes it again.
+        var marked = true
+        if opening, let eraseMark, !mutant.isOn(.eraseUnmarked) { marked = EraseMark.write(eraseMark) != .failed }
         let opened: Image? = state.withLock { state in
             switch state.phase {
             case .opening:
@@ -137,7 +154,7 @@ public final class OpeningImage: StoreImage {
             }
         }
         if let opened { return opened.erase() }
-        return openError == nil
+        return marked && openError == nil
     }
 
     public func pendingKeys() -> Set<RecordKey> {

@@ -70,6 +70,9 @@ package struct Coverage: Hashable, Sendable {
     /// the erased texts.
     package var erases = 0
     package var erasesSearched = 0
+    /// Launches whose open found an erase's mark (its process ended before the erase's drain
+    /// finished it) and erased the image before anything read it.
+    package var erasesAtOpen = 0
 
     package init(model: OracleCoverage = OracleCoverage(), tornWrites: Int = 0, faultsInjected: Int = 0) {
         self.model = model
@@ -91,7 +94,7 @@ package struct Coverage: Hashable, Sendable {
             + [("recordedResponses", recordedResponses), ("formatUpgrades", formatUpgrades), ("quitCrashes", quitCrashes)]
             + [("processCheckpoints", processCheckpoints), ("guardedCheckpoints", guardedCheckpoints)]
             + [("commitsBufferedBeforeTheOpen", commitsBufferedBeforeTheOpen), ("deathsBeforeTheOpen", deathsBeforeTheOpen)]
-            + [("imagelessProcesses", imagelessProcesses), ("opensRetried", opensRetried), ("lockedLaunches", lockedLaunches), ("erases", erases), ("erasesSearched", erasesSearched)]
+            + [("imagelessProcesses", imagelessProcesses), ("opensRetried", opensRetried), ("lockedLaunches", lockedLaunches), ("erases", erases), ("erasesSearched", erasesSearched), ("erasesAtOpen", erasesAtOpen)]
     }
 
     package static func + (lhs: Coverage, rhs: Coverage) -> Coverage {
@@ -119,6 +122,7 @@ package struct Coverage: Hashable, Sendable {
         sum.lockedLaunches = lhs.lockedLaunches + rhs.lockedLaunches
         sum.erases = lhs.erases + rhs.erases
         sum.erasesSearched = lhs.erasesSearched + rhs.erasesSearched
+        sum.erasesAtOpen = lhs.erasesAtOpen + rhs.erasesAtOpen
         return sum
     }
 
@@ -191,5 +195,6 @@ package struct Coverage: Hashable, Sendable {
         lockedLaunches = int("lockedLaunches")
         erases = int("erases")
         erasesSearched = int("erasesSearched")
+        erasesAtOpen = int("erasesAtOpen")
     }
 }

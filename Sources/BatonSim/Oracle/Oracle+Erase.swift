@@ -4,12 +4,46 @@ extension Oracle {
     /// empties the image before it writes what was committed since. Until then every read
     /// misses (as after an overflow, ``writerMustWipe``). Retained roots and the release buffer
     /// stay: the screens that hold them go on watching. A process without an image only forgets.
-    package mutating func erase() {
+    ///
+    /// `mark`: what the erase left beside the file, as the runner knows it (the erase's answer
+    /// and the disk's faults): `nil` when it left none (no image, or no file to erase yet).
+    package mutating func erase(mark: OracleEraseMark? = nil) {
         forgetServerData()
         guard hasImage else { return }
         queue = []
         writerMustWipe = true
         eraseMustWipe = true
+        if let mark { eraseMark = mark }
+    }
+
+    /// The open found an erase's mark (a process ended before its erase's drain finished it): the
+    /// image is erased before anything reads it, as by ``erase(mark:)`` but keeping what this
+    /// process committed while the image opened (it came after the erase), and the mark stays
+    /// until a drain finishes the erase.
+    package mutating func erasedAtOpen() {
+        writerMustWipe = true
+        eraseMustWipe = true
+        eraseMark = .present
+    }
+
+    /// A drain ran. A mark is deleted only once a drain has committed the erase's wipe and run
+    /// its truncating checkpoint: one that committed while the disk failed none of its
+    /// operations (or had nothing to do but an owed checkpoint) deleted it; one that committed
+    /// while the disk failed some may have; one that failed or stopped kept it.
+    /// `diskFailedSome`: the disk failed an operation during the drain, or a crash was armed.
+    package mutating func eraseMarkAfterDrain(finished: Bool, diskFailedSome: Bool) {
+        guard eraseMark != .absent, finished else { return }
+        eraseMark = diskFailedSome ? .unsure : .absent
+    }
+
+    /// The process's close drained once more, unseen by the model: it may have finished the erase.
+    package mutating func eraseMarkMayHaveGone() {
+        if eraseMark == .present { eraseMark = .unsure }
+    }
+
+    /// The mark's presence, as the disk answered where the model could not say.
+    package mutating func eraseMarkFound(_ present: Bool) {
+        eraseMark = present ? .present : .absent
     }
 
     /// Memory's records, layers, hydrations and fetch times, dropped: what a new process and an
@@ -26,8 +60,10 @@ extension Oracle {
     /// and string values of the image (with the rows a damaged name hides), of memory (what was
     /// committed and never drained), and, with `everyState` (an image still opening, which may
     /// land on any of them), of every state the file may hold. Texts shorter than
-    /// `minimumLength` bytes are left out: they may occur anywhere by chance.
-    package func erasedTexts(minimumLength: Int, everyState: Bool) -> Set<OracleText> {
+    /// `minimumLength` bytes are left out: they may occur anywhere by chance. Without
+    /// `includingMemory` (an open that found an erase's mark: memory holds only what came after
+    /// the erase), memory's are left out.
+    package func erasedTexts(minimumLength: Int, everyState: Bool, includingMemory: Bool = true) -> Set<OracleText> {
         var texts = Set<OracleText>()
         func add(_ text: OracleText) {
             if text.string.utf8.count >= minimumLength { texts.insert(text) }
@@ -40,7 +76,7 @@ extension Oracle {
             }
             for row in state.root.values { add(row.cell.value) }
         }
-        for (key, record) in base {
+        for (key, record) in includingMemory ? base : [:] {
             add(key)
             for cell in record.cells.values { add(cell.value) }
         }
@@ -96,4 +132,16 @@ extension OracleValue {
         case .null, .bool, .int, .double: break
         }
     }
+}
+
+/// What the model knows of an erase's mark beside the file (`EraseMark` in the store): written
+/// before an erase answers `true`, deleted only by a drain that finished the erase.
+package enum OracleEraseMark: String, Sendable, Hashable {
+    /// No mark: the next open reads the image as the last end left it.
+    case absent
+    /// A mark: the next open erases the image before anything reads it.
+    case present
+    /// The disk failed an operation that may have written or deleted it: the next launch asks
+    /// the disk.
+    case unsure
 }

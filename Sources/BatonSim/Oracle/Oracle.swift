@@ -89,6 +89,9 @@ package struct Oracle: Sendable {
     package internal(set) var writerMustWipe = false
     /// True after an erase, until the drain that empties the image commits (``erase()``).
     package internal(set) var eraseMustWipe = false
+    /// What the model knows of an erase's mark beside the file (``OracleEraseMark``); it
+    /// outlives the process, as a file does.
+    package internal(set) var eraseMark = OracleEraseMark.absent
 
     package internal(set) var coverage = OracleCoverage()
 

@@ -73,6 +73,7 @@ extension Simulation {
             throw error
         }
         storeWork.time { process.image.close() }
+        oracle.eraseMarkMayHaveGone()
         let struck = disk.thaw()
         self.process = nil
         guard struck else {

@@ -11,8 +11,11 @@ extension Simulation {
 
     /// The user logs out: the store erases itself, the model forgets, and the texts the image
     /// and memory held wait for the drain that commits the erase (``checkErasedBytes(after:index:)``).
-    /// The store's answer must be the model's: the erase reaches the file unless the process
-    /// runs without an image (`erase-reports-reach`).
+    /// The store's answer must be the model's (`erase-reports-reach`): `true` exactly when the
+    /// process has an image and the erase's mark is durable beside its file (or there is no file
+    /// yet, so nothing to mark). The disk decides the mark: when it failed an operation during
+    /// the erase, the store may answer `false`, and the mark may be there or not; `true` is a
+    /// promise the next launch holds the store to.
     func erase(index: Int) throws -> String {
         guard var process else { return "skipped" }
         let reaches = oracle.hasImage
@@ -21,18 +24,62 @@ extension Simulation {
             let texts = oracle.erasedTexts(minimumLength: Self.erasedTextMinimumLength, everyState: process.opensLater)
             erasedTexts.formUnion(texts)
         }
+        let fileThere = holdsBytes(Self.imagePath)
+        let faultsBefore = disk.counters.injectedFaults
         let reached = storeWork.time { process.store.erase() }
+        let diskFailedSome = disk.counters.injectedFaults != faultsBefore
         process.layers = [:]
         self.process = process
-        oracle.erase()
         erases += 1
-        guard reached == reaches else {
+        let mark: OracleEraseMark? = !reaches || !fileThere ? nil : reached ? .present : .unsure
+        oracle.erase(mark: mark)
+        guard reached == reaches || (reaches && diskFailedSome) else {
             throw violation(
                 "erase-reports-reach",
                 "the store's erase answered \(reached) (\(reached ? "it reaches the image" : "the image cannot take it")); the model's process \(reaches ? "has" : "has no") image",
                 at: index)
         }
-        return reaches ? "memory forgotten; the image is erased at the next drain" : "memory forgotten; the store has no image, so the file keeps its rows"
+        guard reaches else { return "memory forgotten; the store has no image, so the file keeps its rows" }
+        guard fileThere else { return "memory forgotten; no file yet, so no mark: the image is erased at the next drain" }
+        guard reached else { return "memory forgotten; the disk failed the erase's mark (the store says so): the image is erased at the next drain" }
+        return "memory forgotten, the mark beside the file; the image is erased at the next drain"
+    }
+
+    /// The erase's mark a launch's open must find, checked against the disk (before the open:
+    /// the store reads it then). Where the model is sure the disk must agree (`erase-mark-kept`:
+    /// a mark written before the erase answered `true` stays until a drain finished the erase;
+    /// `erase-mark-deleted`: a drain that finished it deleted it); where it is not, the disk
+    /// says. True when the open will erase the image.
+    func eraseMarkBeforeOpen(index: Int) throws -> Bool {
+        let onDisk = holdsBytes(Self.imagePath + EraseMark.suffix)
+        switch oracle.eraseMark {
+        case .present where !onDisk:
+            throw violation(
+                "erase-mark-kept",
+                "the erase's mark is gone though no drain finished the erase: the open reads the rows the erase forgot", at: index)
+        case .absent where onDisk:
+            throw violation(
+                "erase-mark-deleted",
+                "an erase's mark is beside the file though a drain finished the erase: the open erases what was committed since", at: index)
+        default:
+            oracle.eraseMarkFound(onDisk)
+            return onDisk
+        }
+    }
+
+    /// True when the disk holds a file of that name with a byte in it: SQLite's VFS takes an empty
+    /// file for no file, and so do the store's mark and the image's open.
+    private func holdsBytes(_ name: String) -> Bool {
+        disk.bytes(of: name)?.isEmpty == false
+    }
+
+    /// A launch's open found an erase's mark: the image it opened is erased before anything reads
+    /// it, and the drain that finishes the erase searches the files for its texts.
+    func erasedAtOpen() -> String {
+        erasedTexts.formUnion(oracle.erasedTexts(minimumLength: Self.erasedTextMinimumLength, everyState: false, includingMemory: false))
+        oracle.erasedAtOpen()
+        erasesAtOpen += 1
+        return "; an erase's mark was beside the file: the image is erased before anything reads it"
     }
 
     /// After the drain that committed an erase, and after each later drain until one is searched:

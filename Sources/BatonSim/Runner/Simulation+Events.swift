@@ -335,6 +335,11 @@ extension Simulation {
         let (queue, touches, imageBefore, evicts) = (oracle.queue, oracle.touches, oracle.image, !oracle.evictionDone)
         let (erasing, faultsBefore) = (oracle.eraseMustWipe, disk.counters.injectedFaults)
         let result = storeWork.time { process.image.writer.drain() }
+        let diskFailedSome = !readsImageAfter || disk.counters.injectedFaults != faultsBefore
+        switch result {
+        case .nothingToDo, .committed: oracle.eraseMarkAfterDrain(finished: true, diskFailedSome: diskFailedSome)
+        default: break
+        }
         switch result {
         case .nothingToDo:
             if oracle.hasWriterWork {
@@ -352,7 +357,7 @@ extension Simulation {
             guard readsImageAfter else { return "committed" + checkpointed }
             try checkImage(process.image, index: index)
             if erasing { eraseCommitted = true }
-            let erased = try checkErasedBytes(faultsDuringDrain: disk.counters.injectedFaults != faultsBefore, index: index)
+            let erased = try checkErasedBytes(faultsDuringDrain: diskFailedSome, index: index)
             let revived = revivedByLastDrain > 0 ? "; a damaged name written again brought back \(Self.count(revivedByLastDrain, "row"))" : ""
             return drainLine(queue: queue, touches: touches, before: imageBefore, evicts: evicts) + erased + revived + checkpointed
         default:
@@ -404,6 +409,8 @@ extension Simulation {
     func closeAfterQuit() {
         guard let process else { return }
         storeWork.time { process.image.close() }
+        // The close drains once more when the last drain failed, and may finish an erase.
+        oracle.eraseMarkMayHaveGone()
         if !disk.hasPendingWrites { oracle.noteSynced() }
         self.process = nil
         lastEnd = .quit

@@ -24,7 +24,8 @@ extension Simulation {
     private func beginProcess() {
         let heldOpen = HeldOpen()
         let opening = OpeningImage(
-            start: heldOpen.hold, limits: WriterLimits(maxQueuedItems: writerBound), mutant: options.mutant, open: heldOpen.open)
+            start: heldOpen.hold, limits: WriterLimits(maxQueuedItems: writerBound), mutant: options.mutant,
+            eraseMark: EraseMark.Place(path: Self.imagePath, vfs: disk.vfsName), open: heldOpen.open)
         let recorder = RecordingImage(opening, faultCount: { [disk] in disk.counters.injectedFaults })
         let store = storeWork.time { Store(image: recorder, clock: clock, configuration: storeConfiguration) }
         process = Process(store: store, opening: opening, recorder: recorder, heldOpen: heldOpen, openedImage: nil)
@@ -38,6 +39,7 @@ extension Simulation {
     @discardableResult
     func finishOpen(index: Int) throws -> String {
         guard var process, process.opensLater else { return "" }
+        let erasesAtOpen = try eraseMarkBeforeOpen(index: index)
         var image: Image?
         var lastError: (any Error)?
         var attempts = 0
@@ -140,6 +142,7 @@ extension Simulation {
             oracle.firstLaunch(generation: observed.generation, appVersion: appVersion, processStarted: true)
             foundLine = Self.launchLine(observed, found: nil, of: 1)
         }
+        if erasesAtOpen { foundLine += erasedAtOpen() }
         if attempts > 1 {
             opensRetried += 1
             foundLine += "; opened at attempt \(attempts), after \(lastError.map { "\($0)" } ?? "a failure")"

@@ -101,6 +101,7 @@ package final class Simulation {
     /// Erases, and the drains that committed one and were searched for its texts (``Coverage``).
     var erases = 0
     var erasesSearched = 0
+    var erasesAtOpen = 0
     /// The texts the erases since the last erase's drain must leave no byte of (``checkErasedBytes(after:index:)``).
     var erasedTexts = Set<OracleText>()
     /// True once the drain that committed the erase of ``erasedTexts`` returned: every later drain
@@ -330,6 +331,7 @@ package final class Simulation {
         coverage.lockedLaunches = lockedLaunches
         coverage.erases = erases
         coverage.erasesSearched = erasesSearched
+        coverage.erasesAtOpen = erasesAtOpen
         coverage.guardedCheckpoints = guardedCheckpoints
         coverage.refusedResponses = refusedResponses
         coverage.recordedResponses = recordedResponses

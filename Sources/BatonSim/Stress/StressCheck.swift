@@ -71,6 +71,9 @@ package struct StressCheck: Sendable {
     package private(set) var oracle: Oracle
     /// True until an open has been seen in the file: the file may be missing or half made.
     package private(set) var beforeFirstOpen = true
+    /// True when an erase's mark was beside the image at the last check: the next child's open
+    /// erases the image before anything reads it, and its first drain empties the file.
+    package private(set) var eraseMarkAtNextOpen = false
 
     package init(world: World) {
         oracle = Oracle(world: world)
@@ -84,11 +87,36 @@ package struct StressCheck: Sendable {
         package var allowedStates = 0
         /// The prefix of steps the file holds (`nil`: the open did not commit, or nothing drained).
         package var landedSteps: Int?
+        /// The longest prefix of steps whose state the file matches, when several match.
+        package var latestSteps: Int?
     }
 
     /// Checks `observed` against the states allowed after a kill of a child that ran `workload`
     /// and reported `report`; on success the model moves to the state found.
-    package mutating func check(_ observed: StressObservedImage, workload: StressWorkload, report: StressChildReport) throws(StressError) -> Verdict {
+    ///
+    /// `eraseMarkBeside`: an erase's mark is beside the image now (``EraseMark``). An erase that
+    /// returned with no drain reported after it must have left one (from the second child on:
+    /// before an image file exists there is nothing to mark). A mark found now makes the next
+    /// child's open erase the image, which the next check expects.
+    package mutating func check(
+        _ observed: StressObservedImage, workload: StressWorkload, report: StressChildReport, eraseMarkBeside: Bool = false
+    ) throws(StressError) -> Verdict {
+        let markExpected = !beforeFirstOpen && !eraseMarkBeside
+        let verdict = try checkRows(observed, workload: workload, report: report)
+        guard verdict.violation == nil else { return verdict }
+        // The drain that commits an erase deletes its mark: the file must then hold that drain.
+        if markExpected, let erase = workload.steps.indices.last(where: { $0 <= report.committed && workload.steps[$0].isErase }),
+            erase > report.drained, (verdict.latestSteps ?? -1) <= erase
+        {
+            return Verdict(
+                violation: "the erase of step \(erase) returned, yet neither an erase's mark is beside the image nor does the file hold a drain after it: the next open reads the rows it erased",
+                allowedStates: verdict.allowedStates)
+        }
+        eraseMarkAtNextOpen = eraseMarkBeside
+        return verdict
+    }
+
+    private mutating func checkRows(_ observed: StressObservedImage, workload: StressWorkload, report: StressChildReport) throws(StressError) -> Verdict {
         let previous = oracle.image
         let image: OracleImage
         switch observed {
@@ -122,6 +150,7 @@ package struct StressCheck: Sendable {
 
         var launched = oracle
         launched.relaunched(found: 0, generation: image.generation, after: .kill)
+        if eraseMarkAtNextOpen { launched.erasedAtOpen() }
         var candidates: [(steps: Int?, model: Oracle)] = []
         if report.drained < 0 { candidates.append((nil, launched)) }
         let low = max(report.drained + 1, 0)
@@ -157,7 +186,8 @@ package struct StressCheck: Sendable {
         }
         oracle = found.model
         beforeFirstOpen = false
-        return Verdict(allowedStates: candidates.count, landedSteps: found.steps)
+        let latest = candidates.last(where: { $0.model.image.sameRows(as: image) })?.steps
+        return Verdict(allowedStates: candidates.count, landedSteps: found.steps, latestSteps: latest)
     }
 
     private static func describe(_ observed: StressObservedImage) -> String {
@@ -170,6 +200,13 @@ package struct StressCheck: Sendable {
 
     private static func lines(_ lines: [String]) -> String {
         lines.prefix(6).joined(separator: "; ") + (lines.count > 6 ? "; and \(lines.count - 6) more" : "")
+    }
+
+    /// True when an erase's mark with a byte in it is beside the image at `path` (an empty file
+    /// is no mark, as SQLite's VFS sees it).
+    package static func eraseMarkIsBeside(path: String) -> Bool {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path + EraseMark.suffix)
+        return ((attributes?[.size] as? NSNumber)?.intValue ?? 0) > 0
     }
 
     /// Reads the file at `path` without writing it (``Image/inspect(path:vfs:faults:)``): its

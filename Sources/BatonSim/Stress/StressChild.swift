@@ -44,7 +44,9 @@ package enum StressChild {
         configuration.mutant = mutant.flatMap(ImageMutant.init(mutant:))
         #endif
         let openConfiguration = configuration
-        let opening = OpeningImage(queue: DispatchQueue.global(qos: .userInitiated)) { () throws(ImageError) -> Image in
+        let opening = OpeningImage(
+            queue: DispatchQueue.global(qos: .userInitiated), eraseMark: EraseMark.Place(path: imagePath, vfs: nil)
+        ) { () throws(ImageError) -> Image in
             try Image.open(path: imagePath, appVersion: appVersion, configuration: openConfiguration)
         }
         let clock = StressClock()

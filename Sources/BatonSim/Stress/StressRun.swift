@@ -92,7 +92,8 @@ package enum StressRun {
             let verdict: StressCheck.Verdict
             switch StressCheck.observe(path: options.imagePath) {
             case .success(let observed):
-                verdict = try check.check(observed, workload: workload, report: report)
+                verdict = try check.check(
+                    observed, workload: workload, report: report, eraseMarkBeside: StressCheck.eraseMarkIsBeside(path: options.imagePath))
             case .failure(let problem):
                 verdict = StressCheck.Verdict(violation: problem.description)
             }

@@ -94,6 +94,20 @@ final class VFSFile {
         return bytes
     }
 
+    /// True when `path` (a full path) is there, empty or not (`xAccess`).
+    static func exists(_ path: String, vfs vfsName: String?, door: SQLiteDoor) throws(SQLiteError) -> Bool {
+        let vfs = try find(vfsName, door: door)
+        guard let xAccess = vfs.pointee.xAccess else {
+            throw SQLiteError(extendedCode: .error, message: "the VFS \(vfsName ?? "(default)") cannot look for files")
+        }
+        var exists: Int32 = 0
+        let access = door.value { xAccess(vfs, path, SQLITE_ACCESS_EXISTS, &exists) }
+        guard access == SQLITE_OK else {
+            throw SQLiteError(extendedCode: SQLiteResultCode(rawValue: access), message: "cannot look for \(path)")
+        }
+        return exists != 0
+    }
+
     /// Deletes `path` (a full path) through `vfs` (`xDelete`), syncing its directory when asked;
     /// a file that is not there is no error.
     static func delete(_ path: String, vfs: String?, door: SQLiteDoor, syncDirectory: Bool) throws(SQLiteError) {

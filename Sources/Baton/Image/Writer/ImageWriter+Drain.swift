@@ -49,11 +49,13 @@ extension ImageWriter {
                 return .failed(failure)
             }
             let work = takeWork()
+            if work.erase, let place = eraseMark, state.rules.eraseMarkDroppedEarly { try? EraseMark.remove(place) }
             let touches = state.touches.take()
             if work.isEmpty && touches.isEmpty && state.evictionDone && !recreated {
                 // Nothing to write, but an erase's checkpoint may be owed: a logout is often the
                 // last write for a while, and the erased pages must not wait for the next one.
                 if state.eraseCheckpointOwed { _ = ImageCheckpoint.afterCommit(state) }
+                clearEraseMark(state)
                 return .nothingToDo
             }
             let transaction = DrainTransaction(connection: connection, state: state)
@@ -74,7 +76,9 @@ extension ImageWriter {
             state.names = transaction.names
             state.evictionDone = true
             workCommitted(work)
+            if work.erase { state.eraseMarkOwed = true }
             transaction.summary.checkpoint = ImageCheckpoint.afterCommit(state, erased: work.erase)
+            clearEraseMark(state)
             transaction.summary.batches = work.batches.count
             return .committed(transaction.summary)
         }

@@ -12,12 +12,21 @@ package final class ImageWriter: Sendable {
     /// When drains run.
     package let executor: any WriterExecutor
     let limits: WriterLimits
+    /// Where an erase leaves its mark (``EraseMark``); nil for an image with no file to erase.
+    let eraseMark: EraseMark.Place?
+    /// The image's rules, as the erase's mark needs them outside the image's lock.
+    let rules: ImageRules
     private let queue: Mutex<WriterQueue>
 
-    init(core: ImageCore, executor: any WriterExecutor, limits: WriterLimits, accepting: Bool) {
+    init(
+        core: ImageCore, executor: any WriterExecutor, limits: WriterLimits, accepting: Bool,
+        eraseMark: EraseMark.Place? = nil, rules: ImageRules = .production
+    ) {
         self.core = core
         self.executor = executor
         self.limits = limits
+        self.eraseMark = eraseMark
+        self.rules = rules
         var initial = WriterQueue()
         initial.accepting = accepting
         queue = Mutex(initial)
@@ -58,20 +67,54 @@ package final class ImageWriter: Sendable {
         if accepted { executor.writerHasWork(self) }
     }
 
-    /// The store was erased: what is queued is dropped, reads miss, and the next drain that
-    /// commits empties the image with its deleted bytes overwritten, then checkpoints the WAL
-    /// into the file and truncates it, so neither keeps the erased rows (``Image/erase()``).
+    /// The store was erased: the erase's mark is left beside the image (``EraseMark``), what is
+    /// queued is dropped, reads miss, and the next drain that commits empties the image with its
+    /// deleted bytes overwritten, then checkpoints the WAL into the file and truncates it, so
+    /// neither keeps the erased rows (``Image/erase()``).
+    ///
+    /// `false` when the image takes no work (closed, foreign), or when the mark could not be
+    /// written (a full disk, an I/O error): the erase then holds for this process, and reaches
+    /// the file at the next drain that commits, but a process killed before that drain leaves
+    /// the rows for the next launch.
     @discardableResult
     package func erase() -> Bool {
-        let accepted = queue.withLock { queue -> Bool in
-            guard queue.accepting else { return false }
+        erase(marking: true)
+    }
+
+    /// An erase; `marking` false when its mark is already beside the image (an open found it).
+    @discardableResult
+    func erase(marking: Bool) -> Bool {
+        let marked = queue.withLock { queue -> Bool? in
+            guard queue.accepting else { return nil }
+            // Written under the queue's lock: a drain that finished an earlier erase deletes the
+            // mark under it too, and only while no erase waits, so it cannot delete this one.
+            var marked = true
+            if marking, rules.eraseMarks, let place = eraseMark { marked = EraseMark.write(place) != .failed }
             queue.dropAllAndWipe()
             queue.needsErase = true
             queue.status.erases += 1
-            return true
+            return marked
         }
-        if accepted { executor.writerHasWork(self) }
-        return accepted
+        guard let marked else { return false }
+        executor.writerHasWork(self)
+        return marked
+    }
+
+    /// After a drain: deletes the erase's mark once the erase it records is in the file for good
+    /// (its wipe committed and its truncating checkpoint run), unless another erase waits (its
+    /// mark is the one beside the image now). A deletion that fails is tried again by the next
+    /// drain, as an owed checkpoint is.
+    func clearEraseMark(_ state: ImageState) {
+        guard state.eraseMarkOwed, !state.eraseCheckpointOwed, !rules.eraseMarkKept else { return }
+        guard let place = eraseMark else {
+            state.eraseMarkOwed = false
+            return
+        }
+        let cleared = queue.withLock { queue -> Bool in
+            guard !queue.needsErase else { return false }
+            return (try? EraseMark.remove(place)) != nil
+        }
+        if cleared { state.eraseMarkOwed = false }
     }
 
     /// Keys of snapshots queued or in a drain that has not committed (the query root too, when
@@ -98,11 +141,11 @@ package final class ImageWriter: Sendable {
         }
     }
 
-    /// True while an erase's checkpoint failed and no drain has run it since: the WAL may hold
-    /// the erased pages (``ImageCheckpoint/afterCommit(_:erased:)``). The production executor
-    /// retries until it is false.
+    /// True while an erase's checkpoint failed and no drain has run it since (the WAL may hold
+    /// the erased pages, ``ImageCheckpoint/afterCommit(_:erased:)``), or while its mark waits to
+    /// be deleted (``EraseMark``). The production executor retries until it is false.
     package var owesEraseCheckpoint: Bool {
-        core.withState { $0.eraseCheckpointOwed }
+        core.withState { $0.eraseCheckpointOwed || $0.eraseMarkOwed }
     }
 
     /// The error of the last failed drain, `nil` once a drain commits.
