@@ -1,5 +1,4 @@
 import Baton
-import Glibc
 
 extension Simulation {
     /// The shortest text an erase's search looks for: shorter ones may occur in the file by chance.
@@ -137,24 +136,9 @@ extension Simulation {
         return false
     }
 
-    /// True when `needle` occurs in `haystack`: `memchr` finds each place its first byte occurs,
-    /// `memcmp` compares the rest (the files and the texts run to hundreds of kilobytes, too slow
-    /// for the standard library's generic search at every erase).
+    /// True when `needle` occurs in `haystack` (``ByteSearch``).
     static func bytes(_ haystack: [UInt8], contain needle: ArraySlice<UInt8>) -> Bool {
-        guard let first = needle.first else { return true }
-        return haystack.withUnsafeBytes { hay in
-            needle.withUnsafeBytes { pin in
-                guard let start = hay.baseAddress, let pattern = pin.baseAddress, hay.count >= pin.count else { return false }
-                var at = start
-                let last = start + (hay.count - pin.count)
-                while at <= last {
-                    guard let found = memchr(at, Int32(first), last - at + 1) else { return false }
-                    if memcmp(found, pattern, pin.count) == 0 { return true }
-                    at = UnsafeRawPointer(found) + 1
-                }
-                return false
-            }
-        }
+        ByteSearch.firstOffset(of: needle, in: haystack) != nil
     }
 
     static func bytes(_ haystack: [UInt8], contain needle: [UInt8]) -> Bool {

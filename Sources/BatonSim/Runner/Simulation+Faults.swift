@@ -191,7 +191,7 @@ extension Simulation {
             let pickable = random.chance(0.75) ? candidates.indices.filter { candidates[$0].table == .records && recent.contains(OracleText(candidates[$0].key)) } : []
             let position = pickable.isEmpty ? random.int(0...(candidates.count - 1)) : pickable[random.int(0...(pickable.count - 1))]
             let candidate = candidates.remove(at: position)
-            guard let offset = Self.onlyOccurrence(of: candidate.bytes, in: file), log.firstRange(of: candidate.bytes) == nil else { continue }
+            guard let offset = Self.onlyOccurrence(of: candidate.bytes, in: file), !Self.bytes(log, contain: candidate.bytes) else { continue }
             let byte = offset + random.int(0...(candidate.bytes.count - 1))
             file[byte] ^= UInt8(1) << UInt8(random.int(0...7))
             rotted.insert(OracleText(candidate.key), in: candidate.table)
@@ -210,7 +210,7 @@ extension Simulation {
                 .filter { $0.bytes.count >= 4 }
             if !names.isEmpty {
                 let name = names[random.int(0...(names.count - 1))]
-                if let offset = Self.onlyOccurrence(of: name.bytes, in: file), log.firstRange(of: name.bytes) == nil {
+                if let offset = Self.onlyOccurrence(of: name.bytes, in: file), !Self.bytes(log, contain: name.bytes) {
                     file[offset + random.int(0...(name.bytes.count - 1))] ^= UInt8(1) << UInt8(random.int(0...7))
                     let using = rowsUsing(name: name.id, in: tables)
                     rotted.formUnion(using)
@@ -265,19 +265,8 @@ extension Simulation {
 
     /// Where `needle` starts in `haystack`, when it occurs exactly once.
     nonisolated package static func onlyOccurrence(of needle: [UInt8], in haystack: [UInt8]) -> Int? {
-        guard !needle.isEmpty, needle.count <= haystack.count else { return nil }
-        var found: Int?
-        let first = needle[0]
-        var start = 0
-        let last = haystack.count - needle.count
-        while start <= last {
-            if haystack[start] == first, haystack[start..<(start + needle.count)].elementsEqual(needle) {
-                if found != nil { return nil }
-                found = start
-            }
-            start += 1
-        }
-        return found
+        guard let found = ByteSearch.firstOffset(of: needle[...], in: haystack) else { return nil }
+        return ByteSearch.firstOffset(of: needle[...], in: haystack, from: found + 1) == nil ? found : nil
     }
 }
 
