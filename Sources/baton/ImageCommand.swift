@@ -156,6 +156,9 @@ enum ImageCommand {
             if FileManager.default.fileExists(atPath: path + CheckpointCopy.suffix) {
                 printError("note: \(path)\(CheckpointCopy.suffix) is beside the image: an open died inside its checkpoint, and the next open writes that copy back over the WAL; until then this shows the file as the crash left it")
             }
+            if EraseMark.isBeside(path: path) {
+                printError("note: \(path)\(EraseMark.suffix) is beside the image: the store was erased and its process ended before the erase reached the file; the next open erases every row shown here")
+            }
             return image
         } catch .notAnImage(path: _, let reason) {
             throw CLIError.failed(ImageError.notAnImage(path: path, reason).description)

@@ -259,6 +259,22 @@ struct StoreEraseTests {
         #expect(try Self.rowCount(directory.imagePath) == 0)
     }
 
+    @Test("baton image dump of an image whose erase's process died before its drain says the next open erases what it shows")
+    func dumpNotesTheMark() throws {
+        let directory = TemporaryDirectory()
+        let launch = try Launch(directory.imagePath)
+        try commit(launch.store, 1, name: "\(Self.marker)-1")
+        launch.drain()
+        #expect(launch.store.erase())
+        launch.image.abandon()
+        let run = try BatonProcess.run(["image", "dump", "--image", directory.imagePath])
+        #expect(run.status == 0, "\(run)")
+        #expect(run.errors.contains("\(EraseMark.suffix) is beside the image: the store was erased"), "\(run)")
+        #expect(run.output.contains(Self.marker), "the dump shows the rows as the file holds them")
+        // Reading the image changed nothing: the mark is still there for the next open.
+        #expect(Self.markIsThere(directory.imagePath))
+    }
+
     @Test("an erase before a background open that never runs (the process killed) leaves the mark for the next launch")
     func beforeAnOpenThatNeverRuns() throws {
         let directory = TemporaryDirectory()

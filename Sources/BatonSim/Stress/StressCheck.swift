@@ -202,13 +202,6 @@ package struct StressCheck: Sendable {
         lines.prefix(6).joined(separator: "; ") + (lines.count > 6 ? "; and \(lines.count - 6) more" : "")
     }
 
-    /// True when an erase's mark with a byte in it is beside the image at `path` (an empty file
-    /// is no mark, as SQLite's VFS sees it).
-    package static func eraseMarkIsBeside(path: String) -> Bool {
-        let attributes = try? FileManager.default.attributesOfItem(atPath: path + EraseMark.suffix)
-        return ((attributes?[.size] as? NSNumber)?.intValue ?? 0) > 0
-    }
-
     /// Reads the file at `path` without writing it (``Image/inspect(path:vfs:faults:)``): its
     /// integrity, then its tables through the model's own row reader.
     package static func observe(path: String) -> Result<StressObservedImage, StressError> {

@@ -93,7 +93,7 @@ package enum StressRun {
             switch StressCheck.observe(path: options.imagePath) {
             case .success(let observed):
                 verdict = try check.check(
-                    observed, workload: workload, report: report, eraseMarkBeside: StressCheck.eraseMarkIsBeside(path: options.imagePath))
+                    observed, workload: workload, report: report, eraseMarkBeside: EraseMark.isBeside(path: options.imagePath))
             case .failure(let problem):
                 verdict = StressCheck.Verdict(violation: problem.description)
             }

@@ -71,6 +71,12 @@ package enum EraseMark {
         try VFSFile.exists(place.markPath, vfs: place.vfs, door: place.door)
     }
 
+    /// True when a mark is beside the image file at `path`, as the store's open would find it
+    /// through SQLite's default VFS (tools and checks outside a store; false when it cannot tell).
+    package static func isBeside(path: String) -> Bool {
+        (try? isPresent(Place(path: path, vfs: nil))) ?? false
+    }
+
     /// Deletes the mark, syncing its directory, so that no power loss brings it back; a mark
     /// that is not there is no error.
     static func remove(_ place: Place) throws(SQLiteError) {
