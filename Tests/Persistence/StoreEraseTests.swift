@@ -259,6 +259,26 @@ struct StoreEraseTests {
         #expect(try Self.rowCount(directory.imagePath) == 0)
     }
 
+    @Test("a second erase killed at any of its disk operations never leaves the first erase's mark empty (an empty file is no mark)")
+    func secondEraseKilledInsideItsMark() throws {
+        for operations in UInt32(0)..<6 {
+            for powerLoss in [nil, UInt64(operations) + 1] {
+                let disk = SimulatedDisk(seed: 40 + UInt64(operations))
+                let path = "erased-twice.image"
+                let image = try Image.open(path: path, vfs: disk.vfsName, appVersion: "1", configuration: ImageConfiguration(executor: ManualWriterExecutor()))
+                image.enqueue(WriteBatch(snapshots: [snapshot("Character:1", "Character", ["name": .string(Self.marker)])]))
+                _ = try image.drainCommitted()
+                #expect(image.erase())
+                disk.armCrash(afterOperations: operations, powerLossSeed: powerLoss)
+                _ = image.erase()
+                disk.thaw()
+                image.abandon()
+                let mark = disk.bytes(of: path + EraseMark.suffix) ?? []
+                #expect(!mark.isEmpty, "a crash after \(operations) operations of the second erase (power lost: \(powerLoss != nil)) left no mark")
+            }
+        }
+    }
+
     @Test("baton image dump of an image whose erase's process died before its drain says the next open erases what it shows")
     func dumpNotesTheMark() throws {
         let directory = TemporaryDirectory()
