@@ -18,12 +18,12 @@ extension Oracle {
 
     /// The open found an erase's mark (a process ended before its erase's drain finished it): the
     /// image is erased before anything reads it, as by ``erase(mark:)`` but keeping what this
-    /// process committed while the image opened (it came after the erase), and the mark stays
-    /// until a drain finishes the erase.
+    /// process committed while the image opened (it came after the erase). What the model knows
+    /// of the mark stays as the launch found it (``eraseMarkFound(_:durable:)``): a drain that
+    /// finishes the erase deletes it.
     package mutating func erasedAtOpen() {
         writerMustWipe = true
         eraseMustWipe = true
-        eraseMark = .present
     }
 
     /// A drain ran. A mark is deleted only once a drain has committed the erase's wipe and run
@@ -41,9 +41,17 @@ extension Oracle {
         if eraseMark == .present { eraseMark = .unsure }
     }
 
-    /// The mark's presence, as the disk answered where the model could not say.
-    package mutating func eraseMarkFound(_ present: Bool) {
-        eraseMark = present ? .present : .absent
+    /// The mark's presence, as the disk answered where the model could not say: one the disk
+    /// shows but would not keep through a power loss (its sync failed) stays unsure.
+    package mutating func eraseMarkFound(_ present: Bool, durable: Bool) {
+        eraseMark = !present ? .absent : durable ? .present : .unsure
+    }
+
+    /// An erase made while the image opened was made again on the image it handed over, which
+    /// writes the mark again: there now, unless the disk failed an operation meanwhile.
+    package mutating func eraseMarkRewritten(diskFailedSome: Bool) {
+        guard eraseMark != .present else { return }
+        eraseMark = diskFailedSome ? .unsure : .present
     }
 
     /// Memory's records, layers, hydrations and fetch times, dropped: what a new process and an

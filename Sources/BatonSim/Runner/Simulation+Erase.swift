@@ -28,6 +28,7 @@ extension Simulation {
         let reached = storeWork.time { process.store.erase() }
         let diskFailedSome = disk.counters.injectedFaults != faultsBefore
         process.layers = [:]
+        if process.opensLater && reaches { process.erasedWhileOpening = true }
         self.process = process
         erases += 1
         let mark: OracleEraseMark? = !reaches || !fileThere ? nil : reached ? .present : .unsure
@@ -48,9 +49,12 @@ extension Simulation {
     /// the store reads it then). Where the model is sure the disk must agree (`erase-mark-kept`:
     /// a mark written before the erase answered `true` stays until a drain finished the erase;
     /// `erase-mark-deleted`: a drain that finished it deleted it); where it is not, the disk
-    /// says. True when the open will erase the image.
+    /// says: a mark it shows is one the open honours, and one a power loss keeps only when its
+    /// bytes and its directory entry are durable (a mark whose sync failed is seen until then).
+    /// True when the open will erase the image.
     func eraseMarkBeforeOpen(index: Int) throws -> Bool {
-        let onDisk = holdsBytes(Self.imagePath + EraseMark.suffix)
+        let name = Self.imagePath + EraseMark.suffix
+        let onDisk = holdsBytes(name)
         switch oracle.eraseMark {
         case .present where !onDisk:
             throw violation(
@@ -60,10 +64,21 @@ extension Simulation {
             throw violation(
                 "erase-mark-deleted",
                 "an erase's mark is beside the file though a drain finished the erase: the open erases what was committed since", at: index)
+        case .unsure:
+            let durable = disk.entryIsDurable(name) == true && disk.durableBytes(of: name)?.isEmpty == false
+            oracle.eraseMarkFound(onDisk, durable: durable)
+            return onDisk
         default:
-            oracle.eraseMarkFound(onDisk)
             return onDisk
         }
+    }
+
+    /// The open handed its image over: an erase made while it opened is made again on the
+    /// image, which writes the mark once more (`diskFailedSome`: the disk failed an operation
+    /// meanwhile, so the mark may not be there).
+    func eraseRepeatedAtOpen(diskFailedSome: Bool) {
+        guard let process, process.erasedWhileOpening else { return }
+        oracle.eraseMarkRewritten(diskFailedSome: diskFailedSome)
     }
 
     /// True when the disk holds a file of that name with a byte in it: SQLite's VFS takes an empty

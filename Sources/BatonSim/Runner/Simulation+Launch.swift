@@ -148,7 +148,9 @@ extension Simulation {
             foundLine += "; opened at attempt \(attempts), after \(lastError.map { "\($0)" } ?? "a failure")"
         }
         if !disk.hasPendingWrites { oracle.noteSynced() }
+        let faultsBeforeHandOver = disk.counters.injectedFaults
         storeWork.time { process.heldOpen.finish(with: image) }
+        eraseRepeatedAtOpen(diskFailedSome: disk.counters.injectedFaults != faultsBeforeHandOver)
         guard process.opening.wait() === image else {
             throw violation("image-opens", "the store's image did not take the image that opened", at: index)
         }

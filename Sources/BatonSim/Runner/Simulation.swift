@@ -66,6 +66,9 @@ package final class Simulation {
         var tokens: [Int: RetainToken] = [:]
         /// Live optimistic layers by the schedule's layer number.
         var layers: [Int: OptimisticLayerID] = [:]
+        /// True once the store was erased while its image opened: the image the open hands
+        /// over is erased again, which writes the erase's mark once more.
+        var erasedWhileOpening = false
     }
 
     nonisolated static let imagePath = "app.image"
