@@ -151,6 +151,7 @@ enum ImageOpener {
                         for sql in ImageSchema.SQL.moveStamps { try connection.execute(sql) }
                     }
                 }
+                try ensureWALAfterFirstWrite(connection)
                 let names = try NameTable.load(
                     from: connection, visibleFrom: rules.visibleFrom(generation: generation), generation: generation)
                 // A name that fails its checksum: a damaged row, or a damaged file (see ImageStructureCheck).
@@ -308,6 +309,18 @@ enum ImageOpener {
     /// app's database and never wrote again).
     private static func confirmWAL(_ connection: Connection) throws {
         try requireWAL(connection.scalarText("PRAGMA journal_mode"))
+    }
+
+    /// After the open's first write (the launch's count), whatever the file was: SQLite may
+    /// answer `wal` to the switch and stay in rollback mode when it could not make the switch (a
+    /// rollback journal it could not delete), which only a write shows (found by BatonSim,
+    /// 2026-12-07: seed 677701034 of GitHub's world, an image run through rollback journals,
+    /// whose erase then left a row's bytes in the file). The switch is asked for once more, and
+    /// the open fails if it still does not hold.
+    private static func ensureWALAfterFirstWrite(_ connection: Connection) throws {
+        if (try? confirmWAL(connection)) != nil { return }
+        _ = try connection.scalarText("PRAGMA journal_mode = WAL")
+        try confirmWAL(connection)
     }
 
     /// Throws unless SQLite answered the journal mode `wal`.
