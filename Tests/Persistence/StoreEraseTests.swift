@@ -250,11 +250,7 @@ struct StoreEraseTests {
         #expect(store.keys.isEmpty)
         #expect(!Self.markIsThere(directory.imagePath))
         #expect(store.check(plan, variables: try variables(2)) == .missing)
-        guard case .committed(let summary) = image.writer.drain() else {
-            Issue.record("the drain did not commit")
-            return
-        }
-        #expect(summary.erased)
+        #expect(try image.drainCommitted().erased)
         image.close()
         #expect(try Self.rowCount(directory.imagePath) == 0)
     }
@@ -335,11 +331,7 @@ struct StoreEraseTests {
             return
         }
         #expect(store.check(plan, variables: try variables(2)) == .missing)
-        guard case .committed(let summary) = image.writer.drain() else {
-            Issue.record("the second drain did not commit")
-            return
-        }
-        #expect(summary.erased)
+        #expect(try image.drainCommitted().erased)
         #expect(image.writer.status.erases == 1)
         image.close()
         #expect(Self.filesHoldingMarker(directory.imagePath) == [])
@@ -463,11 +455,7 @@ struct StoreEraseTests {
         let retried = image.writer.takeWork()
         #expect(retried.batches.isEmpty && retried.erase)
         image.writer.workFailed(retried, error: SQLiteError(extendedCode: .ioerr, message: "test"))
-        guard case .committed(let summary) = image.writer.drain() else {
-            Issue.record("the drain did not commit")
-            return
-        }
-        #expect(summary.erased)
+        #expect(try image.drainCommitted().erased)
         #expect(image.readRecord("Character:1") == nil)
         image.close()
     }
@@ -490,11 +478,7 @@ struct StoreEraseTests {
         pending.job?()
         let image = try #require(opening.wait())
         #expect(store.check(plan, variables: try variables(2)) == .missing)
-        guard case .committed(let summary) = image.writer.drain() else {
-            Issue.record("the drain did not commit")
-            return
-        }
-        #expect(summary.erased)
+        #expect(try image.drainCommitted().erased)
         image.close()
         let next = try Launch(directory.imagePath)
         #expect(next.store.check(plan, variables: try variables(2)) == .missing)

@@ -90,7 +90,7 @@ enum ImageOpener {
         if try CheckpointCopy.restoreIfLeft(base: base, vfs: vfs, door: door) { known = nil }
         // Looked for before anything else can fail the open: an erase's mark outlives every
         // recreation and wipe, and is deleted only by the drain that finishes the erase.
-        let eraseMarked = try rules.honoursEraseMark && EraseMark.isPresent(EraseMark.Place(path: path, vfs: vfs, door: door))
+        let eraseMarked = try rules.honoursEraseMark && EraseMark.isPresent(beside: base, vfs: vfs, door: door)
         for _ in 0..<3 {
             let fileClass = try known ?? ImageFileClass.classify(ImageFileProbe.read(path: path, vfs: vfs, door: door))
             known = nil

@@ -314,6 +314,18 @@ public final class SimulatedDisk: @unchecked Sendable {
         baton_disk_file_size(handle, name) >= 0
     }
 
+    /// The file's size as the OS shows it, or nil when there is no such file.
+    public func size(of name: String) -> Int? {
+        let length = baton_disk_file_size(handle, name)
+        return length < 0 ? nil : Int(length)
+    }
+
+    /// The size that surely survives a power loss, or nil when there is no such file.
+    public func durableSize(of name: String) -> Int? {
+        let length = baton_disk_durable_size(handle, name)
+        return length < 0 ? nil : Int(length)
+    }
+
     /// The file as the OS shows it (durable bytes plus pending writes).
     public func bytes(of name: String) -> [UInt8]? {
         copyOut(name, size: baton_disk_file_size, copy: baton_disk_copy_file)

@@ -65,7 +65,7 @@ extension Simulation {
                 "erase-mark-deleted",
                 "an erase's mark is beside the file though a drain finished the erase: the open erases what was committed since", at: index)
         case .unsure:
-            let durable = disk.entryIsDurable(name) == true && disk.durableBytes(of: name)?.isEmpty == false
+            let durable = disk.entryIsDurable(name) == true && (disk.durableSize(of: name) ?? 0) > 0
             oracle.eraseMarkFound(onDisk, durable: durable)
             return onDisk
         default:
@@ -84,7 +84,7 @@ extension Simulation {
     /// True when the disk holds a file of that name with a byte in it: SQLite's VFS takes an empty
     /// file for no file, and so do the store's mark and the image's open.
     private func holdsBytes(_ name: String) -> Bool {
-        disk.bytes(of: name)?.isEmpty == false
+        (disk.size(of: name) ?? 0) > 0
     }
 
     /// A launch's open found an erase's mark: the image it opened is erased before anything reads

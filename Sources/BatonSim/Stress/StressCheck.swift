@@ -176,7 +176,8 @@ package struct StressCheck: Sendable {
             }
             running.serverCommit(response, operation: step.operation, variables: step.variables, now: step.now, answering: nil)
         }
-        guard let found = candidates.first(where: { $0.model.image.sameRows(as: image) }) else {
+        let matching = candidates.filter { $0.model.image.sameRows(as: image) }
+        guard let found = matching.first else {
             let newest = candidates.last!.model.image
             let range = "steps 0..<p for p in \(low)...\(high)" + (report.drained < 0 ? ", or nothing drained" : "")
             return Verdict(
@@ -186,8 +187,7 @@ package struct StressCheck: Sendable {
         }
         oracle = found.model
         beforeFirstOpen = false
-        let latest = candidates.last(where: { $0.model.image.sameRows(as: image) })?.steps
-        return Verdict(allowedStates: candidates.count, landedSteps: found.steps, latestSteps: latest)
+        return Verdict(allowedStates: candidates.count, landedSteps: found.steps, latestSteps: matching.last?.steps)
     }
 
     private static func describe(_ observed: StressObservedImage) -> String {

@@ -66,15 +66,16 @@ package enum EraseMark {
         }
     }
 
-    /// True when a mark is beside the image (an empty file is none).
-    static func isPresent(_ place: Place) throws(SQLiteError) -> Bool {
-        try VFSFile.exists(place.markPath, vfs: place.vfs, door: place.door)
+    /// True when a mark is beside the image whose full path is `base` (an empty file is none).
+    static func isPresent(beside base: String, vfs: String?, door: SQLiteDoor) throws(SQLiteError) -> Bool {
+        try VFSFile.exists(base + suffix, vfs: vfs, door: door)
     }
 
     /// True when a mark is beside the image file at `path`, as the store's open would find it
     /// through SQLite's default VFS (tools and checks outside a store; false when it cannot tell).
     package static func isBeside(path: String) -> Bool {
-        (try? isPresent(Place(path: path, vfs: nil))) ?? false
+        let door = SQLiteDoor()
+        return (try? isPresent(beside: VFSFile.fullPath(path, vfs: nil, door: door), vfs: nil, door: door)) ?? false
     }
 
     /// Deletes the mark, syncing its directory, so that no power loss brings it back; a mark

@@ -14,19 +14,20 @@ package final class ImageWriter: Sendable {
     let limits: WriterLimits
     /// Where an erase leaves its mark (``EraseMark``); nil for an image with no file to erase.
     let eraseMark: EraseMark.Place?
-    /// The image's rules, as the erase's mark needs them outside the image's lock.
-    let rules: ImageRules
+    /// True when an erase writes its mark (the mutant `eraseUnmarked` says not): read outside the
+    /// image's lock, where the state's rules are not.
+    let marksErase: Bool
     private let queue: Mutex<WriterQueue>
 
     init(
         core: ImageCore, executor: any WriterExecutor, limits: WriterLimits, accepting: Bool,
-        eraseMark: EraseMark.Place? = nil, rules: ImageRules = .production
+        eraseMark: EraseMark.Place? = nil, marksErase: Bool = true
     ) {
         self.core = core
         self.executor = executor
         self.limits = limits
         self.eraseMark = eraseMark
-        self.rules = rules
+        self.marksErase = marksErase
         var initial = WriterQueue()
         initial.accepting = accepting
         queue = Mutex(initial)
@@ -89,7 +90,7 @@ package final class ImageWriter: Sendable {
             // Written under the queue's lock: a drain that finished an earlier erase deletes the
             // mark under it too, and only while no erase waits, so it cannot delete this one.
             var marked = true
-            if marking, rules.eraseMarks, let place = eraseMark { marked = EraseMark.write(place) != .failed }
+            if marking, marksErase, let place = eraseMark { marked = EraseMark.write(place) != .failed }
             queue.dropAllAndWipe()
             queue.needsErase = true
             queue.status.erases += 1
@@ -105,7 +106,7 @@ package final class ImageWriter: Sendable {
     /// mark is the one beside the image now). A deletion that fails is tried again by the next
     /// drain, as an owed checkpoint is.
     func clearEraseMark(_ state: ImageState) {
-        guard state.eraseMarkOwed, !state.eraseCheckpointOwed, !rules.eraseMarkKept else { return }
+        guard state.eraseMarkOwed, !state.eraseCheckpointOwed, !state.rules.eraseMarkKept else { return }
         guard let place = eraseMark else {
             state.eraseMarkOwed = false
             return
