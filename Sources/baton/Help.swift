@@ -149,7 +149,7 @@ enum Help {
                     ] + worldOptions),
         CommandHelp(path: ["sim", "sweep"],
                     synopsis: "baton sim sweep --seed N [--events K] [--mode fail|crash] [--world NAME|DIR] [--replays DIR] [--mutant NAME]",
-                    summary: "Runs one seed's schedule again for each write, sync and truncation the disk does after the first launch, with that operation failing (fail), or failing and the process dying right after it, once by a kill and once by a power loss (crash); every invariant is checked. Prints a line per failing run with its replay file, and a total (exit 1 when a run failed).",
+                    summary: "Runs one seed's schedule again for each write, sync, truncation, open and deletion the disk does after the first launch, with that operation failing (fail), or failing and the process dying right after it, once by a kill and once by a power loss (crash); every invariant is checked. Prints a line per failing run with its replay file, and a total (exit 1 when a run failed).",
                     options: [
                         ("--seed N", "the seed whose schedule is swept"),
                         ("--events K", "events of the schedule (default 60; at most 100000)"),

@@ -109,7 +109,7 @@ struct CreatingMutationTests {
                 ("M.graphql", "mutation M($text: String) { postMany(text: $text) { edges { node { id } } } }"),
             ])
         }
-        #expect("\(listed.map(String.init(describing:)) ?? "")".contains("selects no entity in its payload"))
+        #expect("\(listed.map(String.init(describing:)) ?? "")".contains("selects entities in its payload only inside a list"))
         let twoTypes = CreatingWorld.schema + "\ntype Tag { id: ID! }\ntype Both { note: Note tag: Tag }\ntype Holder { both: Both }\nextend type Mutation { postBoth(text: String): Holder }"
         let two = #expect(throws: WorldError.self) {
             try World.make(name: "two", schema: twoTypes, operations: [

@@ -12,6 +12,13 @@ extension Executor {
             missedTarget = true
             throw fail("the server cannot interpret \(root.type).\(definition.name)", at: location, path: path)
         }
+        if edit.answersOnly {
+            // Nothing the client keys: the server changes nothing, and each execution answers new
+            // values (a review just written, a count just taken).
+            let identity = ServerHash.of(root.identity, ServerHash.of(definition.name), UInt64(state.executions))
+            let hash = ServerHash.of(salt, identity, Self.argumentsHash(arguments))
+            return generate(definition.type, hash: hash, field: definition.name, identity: identity, parent: root)
+        }
         if edit.many { return bulkMutation(edit, definition, on: root, arguments: arguments) }
         if edit.picksTarget {
             // A subscription's deletion names nothing: the server deletes one of its entities.

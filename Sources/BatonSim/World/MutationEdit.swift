@@ -16,7 +16,8 @@ import Baton
 /// (`createCommitOnBranch { commit ref }` edits the `Commit`). Fields the payload
 /// selects on that entity get a new version; an argument (or a field of the id's input object)
 /// named like a scalar field of the entity, and of its type, sets it; `@deleteRecord` deletes the
-/// entity.
+/// entity. A field whose payload selects no entity at all, no `@deleteRecord` and no deletion by
+/// name edits nothing (``answersOnly``): the server answers new values of its own.
 package struct MutationEdit: Sendable, Hashable {
     /// An argument that sets a field of the edited entity.
     package struct Setter: Sendable, Hashable {
@@ -39,7 +40,7 @@ package struct MutationEdit: Sendable, Hashable {
     /// True when the mutation names no entity but creates one (no `id` or `ids` argument, nor an
     /// input object with an `id`): the server makes a new entity of ``targetType``, sets what the
     /// arguments (and the fields of input-object arguments) name, and answers it.
-    package var creates: Bool { idArgument.isEmpty && !picksTarget }
+    package var creates: Bool { idArgument.isEmpty && !picksTarget && !answersOnly }
     /// True for a subscription's event that deletes without naming an object
     /// (`issueRemoved { removedId @deleteRecord }`): the server deletes one of its living entities
     /// of ``targetType``, drawn from the seed, and the payload says which.
@@ -63,6 +64,10 @@ package struct MutationEdit: Sendable, Hashable {
     /// The object types without ids the payload passes through to reach the entity (an edge
     /// type, sorted by name): the server answers a field of one of them as part of the payload.
     package let carriers: [String]
+    /// True when the payload selects nothing the client keys (no entity at any depth, no
+    /// `@deleteRecord`, and the field's name names no deletion): the server edits nothing and
+    /// answers new values of its own at each execution (``targetType`` is empty then).
+    package var answersOnly = false
 
     /// The edits of every root field `operation` selects, by response key. A subscription's event
     /// is read as a mutation's answer: the server makes the change the event reports (edits the
@@ -142,12 +147,25 @@ package struct MutationEdit: Sendable, Hashable {
             if candidates.count > 1 {
                 candidates = named(among: candidates, field: node.name, definition: definition, schema: schema)
             }
+            if candidates.isEmpty, !deletes, !selectsEntity(payload, on: payloadType, fragments: fragments, schema: schema) {
+                // `createReview { stars commentary }` of a `Review` without an id, `logout: Boolean`:
+                // nothing in the answer is an object the client keys, so the server edits nothing
+                // and answers new values of its own.
+                return MutationEdit(
+                    field: node.name, idArgument: [], picksTarget: false, many: false, targetType: "", targetTypes: [], setters: [],
+                    renewedFields: [], deletes: false, carriers: [], answersOnly: true)
+            }
             guard candidates.count == 1 else {
-                let unknown = idArgument.isEmpty ? "which type it creates" : "which type its id names"
-                if candidates.isEmpty {
-                    throw fail("selects no entity in its payload (nor in a single object without an id on the way, such as an edge) and no field with @deleteRecord(typename:), and its name is not delete/remove/destroy and an entity type's, so the server cannot tell \(unknown)")
+                let creates = kind == OperationKind.subscription.rawValue ? "which type its event creates" : "which type it creates"
+                let unknown = deletes ? "which type it deletes" : idArgument.isEmpty ? creates : "which type its id names"
+                let optOut = "; leave the operation out, or name it in world.json's unansweredOperations"
+                if candidates.isEmpty, deletes {
+                    throw fail("selects no entity in its payload and its @deleteRecord names no typename:, and its name is not delete/remove/destroy and an entity type's, so the server cannot tell \(unknown)\(optOut)")
                 }
-                throw fail("selects entities of several types in its payload (\(candidates.joined(separator: ", "))), so the server cannot tell \(unknown)")
+                if candidates.isEmpty {
+                    throw fail("selects entities in its payload only inside a list or below four objects without ids (the server looks for the entity it edits in the payload's fields and in single objects without an id on the way, such as an edge), so the server cannot tell \(unknown)\(optOut)")
+                }
+                throw fail("selects entities of several types in its payload (\(candidates.joined(separator: ", "))), so the server cannot tell \(unknown)\(optOut)")
             }
             target = candidates[0]
         }
@@ -229,6 +247,26 @@ package struct MutationEdit: Sendable, Hashable {
             level = deeper
         }
         return []
+    }
+
+    /// True when any field of `payload`, at any depth and through lists and fragments, is of an
+    /// entity type, or of an interface or union one of whose object types is.
+    private static func selectsEntity(
+        _ payload: [Document.SelectionNode], on payloadType: String, fragments: [String: Document.Fragment], schema: Schema
+    ) -> Bool {
+        var stack: [(selections: [Document.SelectionNode], parent: String)] = [(payload, payloadType)]
+        var steps = 0
+        // Fragments may nest without end only through a cycle, which validation refuses; the
+        // bound keeps a walk finite all the same.
+        while let (selections, parent) = stack.popLast(), steps < 10_000 {
+            steps += 1
+            for (field, fieldParent) in SelectionWalk.fields(selections, on: parent, fragments: fragments) {
+                guard let named = schema.field(field.name, on: fieldParent)?.type.namedType else { continue }
+                if !keyedTypes(of: named, in: schema).isEmpty { return true }
+                if let inner = field.selections { stack.append((inner, named)) }
+            }
+        }
+        return false
     }
 
     /// Of several entity types a payload selects at its nearest depth, the one the field names:
