@@ -89,6 +89,10 @@ struct WorldErrorTests {
         Case(name: "__typename for one of a union's two members", document: "query Q { vehicle { ... on Character { __typename id } ... on Ship { id } } }", position: "1:11", message: "does not select __typename for \"Ship\""),
         Case(name: "__typename that @include can take away", document: "query Q($x: Boolean!) { node(id: \"1\") { __typename @include(if: $x) id } }", position: "1:25", message: "does not select __typename"),
         Case(name: "an abstract type without __typename under a fragment", document: "query Q { ...F }\nfragment F on Query { node(id: \"1\") { id } }", position: "2:23", message: "abstract type \"Node\""),
+        Case(name: "an unknown field in a fragment no operation spreads", document: "query Q { count }\nfragment Unused on Character { id nme }", position: "2:35", message: "field \"nme\" does not exist on \"Character\""),
+        Case(name: "an unknown directive in a fragment no operation spreads", document: "query Q { count }\nfragment Unused on Character { id @later }", position: "2:35", message: "unknown directive @later"),
+        Case(name: "a fragment no operation spreads on an unknown type", document: "query Q { count }\nfragment Unused on Ghost { id }", position: "2:20", message: "unknown type \"Ghost\""),
+        Case(name: "an introspection field", document: "query Q { __schema { queryType { name } } }", position: "1:11", message: "the introspection field \"__schema\" is not simulated"),
     ]
 
     @Test("each kind of error", arguments: cases)
@@ -126,6 +130,20 @@ struct WorldErrorTests {
         #expect(relabel.targetType == "Character")
         #expect(relabel.setters.isEmpty)
         #expect(relabel.renewedFields == ["name"])
+    }
+
+    @Test("a fragment no operation spreads loads when it is valid, whatever variables it uses and whatever types it reaches; one in another file is named in its error")
+    func unspreadFragments() throws {
+        let world = try WorldFixtures.world(
+            Self.schema, "query Q { count }\nfragment Counted on Query { count(min: $n) character(id: \"1\") { counter { value } } }")
+        #expect(world.operation(named: "Q") != nil)
+        #expect {
+            try World.make(
+                name: "two files", schema: Self.schema,
+                operations: [(source: "Q.graphql", text: "query Q { count }"), (source: "F.graphql", text: "fragment F on Character { ...G }\nfragment G on Character { nme }")])
+        } throws: { error in
+            (error as? WorldError)?.description.hasPrefix("F.graphql:2:27: field \"nme\" does not exist on \"Character\"") == true
+        }
     }
 
     @Test("two operations with one name, in two files")

@@ -287,10 +287,11 @@ struct WorldLoadingTests {
 
     @MainActor @Test("a mutation the server cannot interpret is refused, unless the settings leave it unanswered")
     func unansweredMutation() throws {
-        // `archiveNote` names no entity in its payload, and its name says nothing the server knows
-        // (`removeNote` would: see `deletionNamedByItsField`).
+        // `archiveNote` deletes (`@deleteRecord` without `typename:`), but names no entity in its
+        // payload, and its name says nothing the server knows (`removeNote` would: see
+        // `deletionNamedByItsField`), so the server cannot tell what it deletes.
         let schema = "type Query { note(id: ID!): Note } type Note { id: ID! text: String } type Mutation { archiveNote(id: ID!): ArchivePayload } type ArchivePayload { archivedNoteId: ID }"
-        let operations = [(source: "Ops.graphql", text: "query Note($id: ID!) { note(id: $id) { id text } } mutation Remove($id: ID!) { archiveNote(id: $id) { archivedNoteId } }")]
+        let operations = [(source: "Ops.graphql", text: "query Note($id: ID!) { note(id: $id) { id text } } mutation Remove($id: ID!) { archiveNote(id: $id) { archivedNoteId @deleteRecord } }")]
         #expect(throws: WorldError.self) { try World.make(name: "notes", schema: schema, operations: operations) }
         var settings = WorldSettings()
         settings.unansweredOperations = ["Remove"]

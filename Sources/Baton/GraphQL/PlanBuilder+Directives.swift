@@ -10,7 +10,7 @@ extension PlanBuilder {
             guard let definition = schema.directive(named: name) else {
                 throw GraphQLError(
                     "unknown directive @\(name) (a client directive must be declared in the schema given to Baton: "
-                        + "directive @\(name) on \(place.rawValue))",
+                        + "\(suggestedDefinition(of: directive, at: place)))",
                     at: directive.location)
             }
             guard definition.locations.contains(place) else {
@@ -35,6 +35,31 @@ extension PlanBuilder {
                 throw GraphQLError("@\(name) needs the argument \"\(argument.name)\"", at: directive.location)
             }
         }
+    }
+
+    /// A declaration that would accept `directive` where it is written: the incremental delivery
+    /// proposal's own for `@defer` and `@stream`, else one argument per argument given, typed
+    /// from its literal or its variable's declaration (`String` when neither says).
+    func suggestedDefinition(of directive: GraphQLDirective, at place: DirectiveLocation) -> String {
+        switch directive.name {
+        case "defer": return "directive @defer(label: String, if: Boolean! = true) on FRAGMENT_SPREAD | INLINE_FRAGMENT"
+        case "stream": return "directive @stream(label: String, if: Boolean! = true, initialCount: Int = 0) on FIELD"
+        default: break
+        }
+        let arguments = directive.arguments.map { argument -> String in
+            let type: String =
+                switch argument.value {
+                case .variable(let variable, _): variables[variable].map { "\($0.type)" } ?? "String"
+                case .int: "Int"
+                case .float, .decimal: "Float"
+                case .boolean: "Boolean"
+                case .list: "[String]"
+                default: "String"
+                }
+            return "\(argument.name): \(type)"
+        }
+        let signature = arguments.isEmpty ? "" : "(" + arguments.joined(separator: ", ") + ")"
+        return "directive @\(directive.name)\(signature) on \(place.rawValue)"
     }
 
     /// Where a directive may go, for an error: `it goes on a field or an inline fragment`.

@@ -4,7 +4,8 @@ import Baton
 /// that defines the fragment it sits in, found by the field's name and place (used only to name
 /// the file in an error).
 struct FieldSource {
-    let operation: Document.Operation
+    /// The operation's own selections (none when a fragment is checked alone).
+    let operationSelections: [Document.SelectionNode]
     let fragments: [String: Document.Fragment]
     /// The file each fragment from another file is defined in.
     let fragmentSources: [String: String]
@@ -13,7 +14,7 @@ struct FieldSource {
     /// The operation's file when its own selections (outside fragment spreads) hold the field;
     /// else the file of the first fragment, by name, that holds it.
     func of(_ field: Document.FieldNode) -> String {
-        if Self.holds(operation.selections, field) { return source }
+        if Self.holds(operationSelections, field) { return source }
         for name in fragments.keys.sorted() where Self.holds(fragments[name]!.selections, field) {
             return fragmentSources[name] ?? source
         }

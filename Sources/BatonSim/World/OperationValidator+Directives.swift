@@ -10,7 +10,14 @@ extension OperationValidator {
     ) throws {
         for (index, directive) in directives.enumerated() {
             let known = ["include", "skip", "connection", "deleteRecord"]
-            guard known.contains(directive.name) else { continue }
+            guard known.contains(directive.name) else {
+                // An operation's other directives are the store's plan builder's to check; a
+                // fragment no operation spreads never reaches it.
+                if operation == nil, schema.directive(named: directive.name) == nil {
+                    throw error("unknown directive @\(directive.name) (a client directive must be declared in the schema)", at: directive.location)
+                }
+                continue
+            }
             if directives[..<index].contains(where: { $0.name == directive.name }) {
                 throw error("@\(directive.name) is given twice", at: directive.location)
             }

@@ -31,6 +31,7 @@ extension OperationValidator {
         what: String
     ) throws {
         if case .variable(let name, let variableLocation) = value {
+            if variablesUnknown, variables[name] == nil { return }
             guard let declaration = variables[name] else {
                 throw error("variable \"$\(name)\" is not declared by the operation", at: variableLocation)
             }

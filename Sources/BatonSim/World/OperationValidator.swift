@@ -10,7 +10,8 @@ import Baton
 /// operation's file, or the file that defines the fragment the problem lies in.
 struct OperationValidator {
     let schema: Schema
-    let operation: Document.Operation
+    /// The operation checked; `nil` while a fragment no operation spreads is checked alone.
+    let operation: Document.Operation?
     let fragments: [String: Document.Fragment]
     let source: String
     /// The file each fragment from another file is defined in.
@@ -21,9 +22,12 @@ struct OperationValidator {
     private(set) var variables: [String: Document.VariableDeclaration] = [:]
     /// Fragments whose bodies have been checked (a body is checked once, whatever spreads it).
     private var checkedFragments: Set<String> = []
+    /// True while a fragment no operation spreads is checked: no operation declares the variables
+    /// it uses, so any variable fits anywhere.
+    var variablesUnknown: Bool { operation == nil }
 
     init(
-        schema: Schema, operation: Document.Operation, fragments: [String: Document.Fragment], source: String,
+        schema: Schema, operation: Document.Operation?, fragments: [String: Document.Fragment], source: String,
         fragmentSources: [String: String] = [:]
     ) {
         self.schema = schema
@@ -41,11 +45,14 @@ struct OperationValidator {
     /// An error at `field`, naming the file it was written in (the merging check sees fields
     /// of every fragment at once).
     func error(_ message: String, at field: Document.FieldNode) -> WorldError {
-        let file = FieldSource(operation: operation, fragments: fragments, fragmentSources: fragmentSources, source: source).of(field)
+        let file = FieldSource(
+            operationSelections: operation?.selections ?? [], fragments: fragments, fragmentSources: fragmentSources, source: source
+        ).of(field)
         return WorldError(message, source: file, at: field.location)
     }
 
     mutating func validate() throws {
+        guard let operation else { return }
         guard let root = schema.rootTypeName(for: operation.kind), schema.type(named: root) != nil else {
             throw error("the schema has no \(operation.kind.rawValue) type", at: operation.location)
         }
@@ -55,7 +62,29 @@ struct OperationValidator {
         try checkMerging(operation.selections, on: root)
     }
 
+    /// Checks the fragment `name`, which no operation of the world spreads, as far as it can be
+    /// checked alone (the validator is made with no operation): its type condition, directives,
+    /// fields, arguments, the fragments it spreads and the merging of its fields. A code
+    /// generator compiles such a fragment all the same, and a typo in it is the user's to know.
+    mutating func validateUnspread(_ name: String) throws {
+        guard let fragment = fragments[name], !checkedFragments.contains(name) else { return }
+        currentSource = fragmentSources[name] ?? source
+        guard let type = schema.type(named: fragment.typeCondition) else {
+            throw error("unknown type \"\(fragment.typeCondition)\" in a type condition", at: fragment.typeConditionLocation)
+        }
+        guard type.isComposite else {
+            throw error(
+                "a fragment cannot be on \"\(fragment.typeCondition)\", which is not an object, interface or union",
+                at: fragment.typeConditionLocation)
+        }
+        try checkDirectives(fragment.directives, on: nil, place: "a fragment definition")
+        try checkSelections(fragment.selections, on: fragment.typeCondition, spreading: [name])
+        try checkMerging(fragment.selections, on: fragment.typeCondition)
+        checkedFragments.insert(name)
+    }
+
     private mutating func declareVariables() throws {
+        guard let operation else { return }
         for declaration in operation.variables {
             if variables[declaration.name] != nil {
                 throw error("variable \"$\(declaration.name)\" is declared twice", at: declaration.location)
@@ -112,6 +141,13 @@ struct OperationValidator {
 
     private mutating func checkField(_ node: Document.FieldNode, on parent: String, spreading: [String]) throws {
         guard let definition = schema.field(node.name, on: parent) else {
+            if node.name == "__schema" || node.name == "__type" {
+                // The spec's introspection fields: a real query root has them, but the store keeps
+                // an app's data, not its schema, and the server generates only the schema's types.
+                throw error(
+                    "the introspection field \"\(node.name)\" is not simulated (the store and the server work on the schema's own types); leave the operation out",
+                    at: node.location)
+            }
             throw error("field \"\(node.name)\" does not exist on \"\(parent)\"", at: node.location)
         }
         let label = "\(parent).\(node.name)"
@@ -130,7 +166,8 @@ struct OperationValidator {
         guard let selections = node.selections, !selections.isEmpty else {
             throw error("field \"\(label)\" of type \"\(definition.type)\" needs a selection of subfields", at: node.location)
         }
-        try checkGenerable(typeName, for: label, at: node.location)
+        // What no operation reaches the server never generates.
+        if operation != nil { try checkGenerable(typeName, for: label, at: node.location) }
         try checkSelections(selections, on: typeName, spreading: spreading)
     }
 

@@ -52,10 +52,48 @@ struct SharedFragments {
     ///
     /// - Throws: ``WorldError`` at a spread of a name other files define differently.
     func resolve(_ operation: Document.Operation, file: Int, source: String, text: String) throws
-        -> (fragments: [String: Document.Fragment], sources: [String: String], documentText: String)
+        -> (fragments: [String: Document.Fragment], sources: [String: String], documentText: String, spread: Set<String>)
     {
+        let chosen = try self.chosen(from: operation.selections, file: file, source: source)
+        var fragments: [String: Document.Fragment] = [:]
+        var sources: [String: String] = [:]
+        for (name, definition) in chosen {
+            fragments[name] = definition.fragment
+            if definition.file != file { sources[name] = definition.source }
+        }
+        // The file's own fragments stay known to it even when this operation spreads none.
+        for (name, definition) in local[file] ?? [:] where fragments[name] == nil { fragments[name] = definition.fragment }
+        let foreign = chosen.values.filter { $0.file != file }.sorted { a, b in (a.file, a.fragment.location) < (b.file, b.fragment.location) }
+        let documentText = foreign.isEmpty ? text : ([text] + foreign.map { String($0.text) }).joined(separator: "\n")
+        return (fragments, sources, documentText, Set(chosen.keys))
+    }
+
+    /// The names of the fragments file `file` defines, sorted.
+    func fragmentNames(inFile file: Int) -> [String] {
+        (local[file] ?? [:]).keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+
+    /// The fragment `name` of file `file` and what it spreads at any depth, as
+    /// ``resolve(_:file:source:text:)`` gives an operation's, with the files of those defined
+    /// elsewhere: to check a fragment no operation spreads.
+    func resolveFragment(_ name: String, file: Int, source: String) throws -> (fragments: [String: Document.Fragment], sources: [String: String]) {
+        guard let own = local[file]?[name] else { return ([:], [:]) }
+        var chosen = try self.chosen(from: own.fragment.selections, file: file, source: source)
+        chosen[name] = own
+        var fragments: [String: Document.Fragment] = [:]
+        var sources: [String: String] = [:]
+        for (spread, definition) in chosen {
+            fragments[spread] = definition.fragment
+            if definition.file != file { sources[spread] = definition.source }
+        }
+        return (fragments, sources)
+    }
+
+    /// The definition each fragment spread at any depth of `selections` (in file `file`, named
+    /// `source`) resolves to, by name.
+    private func chosen(from selections: [Document.SelectionNode], file: Int, source: String) throws -> [String: Definition] {
         var chosen: [String: Definition] = [:]
-        var stack: [(selections: [Document.SelectionNode], source: String)] = [(operation.selections, source)]
+        var stack: [(selections: [Document.SelectionNode], source: String)] = [(selections, source)]
         while let (selections, spreadingSource) = stack.popLast() {
             for selection in selections {
                 switch selection {
@@ -70,17 +108,7 @@ struct SharedFragments {
                 }
             }
         }
-        var fragments: [String: Document.Fragment] = [:]
-        var sources: [String: String] = [:]
-        for (name, definition) in chosen {
-            fragments[name] = definition.fragment
-            if definition.file != file { sources[name] = definition.source }
-        }
-        // The file's own fragments stay known to it even when this operation spreads none.
-        for (name, definition) in local[file] ?? [:] where fragments[name] == nil { fragments[name] = definition.fragment }
-        let foreign = chosen.values.filter { $0.file != file }.sorted { a, b in (a.file, a.fragment.location) < (b.file, b.fragment.location) }
-        let documentText = foreign.isEmpty ? text : ([text] + foreign.map { String($0.text) }).joined(separator: "\n")
-        return (fragments, sources, documentText)
+        return chosen
     }
 
     /// The definition a spread in file `file` resolves to; `nil` when nothing defines the name.

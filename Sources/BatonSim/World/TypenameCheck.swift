@@ -23,7 +23,7 @@ struct TypenameCheck {
     func check(_ operation: Document.Operation) throws {
         guard let root = schema.rootTypeName(for: operation.kind) else { return }
         try check(operation.selections, on: root, files: FieldSource(
-            operation: operation, fragments: fragments, fragmentSources: fragmentSources, source: source))
+            operationSelections: operation.selections, fragments: fragments, fragmentSources: fragmentSources, source: source))
     }
 
     /// One selection set whose fields are of `parent` (or of the types its fragments name).
@@ -41,7 +41,7 @@ struct TypenameCheck {
             if type.kind == .interface || type.kind == .union {
                 for possible in schema.possibleTypes(of: type.name) where !selectsTypename(merged, for: possible, spreading: []) {
                     throw WorldError(
-                        "field \"\(first.type).\(first.node.name)\" is of the abstract type \"\(type.name)\" and does not select __typename for \"\(possible)\", which the store needs to key what it returns (docs/design.md, \"Ingest\"): add __typename to its selection (or have it added everywhere, as Apollo's code generators do: \"addTypename\": true in world.json, --add-typename beside --schema and --operations)",
+                        "field \"\(first.type).\(first.node.name)\" is of the abstract type \"\(type.name)\" and does not select __typename for \"\(possible)\", which the store needs to know each object's type, to key it and to pick its fragments: add __typename to its selection (or have it added everywhere, as Apollo's code generators do: \"addTypename\": true in world.json, --add-typename beside --schema and --operations)",
                         source: files.of(first.node), at: first.node.location)
                 }
             }

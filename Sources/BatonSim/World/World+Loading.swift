@@ -146,6 +146,7 @@ extension World {
         let shared = try SharedFragments(documents)
         var operations: [WorldOperation] = []
         var names: [String: WorldOperation] = [:]
+        var spread: Set<String> = []
         for (file, (source, text, document)) in documents.enumerated() {
             for syntax in document.operations {
                 guard let operationName = syntax.name else {
@@ -157,6 +158,7 @@ extension World {
                         source: source, at: syntax.location)
                 }
                 let resolved = try shared.resolve(syntax, file: file, source: source, text: text)
+                spread.formUnion(resolved.spread)
                 var validator = OperationValidator(
                     schema: schema, operation: syntax, fragments: resolved.fragments, source: source,
                     fragmentSources: resolved.sources)
@@ -168,6 +170,17 @@ extension World {
                     documentText: resolved.documentText, source: source)
                 names[operationName] = operation
                 operations.append(operation)
+            }
+        }
+        // A fragment no operation spreads is still compiled by an app's code generator: a typo
+        // in it is refused here too (found trying Apollo's sample apps, 2026-12-07: an unused
+        // fragment selecting a field the schema lacks loaded without a word).
+        for (file, (source, _, _)) in documents.enumerated() {
+            for name in shared.fragmentNames(inFile: file) where !spread.contains(name) {
+                let resolved = try shared.resolveFragment(name, file: file, source: source)
+                var validator = OperationValidator(
+                    schema: schema, operation: nil, fragments: resolved.fragments, source: source, fragmentSources: resolved.sources)
+                try validator.validateUnspread(name)
             }
         }
         let settings = try settings(schema, operations.map(\.name))
