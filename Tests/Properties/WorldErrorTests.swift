@@ -92,6 +92,9 @@ struct WorldErrorTests {
         Case(name: "an unknown field in a fragment no operation spreads", document: "query Q { count }\nfragment Unused on Character { id nme }", position: "2:35", message: "field \"nme\" does not exist on \"Character\""),
         Case(name: "an unknown directive in a fragment no operation spreads", document: "query Q { count }\nfragment Unused on Character { id @later }", position: "2:35", message: "unknown directive @later"),
         Case(name: "a fragment no operation spreads on an unknown type", document: "query Q { count }\nfragment Unused on Ghost { id }", position: "2:20", message: "unknown type \"Ghost\""),
+        Case(name: "fields under one key with different leaf types", document: "query Q { vehicle { __typename ... on Character { id x: status } ... on Ship { id x: name } } }", position: "1:83", message: "\"x\" answers \"Status\" (Character.status) in one selection and \"String\" (Ship.name) in another"),
+        Case(name: "fields under one key, one non-null", document: "query Q { vehicle { __typename ... on Character { x: id } ... on Ship { x: name } } }", position: "1:73", message: "\"x\" answers \"ID!\" (Character.id) in one selection and \"String\" (Ship.name)"),
+        Case(name: "a subscription of two root fields", document: "query Q { count }\nsubscription S { count c: count }", position: "2:1", message: "selects 2 root fields (c, count); a subscription selects exactly one"),
         Case(name: "an introspection field", document: "query Q { __schema { queryType { name } } }", position: "1:11", message: "the introspection field \"__schema\" is not simulated"),
     ]
 
@@ -144,6 +147,12 @@ struct WorldErrorTests {
         } throws: { error in
             (error as? WorldError)?.description.hasPrefix("F.graphql:2:27: field \"nme\" does not exist on \"Character\"") == true
         }
+    }
+
+    @Test("fields of two types under one key load when their shapes agree")
+    func sameShapeAccepted() throws {
+        let world = try WorldFixtures.world(Self.schema, "query Q { vehicle { __typename ... on Character { id x: name } ... on Ship { id x: name } } }")
+        #expect(world.operation(named: "Q") != nil)
     }
 
     @Test("two operations with one name, in two files")

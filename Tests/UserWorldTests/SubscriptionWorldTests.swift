@@ -48,10 +48,12 @@ struct SubscriptionWorldTests {
     @Test("a subscription the server cannot read as a change is refused where it is written, in the subscription's words")
     func refused() {
         var operations = subscriptionOperations
-        operations["Live.graphql"] = "subscription Ping { issueRemoved { removedId } }"
+        // It deletes, but neither its payload nor `typename:` nor its name says what (a payload
+        // with nothing to key and no deletion is answered as it is: PlainMutationTests).
+        operations["Live.graphql"] = "subscription Ping { issueRemoved { removedId @deleteRecord } }"
         do {
             _ = try SimulationWorld(name: "live", schema: subscriptionSchema, operations: operations)
-            Issue.record("a subscription whose payload holds no entity was taken")
+            Issue.record("a subscription whose deletion names no type was taken")
         } catch {
             #expect("\(error)".contains("Live.graphql:1:"), "\(error)")
             #expect("\(error)".contains("subscription field \"Subscription.issueRemoved\""), "\(error)")

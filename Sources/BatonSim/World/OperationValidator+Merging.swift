@@ -1,8 +1,10 @@
 import Baton
 
-/// The specification's "Field Selection Merging", as far as execution needs: fields that share a
-/// response key on the same object must be the same field with the same arguments, because the
-/// executor runs them once.
+/// The specification's "Field Selection Merging": fields that share a response key on the same
+/// object must be the same field with the same arguments, because the executor runs them once;
+/// and fields that share one anywhere in a selection set, whatever object they land on, must
+/// answer values of the same shape (`SameResponseShape`), because the response has one place for
+/// the key.
 extension OperationValidator {
     func checkMerging(_ selections: [Document.SelectionNode], on parent: String) throws {
         let fields = SelectionWalk.fields(selections, on: parent, fragments: fragments)
@@ -25,11 +27,59 @@ extension OperationValidator {
                     throw error("\"\(key)\" is selected twice with different arguments; give one of them an alias", at: other.field)
                 }
             }
+            for other in group.dropFirst() {
+                try checkSameShape(first, other, key: key, depth: 0)
+            }
             guard let type = schema.field(first.field.name, on: first.parent)?.type.namedType,
                 schema.type(named: type)?.isComposite == true
             else { continue }
             let merged = group.filter { $0.field.name == first.field.name }.flatMap { $0.field.selections ?? [] }
             try checkMerging(merged, on: type)
+        }
+    }
+
+    /// The spec's `SameResponseShape` of two fields answered under one response key: the same
+    /// non-null and list wrappers, the same scalar or enum type at the bottom, and for objects the
+    /// same for every pair of their subfields that share a response key (compared with the first
+    /// of each key).
+    private func checkSameShape(
+        _ a: (field: Document.FieldNode, parent: String), _ b: (field: Document.FieldNode, parent: String), key: String, depth: Int
+    ) throws {
+        guard depth < 64, var typeA = schema.field(a.field.name, on: a.parent)?.type, var typeB = schema.field(b.field.name, on: b.parent)?.type
+        else { return }
+        let writtenA = typeA
+        let writtenB = typeB
+        func mismatch() -> WorldError {
+            error(
+                "\"\(key)\" answers \"\(writtenA)\" (\(a.parent).\(a.field.name)) in one selection and \"\(writtenB)\" (\(b.parent).\(b.field.name)) in another; fields that share a response key must answer the same shape, so give one of them an alias",
+                at: b.field)
+        }
+        while true {
+            switch (typeA, typeB) {
+            case (.nonNull(let x), .nonNull(let y)), (.list(let x), .list(let y)):
+                typeA = x
+                typeB = y
+                continue
+            case (.named(let x), .named(let y)):
+                guard let namedA = schema.type(named: x), let namedB = schema.type(named: y) else { return }
+                if namedA.isLeaf || namedB.isLeaf {
+                    if x != y { throw mismatch() }
+                    return
+                }
+                let fields = SelectionWalk.fields(a.field.selections ?? [], on: x, fragments: fragments)
+                    + SelectionWalk.fields(b.field.selections ?? [], on: y, fragments: fragments)
+                var firsts: [String: (field: Document.FieldNode, parent: String)] = [:]
+                for entry in fields {
+                    guard let first = firsts[entry.field.responseKey] else {
+                        firsts[entry.field.responseKey] = entry
+                        continue
+                    }
+                    try checkSameShape(first, entry, key: entry.field.responseKey, depth: depth + 1)
+                }
+                return
+            default:
+                throw mismatch()
+            }
         }
     }
 

@@ -60,6 +60,15 @@ struct OperationValidator {
         try checkDirectives(operation.directives, on: nil, place: "an operation")
         try checkSelections(operation.selections, on: root, spreading: [])
         try checkMerging(operation.selections, on: root)
+        if operation.kind == .subscription {
+            // The spec's "Single Root Field": an event answers one field.
+            let keys = Set(SelectionWalk.fields(operation.selections, on: root, fragments: fragments).map(\.field.responseKey))
+            if keys.count != 1 {
+                throw error(
+                    "subscription \"\(operation.name ?? "")\" selects \(keys.count) root fields (\(keys.sorted().joined(separator: ", "))); a subscription selects exactly one",
+                    at: operation.location)
+            }
+        }
     }
 
     /// Checks the fragment `name`, which no operation of the world spreads, as far as it can be
