@@ -41,14 +41,18 @@ struct WorldOption {
         case (nil, let schema?, let operations?):
             let files = operations.split(separator: ",").map(String.init)
             guard !files.isEmpty else { throw CLIError.usage("--operations takes one or more files, separated by commas") }
-            let schemaText = try readSource(schema)
+            // The first file is the schema; any others are more of it (type extensions, directives).
+            let schemaFiles = schema.split(separator: ",").map(String.init)
+            guard let schemaFile = schemaFiles.first else { throw CLIError.usage("--schema takes a file (and any files that extend it, separated by commas)") }
+            let schemaText = try readSource(schemaFile)
+            let extensions = try schemaFiles.dropFirst().map { (source: $0, text: try readSource($0)) }
             let texts = try files.map { (source: $0, text: try readSource($0)) }
             var settings = WorldSettings()
             settings.addTypename = addTypename
             let world = try load {
-                try World.make(name: ((schema as NSString).deletingLastPathComponent as NSString).lastPathComponent.nonEmpty ?? "app",
+                try World.make(name: ((schemaFile as NSString).deletingLastPathComponent as NSString).lastPathComponent.nonEmpty ?? "app",
                                schema: schemaText, operations: texts, settings: settings,
-                               schemaSource: schema)
+                               schemaSource: schemaFile, schemaExtensions: extensions)
             }
             return WorldOption(world: world, words: ["--schema", schema, "--operations", operations] + (addTypename ? ["--add-typename"] : []))
         case (nil, _?, nil):

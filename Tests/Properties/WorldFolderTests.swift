@@ -44,4 +44,39 @@ struct WorldFolderTests {
         let error = try #require(throws: WorldError.self) { try World.load(directory: root.path) }
         #expect(error.source.hasSuffix("screens/list/List.graphql") && error.line == 1, "\(error)")
     }
+
+    @MainActor
+    @Test("other .graphqls files are more of the schema (Apollo Kotlin's extra.graphqls); an error in one names it and its own line")
+    func schemaExtensions() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("baton-extra-\(UInt64.random(in: 0..<UInt64.max))")
+        defer { try? FileManager.default.removeItem(at: root) }
+        func write(_ path: String, _ text: String) throws {
+            let url = root.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try text.write(to: url, atomically: true, encoding: .utf8)
+        }
+        try write("schema.graphqls", Self.schema)
+        // A field the app's screens select, and a client directive, declared beside the schema.
+        try write("extra.graphqls", "# client-side additions\r\nextend type Issue { labelCount: Int }\r\ndirective @nonnull(fields: String) on OBJECT | FIELD\n")
+        try write("List.graphql", "query List { issues { id title labelCount @nonnull } }")
+        // A copy of the schema in a subfolder is not more of it.
+        try write("downloaded/schema.graphqls", Self.schema)
+        let world = try World.load(directory: root.path)
+        #expect(world.schema.field("labelCount", on: "Issue") != nil)
+        for seed in UInt64(0)..<3 {
+            let outcome = Simulation.run(seed: seed, options: .init(events: 80, world: world))
+            #expect(outcome.failure == nil, "seed \(seed): \(outcome.failure.map { "\($0)" } ?? "")")
+        }
+
+        try write("more/late.graphqls", "\n\nextend type Ghost { x: Int }")
+        let error = try #require(throws: WorldError.self) { try World.load(directory: root.path) }
+        #expect(error.source.hasSuffix("more/late.graphqls") && error.line == 3, "\(error)")
+        #expect(error.message.contains("Ghost"), "\(error)")
+
+        // Without the extension the operation does not validate: the file was what made it load.
+        try FileManager.default.removeItem(at: root.appendingPathComponent("more"))
+        try FileManager.default.removeItem(at: root.appendingPathComponent("extra.graphqls"))
+        let missing = try #require(throws: WorldError.self) { try World.load(directory: root.path) }
+        #expect(missing.message.contains("labelCount"), "\(missing)")
+    }
 }

@@ -201,6 +201,13 @@ struct WorldLoadingTests {
         let world = try World.load(directory: folder.path)
         #expect(world.schema.field("text", on: "Note") != nil)
         #expect(Simulation.run(seed: 1, options: .init(events: 60, world: world)).failure == nil)
+        // More schema in SDL beside an introspection result extends the SDL the result describes.
+        try "extend type Note { pinned: Boolean }".write(to: folder.appendingPathComponent("extra.graphqls"), atomically: true, encoding: .utf8)
+        #expect(try World.load(directory: folder.path).schema.field("pinned", on: "Note") != nil)
+        try "extend type Note { text: String }".write(to: folder.appendingPathComponent("extra.graphqls"), atomically: true, encoding: .utf8)
+        let twice = try #require(throws: WorldError.self) { try World.load(directory: folder.path) }
+        #expect(twice.source.hasSuffix("extra.graphqls") && twice.line == 1, "\(twice)")
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("extra.graphqls"))
         try "type Query { a: Int }".write(to: folder.appendingPathComponent("schema.graphqls"), atomically: true, encoding: .utf8)
         #expect {
             try World.load(directory: folder.path)

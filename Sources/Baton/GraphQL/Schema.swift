@@ -44,6 +44,14 @@ public final class Schema: Sendable {
         return try SchemaAssembler(definitions).assemble()
     }
 
+    /// `text` as SDL: itself, or the SDL an introspection result describes (for a reader that
+    /// adds SDL of its own to a schema given either way).
+    ///
+    /// - Throws: ``GraphQLError`` at 1:1 when `text` is an introspection result that cannot be read.
+    package static func sdlText(_ text: String) throws -> String {
+        IntrospectionSDL.isJSON(text) ? try IntrospectionSDL.sdl(from: text) : text
+    }
+
     /// Reads an introspection result through the SDL it describes; a problem in that SDL (a
     /// type it names and does not define, say) is reported as the result's.
     private static func parse(introspection text: String) throws -> Schema {

@@ -43,7 +43,7 @@ extension World {
             .map { (source: folder + "/" + $0.name, text: $0.text) }
         let settings = sorted.first { $0.name == "world.json" }
         return try assemble(
-            name: name, schema: schemas[0].text, schemaSource: folder + "/" + schemas[0].name, operations: operations,
+            name: name, schema: schemas[0].text, schemaSource: folder + "/" + schemas[0].name, schemaExtensions: [], operations: operations,
             addTypename: try settings.map { try WorldSettings.addsTypename($0.text, source: folder + "/world.json") } ?? false,
             settings: { schema, names in
                 guard let settings else { return WorldSettings() }

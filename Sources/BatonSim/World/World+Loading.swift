@@ -4,9 +4,11 @@ import Foundation
 extension World {
     /// Reads a world folder: `schema.graphql` (or `schema.graphqls`, or `schema.json`, an
     /// introspection result) and an optional `world.json`
-    /// of settings at its top, and every other `*.graphql` file in it or in its subfolders (as an
-    /// app keeps them by screen or by package) as operations, in the order of their paths from
-    /// the folder. Hidden folders and files (`.git`, `.build`) and linked folders are passed over.
+    /// of settings at its top, every other `*.graphqls` file in it or in its subfolders as more
+    /// of the schema (type extensions and directives, as Apollo Kotlin keeps them in
+    /// `extra.graphqls`), and every other `*.graphql` file as operations (as an app keeps them
+    /// by screen or by package), each kind in the order of their paths from the folder. Hidden
+    /// folders and files (`.git`, `.build`) and linked folders are passed over.
     ///
     /// - Throws: ``WorldError`` naming the file, line and column of the first problem, before any
     ///   seed runs: a missing schema, syntax, an operation that does not validate, a type the
@@ -38,6 +40,10 @@ extension World {
             throw WorldError(source: directory, line: 1, column: 1, message: message)
         }
         let schemaPath = folder.appendingPathComponent(schemaFiles[0]).path
+        // A subfolder's own `schema.graphqls` is another copy of a schema, not more of this one.
+        let extensions = try files.filter { $0.hasSuffix(".graphqls") && $0 != "schema.graphqls" && !$0.hasSuffix("/schema.graphqls") }.map {
+            (source: folder.appendingPathComponent($0).path, text: try read($0))
+        }
         // `.gql` too: many projects name their documents so (release-drafter's, for one).
         let operationFiles = files.filter {
             ($0.hasSuffix(".graphql") || $0.hasSuffix(".gql")) && !schemaFiles.contains($0) && !$0.hasSuffix("/schema.graphql")
@@ -46,7 +52,7 @@ extension World {
         let settingsText = files.contains("world.json") ? try read("world.json") : nil
         let settingsSource = folder.appendingPathComponent("world.json").path
         return try assemble(
-            name: folder.lastPathComponent, schema: try read(schemaFiles[0]), schemaSource: schemaPath,
+            name: folder.lastPathComponent, schema: try read(schemaFiles[0]), schemaSource: schemaPath, schemaExtensions: extensions,
             operations: operations,
             addTypename: try settingsText.map { try WorldSettings.addsTypename($0, source: settingsSource) } ?? false,
             settings: { schema, names in
@@ -83,12 +89,15 @@ extension World {
     /// the source naming the text in error messages.
     ///
     /// - Throws: ``WorldError`` as ``load(directory:)`` does.
+    /// `schemaExtensions` are more SDL in texts of their own (type extensions, directives), read
+    /// after `schema` as part of it.
     package static func make(
         name: String, schema: String, operations: [(source: String, text: String)], settings: WorldSettings = WorldSettings(),
-        schemaSource: String = "schema.graphql"
+        schemaSource: String = "schema.graphql", schemaExtensions: [(source: String, text: String)] = []
     ) throws -> World {
         try assemble(
-            name: name, schema: schema, schemaSource: schemaSource, operations: operations, addTypename: settings.addTypename,
+            name: name, schema: schema, schemaSource: schemaSource, schemaExtensions: schemaExtensions, operations: operations,
+            addTypename: settings.addTypename,
             settings: { schema, names in
                 for name in settings.unansweredOperations where !names.contains(name) {
                     throw WorldError(source: name, line: 1, column: 1, message: "the settings name an operation the world does not have")
@@ -105,10 +114,11 @@ extension World {
     /// every operation file first gets `__typename` in each selection set (``TypenameInsertion``),
     /// and a problem found in it is placed where the user's file has it.
     static func assemble(
-        name: String, schema text: String, schemaSource: String, operations texts: [(source: String, text: String)],
-        addTypename: Bool, settings: (Schema, [String]) throws -> WorldSettings
+        name: String, schema text: String, schemaSource: String, schemaExtensions: [(source: String, text: String)],
+        operations texts: [(source: String, text: String)], addTypename: Bool, settings: (Schema, [String]) throws -> WorldSettings
     ) throws -> World {
-        guard addTypename else { return try assemble(name: name, schema: text, schemaSource: schemaSource, operations: texts, settings: settings) }
+        let schema = try parseSchema(text, source: schemaSource, extensions: schemaExtensions)
+        guard addTypename else { return try assemble(name: name, schema: schema, operations: texts, settings: settings) }
         var insertions: [String: TypenameInsertion] = [:]
         let added = texts.map { source, text in
             let insertion = TypenameInsertion(text)
@@ -116,23 +126,71 @@ extension World {
             return (source: source, text: insertion.text)
         }
         do {
-            return try assemble(name: name, schema: text, schemaSource: schemaSource, operations: added, settings: settings)
+            return try assemble(name: name, schema: schema, operations: added, settings: settings)
         } catch let error as WorldError {
             guard let insertion = insertions[error.source] else { throw error }
             throw WorldError(error.message, source: error.source, at: insertion.original(GraphQLLocation(line: error.line, column: error.column)))
         }
     }
 
+    /// The schema `text` (SDL, or an introspection result) and its `extensions` (SDL), read as one
+    /// document; a problem is placed in the file and at the line where it is written (a problem
+    /// in an introspection result's own SDL at its 1:1).
+    static func parseSchema(_ text: String, source: String, extensions: [(source: String, text: String)]) throws -> Schema {
+        guard !extensions.isEmpty else {
+            do {
+                return try Schema.parse(text)
+            } catch let error as GraphQLError {
+                throw WorldError(error, source: source)
+            }
+        }
+        var combined: String
+        do {
+            combined = try Schema.sdlText(text)
+        } catch let error as GraphQLError {
+            throw WorldError(error, source: source)
+        }
+        let fromIntrospection = combined != text
+        // Each part starts on a line of its own: the line it starts on, and its file.
+        var parts: [(firstLine: Int, source: String)] = [(1, source)]
+        for part in extensions {
+            combined += "\n"
+            parts.append((Self.lineBreaks(in: combined) + 1, part.source))
+            combined += part.text
+        }
+        do {
+            return try Schema.parse(combined)
+        } catch let error as GraphQLError {
+            let part = parts.last { $0.firstLine <= error.line } ?? parts[0]
+            if part.firstLine == 1 && fromIntrospection {
+                throw WorldError("introspection result: the schema it describes does not hold together: \(error.message)", source: source, at: .start)
+            }
+            throw WorldError(error.message, source: part.source, at: GraphQLLocation(line: error.line - part.firstLine + 1, column: error.column))
+        }
+    }
+
+    /// Line breaks in `text` as GraphQL's lexer counts them: LF, CRLF and CR, each one.
+    private static func lineBreaks(in text: String) -> Int {
+        var count = 0
+        var afterCR = false
+        for byte in text.utf8 {
+            if byte == 0x0A {
+                if !afterCR { count += 1 }
+                afterCR = false
+            } else if byte == 0x0D {
+                count += 1
+                afterCR = true
+            } else {
+                afterCR = false
+            }
+        }
+        return count
+    }
+
     private static func assemble(
-        name: String, schema text: String, schemaSource: String, operations texts: [(source: String, text: String)],
+        name: String, schema: Schema, operations texts: [(source: String, text: String)],
         settings: (Schema, [String]) throws -> WorldSettings
     ) throws -> World {
-        let schema: Schema
-        do {
-            schema = try Schema.parse(text)
-        } catch let error as GraphQLError {
-            throw WorldError(error, source: schemaSource)
-        }
         var documents: [(source: String, text: String, document: Document)] = []
         for (source, text) in texts {
             do {
