@@ -147,7 +147,9 @@ package struct MutationEdit: Sendable, Hashable {
             if candidates.count > 1 {
                 candidates = named(among: candidates, field: node.name, definition: definition, schema: schema)
             }
-            if candidates.isEmpty, !deletes, !selectsEntity(payload, on: payloadType, fragments: fragments, schema: schema) {
+            if candidates.isEmpty, !deletes, keyedTypes(of: payloadType, in: schema).isEmpty,
+                !selectsEntity(payload, on: payloadType, fragments: fragments, schema: schema)
+            {
                 // `createReview { stars commentary }` of a `Review` without an id, `logout: Boolean`:
                 // nothing in the answer is an object the client keys, so the server edits nothing
                 // and answers new values of its own.
