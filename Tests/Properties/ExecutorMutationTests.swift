@@ -131,7 +131,7 @@ struct ExecutorMutationTests {
         #expect(server.entityIDs(of: ["Thing"]).deleted == [id])
     }
 
-    @Test("a deletion whose payload names nothing takes its type from its name, and deletes; another name is refused")
+    @Test("a deletion whose payload names nothing takes its type from its name, and deletes; another name is answered without an edit")
     func deletionNamedByItsField() throws {
         let schema = """
             type Query { note(id: ID!): Note }
@@ -150,9 +150,15 @@ struct ExecutorMutationTests {
         _ = try Self.run(&server, world, "TestDeleteNote", ["id": .string(id)])
         #expect(server.entityIDs(of: ["Note"]).deleted == [id])
         #expect(try Self.run(&server, world, "N", ["id": .string(id)]).data?["note"]?.value == .null)
-        #expect(throws: WorldError.self) {
-            try WorldFixtures.world(schema, "mutation A($id: ID!) { archiveNote(id: $id) { removedNoteId } }")
-        }
+        // Another name says nothing the server knows, and the payload holds nothing to key: it is
+        // answered as it is, and deletes nothing (a `@deleteRecord` there would be refused:
+        // WorldErrorTests).
+        let other = try WorldFixtures.world(schema, "mutation A($id: ID!) { archiveNote(id: $id) { removedNoteId } }\nquery N($id: ID!) { note(id: $id) { id text } }")
+        #expect(other.analysis.mutations["A"]?["archiveNote"]?.answersOnly == true)
+        var otherServer = WorldFixtures.server(other)
+        let kept = try #require(otherServer.entityIDs(of: ["Note"]).living.first)
+        _ = try Self.run(&otherServer, other, "A", ["id": .string(kept)])
+        #expect(otherServer.entityIDs(of: ["Note"]).deleted.isEmpty)
     }
 
     @Test("a failed mutation edits nothing; an optimistic guess is nil for queries and unknown ids")
