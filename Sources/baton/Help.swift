@@ -26,6 +26,7 @@ enum Help {
         ("--world NAME|DIR", "the world: a built-in one (rickandmorty, the default; github) or a folder with schema.graphql or schema.graphqls (or an introspection result, schema.json), more schema in other *.graphqls files, operations (*.graphql, subfolders too) and an optional world.json"),
         ("--schema FILE[,FILE…] --operations FILE[,FILE…]", "a quick start instead of --world: your schema (SDL, or an introspection result's JSON; then any SDL files that extend it, such as Apollo Kotlin's extra.graphqls) and your operations' files"),
         ("--add-typename", "with --schema and --operations: add __typename to every selection set first, as Apollo's code generators do (a folder's world.json says \"addTypename\": true)"),
+        ("--unanswered NAME[,NAME…]", "with --schema and --operations: operations the server does not answer, kept out of the schedule (a folder's world.json lists \"unansweredOperations\")"),
     ]
 
     private static let operationOptions: [(name: String, meaning: String)] = [

@@ -2,8 +2,9 @@ import BatonSim
 import Foundation
 
 /// The world a simulator command runs in: `--world NAME|DIR` (a built-in world by name, or a
-/// folder: schema, operations, optional world.json), or `--schema FILE --operations FILE[,FILE…]`
-/// for a quick start; the built-in Rick and Morty world when none is named.
+/// folder: schema, operations, optional world.json), or `--schema FILE[,FILE…] --operations
+/// FILE[,FILE…]` (with `--add-typename` and `--unanswered NAME[,NAME…]`, a folder's world.json
+/// settings) for a quick start; the built-in Rick and Morty world when none is named.
 struct WorldOption {
     let world: World
     /// The words that name the same world to a child process (`--jobs`).
@@ -22,10 +23,20 @@ struct WorldOption {
         let schema = arguments.option("schema")
         let operations = arguments.option("operations")
         let addTypename = arguments.flag("add-typename")
+        let unanswered = arguments.option("unanswered")
         if addTypename, schema == nil || operations == nil {
             throw CLIError.usage(name == nil
                 ? "--add-typename goes with --schema FILE --operations FILE[,FILE…]"
                 : "--add-typename goes with --schema and --operations; a world folder says \"addTypename\": true in its world.json")
+        }
+        if unanswered != nil, schema == nil || operations == nil {
+            throw CLIError.usage(name == nil
+                ? "--unanswered goes with --schema FILE --operations FILE[,FILE…]"
+                : "--unanswered goes with --schema and --operations; a world folder lists \"unansweredOperations\" in its world.json")
+        }
+        let unansweredNames = unanswered.map { $0.split(separator: ",").map(String.init) } ?? []
+        if unanswered != nil, unansweredNames.isEmpty {
+            throw CLIError.usage("--unanswered takes one or more operation names, separated by commas")
         }
         switch (name, schema, operations) {
         case (nil, nil, nil):
@@ -49,12 +60,16 @@ struct WorldOption {
             let texts = try files.map { (source: $0, text: try readSource($0)) }
             var settings = WorldSettings()
             settings.addTypename = addTypename
+            settings.unansweredOperations = unansweredNames
             let world = try load {
                 try World.make(name: ((schemaFile as NSString).deletingLastPathComponent as NSString).lastPathComponent.nonEmpty ?? "app",
                                schema: schemaText, operations: texts, settings: settings,
                                schemaSource: schemaFile, schemaExtensions: extensions)
             }
-            return WorldOption(world: world, words: ["--schema", schema, "--operations", operations] + (addTypename ? ["--add-typename"] : []))
+            return WorldOption(
+                world: world,
+                words: ["--schema", schema, "--operations", operations] + (addTypename ? ["--add-typename"] : [])
+                    + (unanswered.map { ["--unanswered", $0] } ?? []))
         case (nil, _?, nil):
             throw CLIError.usage("--schema needs --operations FILE[,FILE…] (the app's operations)")
         case (nil, nil, _?):

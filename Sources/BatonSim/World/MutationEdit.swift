@@ -160,7 +160,7 @@ package struct MutationEdit: Sendable, Hashable {
             guard candidates.count == 1 else {
                 let creates = kind == OperationKind.subscription.rawValue ? "which type its event creates" : "which type it creates"
                 let unknown = deletes ? "which type it deletes" : idArgument.isEmpty ? creates : "which type its id names"
-                let optOut = "; leave the operation out, or name it in world.json's unansweredOperations"
+                let optOut = "; leave the operation out, or keep it out of the schedule: --unanswered NAME beside --schema, \"unansweredOperations\" in a folder's world.json"
                 if candidates.isEmpty, deletes {
                     throw fail("selects no entity in its payload and its @deleteRecord names no typename:, and its name is not delete/remove/destroy and an entity type's, so the server cannot tell \(unknown)\(optOut)")
                 }

@@ -100,7 +100,7 @@ extension World {
             addTypename: settings.addTypename,
             settings: { schema, names in
                 for name in settings.unansweredOperations where !names.contains(name) {
-                    throw WorldError(source: name, line: 1, column: 1, message: "the settings name an operation the world does not have")
+                    throw WorldError(source: name, line: 1, column: 1, message: "unansweredOperations names \"\(name)\", which is no operation of the world")
                 }
                 for type in settings.entities.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) })
                 where WorldTypes.idKind(of: type, in: schema) == nil {
