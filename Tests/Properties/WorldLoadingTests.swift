@@ -98,7 +98,7 @@ struct WorldLoadingTests {
     @Test("the GitHub world loads, with its connections, entities and mutations understood")
     func githubLoads() throws {
         let world = WorldFixtures.github
-        #expect(world.operations.count == 21)
+        #expect(world.operations.count == 22)
         let analysis = world.analysis
         #expect(analysis.connections.keys.sorted() == [
             "IssueCommentConnection", "IssueConnection", "IssueTimelineItemConnection", "LabelConnection", "SearchResultItemConnection",
@@ -120,6 +120,10 @@ struct WorldLoadingTests {
         let close = try #require(analysis.mutations["CloseIssue"]?["closeIssue"])
         #expect(close.setters.map(\.argumentPath) == [["input", "state"]])
         #expect(close.renewedFields == ["state"])
+
+        // Nothing in its answer to key: the server answers it without an edit.
+        let markRead = try #require(analysis.mutations["MarkNotificationsAsRead"]?["markNotificationsAsRead"])
+        #expect(markRead.answersOnly && !markRead.creates && markRead.targetTypes.isEmpty)
 
         let delete = try #require(analysis.mutations["DeleteIssueComment"]?["deleteIssueComment"])
         #expect(delete.targetType == "IssueComment")

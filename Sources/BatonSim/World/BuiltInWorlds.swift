@@ -238,6 +238,18 @@ query IssueTitleK($id: ID!) {
 }
 
 """#),
+            ("MarkNotificationsAsRead.graphql", #"""
+# Marking every notification read: the answer holds nothing the client keys (no entity, no
+# deletion), so the server edits nothing and answers the payload as it is, and the store keeps it
+# under the mutation root by its path.
+mutation MarkNotificationsAsRead($input: MarkNotificationsAsReadInput!) {
+  markNotificationsAsRead(input: $input) {
+    clientMutationId
+    success
+  }
+}
+
+"""#),
             ("OpenIssues.graphql", #"""
 # The same fields as IssueList with arguments in other orders (repository's name before owner,
 # issues' states before first), and aliases over one field with different arguments.
@@ -573,6 +585,16 @@ type Mutation {
   createIssue(input: CreateIssueInput!): CreateIssuePayload
   addComment(input: AddCommentInput!): AddCommentPayload
   addStar(input: AddStarInput!): AddStarPayload
+  markNotificationsAsRead(input: MarkNotificationsAsReadInput!): MarkNotificationsAsReadPayload
+}
+
+input MarkNotificationsAsReadInput {
+  clientMutationId: String
+}
+
+type MarkNotificationsAsReadPayload {
+  clientMutationId: String
+  success: Boolean
 }
 
 input AddStarInput {
