@@ -140,3 +140,76 @@ struct TypedIDMutationTests {
         }
     }
 }
+
+/// Relay's TodoMVC removes a todo with `removeTodo(input: {id, userId}) { deletedTodoId @deleteRecord
+/// user { id totalCount } }`: the deleted field's name says what is deleted, and the input's
+/// `userId` names a user (found trying relay-examples' todo app, 2026-12-07: the server read the
+/// payload's user as the object deleted, drew user ids for `id` and todo ids for `userId`, and so
+/// never deleted anything).
+@Suite("Deletions named by the deleted field")
+struct DeletedFieldNameTests {
+    static let schema = """
+        type Query { user(id: ID!): User, todo(id: ID!): Todo }
+        type Mutation { removeTodo(input: RemoveTodoInput!): RemoveTodoPayload }
+        input RemoveTodoInput { id: ID!, userId: ID!, clientMutationId: String }
+        type RemoveTodoPayload { deletedTodoId: ID!, user: User!, clientMutationId: String }
+        type User { id: ID!, totalCount: Int }
+        type Todo { id: ID!, text: String, complete: Boolean }
+        """
+    static let operations: [(source: String, text: String)] = [
+        ("Todo.graphql", "query Todo($id: ID!) { todo(id: $id) { id text complete } }"),
+        ("User.graphql", "query User($id: ID!) { user(id: $id) { id totalCount } }"),
+        ("RemoveTodo.graphql", "mutation RemoveTodo($input: RemoveTodoInput!) { removeTodo(input: $input) { deletedTodoId @deleteRecord user { id totalCount } } }"),
+    ]
+
+    static func world() throws -> World {
+        try WorldFixtures.world("todo", schema: schema, operations: operations, entities: ["User": 1...2, "Todo": 3...6], settings: WorldFixtures.quiet)
+    }
+
+    @Test("the todo is the deleted type, its id the input's id; the drawer puts a todo's id there and a user's in userId")
+    func analysisAndDraws() throws {
+        let world = try Self.world()
+        let remove = try #require(world.analysis.mutations["RemoveTodo"]?["removeTodo"])
+        #expect(remove.deletes && remove.targetType == "Todo" && remove.idArgument == ["input", "id"])
+        let server = WorldFixtures.server(world)
+        let todos = Set(server.entityIDs(of: ["Todo"]).living)
+        let users = Set(server.entityIDs(of: ["User"]).living)
+        var drawer = VariableDrawer(random: SimRandom(seed: 7))
+        let operation = try #require(world.operation(named: "RemoveTodo"))
+        var todoIDs = 0
+        var userIDs = 0
+        for _ in 0..<40 {
+            guard case .object(let input)? = drawer.variables(for: operation, server: server)["input"] else { continue }
+            if case .string(let id)? = input["id"], todos.contains(id) { todoIDs += 1 }
+            if case .string(let id)? = input["userId"], users.contains(id) { userIDs += 1 }
+            if case .string(let id)? = input["id"] { #expect(!users.contains(id) || todos.contains(id), "a user's id \(id) in the todo's place") }
+        }
+        #expect(todoIDs >= 20 && userIDs >= 20, "todo ids \(todoIDs), user ids \(userIDs) of 40")
+    }
+
+    @Test("the server deletes the todo and answers its record key")
+    func serverDeletes() throws {
+        let world = try Self.world()
+        var server = WorldFixtures.server(world)
+        let todo = try #require(server.entityIDs(of: ["Todo"]).living.first)
+        let user = try #require(server.entityIDs(of: ["User"]).living.first)
+        let removed = server.execute(
+            try #require(world.operation(named: "RemoveTodo")), variables: ["input": .object(["id": .string(todo), "userId": .string(user)])])
+        #expect(server.entityIDs(of: ["Todo"]).deleted == [todo])
+        let payload = try #require(removed.data?["removeTodo"]?.value.object)
+        #expect(payload["deletedTodoId"]?.value == .scalar(.string("Todo:\(todo)")))
+    }
+
+    @MainActor
+    @Test("its seeds run clean and delete todos")
+    func seeds() throws {
+        let world = try Self.world()
+        var deletions = 0
+        for seed: UInt64 in 0..<6 {
+            let outcome = Simulation.run(seed: seed, options: .init(events: 150, world: world))
+            #expect(outcome.failure == nil, "seed \(seed): \(outcome.failure.map(String.init(describing:)) ?? "")")
+            deletions += outcome.coverage.model.deletions
+        }
+        #expect(deletions > 0)
+    }
+}

@@ -202,11 +202,11 @@ package struct VariableDrawer: Sendable {
                     if field.name == idField, !inputIDTypes.isEmpty, WorldTypes.isEntityID(field.type, in: server.world.schema) {
                         members[field.name] = Self.idValue(entityID(of: inputIDTypes, server: server), integer: WorldTypes.isIntID(field.type))
                     } else if field.type.isNonNull && field.defaultValue == nil {
-                        members[field.name] = draw(field.type, server: server, inputIDTypes: [], depth: depth + 1)
+                        members[field.name] = draw(field, server: server, depth: depth)
                     } else {
                         let roll = random.int(0...9)
                         if roll < 6 {
-                            members[field.name] = draw(field.type, server: server, inputIDTypes: [], depth: depth + 1)
+                            members[field.name] = draw(field, server: server, depth: depth)
                         } else if roll == 9 {
                             members[field.name] = .null
                         }
@@ -234,6 +234,18 @@ package struct VariableDrawer: Sendable {
                 }
             }
         }
+    }
+
+    /// A value for the input field `field` of an input object drawn at `depth`: for an id named
+    /// after an entity type (`userId` beside the edited `id`, as Relay's `RemoveTodoInput` has
+    /// it), an id of that type; else any value of its type.
+    private mutating func draw(_ field: Schema.InputValue, server: Server, depth: Int) -> JSONValue {
+        if field.type.listDepth == 0, WorldTypes.isEntityID(field.type, in: server.world.schema),
+            let named = WorldTypes.entityNamed(byIDName: field.name, in: server.world.schema)
+        {
+            return Self.idValue(entityID(of: [named], server: server), integer: WorldTypes.isIntID(field.type))
+        }
+        return draw(field.type, server: server, inputIDTypes: [], depth: depth + 1)
     }
 
     /// A JSON object with two names that Swift's `==` calls equal (`café` precomposed and

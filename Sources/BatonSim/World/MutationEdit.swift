@@ -106,8 +106,12 @@ package struct MutationEdit: Sendable, Hashable {
         forEachField(payload, on: payloadType, fragments: fragments) { field in
             guard let directive = field.directives.first(where: { $0.name == "deleteRecord" }) else { return }
             deletes = true
-            if case .string(let typename)? = directive.argument("typename")?.value, !deleteTypes.contains(typename) {
-                deleteTypes.append(typename)
+            if case .string(let typename)? = directive.argument("typename")?.value {
+                if !deleteTypes.contains(typename) { deleteTypes.append(typename) }
+            } else if let named = WorldTypes.entityNamed(byIDName: field.name, in: schema), !deleteTypes.contains(named) {
+                // Relay's `deletedTodoId @deleteRecord`: the field's name says what it deletes (the
+                // store reads the value as a record key, and the server answers one).
+                deleteTypes.append(named)
             }
         }
         if many {

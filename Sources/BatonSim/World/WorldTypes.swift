@@ -38,6 +38,21 @@ package enum WorldTypes {
     /// What an entity's `id`, or an argument that looks an entity up, may be: ``isIDLike(_:in:)``,
     /// or an `Int` (`id: Int!`, as Postgres-backed APIs such as Hasura key rows), written as a
     /// JSON number.
+    /// The entity type a name of an id names: `userId`, `pullRequestID` or `userIds` name `User`
+    /// and `PullRequest` when those are entity types; with a verb first (`deletedTodoId`,
+    /// `removedTodoIds`, `destroyedTodoId`, as deletion payloads name their ids) the type after it.
+    package static func entityNamed(byIDName name: String, in schema: Schema) -> String? {
+        var stem = Substring(name)
+        guard let suffix = ["Ids", "IDs", "Id", "ID"].first(where: { stem.hasSuffix($0) }) else { return nil }
+        stem = stem.dropLast(suffix.count)
+        if let verb = ["deleted", "removed", "destroyed"].first(where: { stem.hasPrefix($0) && stem.count > $0.count }) {
+            stem = stem.dropFirst(verb.count)
+        }
+        guard let first = stem.first else { return nil }
+        let type = first.uppercased() + stem.dropFirst()
+        return idKind(of: type, in: schema) != nil ? type : nil
+    }
+
     package static func isEntityID(_ reference: GraphQLTypeReference, in schema: Schema) -> Bool {
         isIDLike(reference, in: schema) || isIntID(reference)
     }
