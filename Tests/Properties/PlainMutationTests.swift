@@ -56,6 +56,7 @@ struct PlainMutationTests {
         let create = try #require(world.operation(named: "CreateReview"))
         let variables: [String: JSONValue] = ["episode": .string("JEDI"), "review": .object(["stars": .int(5)])]
         let before = server.entityIDs(of: ["Character"])
+        let remembered = server.state.pathOrder.count
         var answers: Set<ProvenanceObject> = []
         for _ in 0..<4 {
             let execution = server.execute(create, variables: variables)
@@ -69,6 +70,10 @@ struct PlainMutationTests {
         }
         #expect(answers.count > 1, "each execution answers a review of its own")
         #expect(server.entityIDs(of: ["Character"]) == before)
+        // Reviews answered once are never asked for again: none takes a place drift draws from.
+        #expect(server.state.pathOrder.count == remembered)
+        _ = server.execute(try #require(world.operation(named: "Reviews")), variables: ["episode": .string("JEDI")])
+        #expect(server.state.pathOrder.count > remembered, "a query's reviews are kept for drift")
         let marked = server.execute(try #require(world.operation(named: "MarkAllRead")), variables: [:])
         #expect(marked.errors.isEmpty)
         guard case .scalar(.bool)? = marked.data?["markAllRead"]?.value else {

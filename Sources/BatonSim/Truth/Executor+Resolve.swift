@@ -164,7 +164,8 @@ extension Executor {
 
     /// Keeps an answered path object for drift, up to a limit.
     mutating func remember(_ identity: UInt64, type: String, label: (Executor) -> String) {
-        guard case .answer = mode, state.pathObjects[identity] == nil, state.pathOrder.count < ServerState.pathObjectLimit else { return }
+        guard case .answer = mode, remembersPaths, state.pathObjects[identity] == nil, state.pathOrder.count < ServerState.pathObjectLimit
+        else { return }
         state.pathObjects[identity] = PathObjectRecord(type: type, label: label(self))
         state.pathOrder.append(identity)
     }

@@ -36,6 +36,10 @@ struct Executor {
     /// In a probe, the only fields worth executing: those on the way to connections paged by cursor
     /// variables.
     let probedFields: Set<GraphQLLocation>?
+    /// False for a mutation or subscription all of whose fields are answered without an edit
+    /// (``MutationEdit/answersOnly``): their objects are new at each execution and never asked
+    /// for again, so they are not kept for drift, whose few places they would fill.
+    let remembersPaths: Bool
 
     init(
         world: World, configuration: ServerConfiguration, salt: UInt64, state: ServerState, mode: Mode,
@@ -57,6 +61,8 @@ struct Executor {
         } else {
             probedFields = nil
         }
+        let edits = world.analysis.mutations[operation.name] ?? [:]
+        remembersPaths = edits.isEmpty || !edits.values.allSatisfy(\.answersOnly)
     }
 
     /// The identity of the root object of `type`.
