@@ -109,6 +109,36 @@ struct TodoAppWorldTests {
         #expect(replayed.traceHash == result.traceHash)
     }
 
+    @Test("a step that would do nothing fails the scenario before it runs: a misspelt operation, a token of an ended process (found by a new user's tests, 2026-12-07: both passed)")
+    func stepsThatDoNothing() throws {
+        var misspelt = Scenario(in: world)
+        misspelt.respond("Todoo", variables: ["id": .string("t1")], with: #"{"data":{"todo":null}}"#)
+        let refused = try #require(misspelt.run().failure)
+        #expect(refused.invariant == "scenario-steps" && refused.eventIndex == 0, "\(refused)")
+        #expect(refused.detail.contains("names operation \"Todoo\""), "\(refused)")
+        // The failure's replay file is the schedule, which a replay refuses the same way.
+        #expect(throws: SimulationReplayError.self) { try Simulator.replay(refused.replayFile, in: world) }
+
+        var stale = Scenario(in: world)
+        let token = stale.retain("Todo", variables: ["id": .string("t1")])
+        stale.kill()
+        stale.relaunch()
+        stale.release(token: token)
+        let lost = try #require(stale.run().failure)
+        #expect(lost.invariant == "scenario-steps" && lost.eventIndex == 3, "\(lost)")
+        #expect(lost.detail.contains("retained in a process that ended at event 1 (kill)"), "\(lost)")
+
+        // The README's scenario, as written there: the drain before the kill is what puts the
+        // commit in the image.
+        var readme = Scenario(in: world)
+        let todo = #"{"data":{"todo":{"id":"t1","title":"Buy milk","done":false,"note":"2 litres","owner":{"id":"p1","name":"Ada"}}}}"#
+        readme.respond("Todo", variables: ["id": .string("t1")], with: todo)
+        readme.drain()
+        readme.kill(); readme.relaunch()
+        readme.check("Todo", variables: ["id": .string("t1")], expect: .available(from: .image))
+        #expect(readme.run().failure == nil)
+    }
+
     @Test("a user logs out: the erase leaves the next user nothing of the last, in memory, in the image and in the file's bytes")
     func logout() throws {
         var scenario = Scenario(in: world)

@@ -5,12 +5,12 @@ import Baton
 ///
 /// ```swift
 /// var scenario = Scenario(in: world)
-/// scenario.respond("Screen", variables: ["id": "1"], with: #"{"data": {…}}"#)
+/// scenario.respond("Screen", variables: ["id": .string("1")], with: #"{"data": {…}}"#)
 /// scenario.drain()
 /// scenario.kill()
 /// scenario.relaunch()
-/// scenario.check("Screen", variables: ["id": "1"], expect: .available(from: .image))
-/// let result = scenario.run()
+/// scenario.check("Screen", variables: ["id": .string("1")], expect: .available(from: .image))
+/// let result = scenario.run()   // on the main actor
 /// #expect(result.failure == nil)
 /// ```
 ///
@@ -63,6 +63,7 @@ public struct Scenario: Sendable {
         return token
     }
 
+    /// The screen that retained with `token` goes away: its records may be collected again.
     public mutating func release(token: Int) {
         events.append(ScheduledEvent(.release(token: token)))
     }
@@ -74,7 +75,10 @@ public struct Scenario: Sendable {
         events.append(ScheduledEvent(.check(operation: operation, variables: variables, expiration: expiration), expect: expect?.expectation))
     }
 
+    /// The store collects: every record no retained or buffered operation, optimistic layer or
+    /// record the writer still holds reaches is dropped from memory (the image keeps its rows).
     public mutating func collect() { events.append(ScheduledEvent(.collect)) }
+    /// Every operation fetched so far is marked stale; a later fetch makes it fresh again.
     public mutating func invalidate() { events.append(ScheduledEvent(.invalidate)) }
     /// The user logs out: the store forgets every record, layer and fetch time, and the image
     /// is erased at the writer's next drain.
@@ -134,9 +138,17 @@ public struct Scenario: Sendable {
     }
 
     /// Runs the scenario; the result's failure names the first invariant or expectation it broke.
+    ///
+    /// A step that would do nothing fails the run before it starts (invariant `scenario-steps`):
+    /// an operation the world does not have (a misspelt name), a release of a token no running
+    /// process holds, a kill with no process up. Such a scenario would test less than it says,
+    /// and its ``replayFile`` would not replay.
     @MainActor
     public func run() -> SimulationResult {
         let options = Simulation.Options(events: events.count, world: world.world)
+        if let problem = ScheduleCheck.problems(events, world: world.world).first {
+            return SimulationResult(refusing: problem, replayFile: replayFile)
+        }
         return SimulationResult(Simulation.replay(events, options: options), options: options, shrinks: false)
     }
 }

@@ -101,5 +101,6 @@ extension SimulationWorld {
 
 /// A world the simulator cannot serve, with where the problem is (`file:line:column: message`).
 public struct SimulationWorldError: Error, Sendable, CustomStringConvertible {
+    /// What is wrong and where: `file:line:column: message`.
     public let description: String
 }

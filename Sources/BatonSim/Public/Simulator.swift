@@ -85,6 +85,19 @@ public struct SimulationResult: Sendable {
     }
 }
 
+extension SimulationResult {
+    /// A scenario that did not run: `problem` is a step that would do nothing.
+    init(refusing problem: ScheduleCheck.Problem, replayFile: String) {
+        seed = nil
+        events = 0
+        trace = []
+        traceHash = ""
+        coverage = [:]
+        failure = SimulationFailure(
+            invariant: "scenario-steps", eventIndex: problem.index, detail: problem.message + "; the scenario did not run", replayFile: replayFile)
+    }
+}
+
 /// A broken invariant: which, after which event, what was seen, and a replay file that
 /// reproduces it (shrunk for a generated run).
 public struct SimulationFailure: Error, Sendable, CustomStringConvertible {
@@ -102,5 +115,6 @@ public struct SimulationFailure: Error, Sendable, CustomStringConvertible {
 
 /// A replay file that does not read, with what is wrong.
 public struct SimulationReplayError: Error, Sendable, CustomStringConvertible {
+    /// What is wrong with the file, naming the event where it can.
     public let description: String
 }

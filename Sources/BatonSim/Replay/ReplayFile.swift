@@ -154,7 +154,7 @@ package struct ReplayFile: Hashable, Sendable {
             return given
         }
         guard let world = World.builtIn(name) else {
-            throw ReplayError("the file runs in the world \"\(name)\", which is not built in (built in: \(World.builtInNames.joined(separator: ", "))); pass its folder with --world, or its files with --schema and --operations")
+            throw ReplayError("the file runs in the world \"\(name)\", which is not built in (built in: \(World.builtInNames.joined(separator: ", "))); give its world: its folder with --world or its files with --schema and --operations on the command line, `in:` a SimulationWorld in a test")
         }
         return world
     }
