@@ -88,7 +88,9 @@ public struct Scenario: Sendable {
 
     // MARK: The writer, the process and the disk
 
-    /// The writer drains everything queued in one transaction.
+    /// The writer drains everything queued in one transaction. Its commit survives a kill, but
+    /// not surely a power loss: the WAL is synced at checkpoints (and a quit), not at every
+    /// commit, so a `powerLoss` right after may find the image as it was before the drain.
     public mutating func drain() { events.append(ScheduledEvent(.drain)) }
     /// The process dies after `writes` row writes of a drain, before its commit.
     public mutating func drainPartway(writes: Int) { events.append(ScheduledEvent(.drainPartway(steps: writes))) }
