@@ -95,6 +95,7 @@ struct WorldErrorTests {
         Case(name: "fields under one key with different leaf types", document: "query Q { vehicle { __typename ... on Character { id x: status } ... on Ship { id x: name } } }", position: "1:83", message: "\"x\" answers \"Status\" (Character.status) in one selection and \"String\" (Ship.name) in another"),
         Case(name: "fields under one key, one non-null", document: "query Q { vehicle { __typename ... on Character { x: id } ... on Ship { x: name } } }", position: "1:73", message: "\"x\" answers \"ID!\" (Character.id) in one selection and \"String\" (Ship.name)"),
         Case(name: "a subscription of two root fields", document: "query Q { count }\nsubscription S { count c: count }", position: "2:1", message: "selects 2 root fields (c, count); a subscription selects exactly one"),
+        Case(name: "Relay's __id", document: "query Q { characters { __id edges { cursor } } }", position: "1:24", message: "Relay's compiler adds it"),
         Case(name: "an introspection field", document: "query Q { __schema { queryType { name } } }", position: "1:11", message: "the introspection field \"__schema\" is not simulated"),
     ]
 

@@ -42,7 +42,7 @@ extension PlanBuilder {
     /// A field of `parent`, with its arguments, sub-selections and directives.
     private mutating func resolve(_ node: Document.FieldNode, in parent: Schema.NamedType) throws -> FieldSelection {
         guard let definition = schema.field(node.name, on: parent.name) else {
-            throw GraphQLError("unknown field \"\(node.name)\" on type \"\(parent.name)\"", at: node.location)
+            throw GraphQLError("unknown field \"\(node.name)\" on type \"\(parent.name)\"" + Self.unknownFieldHint(node.name), at: node.location)
         }
         guard let type = schema.fieldType(of: definition.type) else {
             throw GraphQLError("field \"\(parent.name).\(node.name)\" has an unknown type", at: node.location)
@@ -143,5 +143,14 @@ extension PlanBuilder {
         }
         if parentTypes.isSubset(of: applies) { return nil }
         return applies
+    }
+
+    /// What a field no schema defines but a client's tools write is, for its error.
+    static func unknownFieldHint(_ name: String) -> String {
+        switch name {
+        case "__id": " (Relay's compiler adds __id, a record's own key on the client; Baton does not answer it: take it out)"
+        case "__schema", "__type": " (an introspection field: the store keeps an app's data, not its schema)"
+        default: ""
+        }
     }
 }

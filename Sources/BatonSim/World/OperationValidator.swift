@@ -157,6 +157,11 @@ struct OperationValidator {
                     "the introspection field \"\(node.name)\" is not simulated (the store and the server work on the schema's own types); leave the operation out",
                     at: node.location)
             }
+            if node.name == "__id" {
+                throw error(
+                    "field \"__id\" does not exist on \"\(parent)\": Relay's compiler adds it (a record's own key on the client), and neither the store nor the server answers it; take it out",
+                    at: node.location)
+            }
             throw error("field \"\(node.name)\" does not exist on \"\(parent)\"", at: node.location)
         }
         let label = "\(parent).\(node.name)"
