@@ -12,16 +12,24 @@ struct WorldFolderTests {
         type Issue { id: ID!, title: String, state: String }
         """
 
+    /// A new folder's place under the temporary directory (not created).
+    static func temporaryFolder(_ prefix: String) -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UInt64.random(in: 0..<UInt64.max))")
+    }
+
+    /// Writes `text` at `path` under `root`, making the folders on the way.
+    static func write(_ text: String, to path: String, in root: URL) throws {
+        let url = root.appendingPathComponent(path)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try text.write(to: url, atomically: true, encoding: .utf8)
+    }
+
     @MainActor
     @Test("every .graphql under the folder is read, in path order; hidden and linked folders are passed over; an error names the nested file")
     func nestedFolders() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("baton-nested-\(UInt64.random(in: 0..<UInt64.max))")
+        let root = Self.temporaryFolder("baton-nested")
         defer { try? FileManager.default.removeItem(at: root) }
-        func write(_ path: String, _ text: String) throws {
-            let url = root.appendingPathComponent(path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try text.write(to: url, atomically: true, encoding: .utf8)
-        }
+        func write(_ path: String, _ text: String) throws { try Self.write(text, to: path, in: root) }
         try write("schema.graphql", Self.schema)
         try write("screens/issue/Issue.graphql", "query Issue($id: ID!) { issue(id: $id) { ...IssueFields } }")
         try write("screens/list/List.graphql", "query List { issues { ...IssueFields } }")
@@ -48,13 +56,9 @@ struct WorldFolderTests {
     @MainActor
     @Test("other .graphqls files are more of the schema (Apollo Kotlin's extra.graphqls); an error in one names it and its own line")
     func schemaExtensions() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("baton-extra-\(UInt64.random(in: 0..<UInt64.max))")
+        let root = Self.temporaryFolder("baton-extra")
         defer { try? FileManager.default.removeItem(at: root) }
-        func write(_ path: String, _ text: String) throws {
-            let url = root.appendingPathComponent(path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try text.write(to: url, atomically: true, encoding: .utf8)
-        }
+        func write(_ path: String, _ text: String) throws { try Self.write(text, to: path, in: root) }
         try write("schema.graphqls", Self.schema)
         // A field the app's screens select, and a client directive, declared beside the schema.
         try write("extra.graphqls", "# client-side additions\r\nextend type Issue { labelCount: Int }\r\ndirective @nonnull(fields: String) on OBJECT | FIELD\n")

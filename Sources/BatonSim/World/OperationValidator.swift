@@ -78,14 +78,7 @@ struct OperationValidator {
     mutating func validateUnspread(_ name: String) throws {
         guard let fragment = fragments[name], !checkedFragments.contains(name) else { return }
         currentSource = fragmentSources[name] ?? source
-        guard let type = schema.type(named: fragment.typeCondition) else {
-            throw error("unknown type \"\(fragment.typeCondition)\" in a type condition", at: fragment.typeConditionLocation)
-        }
-        guard type.isComposite else {
-            throw error(
-                "a fragment cannot be on \"\(fragment.typeCondition)\", which is not an object, interface or union",
-                at: fragment.typeConditionLocation)
-        }
+        try checkTypeCondition(fragment.typeCondition, on: nil, at: fragment.typeConditionLocation)
         try checkDirectives(fragment.directives, on: nil, place: "a fragment definition")
         try checkSelections(fragment.selections, on: fragment.typeCondition, spreading: [name])
         try checkMerging(fragment.selections, on: fragment.typeCondition)
@@ -186,14 +179,15 @@ struct OperationValidator {
     }
 
     /// A fragment on `name` selected where a `parent` is: the type must be composite and share an
-    /// object type with `parent`.
-    private func checkTypeCondition(_ name: String, on parent: String, at location: GraphQLLocation) throws {
+    /// object type with `parent` (when there is one: a fragment no operation spreads has none).
+    private func checkTypeCondition(_ name: String, on parent: String?, at location: GraphQLLocation) throws {
         guard let type = schema.type(named: name) else {
             throw error("unknown type \"\(name)\" in a type condition", at: location)
         }
         guard type.isComposite else {
             throw error("a fragment cannot be on \"\(name)\", which is not an object, interface or union", at: location)
         }
+        guard let parent else { return }
         let possible = schema.possibleTypeSet(of: name)
         guard schema.possibleTypes(of: parent).contains(where: possible.contains) else {
             throw error("a fragment on \"\(name)\" can never apply where a \"\(parent)\" is selected", at: location)

@@ -55,12 +55,9 @@ struct SharedFragments {
         -> (fragments: [String: Document.Fragment], sources: [String: String], documentText: String, spread: Set<String>)
     {
         let chosen = try self.chosen(from: operation.selections, file: file, source: source)
-        var fragments: [String: Document.Fragment] = [:]
-        var sources: [String: String] = [:]
-        for (name, definition) in chosen {
-            fragments[name] = definition.fragment
-            if definition.file != file { sources[name] = definition.source }
-        }
+        let split = Self.split(chosen, file: file)
+        var fragments = split.fragments
+        let sources = split.sources
         // The file's own fragments stay known to it even when this operation spreads none.
         for (name, definition) in local[file] ?? [:] where fragments[name] == nil { fragments[name] = definition.fragment }
         let foreign = chosen.values.filter { $0.file != file }.sorted { a, b in (a.file, a.fragment.location) < (b.file, b.fragment.location) }
@@ -80,11 +77,17 @@ struct SharedFragments {
         guard let own = local[file]?[name] else { return ([:], [:]) }
         var chosen = try self.chosen(from: own.fragment.selections, file: file, source: source)
         chosen[name] = own
+        return Self.split(chosen, file: file)
+    }
+
+    /// The chosen definitions' fragments by name, and the files of those another file than
+    /// `file` defines.
+    private static func split(_ chosen: [String: Definition], file: Int) -> (fragments: [String: Document.Fragment], sources: [String: String]) {
         var fragments: [String: Document.Fragment] = [:]
         var sources: [String: String] = [:]
-        for (spread, definition) in chosen {
-            fragments[spread] = definition.fragment
-            if definition.file != file { sources[spread] = definition.source }
+        for (name, definition) in chosen {
+            fragments[name] = definition.fragment
+            if definition.file != file { sources[name] = definition.source }
         }
         return (fragments, sources)
     }
