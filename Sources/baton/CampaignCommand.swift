@@ -41,6 +41,8 @@ enum CampaignCommand {
         }
         if settings.progress == .automatic {
             CampaignOutput.print(summary, settings: settings)
+        } else if settings.progress == .quiet {
+            CampaignOutput.print(summary, settings: settings, failuresOnly: true)
         }
         for problem in problems { printError("baton: " + oneLine(problem)) }
         if !summary.passed || !problems.isEmpty { return 1 }

@@ -127,7 +127,7 @@ enum Help {
                         ("--regressions DIR|none", "the regressions folder replayed first (default Fixtures/regressions inside this repository)"),
                         ("--save-regressions [DIR]", "save each shrunk failure as a regression into DIR (default: the regressions folder)"),
                         ("--mutant NAME", "switch a known bug back on (debug builds)"),
-                        ("--quiet", "no progress and no summary: only the exit status and the JSON"),
+                        ("--quiet", "no progress and no summary: only what failed (seeds, replays, reruns), the exit status and the JSON"),
                     ] + worldOptions),
         CommandHelp(path: ["sim", "replay"],
                     synopsis: "baton sim replay FILE [--world DIR] [--trace] [--keep-going] [--mutant NAME] [--html timeline.html] [--key KEY]",
