@@ -49,7 +49,7 @@ enum SimSweepCommand {
                 print("failure \(number + 1): \(failure.point) → \(failure.failure.invariant); no replay file: \(error)")
             }
         }
-        print("sweep of seed \(seed) (\(events) events, world \(options.world.name), mode \(mode.rawValue)): \(counted) after the first launch; \(result.runs) runs (the fault fired in \(result.fired)), \(result.failures.count) failures")
+        print("sweep of seed \(seed) (\(events) events, world \(options.world.name), mode \(mode.rawValue)): \(counted) after the first launch; \(result.runs) runs (the fault fired in \(result.fired))" + (result.insideCrashPoints > 0 ? ", \(result.insideCrashPoints) points inside a crash point left out" : "") + ", \(result.failures.count) failures")
         return result.failures.isEmpty ? 0 : 1
     }
 }

@@ -120,7 +120,7 @@ struct ScheduleFaultTests {
         let options = Simulation.Options(events: 24)
         let fail = Sweep.run(seed: 2, mode: .fail, options: options)
         #expect(fail.baselineFailure == nil)
-        #expect(fail.runs == fail.operations.reduce(0) { $0 + $1.count })
+        #expect(fail.runs + fail.insideCrashPoints == fail.operations.reduce(0) { $0 + $1.count })
         #expect(fail.runs > 10)
         #expect(fail.fired == fail.runs, "every placed fault fires")
         #expect(fail.failures.isEmpty, "\(fail.failures.map { "\($0.point): \($0.failure)" })")

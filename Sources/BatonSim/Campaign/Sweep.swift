@@ -46,6 +46,11 @@ package enum Sweep {
         package var runs = 0
         /// Runs in which the placed fault fired (every run, unless the schedule changed under it).
         package var fired = 0
+        /// Points whose operation falls inside a crash point (a process dying in its open or its
+        /// quit), not run: the simulator places no crash while a fault is armed, so the fault
+        /// would land elsewhere (found 2026-12-07, when seed 2 of the default world first drew a
+        /// build one format newer dying in its open: 12 of its writes never failed).
+        package var insideCrashPoints = 0
         package var failures: [Failure] = []
         /// The seed's own schedule failed before any fault: nothing was swept.
         package var baselineFailure: InvariantViolation?
@@ -86,16 +91,22 @@ package enum Sweep {
         return points
     }
 
+    /// The index of the event during which the point's operation happens in the baseline (nil
+    /// when none does).
+    static func event(of point: Point, baseline: SimOutcome) -> Int? {
+        let counts = baseline.operations
+        guard let first = counts.first else { return nil }
+        let target = first[point.kind] + UInt64(point.nth)
+        return (0..<(counts.count - 1)).first { counts[$0][point.kind] < target && counts[$0 + 1][point.kind] >= target }
+    }
+
     /// The schedule of one point: the fault placed before the event in which the operation
     /// happens (nil when no event does it, as when it happens after the last event).
     package static func schedule(_ schedule: [ScheduledEvent], baseline: SimOutcome, point: Point) -> [ScheduledEvent]? {
         let counts = baseline.operations
         guard counts.count == schedule.count + 1, let first = counts.first else { return nil }
         let target = first[point.kind] + UInt64(point.nth)
-        // The event during which the counter of this kind passes `target`.
-        guard let index = (0..<schedule.count).first(where: { counts[$0][point.kind] < target && counts[$0 + 1][point.kind] >= target }) else {
-            return nil
-        }
+        guard let index = event(of: point, baseline: baseline) else { return nil }
         let skip = Int(target - 1 - counts[index][point.kind])
         let fault = ScheduledEvent(.fault(on: point.kind, code: point.kind == "open" ? "cantopen" : "ioerr", skip: skip))
         guard let crash = point.crash else {
@@ -131,6 +142,10 @@ package enum Sweep {
         quiet.writerBound = outcome.writerBound
         quiet.store = outcome.store
         for point in points(outcome, mode: mode) {
+            if let index = Self.event(of: point, baseline: outcome), index < schedule.count, schedule[index].event.isCrashPoint {
+                result.insideCrashPoints += 1
+                continue
+            }
             guard let events = Self.schedule(schedule, baseline: outcome, point: point) else { continue }
             result.runs += 1
             let run = Simulation.replay(events, seed: seed, options: quiet)

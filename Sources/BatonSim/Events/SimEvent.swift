@@ -161,6 +161,15 @@ package enum SimEvent: Hashable, Sendable {
         }
     }
 
+    /// True for a crash inside the store's own call (its open or its quit), which the simulator
+    /// skips while a disk fault is armed.
+    package var isCrashPoint: Bool {
+        switch self {
+        case .openCrash, .quitCrash: true
+        default: false
+        }
+    }
+
     /// True for events that launch a process of their own (quitting the running one first).
     package var launches: Bool {
         switch self {
