@@ -295,6 +295,20 @@ package enum Mutant: String, CaseIterable, Sendable {
     /// checkpointed, so a drain that fails, or a crash inside it, leaves the rows and no mark
     /// (planted 2026-12-07).
     case eraseMarkDroppedEarly
+    /// The items of a list inside a list are keyed by their inner position only, so objects
+    /// without an id at `[0][1]` and `[1][1]` share a record (planted 2026-12-07 by a session
+    /// trying bugs nobody had planted: no world had a list of lists of objects).
+    case nestedListItemsShareKeys
+    /// A literal `@skip(if:)` is read as an `@include(if:)`: `@skip(if: true)` keeps the field and
+    /// `@skip(if: false)` drops it (planted 2026-12-07: no world wrote a literal condition).
+    case literalSkipReadAsInclude
+    /// A variable left out inside an input object written in the document keys its member as
+    /// `null`, the key of an explicit null (planted 2026-12-07: no world left one out).
+    case absentInputMemberKeyedNull
+    /// An erase's wipe leaves the names table: its storage keys, which hold the arguments the
+    /// app sent, stay in the file (planted 2026-12-07: caught by chance only, until the erase's
+    /// search looked for storage keys and operation identities too).
+    case eraseKeepsNames
 
     /// What the mutant breaks, in a sentence.
     package var summary: String {
@@ -381,6 +395,10 @@ package enum Mutant: String, CaseIterable, Sendable {
         case .eraseMarkIgnored: "an open does not look for an erase's mark, so the rows of an erase whose process died before its drain are read at the next launch"
         case .eraseMarkKept: "an erase's mark is never deleted, so every later launch erases the image again and loses what was committed since"
         case .eraseMarkDroppedEarly: "an erase's mark is deleted as its drain begins, so a drain that fails leaves the erased rows with no mark for the next launch"
+        case .nestedListItemsShareKeys: "objects without an id in a list of lists are keyed by their inner position only, so the same position in two inner lists is one record"
+        case .literalSkipReadAsInclude: "a literal @skip(if: true) keeps its field and @skip(if: false) drops it, as @include would"
+        case .absentInputMemberKeyedNull: "a variable left out inside an input object written in the document keys its member as null, the same slot as an explicit null"
+        case .eraseKeepsNames: "an erase's wipe leaves the names table, so the storage keys it holds (the arguments the app sent) stay in the file"
         case .clockSetBackKeepsFresh: "a fetch stamped after now (the clock was set back) stays fresh for as long as the clock takes to pass it, as if its age were negative"
         }
     }

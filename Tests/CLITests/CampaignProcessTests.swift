@@ -124,5 +124,23 @@ struct CampaignProcessTests {
             #expect(result.stdout.contains("shrunk to"), "\(result.stdout)")
         }
     }
+
+    @Test("--quiet prints nothing for a campaign that passes, and every failure of one that fails")
+    func quietShowsFailures() throws {
+        try TemporaryFolder.with { folder in
+            let passed = try BatonProcess.run(["sim", "campaign", "--seeds", "0..1", "--events", "30", "--quiet", "--regressions", "none"], in: folder)
+            #expect(passed.status == 0, "\(passed.stderr)")
+            #expect(passed.stdout.isEmpty, "\(passed.stdout)")
+            // Before 2026-12-07 a quiet campaign that failed printed nothing but its exit status.
+            let failed = try BatonProcess.run(["sim", "campaign", "--seeds", "0..2", "--quiet", "--mutant", "literalSkipReadAsInclude",
+                                               "--regressions", "none", "--no-shrink"], in: folder)
+            #expect(failed.status == 1, "\(failed.stderr)")
+            let lines = failed.stdout.split(separator: "\n").map(String.init)
+            #expect(lines.first?.hasPrefix("failures: ") == true, "\(failed.stdout)")
+            #expect(lines.contains { $0.hasPrefix("  seed 0: ") }, "\(failed.stdout)")
+            #expect(lines.contains { $0.contains("rerun: swift run baton sim run --seed 0 ") }, "\(failed.stdout)")
+            #expect(!failed.stdout.contains("coverage:"), "\(failed.stdout)")
+        }
+    }
     #endif
 }

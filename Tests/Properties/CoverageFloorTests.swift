@@ -122,7 +122,7 @@ struct CoverageFloorTests {
         "erasesSearched": 10,  // 22 (12 before erases at the open, 2026-12-07)
         // Opens that found an erase's mark (its process ended before the erase's drain) and
         // erased the image before anything read it.
-        "erasesAtOpen": 10,  // 21
+        "erasesAtOpen": 6,  // 21; 9 since the default world's schedules were drawn again (2026-12-07, afternoon)
     ]
 
     @Test("seeds 0..<24 of the default world reach every counted rule at least as often as the floor")

@@ -85,8 +85,9 @@ struct WorldLoadingTests {
         let world = WorldFixtures.rickAndMorty
         #expect(world.name == "rickandmorty")
         #expect(world.operations.map(\.name) == [
-            "AddNote", "CharacterHeader", "CharacterList", "CharacterScreen", "DeleteCharacter", "EpisodeCast", "EpisodeCastHomes",
-            "LocationResidents", "NoteFeed", "Notes", "RemoveNote", "RemoveNotes", "Rename",
+            "AddNote", "CharacterCard", "CharacterHeader", "CharacterList", "CharacterScreen", "DeleteCharacter", "EpisodeCast",
+            "EpisodeCastHomes", "EpisodeScenes", "FilteredCharacters", "LocationDistricts", "LocationResidents", "NoteFeed", "Notes",
+            "RemoveNote", "RemoveNotes", "Rename",
         ])
         #expect(world.settings.entityCount(of: "Character") == 2...7)
         #expect(world.settings.entityCount(of: "Episode") == 1...4)

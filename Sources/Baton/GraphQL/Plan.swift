@@ -314,17 +314,27 @@ public indirect enum ArgumentValue: Sendable, Hashable {
 
     /// The value under `variables`; `nil` when it is (or resolves to) an absent variable.
     public func resolve(_ variables: Variables) -> JSONValue? {
+        resolve(variables, absentMembersNull: false)
+    }
+
+    /// `absentMembersNull` only under the `absentInputMemberKeyedNull` mutant: an input object's
+    /// member whose variable is absent is kept as `null` instead of left out.
+    func resolve(_ variables: Variables, absentMembersNull: Bool) -> JSONValue? {
         switch self {
         case .literal(let value):
             return value
         case .variable(let name):
             return variables.values[name]
         case .list(let items):
-            return .array(items.map { $0.resolve(variables) ?? .null })
+            return .array(items.map { $0.resolve(variables, absentMembersNull: absentMembersNull) ?? .null })
         case .object(let fields):
             var members: [String: JSONValue] = [:]
             for field in fields {
-                if let value = field.value.resolve(variables) { members[field.name] = value }
+                if let value = field.value.resolve(variables, absentMembersNull: absentMembersNull) {
+                    members[field.name] = value
+                } else if absentMembersNull {
+                    members[field.name] = .null
+                }
             }
             return .object(members)
         }
@@ -371,6 +381,8 @@ public final class FieldSelection: Sendable {
     let sortsArguments: Bool
     /// True only under the `nullArgumentsDropped` mutant: keys leave null arguments out.
     let dropsNullArguments: Bool
+    /// True only under the `absentInputMemberKeyedNull` mutant.
+    let keysAbsentMembersNull: Bool
 
     public convenience init(
         responseKey: String, name: String, arguments: [ArgumentField], type: FieldType,
@@ -389,6 +401,7 @@ public final class FieldSelection: Sendable {
     ) {
         sortsArguments = !mutant.isOn(.storageKeyArgumentsUnsorted)
         dropsNullArguments = mutant.isOn(.nullArgumentsDropped)
+        keysAbsentMembersNull = mutant.isOn(.absentInputMemberKeyedNull)
         self.responseKey = responseKey
         self.name = name
         self.arguments = sortsArguments ? arguments.sorted { CanonicalJSON.utf8Less($0.name, $1.name) } : arguments
@@ -397,7 +410,7 @@ public final class FieldSelection: Sendable {
         self.connection = connection
         self.deleteRecord = deleteRecord
         if self.arguments.allSatisfy(\.value.isStatic) {
-            let key = StorageKey.render(name: name, arguments: self.arguments, variables: Variables(), sorted: sortsArguments, dropsNulls: dropsNullArguments)
+            let key = StorageKey.render(name: name, arguments: self.arguments, variables: Variables(), sorted: sortsArguments, dropsNulls: dropsNullArguments, absentMembersNull: keysAbsentMembersNull)
             staticStorageKey = key
             staticSlot = SlotID.named(key)
         } else {
@@ -411,7 +424,9 @@ public final class FieldSelection: Sendable {
 
     /// The field's storage key under `variables`: `name(a:1,b:"x")`.
     public func storageKey(_ variables: Variables) -> String {
-        staticStorageKey ?? StorageKey.render(name: name, arguments: arguments, variables: variables, sorted: sortsArguments, dropsNulls: dropsNullArguments)
+        staticStorageKey ?? StorageKey.render(
+            name: name, arguments: arguments, variables: variables, sorted: sortsArguments, dropsNulls: dropsNullArguments,
+            absentMembersNull: keysAbsentMembersNull)
     }
 
     /// The field's slot under `variables`.
@@ -435,7 +450,7 @@ public final class FieldSelection: Sendable {
         }
         return StorageKey.render(
             name: "__" + connection.key + "_connection", arguments: filtered, variables: variables, sorted: sortsArguments,
-            dropsNulls: dropsNullArguments)
+            dropsNulls: dropsNullArguments, absentMembersNull: keysAbsentMembersNull)
     }
 }
 
@@ -448,15 +463,18 @@ public enum StorageKey {
     /// coercion tells an explicit null from an argument left out (which takes the schema's
     /// default), so the two may be different values on the server.
     public static func render(name: String, arguments: [ArgumentField], variables: Variables) -> String {
-        render(name: name, arguments: arguments, variables: variables, sorted: true, dropsNulls: false)
+        render(name: name, arguments: arguments, variables: variables, sorted: true, dropsNulls: false, absentMembersNull: false)
     }
 
     /// `sorted: false` only under the `storageKeyArgumentsUnsorted` mutant, `dropsNulls: true`
-    /// only under `nullArgumentsDropped`.
-    static func render(name: String, arguments: [ArgumentField], variables: Variables, sorted: Bool, dropsNulls: Bool) -> String {
+    /// only under `nullArgumentsDropped`, `absentMembersNull: true` only under
+    /// `absentInputMemberKeyedNull`.
+    static func render(
+        name: String, arguments: [ArgumentField], variables: Variables, sorted: Bool, dropsNulls: Bool, absentMembersNull: Bool
+    ) -> String {
         var parts: [(String, String)] = []
         for argument in arguments {
-            guard var value = argument.value.resolve(variables) else { continue }
+            guard var value = argument.value.resolve(variables, absentMembersNull: absentMembersNull) else { continue }
             if dropsNulls {
                 guard let pruned = prune(value) else { continue }
                 value = pruned

@@ -84,7 +84,7 @@ extension PlanBuilder {
             let include = directive.name == "include"
             switch directive.argument("if")?.value {
             case .boolean(let value)?:
-                if value != include { dropped = true }
+                if value != (include || mutant.isOn(.literalSkipReadAsInclude)) { dropped = true }
             case .variable(let name, _)?:
                 conditions.append((name, include))
             default:

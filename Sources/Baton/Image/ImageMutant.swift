@@ -60,6 +60,8 @@ package enum ImageMutant: String, Sendable, Hashable, CaseIterable {
     /// An erase's mark is deleted as its drain begins, before the wipe is committed and
     /// checkpointed.
     case eraseMarkDroppedEarly
+    /// An erase's wipe leaves the names table, whose storage keys hold the arguments the app sent.
+    case eraseKeepsNames
 }
 #endif
 
@@ -118,6 +120,8 @@ struct ImageRules: Sendable, Hashable {
     /// Mutant: the erase's mark is deleted as the erase's drain takes its work, before the wipe
     /// is committed and checkpointed.
     var eraseMarkDroppedEarly = false
+    /// Mutant: an erase's wipe deletes every table's rows but the names'.
+    var eraseKeepsNames = false
 
     /// The decision records' rules.
     static let production = ImageRules()
@@ -159,6 +163,7 @@ struct ImageRules: Sendable, Hashable {
         case .eraseMarkIgnored: honoursEraseMark = false
         case .eraseMarkKept: eraseMarkKept = true
         case .eraseMarkDroppedEarly: eraseMarkDroppedEarly = true
+        case .eraseKeepsNames: eraseKeepsNames = true
         }
     }
     #endif

@@ -579,7 +579,7 @@ struct Normalizer {
             repeat {
                 let itemMark = scanner.mark
                 do throws(IngestError) {
-                    let inner = storageKey + ":" + String(position)
+                    let inner = mutant.isOn(.nestedListItemsShareKeys) ? storageKey : storageKey + ":" + String(position)
                     items.append(try compositeValue(member, parent: parent, storageKey: inner, depth: depth - 1))
                 } catch {
                     guard itemsNullable, try recover(error, at: itemMark) else { throw error.inside(.index(position)) }

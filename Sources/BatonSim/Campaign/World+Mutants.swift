@@ -53,11 +53,16 @@ extension World {
             }
             let reaches = operations.contains { operation in
                 operation.kind == .query && operation.syntax.selections.contains { selection in
-                    guard case .field(let field) = selection, field.selections != nil else { return false }
+                    // The bug keeps edges: a field with none to keep shows nothing (the default
+                    // world's filtered character page, whose strings the drawer spells so, passed
+                    // 1,000 seeds under the mutant).
+                    guard case .field(let field) = selection, let selections = field.selections,
+                          selections.contains(where: { if case .field(let inner) = $0 { inner.name == "edges" } else { false } })
+                    else { return false }
                     return !field.directives.contains { $0.name == "connection" } && field.arguments.contains { spells($0.value) }
                 }
             }
-            return reaches ? nil : "no plain field of the query root is given a string holding _connection( (written, or drawn into an input object), which the old rule read as a connection's arguments"
+            return reaches ? nil : "no plain field of the query root that selects edges is given a string holding _connection( (written, or drawn into an input object), which the old rule read as a connection's arguments"
         case .retypedLinksUnnoticed:
             // A record keyed by its place (no id selected) of an abstract type, whose selections
             // reach links under one type's condition: a later response may find another type there.
@@ -79,6 +84,14 @@ extension World {
             return kelvin ? nil : "no response key holds a K, the one letter another name (a Kelvin sign) can pass for"
         case .typenamesFoldEquivalent:
             return selectsTypename ? nil : "no operation selects __typename, the one value the bug reads"
+        case .nestedListItemsShareKeys:
+            let grid = anyField { node, definition in definition.type.listDepth > 1 && node.selections != nil }
+            return grid ? nil : "no operation selects a list of lists of objects, the one place the bug keys"
+        case .literalSkipReadAsInclude:
+            return writesLiteralSkip ? nil : "no operation writes @skip with a literal condition"
+        case .absentInputMemberKeyedNull:
+            return writesOptionalVariableInInputObject ? nil
+                : "no input object written in a document holds a variable that may be left out (nullable, without a default)"
         default:
             return nil
         }
@@ -92,6 +105,59 @@ extension World {
         case .list(let items): items.contains { writes($0, stringContaining: text) }
         case .object(let members): members.contains { writes($0.value, stringContaining: text) }
         default: false
+        }
+    }
+
+    /// Whether some operation, or a fragment it spreads, writes `@skip(if: true)` or
+    /// `@skip(if: false)` on a field, an inline fragment or a spread.
+    var writesLiteralSkip: Bool {
+        func literal(_ directives: [GraphQLDirective]) -> Bool {
+            directives.contains { directive in
+                guard directive.name == "skip", case .boolean? = directive.argument("if")?.value else { return false }
+                return true
+            }
+        }
+        func writes(_ selections: [Document.SelectionNode]) -> Bool {
+            selections.contains { selection in
+                switch selection {
+                case .field(let field): literal(field.directives) || writes(field.selections ?? [])
+                case .inlineFragment(let fragment): literal(fragment.directives) || writes(fragment.selections)
+                case .fragmentSpread(let spread): literal(spread.directives)
+                }
+            }
+        }
+        return operations.contains { operation in
+            writes(operation.syntax.selections) || operation.fragments.values.contains { writes($0.selections) }
+        }
+    }
+
+    /// Whether some operation writes an input object (at any depth of an argument) with a
+    /// member given by a variable the operation declares nullable and without a default: one
+    /// the app may leave out.
+    var writesOptionalVariableInInputObject: Bool {
+        func holds(_ value: GraphQLValue, inObject: Bool, _ optional: Set<String>) -> Bool {
+            switch value {
+            case .variable(let name, _): inObject && optional.contains(name)
+            case .list(let items): items.contains { holds($0, inObject: inObject, optional) }
+            case .object(let members): members.contains { holds($0.value, inObject: true, optional) }
+            default: false
+            }
+        }
+        func writes(_ selections: [Document.SelectionNode], _ optional: Set<String>, _ fragments: [String: Document.Fragment]) -> Bool {
+            selections.contains { selection in
+                switch selection {
+                case .field(let field):
+                    field.arguments.contains { holds($0.value, inObject: false, optional) } || writes(field.selections ?? [], optional, fragments)
+                case .inlineFragment(let fragment): writes(fragment.selections, optional, fragments)
+                case .fragmentSpread: false
+                }
+            }
+        }
+        return operations.contains { operation in
+            let optional = Set(operation.syntax.variables.filter { !$0.type.isNonNull && $0.defaultValue == nil }.map(\.name))
+            guard !optional.isEmpty else { return false }
+            return writes(operation.syntax.selections, optional, operation.fragments)
+                || operation.fragments.values.contains { writes($0.selections, optional, operation.fragments) }
         }
     }
 

@@ -77,16 +77,33 @@ extension Oracle {
             if text.string.utf8.count >= minimumLength { texts.insert(text) }
         }
         func add(_ value: OracleValue) { value.forEachText(scalarTexts: false, add) }
+        // A storage key with arguments holds the values the app sent (`search(query:"…")`), in
+        // the names table as much as in its rows; an operation's identity holds its variables.
+        // Before 2026-12-07 (afternoon) neither was searched for, and a wipe that left the names
+        // table alone was caught by chance only (a key's tail matching a record key).
+        func addArguments(_ storageKey: OracleText) {
+            if storageKey.string.utf8.contains(UInt8(ascii: "(")) { add(storageKey) }
+        }
         for state in everyState ? states + [image, dormant] : [image, dormant] {
             for (key, row) in state.records {
                 add(key)
-                for cell in row.cells.values { add(cell.value) }
+                for (storageKey, cell) in row.cells {
+                    addArguments(storageKey)
+                    add(cell.value)
+                }
             }
-            for row in state.root.values { add(row.cell.value) }
+            for (field, row) in state.root {
+                addArguments(field)
+                add(row.cell.value)
+            }
+            for operation in state.fetches.keys { add(operation) }
         }
         for (key, record) in includingMemory ? base : [:] {
             add(key)
-            for cell in record.cells.values { add(cell.value) }
+            for (storageKey, cell) in record.cells {
+                addArguments(storageKey)
+                add(cell.value)
+            }
         }
         return texts
     }

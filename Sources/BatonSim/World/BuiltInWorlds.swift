@@ -712,6 +712,22 @@ union SearchResultItem = Issue | Repository | User
 mutation AddNote($text: String!, $tags: [String!]) { addNote(text: $text, tags: $tags) { id text tags } }
 
 """#),
+            ("CharacterCard.graphql", #"""
+# Conditions written as literals: the plan keeps or drops each field once and for all.
+query CharacterCard($id: ID!) {
+  character(id: $id) {
+    id
+    name @skip(if: false)
+    status @skip(if: true)
+    species @include(if: false)
+    ...CardLocation @include(if: true)
+    ...CardEpisodes @skip(if: true)
+  }
+}
+fragment CardLocation on Character { location { id name @include(if: true) dimension @skip(if: true) } }
+fragment CardEpisodes on Character { episodes { id name } }
+
+"""#),
             ("CharacterHeader.graphql", #"""
 query CharacterHeader($id: ID!) { character(id: $id) { id name status } }
 
@@ -740,6 +756,24 @@ query EpisodeCast($id: ID!) { episode(id: $id) { id name characters { id name st
 query EpisodeCastHomes($id: ID!) {
   episode(id: $id) { id name characters { id name location { id name residents { id name } } } }
 }
+
+"""#),
+            ("EpisodeScenes.graphql", #"""
+# Entities in a list of lists, with nulls at either level.
+query EpisodeScenes($id: ID!) { episode(id: $id) { id scenes { id name status } } }
+
+"""#),
+            ("FilteredCharacters.graphql", #"""
+# An input object written in the document around optional variables: one left out leaves its
+# member out of the key, one given as null keys a null; in the list, a left-out one is a null.
+query FilteredCharacters($page: Int, $name: String, $status: String, $species: String) {
+  characters(page: $page, filter: {name: $name, status: $status, species: [$species, "Human"]}) { info { count next } results { id name } }
+}
+
+"""#),
+            ("LocationDistricts.graphql", #"""
+# A grid of objects without ids: each is keyed by its row and its column (`districts:0:1`).
+query LocationDistricts($id: ID!) { location(id: $id) { id name districts { name population head { id name } } } }
 
 """#),
             ("LocationResidents.graphql", #"""
@@ -792,7 +826,8 @@ type Query {
   character(id: ID!): Character
   episode(id: ID!): Episode
   location(id: ID!): Location
-  characters(page: Int): CharacterPage
+  # The real API's filter, with a list of species added: an input object the document writes.
+  characters(page: Int, filter: FilterCharacter): CharacterPage
 }
 
 type Mutation {
@@ -822,6 +857,8 @@ type Episode {
   name: String
   airDate: String
   characters: [Character]
+  # Who appears together, scene by scene: a list of lists of entities.
+  scenes: [[Character]]
 }
 
 type Location {
@@ -831,6 +868,8 @@ type Location {
   # The location's outline on the map: rings of coordinates, lists of lists of floats.
   boundary: [[Float!]]
   residents: [Character]
+  # The location's districts, row by row: a grid of places without ids, each with its head.
+  districts: [[District]]
 }
 
 type CharacterPage { info: PageSummary, results: [Character] }
@@ -842,6 +881,8 @@ type NoteEdge { cursor: String!, node: Note }
 type Note { id: ID!, text: String, tags: [String!], meta: JSON }
 scalar JSON
 type PageInfo { endCursor: String, startCursor: String, hasNextPage: Boolean!, hasPreviousPage: Boolean! }
+type District { name: String, population: Int, head: Character }
+input FilterCharacter { name: String, status: String, species: [String] }
 
 """#),
             ("world.json", #"""

@@ -132,7 +132,7 @@ final class DrainTransaction {
     /// deletions remove is overwritten with zeros, in the WAL until the erase's checkpoint
     /// (``ImageCheckpoint/afterCommit(_:erased:)``) puts it in the file.
     func wipe(erasing: Bool = false) throws(SQLiteError) {
-        for (table, _) in ImageSchema.agingTables {
+        for (table, _) in ImageSchema.agingTables where !(erasing && rules.eraseKeepsNames && table == "names") {
             try connection.execute("DELETE FROM \(table)")
         }
         names = NameTable()
