@@ -309,6 +309,11 @@ package enum Mutant: String, CaseIterable, Sendable {
     /// app sent, stay in the file (planted 2026-12-07: caught by chance only, until the erase's
     /// search looked for storage keys and operation identities too).
     case eraseKeepsNames
+    /// An erase's mark is deleted once its wipe commits, though the wipe's checkpoint failed, so
+    /// a power loss may bring back the rows the erase promised were gone (planted 2026-12-07:
+    /// it passed every campaign until the model tied the mark's deletion to the wipe's
+    /// durability).
+    case eraseMarkBeforeCheckpoint
 
     /// What the mutant breaks, in a sentence.
     package var summary: String {
@@ -399,6 +404,7 @@ package enum Mutant: String, CaseIterable, Sendable {
         case .literalSkipReadAsInclude: "a literal @skip(if: true) keeps its field and @skip(if: false) drops it, as @include would"
         case .absentInputMemberKeyedNull: "a variable left out inside an input object written in the document keys its member as null, the same slot as an explicit null"
         case .eraseKeepsNames: "an erase's wipe leaves the names table, so the storage keys it holds (the arguments the app sent) stay in the file"
+        case .eraseMarkBeforeCheckpoint: "an erase's mark is deleted once its wipe commits though its checkpoint failed, so a power loss may bring back the erased rows"
         case .clockSetBackKeepsFresh: "a fetch stamped after now (the clock was set back) stays fresh for as long as the clock takes to pass it, as if its age were negative"
         }
     }

@@ -62,6 +62,8 @@ package enum ImageMutant: String, Sendable, Hashable, CaseIterable {
     case eraseMarkDroppedEarly
     /// An erase's wipe leaves the names table, whose storage keys hold the arguments the app sent.
     case eraseKeepsNames
+    /// An erase's mark is deleted once its wipe committed, though its checkpoint failed.
+    case eraseMarkBeforeCheckpoint
 }
 #endif
 
@@ -122,6 +124,8 @@ struct ImageRules: Sendable, Hashable {
     var eraseMarkDroppedEarly = false
     /// Mutant: an erase's wipe deletes every table's rows but the names'.
     var eraseKeepsNames = false
+    /// Mutant: the mark is deleted after the wipe commits, whether or not its checkpoint ran.
+    var eraseMarkBeforeCheckpoint = false
 
     /// The decision records' rules.
     static let production = ImageRules()
@@ -164,6 +168,7 @@ struct ImageRules: Sendable, Hashable {
         case .eraseMarkKept: eraseMarkKept = true
         case .eraseMarkDroppedEarly: eraseMarkDroppedEarly = true
         case .eraseKeepsNames: eraseKeepsNames = true
+        case .eraseMarkBeforeCheckpoint: eraseMarkBeforeCheckpoint = true
         }
     }
     #endif

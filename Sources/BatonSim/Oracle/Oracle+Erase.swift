@@ -14,6 +14,7 @@ extension Oracle {
         writerMustWipe = true
         eraseMustWipe = true
         if let mark { eraseMark = mark }
+        if mark == .present { erasePromised = true }
     }
 
     /// The open found an erase's mark (a process ended before its erase's drain finished it): the
@@ -24,6 +25,17 @@ extension Oracle {
     package mutating func erasedAtOpen() {
         writerMustWipe = true
         eraseMustWipe = true
+        if eraseMark == .present { erasePromised = true }
+    }
+
+    /// A launch found no erase's mark beside the file: if a promised erase's wipe committed in
+    /// the states a crash may return to, the mark's deletion says its checkpoint put the wipe in
+    /// the file, so no state before the wipe can come back (found 2026-12-07 by a session
+    /// planting bugs: a mark deleted while the erase's checkpoint was still owed passed every
+    /// campaign, since the model took the mark for unsure after any fault and let a power loss
+    /// return to the rows the erase had promised were gone).
+    package mutating func eraseMarkGone() {
+        if let wiped = erasedThrough, wiped < states.count { durable = max(durable, wiped) }
     }
 
     /// A drain ran. A mark is deleted only once a drain has committed the erase's wipe and run

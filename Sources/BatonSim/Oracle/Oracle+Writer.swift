@@ -36,6 +36,7 @@ extension Oracle {
     @discardableResult
     package mutating func drainCommitted(synced: Bool) -> OracleImage {
         let next = nextImage()
+        let erased = eraseMustWipe
         dormant = dormantAfterDrain()
         evictionDone = true
         writerMustWipe = false
@@ -45,6 +46,10 @@ extension Oracle {
         image = next
         states.append(next.adding(dormant))
         if synced { durable = states.count - 1 }
+        if erased && erasePromised {
+            erasedThrough = states.count - 1
+            erasePromised = false
+        }
         failedDrainStates = []
         return next
     }
@@ -132,6 +137,7 @@ extension Oracle {
         image = OracleImage(generation: generation, appVersion: appVersion)
         states = [.empty(generation: 0), OracleImage.empty(generation: 0).opened(by: appVersion), image]
         durable = 0
+        erasedThrough = nil
         if !processStarted { startLaunch() }
     }
 
@@ -172,13 +178,16 @@ extension Oracle {
                 coverage.powerLossesOntoOlderCommit += 1
             }
             states = [landed]
+            erasedThrough = nil
         case .quit, .kill:
             // A failed drain's state (after the base chain's last) follows the base chain.
+            erasedThrough = erasedThrough.flatMap { $0 > durable ? $0 - durable : nil }
             states = Array(states[durable...]) + (index > 0 ? [landed] : [])
             if index > 0 { coverage.failedDrainsFound += 1 }
         case .openCrash:
             if crashFollowedCorruption { dormant = OracleImage(generation: 0) }
             states = crashChains[index]
+            erasedThrough = nil
             if crashCommitted.contains(landed) { coverage.openCrashesCommitted += 1 }
         }
         durable = 0

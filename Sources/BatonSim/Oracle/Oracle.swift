@@ -92,6 +92,13 @@ package struct Oracle: Sendable {
     /// What the model knows of an erase's mark beside the file (``OracleEraseMark``); it
     /// outlives the process, as a file does.
     package internal(set) var eraseMark = OracleEraseMark.absent
+    /// True from an erase that promised (its mark durable beside the file) until a drain commits
+    /// the erase's wipe.
+    var erasePromised = false
+    /// The state in ``states`` the promised erase's wipe committed, while that chain lasts: the
+    /// store deletes the mark only once the wipe's checkpoint put it in the file, so a launch
+    /// that finds no mark may find no state before it (``eraseMarkGone()``).
+    var erasedThrough: Int?
 
     package internal(set) var coverage = OracleCoverage()
 

@@ -55,6 +55,7 @@ extension Simulation {
     func eraseMarkBeforeOpen(index: Int) throws -> Bool {
         let name = Self.imagePath + EraseMark.suffix
         let onDisk = holdsBytes(name)
+        if !onDisk { oracle.eraseMarkGone() }
         switch oracle.eraseMark {
         case .present where !onDisk:
             throw violation(

@@ -106,7 +106,7 @@ package final class ImageWriter: Sendable {
     /// mark is the one beside the image now). A deletion that fails is tried again by the next
     /// drain, as an owed checkpoint is.
     func clearEraseMark(_ state: ImageState) {
-        guard state.eraseMarkOwed, !state.eraseCheckpointOwed, !state.rules.eraseMarkKept else { return }
+        guard state.eraseMarkOwed, !state.eraseCheckpointOwed || state.rules.eraseMarkBeforeCheckpoint, !state.rules.eraseMarkKept else { return }
         guard let place = eraseMark else {
             state.eraseMarkOwed = false
             return
