@@ -314,6 +314,10 @@ package enum Mutant: String, CaseIterable, Sendable {
     /// it passed every campaign until the model tied the mark's deletion to the wipe's
     /// durability).
     case eraseMarkBeforeCheckpoint
+    /// A drain checkpoints only when the WAL holds exactly `checkpointPages` frames, so a drain
+    /// that passes the mark leaves the log growing for as long as the process runs (planted
+    /// 2026-12-07: nothing looked at the WAL's length until `wal-checkpointed`).
+    case checkpointOnlyAtThreshold
 
     /// What the mutant breaks, in a sentence.
     package var summary: String {
@@ -405,6 +409,7 @@ package enum Mutant: String, CaseIterable, Sendable {
         case .absentInputMemberKeyedNull: "a variable left out inside an input object written in the document keys its member as null, the same slot as an explicit null"
         case .eraseKeepsNames: "an erase's wipe leaves the names table, so the storage keys it holds (the arguments the app sent) stay in the file"
         case .eraseMarkBeforeCheckpoint: "an erase's mark is deleted once its wipe commits though its checkpoint failed, so a power loss may bring back the erased rows"
+        case .checkpointOnlyAtThreshold: "a drain checkpoints only when the WAL holds exactly the pages a checkpoint waits for, so one past them leaves the log growing"
         case .clockSetBackKeepsFresh: "a fetch stamped after now (the clock was set back) stays fresh for as long as the clock takes to pass it, as if its age were negative"
         }
     }

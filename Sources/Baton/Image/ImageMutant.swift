@@ -64,6 +64,8 @@ package enum ImageMutant: String, Sendable, Hashable, CaseIterable {
     case eraseKeepsNames
     /// An erase's mark is deleted once its wipe committed, though its checkpoint failed.
     case eraseMarkBeforeCheckpoint
+    /// A drain checkpoints only when the WAL holds exactly `checkpointPages` frames.
+    case checkpointOnlyAtThreshold
 }
 #endif
 
@@ -126,6 +128,8 @@ struct ImageRules: Sendable, Hashable {
     var eraseKeepsNames = false
     /// Mutant: the mark is deleted after the wipe commits, whether or not its checkpoint ran.
     var eraseMarkBeforeCheckpoint = false
+    /// Mutant: a drain checkpoints only when the WAL holds exactly `checkpointPages` frames.
+    var checkpointOnlyAtThreshold = false
 
     /// The decision records' rules.
     static let production = ImageRules()
@@ -169,6 +173,7 @@ struct ImageRules: Sendable, Hashable {
         case .eraseMarkDroppedEarly: eraseMarkDroppedEarly = true
         case .eraseKeepsNames: eraseKeepsNames = true
         case .eraseMarkBeforeCheckpoint: eraseMarkBeforeCheckpoint = true
+        case .checkpointOnlyAtThreshold: checkpointOnlyAtThreshold = true
         }
     }
     #endif

@@ -354,13 +354,18 @@ extension Simulation {
             // After a crash point the disk's pending writes tell nothing of this commit (a power
             // loss there resolved them all): it is not counted durable.
             oracle.drainCommitted(synced: readsImageAfter && !disk.hasPendingWrites)
-            guard readsImageAfter else { return "committed" + checkpointed }
+            guard readsImageAfter else {
+                lastDrainLog = nil
+                return "committed" + checkpointed
+            }
             try checkImage(process.image, index: index)
+            try checkWALLength(clean: !diskFailedSome, index: index)
             if erasing { eraseCommitted = true }
             let erased = try checkErasedBytes(faultsDuringDrain: diskFailedSome, index: index)
             let revived = revivedByLastDrain > 0 ? "; a damaged name written again brought back \(Self.count(revivedByLastDrain, "row"))" : ""
             return drainLine(queue: queue, touches: touches, before: imageBefore, evicts: evicts) + erased + revived + checkpointed
         default:
+            lastDrainLog = nil
             oracle.drainFailed(diskFull: fullDiskEventsLeft > 0)
             if readsImageAfter { try checkImage(process.image, index: index, expectUnchanged: true) }
             return "\(result)"

@@ -168,6 +168,7 @@ extension Simulation {
     /// trace line or a timeline could change), a run repeats in any process.
     func startProcess() {
         launches += 1
+        lastDrainLog = nil
         if fullDiskEventsLeft > 0 { endFullDisk() }
         SimulatedDisk.seedSQLiteRandomness(UInt32(truncatingIfNeeded: disk.seed &+ UInt64(launches)))
     }

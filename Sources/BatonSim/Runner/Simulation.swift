@@ -151,6 +151,9 @@ package final class Simulation {
     let writerBound: Int
     /// How many pages the WAL holds before the store checkpoints it (the disk model's).
     var checkpointPages = ImageSchema.defaultCheckpointPages
+    /// The WAL's log after the last drain that committed while the disk failed nothing, in this
+    /// process (``checkWALLength(clean:index:)``).
+    var lastDrainLog: WALLog?
     /// How each launch's store is configured: collection by the schedule only, the mutant, and
     /// the swarm's release buffer and compaction slack.
     let storeConfiguration: Store.Configuration

@@ -35,7 +35,9 @@ enum ImageCheckpoint {
             state.eraseCheckpointOwed = checkpoint == .failed && !state.rules.eraseCheckpointForgotten
             return checkpoint
         }
-        guard connection.walFrames >= state.checkpointPages else { return .none }
+        let due = state.rules.checkpointOnlyAtThreshold
+            ? connection.walFrames == state.checkpointPages : connection.walFrames >= state.checkpointPages
+        guard due else { return .none }
         return run(state, connection: connection, truncating: false)
     }
 
