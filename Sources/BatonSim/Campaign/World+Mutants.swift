@@ -143,12 +143,13 @@ extension World {
             default: false
             }
         }
-        func writes(_ selections: [Document.SelectionNode], _ optional: Set<String>, _ fragments: [String: Document.Fragment]) -> Bool {
+        // A spread's fragment is walked on its own below, with the operation's declarations.
+        func writes(_ selections: [Document.SelectionNode], _ optional: Set<String>) -> Bool {
             selections.contains { selection in
                 switch selection {
                 case .field(let field):
-                    field.arguments.contains { holds($0.value, inObject: false, optional) } || writes(field.selections ?? [], optional, fragments)
-                case .inlineFragment(let fragment): writes(fragment.selections, optional, fragments)
+                    field.arguments.contains { holds($0.value, inObject: false, optional) } || writes(field.selections ?? [], optional)
+                case .inlineFragment(let fragment): writes(fragment.selections, optional)
                 case .fragmentSpread: false
                 }
             }
@@ -156,8 +157,7 @@ extension World {
         return operations.contains { operation in
             let optional = Set(operation.syntax.variables.filter { !$0.type.isNonNull && $0.defaultValue == nil }.map(\.name))
             guard !optional.isEmpty else { return false }
-            return writes(operation.syntax.selections, optional, operation.fragments)
-                || operation.fragments.values.contains { writes($0.selections, optional, operation.fragments) }
+            return writes(operation.syntax.selections, optional) || operation.fragments.values.contains { writes($0.selections, optional) }
         }
     }
 
