@@ -318,6 +318,20 @@ package enum Mutant: String, CaseIterable, Sendable {
     /// that passes the mark leaves the log growing for as long as the process runs (planted
     /// 2026-12-07: nothing looked at the WAL's length until `wal-checkpointed`).
     case checkpointOnlyAtThreshold
+    /// The writer's pending keys leave out the batches a drain has taken and not yet committed,
+    /// so a collection while a background drain writes may sweep a record whose newest state is
+    /// only in that drain; when the drain fails, a read finds the older row (planted 2026-12-07:
+    /// the simulator's drains ran inside one event, so nothing ran while one was in flight,
+    /// until `drainBegins` held a drain on a thread of its own).
+    case pendingKeysSkipInFlight
+    /// A drain that commits ends the wipe an erase (or an overflow) asked for while it was in
+    /// flight, so the rows the erase forgot stay in the image and reads find them (planted
+    /// 2026-12-07 with `drainBegins`: before it, no erase ever came while a drain was in flight).
+    case commitEndsLaterWipe
+    /// A drain that fails puts its work back at the front of the queue though an erase (or an
+    /// overflow) dropped the queue while it was in flight, so the logged-out user's records
+    /// reach the image after the erase (planted 2026-12-07 with `drainBegins`).
+    case failedWorkOutlivesDrop
 
     /// What the mutant breaks, in a sentence.
     package var summary: String {
@@ -410,6 +424,9 @@ package enum Mutant: String, CaseIterable, Sendable {
         case .eraseKeepsNames: "an erase's wipe leaves the names table, so the storage keys it holds (the arguments the app sent) stay in the file"
         case .eraseMarkBeforeCheckpoint: "an erase's mark is deleted once its wipe commits though its checkpoint failed, so a power loss may bring back the erased rows"
         case .checkpointOnlyAtThreshold: "a drain checkpoints only when the WAL holds exactly the pages a checkpoint waits for, so one past them leaves the log growing"
+        case .commitEndsLaterWipe: "a drain that commits ends the wipe an erase asked for while it was in flight, so the erased rows stay readable"
+        case .failedWorkOutlivesDrop: "a drain that fails puts its work back though an erase dropped the queue while it was in flight, so erased records reach the image after the erase"
+        case .pendingKeysSkipInFlight: "the writer's pending keys leave out a drain in flight, so collection during it sweeps records only that drain holds, and a failed drain leaves reads the older rows"
         case .clockSetBackKeepsFresh: "a fetch stamped after now (the clock was set back) stays fresh for as long as the clock takes to pass it, as if its age were negative"
         }
     }

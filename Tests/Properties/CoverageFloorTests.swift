@@ -122,7 +122,14 @@ struct CoverageFloorTests {
         "erasesSearched": 10,  // 22 (12 before erases at the open, 2026-12-07)
         // Opens that found an erase's mark (its process ended before the erase's drain) and
         // erased the image before anything read it.
-        "erasesAtOpen": 6,  // 21; 9 since the default world's schedules were drawn again (2026-12-07, afternoon)
+        "erasesAtOpen": 6,  // 21; 9 since the default world's schedules were drawn again (2026-12-07, afternoon); 15 with held drains
+        // Drains held in flight on the writer's thread (one drain in three, from 2026-12-07,
+        // evening), and what ran while one was: collection passes, erases, and the drains that
+        // then failed (a write fault armed while in flight, a full disk).
+        "drainsHeld": 40,  // 138
+        "collectionsDuringDrains": 12,  // 47
+        "erasesDuringDrains": 4,  // 15
+        "heldDrainsFailed": 5,  // 19
     ]
 
     @Test("seeds 0..<24 of the default world reach every counted rule at least as often as the floor")

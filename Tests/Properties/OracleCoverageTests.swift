@@ -83,6 +83,23 @@ struct OracleCoverageTests {
         try oracle.commit(F.header("3", name: "Summer", status: "Dead"), "Header", ["id": .string("3")])
         oracle.drainFailed()
         oracle.relaunched(found: 1, generation: 11, after: .kill, appVersion: Oracle.appVersion(2))
+        // A drain held in flight: a collection keeps what it took, an erase drops the queue
+        // behind it, and the drain then fails: its work does not come back, the erase's wipe is
+        // still owed, and what came after the erase stays queued.
+        oracle.writerBound = .max
+        try oracle.commit(F.header("6", name: "Jerry", status: "Alive"), "Header", ["id": .string("6")])
+        oracle.drainBegan()
+        _ = oracle.collect()
+        #expect(oracle.pendingKeys.contains(OracleText("Character:6")) && oracle.memory[OracleText("Character:6")] != nil)
+        oracle.erase(mark: .present)
+        try oracle.commit(F.header("7", name: "Squanchy", status: "Alive"), "Header", ["id": .string("7")])
+        oracle.enterDrainInFlight()
+        oracle.drainFailed()
+        oracle.heldDrainFailed()
+        oracle.leaveDrainInFlight(committed: false)
+        #expect(oracle.writerMustWipe && oracle.eraseMustWipe && oracle.drainInFlight == nil)
+        #expect(oracle.queue.flatMap { $0.snapshots.map(\.key) }.contains(OracleText("Character:7")))
+        #expect(!oracle.queue.flatMap { $0.snapshots.map(\.key) }.contains(OracleText("Character:6")))
         // The clock is set back after a fetch: a check under an expiration finds the fetch ahead.
         try oracle.commit(F.header("5", name: "Beth", status: "Alive"), "Header", ["id": .string("5")], now: 500)
         let setBack = oracle.check(operation: "Header", variables: ["id": .string("5")], expiration: 60, now: 400, hasImage: true)

@@ -71,7 +71,7 @@ struct OracleDifferenceTests {
         let sum = a + b
         #expect(sum.revivals == 5 && sum.deduplicatedEdges == 1 && sum.powerLossesOntoOlderCommit == 4 && sum.bulkDeletions == 6)
         #expect(sum.fetchesAheadOfClock == 3)
-        #expect(sum.counters.count == 29 && sum.counters.map(\.value).reduce(0, +) == 19)
+        #expect(sum.counters.count == 33 && sum.counters.map(\.value).reduce(0, +) == 19)
     }
 
     @Test("a campaign shard's coverage reads back from its JSON counter by counter")

@@ -236,6 +236,10 @@ struct MutantProperties {
         // seeds 0..399 of the default world never met it; `baton sim sweep --seed 61 --events 80
         // --mode crash` does (its sync #2 then a power loss).
         .eraseMarkBeforeCheckpoint: "erase-mark-outlives-a-failed-checkpoint.json",
+        // A name's checksum must rot and a later drain write the name again while a row that
+        // uses it waits: seed 36 of the default world was the first until held drains moved
+        // the seeds' schedules (2026-12-07, evening); seed 185 is the first since.
+        .nameRepairSkipped: "name-rot-rows-come-back.json",
     ]
 
     @Test("a mutant too rare for the bound has a scenario that guards it")

@@ -123,7 +123,8 @@ public final class Image: StoreImage, Sendable {
         let core = ImageCore(state)
         let writer = ImageWriter(
             core: core, executor: configuration.executor, limits: configuration.limits, accepting: !foreign,
-            eraseMark: foreign ? nil : EraseMark.Place(path: path, vfs: vfs, door: door), marksErase: configuration.rules.eraseMarks)
+            eraseMark: foreign ? nil : EraseMark.Place(path: path, vfs: vfs, door: door), marksErase: configuration.rules.eraseMarks,
+            queueRules: configuration.rules.queue)
         // An erase whose process ended before its drain finished it: it is done now, before the
         // store reads anything (``EraseMark``).
         if opened.eraseMarked { writer.erase(marking: false) }

@@ -66,6 +66,13 @@ package enum ImageMutant: String, Sendable, Hashable, CaseIterable {
     case eraseMarkBeforeCheckpoint
     /// A drain checkpoints only when the WAL holds exactly `checkpointPages` frames.
     case checkpointOnlyAtThreshold
+    /// The writer's pending keys leave out the batches a drain has taken and not committed.
+    case pendingKeysSkipInFlight
+    /// A drain that commits ends the wipe an erase or an overflow asked for while it was in flight.
+    case commitEndsLaterWipe
+    /// A drain that fails puts its work back though an erase or an overflow dropped the queue
+    /// while it was in flight.
+    case failedWorkOutlivesDrop
 }
 #endif
 
@@ -130,6 +137,8 @@ struct ImageRules: Sendable, Hashable {
     var eraseMarkBeforeCheckpoint = false
     /// Mutant: a drain checkpoints only when the WAL holds exactly `checkpointPages` frames.
     var checkpointOnlyAtThreshold = false
+    /// How the writer's queue treats a drain in flight (mutants: ``WriterQueueRules``).
+    var queue = WriterQueueRules()
 
     /// The decision records' rules.
     static let production = ImageRules()
@@ -174,6 +183,9 @@ struct ImageRules: Sendable, Hashable {
         case .eraseKeepsNames: eraseKeepsNames = true
         case .eraseMarkBeforeCheckpoint: eraseMarkBeforeCheckpoint = true
         case .checkpointOnlyAtThreshold: checkpointOnlyAtThreshold = true
+        case .pendingKeysSkipInFlight: queue.pendingKeysSkipInFlight = true
+        case .commitEndsLaterWipe: queue.commitEndsLaterWipe = true
+        case .failedWorkOutlivesDrop: queue.failedWorkOutlivesDrop = true
         }
     }
     #endif

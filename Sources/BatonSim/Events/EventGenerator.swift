@@ -6,9 +6,12 @@ package struct GenerationContext: Sendable {
     /// Live optimistic layers, oldest first.
     package var liveLayers: [Int]
     package var retainedTokens: [Int]
+    /// A drain is held in flight (``SimEvent/drainBegins``).
+    package var drainInFlight: Bool
 
-    package init(processUp: Bool, liveLayers: [Int], retainedTokens: [Int]) {
+    package init(processUp: Bool, drainInFlight: Bool = false, liveLayers: [Int], retainedTokens: [Int]) {
         self.processUp = processUp
+        self.drainInFlight = drainInFlight
         self.liveLayers = liveLayers
         self.retainedTokens = retainedTokens
     }
@@ -72,6 +75,11 @@ package struct EventGenerator: Sendable {
     private var openFaults: SimRandom
     /// Draws whether the user logs out instead of the event drawn: a stream of its own.
     private var erases: SimRandom
+    /// Draws whether a drain is held in flight, for how many events, and what the main actor
+    /// does meanwhile: a stream of its own.
+    private var heldDrains: SimRandom
+    /// Events left before the drain in flight is let finish (0: none in flight).
+    private var heldDrainEventsLeft = 0
     /// Draws whether a step of the clock sets it back, and how far: a stream of its own.
     private var clockSetBacks: SimRandom
     /// Draws whether a response is one of the world's recorded ones, and which: a stream of its
@@ -107,6 +115,7 @@ package struct EventGenerator: Sendable {
         openFaults = random.split("openFaults")
         lockedLaunches = random.split("lockedLaunches")
         erases = random.split("erases")
+        heldDrains = random.split("heldDrains")
         server = Server(world: world, random: random.split("world"), configuration: swarm.server)
         drawer = VariableDrawer(random: random.split("variables"))
         let answered = world.operations.filter { !world.settings.unansweredOperations.contains($0.name) }
@@ -135,6 +144,15 @@ package struct EventGenerator: Sendable {
     /// may let by.
     static let openFaultChance = 1.0 / 4
     static let openFaultMaxSkip = 8
+    /// How often a drain is held in flight on the writer's thread (from 2026-12-07): one drain
+    /// in three, for up to ``heldDrainMaxEvents`` events. While one is, an event in four is a
+    /// collection, one in six a write fault that fails the drain when it goes on, and one in ten
+    /// an erase that drops the queue behind it.
+    static let heldDrainChance = 1.0 / 3
+    static let heldDrainMaxEvents = 4
+    static let collectionInFlightChance = 1.0 / 4
+    static let faultInFlightChance = 1.0 / 6
+    static let eraseInFlightChance = 1.0 / 10
     /// How often a step of the clock sets it back (the device's time corrected, or set by hand).
     static let clockSetBackChance = 1.0 / 4
     /// How often a launch after the process ended is an app update (about one launch in 16: a
@@ -188,6 +206,7 @@ package struct EventGenerator: Sendable {
             if lockedLaunches.chance(Self.lockedLaunchChance) { launch = .relaunchLocked }
             return GeneratedEvent(event: launch, execution: nil, drift: [])
         }
+        if let held = heldDrainEvent(context) { return held }
         var drift: [String] = []
         if random.chance(swarm.driftRate) { drift = server.drift() }
         var weights = kindWeights
@@ -205,6 +224,34 @@ package struct EventGenerator: Sendable {
         // Drawn after the event, from a stream of its own, so that every other draw stays put.
         if erases.chance(Self.eraseChance) { return GeneratedEvent(event: .erase, execution: nil, drift: generated.drift) }
         return generated
+    }
+
+    /// While a drain is held in flight: the event that lets it finish once its events are
+    /// spent, or one of the events the held drain is there for (a collection, which must keep
+    /// what the drain holds; a write fault, which fails the drain after the collection ran; an
+    /// erase, whose wipe the drain's end must leave owed);
+    /// `nil` to draw as ever. A drain the runner finished early (an event waited for it) or a
+    /// process that ended stops the count.
+    private mutating func heldDrainEvent(_ context: GenerationContext) -> GeneratedEvent? {
+        guard heldDrainEventsLeft > 0 else { return nil }
+        guard context.drainInFlight else {
+            heldDrainEventsLeft = 0
+            return nil
+        }
+        heldDrainEventsLeft -= 1
+        let event: SimEvent
+        if heldDrainEventsLeft == 0 {
+            event = .drainEnds
+        } else if heldDrains.chance(Self.collectionInFlightChance) {
+            event = .collect
+        } else if heldDrains.chance(Self.faultInFlightChance) {
+            event = .fault(on: "write", code: heldDrains.pick(["ioerr", "full"]))
+        } else if heldDrains.chance(Self.eraseInFlightChance) {
+            event = .erase
+        } else {
+            return nil
+        }
+        return GeneratedEvent(event: event, execution: nil, drift: [])
     }
 
     private mutating func draw(_ kind: Swarm.Kind, _ context: GenerationContext) -> GeneratedEvent {
@@ -251,6 +298,11 @@ package struct EventGenerator: Sendable {
         case .collect:
             return plain(.collect)
         case .drain:
+            // Drawn from a stream of its own, so that every other draw stays put.
+            if heldDrains.chance(Self.heldDrainChance) {
+                heldDrainEventsLeft = heldDrains.int(1...Self.heldDrainMaxEvents)
+                return plain(.drainBegins)
+            }
             return plain(.drain)
         case .drainPartway:
             return plain(.drainPartway(steps: random.int(0...6)))

@@ -48,6 +48,14 @@ package enum SimEvent: Hashable, Sendable {
     case drain
     /// The process dies after `steps` row writes of a drain, before its commit.
     case drainPartway(steps: Int)
+    /// The writer starts a drain on a thread of its own, as production's background queue does,
+    /// and the drain is held right after it took its work: the events after it run on the main
+    /// actor while the drain is in flight (its work taken, nothing written), until ``drainEnds``
+    /// or an event that needs the image's lock (a check, a drain, anything that ends the
+    /// process) lets it finish first.
+    case drainBegins
+    /// The drain in flight (``drainBegins``) goes on and finishes, checked as a drain is.
+    case drainEnds
     /// The device's clock moves by `seconds`; a negative step sets it back (the user, or the
     /// network's time, corrected it), so fetches stamped before may lie ahead of it.
     case advanceClock(seconds: Double)
@@ -132,6 +140,8 @@ package enum SimEvent: Hashable, Sendable {
         case .collect: "collect"
         case .drain: "drain"
         case .drainPartway: "drainPartway"
+        case .drainBegins: "drainBegins"
+        case .drainEnds: "drainEnds"
         case .advanceClock: "advanceClock"
         case .invalidate: "invalidate"
         case .erase: "erase"
@@ -188,8 +198,24 @@ package enum SimEvent: Hashable, Sendable {
             // A full disk before the open makes the open fail: the store then runs without an
             // image, as production's `OpeningImage` leaves it.
             true
-        case .check, .drain, .drainPartway, .quit, .relaunch, .relaunchOpeningLater, .relaunchLocked, .upgrade, .formatUpgrade,
+        case .check, .drain, .drainPartway, .drainBegins, .drainEnds, .quit, .relaunch, .relaunchOpeningLater, .relaunchLocked, .upgrade, .formatUpgrade,
              .openCrash, .quitCrash, .bitRot:
+            false
+        }
+    }
+
+    /// True for events that run while a drain is in flight (``drainBegins``): the main actor's
+    /// work that never waits for the image's lock (commits queue their batches under the
+    /// writer's own lock, collection asks it for the keys still pending, an erase drops the
+    /// queue and writes its mark), and the disk's arming. Any other event waits for the drain:
+    /// the simulator finishes it first.
+    package var runsWhileDrainInFlight: Bool {
+        switch self {
+        case .response, .optimistic, .answer, .fail, .retain, .release, .collect, .advanceClock, .invalidate, .erase,
+             .fault, .readFault, .diskFull, .drainEnds:
+            true
+        case .check, .drain, .drainPartway, .drainBegins, .quit, .kill, .powerLoss, .relaunch, .relaunchOpeningLater,
+             .relaunchLocked, .upgrade, .formatUpgrade, .openCrash, .quitCrash, .corruptFile, .bitRot:
             false
         }
     }
@@ -221,6 +247,8 @@ package enum SimEvent: Hashable, Sendable {
         case .collect: return "collect"
         case .drain: return "drain"
         case .drainPartway(let s): return "drain partway after \(s) writes, then die"
+        case .drainBegins: return "a drain begins on the writer's thread and is held once it took its work"
+        case .drainEnds: return "the drain in flight finishes"
         case .advanceClock(let s): return "advance clock \(s)s"
         case .invalidate: return "invalidate"
         case .erase: return "erase (the user logs out)"

@@ -15,6 +15,7 @@ extension Oracle {
         eraseMustWipe = true
         if let mark { eraseMark = mark }
         if mark == .present { erasePromised = true }
+        drainOvertaken(byErase: true, promised: mark == .present)
     }
 
     /// The open found an erase's mark (a process ended before its erase's drain finished it): the
@@ -43,8 +44,10 @@ extension Oracle {
     /// operations (or had nothing to do but an owed checkpoint) deleted it; one that committed
     /// while the disk failed some may have; one that failed or stopped kept it.
     /// `diskFailedSome`: the disk failed an operation during the drain, or a crash was armed.
+    /// A drain that ends after an erase came while it was in flight did not finish that erase:
+    /// the mark stays.
     package mutating func eraseMarkAfterDrain(finished: Bool, diskFailedSome: Bool) {
-        guard eraseMark != .absent, finished else { return }
+        guard eraseMark != .absent, finished, !eraseWaitsBehindDrain else { return }
         eraseMark = diskFailedSome ? .unsure : .absent
     }
 

@@ -35,9 +35,10 @@ extension Oracle {
     }
 
     /// Records whose snapshots wait for the writer, and the query root while root fields wait.
+    /// A drain in flight holds its batches until it commits.
     package var pendingKeys: Set<OracleText> {
         var keys = Set<OracleText>()
-        for batch in queue {
+        for batch in (drainInFlight.map { $0.later == nil ? $0.batches : [] } ?? []) + queue {
             for snapshot in batch.snapshots { keys.insert(snapshot.key) }
             if !batch.rootFields.isEmpty { keys.insert(OracleKeys.queryRoot) }
         }
@@ -106,6 +107,7 @@ extension Oracle {
     package mutating func collect() -> ExpectedCollection {
         let reach = reachFromRoots()
         let pending = pendingKeys
+        if drainInFlight != nil { coverage.collectionsDuringDrains += 1 }
         let marked = reach.records.union(ownedByConnections(pending))
 
         let swept = base.keys.filter { !marked.contains($0) && !OracleKeys.isOperationRoot($0) }.sorted()

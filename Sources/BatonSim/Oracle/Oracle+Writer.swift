@@ -7,8 +7,10 @@ extension Oracle {
 
     /// Items waiting for the writer, counted as the writer's bound counts them: snapshots, root
     /// fields and fetch times.
+    /// A drain in flight holds its items until it ends, as the writer's count does.
     package var queuedItems: Int {
-        queue.reduce(0) { $0 + $1.itemCount }
+        let inFlight = drainInFlight.map { $0.later == nil ? $0.itemCount : 0 } ?? 0
+        return inFlight + queue.reduce(0) { $0 + $1.itemCount }
     }
 
     /// Hands a server commit's batch to the writer. Over the bound (``writerBound``) the whole
@@ -19,6 +21,7 @@ extension Oracle {
         if queuedItems + items > writerBound {
             queue = []
             writerMustWipe = true
+            drainOvertaken(byErase: false, promised: false)
             coverage.writerOverflows += 1
             if items > writerBound { return }
         }
@@ -224,6 +227,7 @@ extension Oracle {
         releaseBuffer = []
         queue = []
         touches = OracleTouches()
+        drainInFlight = nil
         evictionDone = false
         writerMustWipe = false
         eraseMustWipe = false

@@ -52,6 +52,8 @@ package struct Oracle: Sendable {
     package internal(set) var queue: [OracleBatch] = []
     /// Rows the check read whose stamps wait for the next drain.
     package internal(set) var touches = OracleTouches()
+    /// The drain in flight, held after it took its work (``SimEvent/drainBegins``).
+    package internal(set) var drainInFlight: OracleDrainInFlight?
     /// True once a drain of this launch committed (and with it the launch's eviction).
     var evictionDone = false
     /// The image after the last drain that returned.

@@ -61,6 +61,14 @@ package struct OracleCoverage: Hashable, Sendable, Codable {
     /// Checks under an expiration whose fetch was stamped after the clock's time: the clock had
     /// been set back since (``SimEvent/advanceClock(seconds:)`` with a negative step).
     package var fetchesAheadOfClock = 0
+    /// Drains held on the writer's thread once they took their work (``SimEvent/drainBegins``).
+    package var drainsHeld = 0
+    /// Collection passes (asked for or automatic) while a held drain was in flight.
+    package var collectionsDuringDrains = 0
+    /// Erases while a held drain was in flight.
+    package var erasesDuringDrains = 0
+    /// Held drains that failed after events ran while they were in flight.
+    package var heldDrainsFailed = 0
 
     package init() {}
 
@@ -83,6 +91,8 @@ package struct OracleCoverage: Hashable, Sendable, Codable {
             ("upgradeWipes", upgradeWipes), ("automaticCollections", automaticCollections),
             ("openCrashes", openCrashes), ("openCrashesCommitted", openCrashesCommitted),
             ("failedDrainsFound", failedDrainsFound), ("fetchesAheadOfClock", fetchesAheadOfClock),
+            ("drainsHeld", drainsHeld), ("collectionsDuringDrains", collectionsDuringDrains),
+            ("erasesDuringDrains", erasesDuringDrains), ("heldDrainsFailed", heldDrainsFailed),
         ]
     }
 
@@ -118,6 +128,10 @@ package struct OracleCoverage: Hashable, Sendable, Codable {
         sum.openCrashesCommitted += rhs.openCrashesCommitted
         sum.failedDrainsFound += rhs.failedDrainsFound
         sum.fetchesAheadOfClock += rhs.fetchesAheadOfClock
+        sum.drainsHeld += rhs.drainsHeld
+        sum.collectionsDuringDrains += rhs.collectionsDuringDrains
+        sum.erasesDuringDrains += rhs.erasesDuringDrains
+        sum.heldDrainsFailed += rhs.heldDrainsFailed
         return sum
     }
 }

@@ -92,6 +92,14 @@ public struct Scenario: Sendable {
     /// not surely a power loss: the WAL is synced at checkpoints (and a quit), not at every
     /// commit, so a `powerLoss` right after may find the image as it was before the drain.
     public mutating func drain() { events.append(ScheduledEvent(.drain)) }
+    /// The writer begins a drain on a thread of its own, as production's background writer does,
+    /// and the drain is held once it took its work: the steps after it run while it is in
+    /// flight, until ``endDrain()`` or a step that waits for the image (a check, a drain, a quit,
+    /// a crash) lets it finish first. Commits, collection, an erase and the disk's faults run
+    /// meanwhile.
+    public mutating func beginDrain() { events.append(ScheduledEvent(.drainBegins)) }
+    /// The drain ``beginDrain()`` holds goes on to its end.
+    public mutating func endDrain() { events.append(ScheduledEvent(.drainEnds)) }
     /// The process dies after `writes` row writes of a drain, before its commit.
     public mutating func drainPartway(writes: Int) { events.append(ScheduledEvent(.drainPartway(steps: writes))) }
     /// A clean quit: the writer drains, the image closes.

@@ -12,7 +12,7 @@ enum ReplayEventJSON {
         "retain": ["token", "operation", "variables"],
         "release": ["token"],
         "check": ["operation", "variables", "expiration"],
-        "collect": [], "drain": [], "invalidate": [], "erase": [], "quit": [], "kill": [], "relaunch": [], "relaunchOpeningLater": ["build"], "relaunchLocked": [], "upgrade": [], "formatUpgrade": [],
+        "collect": [], "drain": [], "drainBegins": [], "drainEnds": [], "invalidate": [], "erase": [], "quit": [], "kill": [], "relaunch": [], "relaunchOpeningLater": ["build"], "relaunchLocked": [], "upgrade": [], "formatUpgrade": [],
         "drainPartway": ["steps"],
         "advanceClock": ["seconds"],
         "powerLoss": ["seed"],
@@ -79,7 +79,7 @@ enum ReplayEventJSON {
             if let seed { object["powerLossSeed"] = .int(Int(bitPattern: UInt(seed))) }
         case .relaunchOpeningLater(let build):
             if build != .same { object["build"] = .string(build.rawValue) }
-        case .collect, .drain, .invalidate, .erase, .quit, .kill, .relaunch, .relaunchLocked, .upgrade, .formatUpgrade:
+        case .collect, .drain, .drainBegins, .drainEnds, .invalidate, .erase, .quit, .kill, .relaunch, .relaunchLocked, .upgrade, .formatUpgrade:
             break
         }
         if let expect = scheduled.expect {
@@ -130,6 +130,8 @@ enum ReplayEventJSON {
             event = .check(operation: try fields.string("operation"), variables: try fields.variables(), expiration: expiration)
         case "collect": event = .collect
         case "drain": event = .drain
+        case "drainBegins": event = .drainBegins
+        case "drainEnds": event = .drainEnds
         case "drainPartway": event = .drainPartway(steps: try fields.count("steps"))
         case "advanceClock": event = .advanceClock(seconds: try fields.duration("seconds", mayBeNegative: true))
         case "invalidate": event = .invalidate

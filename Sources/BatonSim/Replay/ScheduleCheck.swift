@@ -61,11 +61,18 @@ private struct ScheduleState {
     var layers: [Int: Int] = [:]
     /// Tokens released or lost with a process, for messages.
     var gone: [Int: String] = [:]
+    /// The `drainBegins` whose drain is still in flight, and where the last one ended.
+    var drainInFlight: Int?
+    var lastDrainEnd: String?
 
     mutating func step(_ scheduled: ScheduledEvent, index: Int) -> ScheduleCheck.Problem? {
         let event = scheduled.event
         if !processUp, !event.endsProcess, !event.launches, !event.armsDisk {
             processUp = true
+        }
+        if drainInFlight != nil, !event.runsWhileDrainInFlight {
+            drainInFlight = nil
+            lastDrainEnd = "event \(index) (\(event.kind)) finished the drain first"
         }
         if let problem = unknownOperation(event, index: index) { return problem }
         if let problem = expectationProblem(scheduled, index: index) { return problem }
@@ -74,6 +81,16 @@ private struct ScheduleState {
         }
         switch event {
         case .response, .check, .collect, .drain, .invalidate, .advanceClock, .fault, .readFault, .diskFull:
+            return nil
+        case .drainBegins:
+            drainInFlight = index
+            return nil
+        case .drainEnds:
+            guard drainInFlight != nil else {
+                return noOp("drainEnds does nothing: no drain is in flight" + (lastDrainEnd.map { " (\($0))" } ?? ""))
+            }
+            drainInFlight = nil
+            lastDrainEnd = "event \(index) ended the last"
             return nil
         case .erase:
             // The erase drops every live layer: a later answer or fail of one does nothing.

@@ -17,7 +17,7 @@ extension TimelinePage {
     .lane { position: relative; height: 34px; background: #f6f6f6; min-width: 100%; }
     .lane.file { height: 30px; background: #fafafa; }
     .mark { position: absolute; top: 8px; width: 10px; height: 18px; border-radius: 2px; cursor: pointer; background: #69c; }
-    .mark.kind-drain, .mark.kind-drainPartway { background: #4a4; }
+    .mark.kind-drain, .mark.kind-drainPartway, .mark.kind-drainBegins, .mark.kind-drainEnds { background: #4a4; }
     .mark.kind-check { background: #c90; }
     .mark.kind-collect { background: #a6c; }
     .mark.kind-kill, .mark.kind-powerLoss, .mark.kind-corruptFile { background: #333; }

@@ -9,10 +9,14 @@ extension Simulation {
     func execute(_ scheduled: ScheduledEvent, index: Int, execution: Execution?) throws {
         let event = scheduled.event
         var launched = ""
+        if heldDrain != nil, !event.runsWhileDrainInFlight {
+            // The event waits for the image's lock: the drain in flight finishes first.
+            launched = try finishHeldDrain(before: event, index: index)
+        }
         if process == nil, !event.endsProcess, !event.launches, !event.armsDisk {
-            launched = try launch(before: event, index: index)
+            launched += try launch(before: event, index: index)
         } else if let process, process.opensLater, !event.runsBeforeTheOpen {
-            launched = try finishOpen(before: event, index: index)
+            launched += try finishOpen(before: event, index: index)
         }
         let storeBefore = process?.store
         var visibleBefore = storeBefore.map { observers.watch($0) }
@@ -103,6 +107,10 @@ extension Simulation {
             return try collect(index: index)
         case .drain:
             return try drain(index: index)
+        case .drainBegins:
+            return try beginHeldDrain(index: index)
+        case .drainEnds:
+            return try finishHeldDrain(index: index)
         case .drainPartway(let steps):
             guard let process else { return "skipped" }
             guard !process.imageless else { return endWithoutImage("killed") }
@@ -331,11 +339,16 @@ extension Simulation {
     func drain(index: Int, readsImageAfter: Bool = true) throws -> String {
         guard let process else { return "skipped" }
         guard !process.imageless else { return "skipped: no image" }
-        let queued = oracle.queue.flatMap { $0.snapshots.map(\.key) }
-        let (queue, touches, imageBefore, evicts) = (oracle.queue, oracle.touches, oracle.image, !oracle.evictionDone)
-        let (erasing, faultsBefore) = (oracle.eraseMustWipe, disk.counters.injectedFaults)
+        let start = DrainStart(oracle, faults: disk.counters.injectedFaults)
         let result = storeWork.time { process.image.writer.drain() }
-        let diskFailedSome = !readsImageAfter || disk.counters.injectedFaults != faultsBefore
+        return try checkDrain(result, start: start, process: process, readsImageAfter: readsImageAfter, index: index)
+    }
+
+    /// A drain's result, checked against the model as it stood when the drain began (`start`).
+    func checkDrain(_ result: DrainResult, start: DrainStart, process: Process, readsImageAfter: Bool, index: Int) throws -> String {
+        let (queue, touches, imageBefore, evicts, erasing) = (start.queue, start.touches, start.image, start.evicts, start.erasing)
+        let queued = queue.flatMap { $0.snapshots.map(\.key) }
+        let diskFailedSome = !readsImageAfter || disk.counters.injectedFaults != start.faults
         switch result {
         case .nothingToDo, .committed: oracle.eraseMarkAfterDrain(finished: true, diskFailedSome: diskFailedSome)
         default: break

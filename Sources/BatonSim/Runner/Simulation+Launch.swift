@@ -177,7 +177,7 @@ extension Simulation {
     /// run's writer bound and mutant; its time counted as the store's.
     func openImage() throws -> Image {
         var configuration = ImageConfiguration(
-            executor: ManualWriterExecutor(), limits: WriterLimits(maxQueuedItems: writerBound), checkpointPages: checkpointPages)
+            executor: writerExecutor, limits: WriterLimits(maxQueuedItems: writerBound), checkpointPages: checkpointPages)
         #if BATON_MUTANTS
         configuration.mutant = options.mutant.flatMap(ImageMutant.init(mutant:))
         #endif

@@ -40,6 +40,14 @@ extension Simulation {
         }
     }
 
+    /// The drain in flight, finished because `event` waits for the image's lock (or ends the
+    /// process); a failure there is noted as the event's.
+    func finishHeldDrain(before event: SimEvent, index: Int) throws -> String {
+        try noting(event, index: index, step: "drain in flight") {
+            try finishHeldDrain(index: index) + "; then "
+        }
+    }
+
     /// Runs `step`, which comes before `event`; a failure there goes on the trace and the timeline
     /// as the event's, naming the step.
     private func noting(_ event: SimEvent, index: Int, step: String, _ body: () throws -> String) throws -> String {

@@ -73,7 +73,7 @@ extension Simulation {
     static func lane(of event: SimEvent) -> Timeline.Lane {
         switch event {
         case .quit, .kill, .powerLoss, .relaunch, .relaunchOpeningLater, .relaunchLocked, .upgrade, .formatUpgrade, .openCrash, .quitCrash, .corruptFile, .bitRot: .process
-        case .drain, .drainPartway: .writer
+        case .drain, .drainPartway, .drainBegins, .drainEnds: .writer
         case .fault, .readFault, .diskFull: .disk
         default: .main
         }
@@ -108,7 +108,13 @@ extension Simulation {
                 memory[text] = record
                 update(text) { $0.memory = OracleDifference.render(record) }
             }
-            if let image = process.openedImage, let tables = try? image.rawTables(), case .success(let image) = Oracle.decode(OracleBridge.raw(tables)) {
+            if heldDrain != nil {
+                // A drain in flight holds the image's lock: its rows are as the last event left them.
+                for (key, state) in lastKeyStates where state.image != nil {
+                    update(key) { $0.image = state.image }
+                }
+            } else if let image = process.openedImage, let tables = try? image.rawTables(),
+                      case .success(let image) = Oracle.decode(OracleBridge.raw(tables)) {
                 for (key, row) in image.records {
                     rows[key] = row
                     update(key) { $0.image = Self.render(row) }
@@ -118,9 +124,11 @@ extension Simulation {
         // With no process running, memory and the writer's queue are gone (the model forgets
         // them at the next launch), and nothing reads the image.
         guard process != nil else { return states }
-        for batch in oracle.queue {
+        let inFlight = oracle.drainInFlight?.batches ?? []
+        for (position, batch) in (inFlight + oracle.queue).enumerated() {
             for snapshot in batch.snapshots {
-                let text = (snapshot.hydrated || snapshot.record.deleted ? "replaces " : "merges ") + OracleDifference.render(snapshot.record)
+                let text = (position < inFlight.count ? "in flight, " : "")
+                    + (snapshot.hydrated || snapshot.record.deleted ? "replaces " : "merges ") + OracleDifference.render(snapshot.record)
                 update(snapshot.key) { $0.queue = text }
             }
         }

@@ -154,6 +154,11 @@ package final class Simulation {
     /// The WAL's log after the last drain that committed while the disk failed nothing, in this
     /// process (``checkWALLength(clean:index:)``).
     var lastDrainLog: WALLog?
+    /// The drain held in flight (``SimEvent/drainBegins``), until it finishes.
+    var heldDrain: HeldDrainInFlight?
+    /// The writer executor of every image the run opens: it drains only when asked, and holds a
+    /// drain begun by ``SimEvent/drainBegins`` once it took its work.
+    let writerExecutor = SimWriterExecutor()
     /// How each launch's store is configured: collection by the schedule only, the mutant, and
     /// the swarm's release buffer and compaction slack.
     let storeConfiguration: Store.Configuration
@@ -301,6 +306,7 @@ package final class Simulation {
     }
 
     private func finish(_ found: InvariantViolation?) -> SimOutcome {
+        releaseHeldDrain()
         var failure = found
         if let found {
             note("FAILED \(found)")
@@ -354,6 +360,7 @@ package final class Simulation {
     func generationContext() -> GenerationContext {
         GenerationContext(
             processUp: process != nil,
+            drainInFlight: heldDrain != nil,
             liveLayers: (process?.layers.keys.sorted()) ?? [],
             retainedTokens: (process?.tokens.keys.sorted()) ?? [])
     }

@@ -25,7 +25,12 @@ struct StoreWorkClock {
         return try body()
     }
 
-    private static func threadCPUSeconds() -> Double {
+    /// Adds CPU time the store spent on another thread (a held drain's).
+    mutating func add(_ other: Double) {
+        if enabled { seconds += other }
+    }
+
+    static func threadCPUSeconds() -> Double {
         var spec = timespec()
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
         return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9

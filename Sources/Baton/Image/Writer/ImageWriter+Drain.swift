@@ -51,6 +51,7 @@ extension ImageWriter {
             let work = takeWork()
             if work.erase, let place = eraseMark, state.rules.eraseMarkDroppedEarly { try? EraseMark.remove(place) }
             let touches = state.touches.take()
+            executor.drainTookWork(self)
             if work.isEmpty && touches.isEmpty && state.evictionDone && !recreated {
                 // Nothing to write, but an erase's checkpoint may be owed: a logout is often the
                 // last write for a while, and the erased pages must not wait for the next one.

@@ -17,17 +17,21 @@ package final class ImageWriter: Sendable {
     /// True when an erase writes its mark (the mutant `eraseUnmarked` says not): read outside the
     /// image's lock, where the state's rules are not.
     let marksErase: Bool
+    /// The queue's rules (departures are mutants): read outside the image's lock, as
+    /// `marksErase` is.
+    let queueRules: WriterQueueRules
     private let queue: Mutex<WriterQueue>
 
     init(
         core: ImageCore, executor: any WriterExecutor, limits: WriterLimits, accepting: Bool,
-        eraseMark: EraseMark.Place? = nil, marksErase: Bool = true
+        eraseMark: EraseMark.Place? = nil, marksErase: Bool = true, queueRules: WriterQueueRules = WriterQueueRules()
     ) {
         self.core = core
         self.executor = executor
         self.limits = limits
         self.eraseMark = eraseMark
         self.marksErase = marksErase
+        self.queueRules = queueRules
         var initial = WriterQueue()
         initial.accepting = accepting
         queue = Mutex(initial)
@@ -123,7 +127,7 @@ package final class ImageWriter: Sendable {
     package func pendingKeys() -> Set<RecordKey> {
         queue.withLock { queue in
             var keys = Set<RecordKey>()
-            for batch in queue.inFlight + queue.batches {
+            for batch in (queueRules.pendingKeysSkipInFlight ? [] : queue.inFlight) + queue.batches {
                 for snapshot in batch.snapshots { keys.insert(snapshot.key) }
                 if !batch.rootFields.isEmpty { keys.insert(.queryRoot) }
             }
@@ -183,11 +187,17 @@ package final class ImageWriter: Sendable {
 
     /// The work in flight committed.
     func workCommitted(_ work: TakenWork) {
+        let rules = queueRules
         queue.withLock { queue in
             queue.inFlight = []
             queue.inFlightItems = 0
+            // An overflow or an erase while the drain was in flight asked for a wipe of its own.
             if work.wipe && queue.epoch == work.epoch { queue.needsWipe = false }
             if work.erase && queue.epoch == work.epoch { queue.needsErase = false }
+            if rules.commitEndsLaterWipe {
+                queue.needsWipe = false
+                queue.needsErase = false
+            }
             queue.status.commits += 1
             queue.status.consecutiveFailures = 0
             queue.status.lastError = nil
@@ -196,8 +206,9 @@ package final class ImageWriter: Sendable {
 
     /// The work in flight failed: back to the front of the queue, unless an overflow dropped it meanwhile.
     func workFailed(_ work: TakenWork, error: SQLiteError) {
+        let rules = queueRules
         queue.withLock { queue in
-            if queue.epoch == work.epoch {
+            if queue.epoch == work.epoch || rules.failedWorkOutlivesDrop {
                 queue.batches = queue.inFlight + queue.batches
                 queue.queuedItems += queue.inFlightItems
             }
@@ -242,6 +253,18 @@ struct WriterQueue: Sendable {
         epoch += 1
         needsWipe = true
     }
+}
+
+/// How the writer's queue treats a drain in flight; each departure is a mutant (debug builds only).
+struct WriterQueueRules: Sendable, Hashable {
+    /// Mutant: the pending keys leave out the batches a drain has in flight.
+    var pendingKeysSkipInFlight = false
+    /// Mutant: a drain that commits ends a wipe an overflow or an erase asked for while it was
+    /// in flight.
+    var commitEndsLaterWipe = false
+    /// Mutant: a drain that fails puts its work back though an overflow or an erase dropped the
+    /// queue while it was in flight.
+    var failedWorkOutlivesDrop = false
 }
 
 /// What one drain took from the queue.

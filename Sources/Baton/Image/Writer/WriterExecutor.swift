@@ -6,6 +6,16 @@ package protocol WriterExecutor: Sendable {
     /// The writer has work (a batch was queued, or the check read rows to stamp): arrange for
     /// `writer.drain()` to run, now or later. Called on the caller's thread; must return at once.
     func writerHasWork(_ writer: ImageWriter)
+
+    /// A drain has taken its work into flight (``ImageWriter/pendingKeys()`` still counts it) and
+    /// is about to write it. Called on the drain's thread, holding the image's lock; production's
+    /// executors do nothing here. The simulator's holds the drain at this point while the main
+    /// actor goes on, as a real background drain lets it.
+    func drainTookWork(_ writer: ImageWriter)
+}
+
+extension WriterExecutor {
+    package func drainTookWork(_ writer: ImageWriter) {}
 }
 
 /// Production: drains on a serial background queue, retrying failed drains with a backoff.
