@@ -332,6 +332,11 @@ package enum Mutant: String, CaseIterable, Sendable {
     /// overflow) dropped the queue while it was in flight, so the logged-out user's records
     /// reach the image after the erase (planted 2026-12-07 with `drainBegins`).
     case failedWorkOutlivesDrop
+    /// A selection set asks only its own fields and conditions whether variables change what
+    /// applies, not the fragments it spreads, so a condition on a variable inside a fragment is
+    /// cached under the first variables it met (planted 2026-12-07 by a helper session: caught at
+    /// seed 2 of GitHub's world, never in the default world, which has no such condition).
+    case fragmentConditionsHidden
 
     /// What the mutant breaks, in a sentence.
     package var summary: String {
@@ -426,6 +431,7 @@ package enum Mutant: String, CaseIterable, Sendable {
         case .checkpointOnlyAtThreshold: "a drain checkpoints only when the WAL holds exactly the pages a checkpoint waits for, so one past them leaves the log growing"
         case .commitEndsLaterWipe: "a drain that commits ends the wipe an erase asked for while it was in flight, so the erased rows stay readable"
         case .failedWorkOutlivesDrop: "a drain that fails puts its work back though an erase dropped the queue while it was in flight, so erased records reach the image after the erase"
+        case .fragmentConditionsHidden: "a selection set caches its fields per type though a fragment it spreads holds an @include or @skip on a variable, so another value of the variable reads the first one's fields"
         case .pendingKeysSkipInFlight: "the writer's pending keys leave out a drain in flight, so collection during it sweeps records only that drain holds, and a failed drain leaves reads the older rows"
         case .clockSetBackKeepsFresh: "a fetch stamped after now (the clock was set back) stays fresh for as long as the clock takes to pass it, as if its age were negative"
         }

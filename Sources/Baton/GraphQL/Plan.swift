@@ -170,11 +170,22 @@ public final class SelectionSet: Sendable {
 
     public init(_ selections: [Selection]) {
         self.selections = selections
-        dependsOnVariables = selections.contains { selection in
+        dependsOnVariables = Self.dependsOnVariables(selections, throughFragments: true)
+    }
+
+    /// A set whose fragments hide their conditions from it (the mutant
+    /// `fragmentConditionsHidden`): its fields are cached as if no variable changed them.
+    package init(_ selections: [Selection], fragmentsHideConditions: Bool) {
+        self.selections = selections
+        dependsOnVariables = Self.dependsOnVariables(selections, throughFragments: !fragmentsHideConditions)
+    }
+
+    private static func dependsOnVariables(_ selections: [Selection], throughFragments: Bool) -> Bool {
+        selections.contains { selection in
             switch selection {
             case .field: false
             case .condition: true
-            case .fragment(_, let set): set.dependsOnVariables
+            case .fragment(_, let set): throughFragments && set.dependsOnVariables
             }
         }
     }

@@ -34,7 +34,7 @@ extension PlanBuilder {
             }
         }
         depth -= 1
-        return SelectionSet(selections)
+        return SelectionSet(selections, fragmentsHideConditions: mutant.isOn(.fragmentConditionsHidden))
     }
 
     // MARK: Fields

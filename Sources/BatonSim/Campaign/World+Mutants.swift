@@ -89,6 +89,8 @@ extension World {
             return grid ? nil : "no operation selects a list of lists of objects, the one place the bug keys"
         case .literalSkipReadAsInclude:
             return writesLiteralSkip ? nil : "no operation writes @skip with a literal condition"
+        case .fragmentConditionsHidden:
+            return writesVariableConditionInFragment ? nil : "no fragment (spread or inline) carries an @include or @skip on a variable on a selection of its own"
         case .absentInputMemberKeyedNull:
             return writesOptionalVariableInInputObject ? nil
                 : "no input object written in a document holds a variable that may be left out (nullable, without a default)"
@@ -128,6 +130,47 @@ extension World {
         }
         return operations.contains { operation in
             writes(operation.syntax.selections) || operation.fragments.values.contains { writes($0.selections) }
+        }
+    }
+
+    /// Whether some operation's fragment, spread or inline, carries an `@include` or `@skip`
+    /// whose condition is a variable on a selection of its own (directly, or through fragments
+    /// directly inside it): the set that spreads the fragment is the one the bug caches wrongly.
+    /// A condition further down, inside a field's subselection, makes that subselection's own
+    /// set uncached, which the bug leaves alone.
+    var writesVariableConditionInFragment: Bool {
+        func onVariable(_ directives: [GraphQLDirective]) -> Bool {
+            directives.contains { directive in
+                guard directive.name == "skip" || directive.name == "include", case .variable? = directive.argument("if")?.value else { return false }
+                return true
+            }
+        }
+        return operations.contains { operation in
+            /// A variable condition on a selection of `selections`, or of a fragment directly in it.
+            func direct(_ selections: [Document.SelectionNode], depth: Int) -> Bool {
+                guard depth < 64 else { return false }
+                return selections.contains { selection in
+                    switch selection {
+                    case .field(let field): onVariable(field.directives)
+                    case .inlineFragment(let fragment): onVariable(fragment.directives) || direct(fragment.selections, depth: depth + 1)
+                    case .fragmentSpread(let spread):
+                        onVariable(spread.directives)
+                            || operation.fragments[spread.name].map { direct($0.selections, depth: depth + 1) } ?? false
+                    }
+                }
+            }
+            /// An inline fragment anywhere in `selections` that carries one.
+            func hidesInside(_ selections: [Document.SelectionNode]) -> Bool {
+                selections.contains { selection in
+                    switch selection {
+                    case .field(let field): hidesInside(field.selections ?? [])
+                    case .inlineFragment(let fragment): direct(fragment.selections, depth: 0) || hidesInside(fragment.selections)
+                    case .fragmentSpread: false
+                    }
+                }
+            }
+            return hidesInside(operation.syntax.selections)
+                || operation.fragments.values.contains { direct($0.selections, depth: 0) || hidesInside($0.selections) }
         }
     }
 
