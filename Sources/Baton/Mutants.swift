@@ -337,6 +337,11 @@ package enum Mutant: String, CaseIterable, Sendable {
     /// cached under the first variables it met (planted 2026-12-07 by a helper session: caught at
     /// seed 2 of GitHub's world, never in the default world, which has no such condition).
     case fragmentConditionsHidden
+    /// A deleted record that a payload names again keeps memory's deleted flag, though its data
+    /// is no longer deleted: the check answers it as deleted, `null`, and collection does not
+    /// follow its links (planted 2026-12-07 by a helper session: caught first at seed 205 of the
+    /// default world and at none of GitHub's first 1,000).
+    case revivalKeepsDeletedFlag
 
     /// What the mutant breaks, in a sentence.
     package var summary: String {
@@ -432,6 +437,7 @@ package enum Mutant: String, CaseIterable, Sendable {
         case .commitEndsLaterWipe: "a drain that commits ends the wipe an erase asked for while it was in flight, so the erased rows stay readable"
         case .failedWorkOutlivesDrop: "a drain that fails puts its work back though an erase dropped the queue while it was in flight, so erased records reach the image after the erase"
         case .fragmentConditionsHidden: "a selection set caches its fields per type though a fragment it spreads holds an @include or @skip on a variable, so another value of the variable reads the first one's fields"
+        case .revivalKeepsDeletedFlag: "a deleted record named again keeps memory's deleted flag, so the check reads it as null"
         case .pendingKeysSkipInFlight: "the writer's pending keys leave out a drain in flight, so collection during it sweeps records only that drain holds, and a failed drain leaves reads the older rows"
         case .clockSetBackKeepsFresh: "a fetch stamped after now (the clock was set back) stays fresh for as long as the clock takes to pass it, as if its age were negative"
         }

@@ -240,6 +240,10 @@ struct MutantProperties {
         // uses it waits: seed 36 of the default world was the first until held drains moved
         // the seeds' schedules (2026-12-07, evening); seed 185 is the first since.
         .nameRepairSkipped: "name-rot-rows-come-back.json",
+        // A deleted character must be named again by a response carrying fewer fields than a
+        // later check of a screen needs: seed 253 of the default world is the first (205 before
+        // held drains moved the schedules), none of GitHub's first 1,000.
+        .revivalKeepsDeletedFlag: "revived-character-reads-its-new-data.json",
     ]
 
     @Test("a mutant too rare for the bound has a scenario that guards it")

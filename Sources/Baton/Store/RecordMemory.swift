@@ -51,6 +51,8 @@ struct RecordMemory {
     var connectionsToldByShape = false
     /// The mutant `connectionKeyReadForward` (``ConnectionPage/isClientRecordKey(_:readingForward:)``).
     var connectionKeysReadForward = false
+    /// The mutant `revivalKeepsDeletedFlag`: a deleted record named again keeps its deleted flag.
+    var revivalKeepsDeletedFlag = false
 
     /// The number of ids handed out (the bound of every id).
     var idCount: Int { keys.count }
@@ -143,7 +145,7 @@ struct RecordMemory {
         if let newValue {
             if !flags.contains(.present) { count += 1 }
             flags.insert(.present)
-            if newValue.deleted { flags.insert(.deleted) } else { flags.remove(.deleted) }
+            if newValue.deleted { flags.insert(.deleted) } else if !revivalKeepsDeletedFlag { flags.remove(.deleted) }
             let type = types[id]
             if type < 0 || typenames[Int(type)] != newValue.typename { types[id] = typeID(newValue.typename) }
         } else {
@@ -257,6 +259,7 @@ struct RecordMemory {
         var fresh = RecordMemory()
         fresh.connectionsToldByShape = connectionsToldByShape
         fresh.connectionKeysReadForward = connectionKeysReadForward
+        fresh.revivalKeepsDeletedFlag = revivalKeepsDeletedFlag
         fresh.reserveCapacity(living)
         for id in keys.indices where !flags[id].isDisjoint(with: meaningful) {
             let newID = fresh.intern(keys[id])

@@ -25,6 +25,7 @@ extension Store {
         var emptied = RecordMemory()
         emptied.connectionsToldByShape = base.connectionsToldByShape
         emptied.connectionKeysReadForward = base.connectionKeysReadForward
+        emptied.revivalKeepsDeletedFlag = base.revivalKeepsDeletedFlag
         base = emptied
         fetches = [:]
         needsCollection = false

@@ -80,6 +80,7 @@ public final class Store {
         self.configuration = configuration
         base.connectionsToldByShape = configuration.mutant.isOn(.connectionsToldByShape)
         base.connectionKeysReadForward = configuration.mutant.isOn(.connectionKeyReadForward)
+        base.revivalKeepsDeletedFlag = configuration.mutant.isOn(.revivalKeepsDeletedFlag)
     }
 
     /// What the UI sees of `key`: the optimistic view over the base.
