@@ -342,6 +342,12 @@ package enum Mutant: String, CaseIterable, Sendable {
     /// follow its links (planted 2026-12-07 by a helper session: caught first at seed 205 of the
     /// default world and at none of GitHub's first 1,000).
     case revivalKeepsDeletedFlag
+    /// A page joining a connection numbers its edge copies after the last copy in the list, not
+    /// the highest: after a page before the first, the next page after the last writes over the
+    /// copies the earlier one made (planted 2026-12-07 by a helper session: caught first at seed
+    /// 171 of the default world, at none of GitHub's first 200, whose connections page through
+    /// `nodes`).
+    case edgeCopiesNumberedFromLast
 
     /// What the mutant breaks, in a sentence.
     package var summary: String {
@@ -438,6 +444,7 @@ package enum Mutant: String, CaseIterable, Sendable {
         case .failedWorkOutlivesDrop: "a drain that fails puts its work back though an erase dropped the queue while it was in flight, so erased records reach the image after the erase"
         case .fragmentConditionsHidden: "a selection set caches its fields per type though a fragment it spreads holds an @include or @skip on a variable, so another value of the variable reads the first one's fields"
         case .revivalKeepsDeletedFlag: "a deleted record named again keeps memory's deleted flag, so the check reads it as null"
+        case .edgeCopiesNumberedFromLast: "a page joining a connection numbers its edge copies after the last copy in the list, not the highest, so an append after a prepend writes over the prepended edges"
         case .pendingKeysSkipInFlight: "the writer's pending keys leave out a drain in flight, so collection during it sweeps records only that drain holds, and a failed drain leaves reads the older rows"
         case .clockSetBackKeepsFresh: "a fetch stamped after now (the clock was set back) stays fresh for as long as the clock takes to pass it, as if its age were negative"
         }

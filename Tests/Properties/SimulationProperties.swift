@@ -244,6 +244,10 @@ struct MutantProperties {
         // later check of a screen needs: seed 253 of the default world is the first (205 before
         // held drains moved the schedules), none of GitHub's first 1,000.
         .revivalKeepsDeletedFlag: "revived-character-reads-its-new-data.json",
+        // A page must come before a connection's first and another after its end, in one
+        // process, with the connection kept between: seed 113 of the default world is the
+        // first (171 before held drains moved the schedules), none of GitHub's first 200.
+        .edgeCopiesNumberedFromLast: "append-after-prepend-keeps-every-edge.json",
     ]
 
     @Test("a mutant too rare for the bound has a scenario that guards it")

@@ -86,7 +86,7 @@ enum ChangeSetApplier {
         if page.mode != .replace, case .links(let links)? = existing?.cells[edgesSlot]?.value {
             for key in links.compactMap({ $0 }) {
                 if let index = edgeIndex(key, connection: page.connectionRecord) {
-                    nextIndex = max(nextIndex, index + 1)
+                    nextIndex = mutant.isOn(.edgeCopiesNumberedFromLast) ? index + 1 : max(nextIndex, index + 1)
                 }
             }
         }
