@@ -332,6 +332,23 @@ package enum Mutant: String, CaseIterable, Sendable {
     /// overflow) dropped the queue while it was in flight, so the logged-out user's records
     /// reach the image after the erase (planted 2026-12-07 with `drainBegins`).
     case failedWorkOutlivesDrop
+    /// A drain that fails puts its work back behind the batches queued while it was in flight,
+    /// so the next drain writes the older data over the newer (planted 2026-12-07 by a helper
+    /// session once drains could be held in flight: seeds 261 of the default world and 175 of
+    /// GitHub's were the first to fail).
+    case failedWorkRequeuedBehind
+    /// The writer's bound leaves out the items a drain has in flight, so the writer holds more
+    /// than its bound while one runs (planted 2026-12-07 by the same session).
+    case boundIgnoresInFlight
+    /// An overflow drops the queue and asks for a wipe without moving the queue's epoch, so a
+    /// drain in flight that then fails puts back work the overflow dropped (planted 2026-12-07
+    /// by the same session: seeds 116 and 146 were the first).
+    case overflowKeepsEpoch
+    /// A drain that finished an erase deletes the erase's mark though another erase came while
+    /// it was in flight, so a process killed before the next drain leaves the second erase's
+    /// rows for the next launch (planted 2026-12-07 by the same session: no seed of the default
+    /// world's 0..299 at 200 events met it; GitHub's seed 60 did).
+    case markClearedUnderLaterErase
     /// A selection set asks only its own fields and conditions whether variables change what
     /// applies, not the fragments it spreads, so a condition on a variable inside a fragment is
     /// cached under the first variables it met (planted 2026-12-07 by a helper session: caught at
@@ -445,6 +462,10 @@ package enum Mutant: String, CaseIterable, Sendable {
         case .fragmentConditionsHidden: "a selection set caches its fields per type though a fragment it spreads holds an @include or @skip on a variable, so another value of the variable reads the first one's fields"
         case .revivalKeepsDeletedFlag: "a deleted record named again keeps memory's deleted flag, so the check reads it as null"
         case .edgeCopiesNumberedFromLast: "a page joining a connection numbers its edge copies after the last copy in the list, not the highest, so an append after a prepend writes over the prepended edges"
+        case .failedWorkRequeuedBehind: "a failed drain puts its work back behind what was queued while it was in flight, so older data is written over newer"
+        case .boundIgnoresInFlight: "the writer's bound leaves out the items a drain has in flight, so it holds more than its bound while one runs"
+        case .overflowKeepsEpoch: "an overflow drops the queue without moving its epoch, so a drain in flight that fails puts back the work the overflow dropped"
+        case .markClearedUnderLaterErase: "a drain that finished an erase deletes the mark though another erase came while it was in flight, so a kill before the next drain keeps the second erase's rows"
         case .pendingKeysSkipInFlight: "the writer's pending keys leave out a drain in flight, so collection during it sweeps records only that drain holds, and a failed drain leaves reads the older rows"
         case .clockSetBackKeepsFresh: "a fetch stamped after now (the clock was set back) stays fresh for as long as the clock takes to pass it, as if its age were negative"
         }

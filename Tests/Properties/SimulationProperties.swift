@@ -248,6 +248,16 @@ struct MutantProperties {
         // process, with the connection kept between: seed 113 of the default world is the
         // first (171 before held drains moved the schedules), none of GitHub's first 200.
         .edgeCopiesNumberedFromLast: "append-after-prepend-keeps-every-edge.json",
+        // A drain held in flight must fail after a response for the same record came behind it:
+        // seed 261 of the default world is the first (175 of GitHub's).
+        .failedWorkRequeuedBehind: "failed-drain-work-goes-before-newer.json",
+        // A commit must pass a small writer bound while a drain is held, and the drain then
+        // fail: seed 116 of the default world is the first (146 of GitHub's).
+        .overflowKeepsEpoch: "overflow-during-a-drain-drops-its-work.json",
+        // A second erase must come while the first erase's drain is held, and the process end
+        // before the next drain: none of the default world's 0..299 at 200 events (seed 60 of
+        // GitHub's, seed 14 of the default world's at 1,000 events).
+        .markClearedUnderLaterErase: "second-erase-during-a-drain-keeps-its-mark.json",
     ]
 
     @Test("a mutant too rare for the bound has a scenario that guards it")

@@ -73,6 +73,14 @@ package enum ImageMutant: String, Sendable, Hashable, CaseIterable {
     /// A drain that fails puts its work back though an erase or an overflow dropped the queue
     /// while it was in flight.
     case failedWorkOutlivesDrop
+    /// A drain that fails puts its work back behind what was queued while it was in flight.
+    case failedWorkRequeuedBehind
+    /// The writer's bound leaves out the items a drain has in flight.
+    case boundIgnoresInFlight
+    /// An overflow drops the queue without moving its epoch.
+    case overflowKeepsEpoch
+    /// A drain that finished an erase deletes the mark though another erase came meanwhile.
+    case markClearedUnderLaterErase
 }
 #endif
 
@@ -186,6 +194,10 @@ struct ImageRules: Sendable, Hashable {
         case .pendingKeysSkipInFlight: queue.pendingKeysSkipInFlight = true
         case .commitEndsLaterWipe: queue.commitEndsLaterWipe = true
         case .failedWorkOutlivesDrop: queue.failedWorkOutlivesDrop = true
+        case .failedWorkRequeuedBehind: queue.failedWorkRequeuedBehind = true
+        case .boundIgnoresInFlight: queue.boundIgnoresInFlight = true
+        case .overflowKeepsEpoch: queue.overflowKeepsEpoch = true
+        case .markClearedUnderLaterErase: queue.markClearedUnderLaterErase = true
         }
     }
     #endif

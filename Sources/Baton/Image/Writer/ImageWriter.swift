@@ -43,12 +43,14 @@ package final class ImageWriter: Sendable {
     package func enqueue(_ batch: WriteBatch) {
         guard !batch.isEmpty else { return }
         let limit = limits.maxQueuedItems
+        let rules = queueRules
         let accepted = queue.withLock { queue -> Bool in
             guard queue.accepting else { return false }
             let items = batch.itemCount
-            if queue.queuedItems + queue.inFlightItems + items > limit {
+            let held = queue.queuedItems + (rules.boundIgnoresInFlight ? 0 : queue.inFlightItems)
+            if held + items > limit {
                 // Over the bound: give up what the image would have held rather than grow without end.
-                queue.dropAllAndWipe()
+                queue.dropAllAndWipe(movingEpoch: !rules.overflowKeepsEpoch)
                 queue.status.overflows += 1
                 if items > limit { return true }
             }
@@ -115,8 +117,9 @@ package final class ImageWriter: Sendable {
             state.eraseMarkOwed = false
             return
         }
+        let ignoresLaterErase = queueRules.markClearedUnderLaterErase
         let cleared = queue.withLock { queue -> Bool in
-            guard !queue.needsErase else { return false }
+            guard !queue.needsErase || ignoresLaterErase else { return false }
             return (try? EraseMark.remove(place)) != nil
         }
         if cleared { state.eraseMarkOwed = false }
@@ -209,7 +212,7 @@ package final class ImageWriter: Sendable {
         let rules = queueRules
         queue.withLock { queue in
             if queue.epoch == work.epoch || rules.failedWorkOutlivesDrop {
-                queue.batches = queue.inFlight + queue.batches
+                queue.batches = rules.failedWorkRequeuedBehind ? queue.batches + queue.inFlight : queue.inFlight + queue.batches
                 queue.queuedItems += queue.inFlightItems
             }
             queue.inFlight = []
@@ -247,10 +250,10 @@ struct WriterQueue: Sendable {
 
     /// Drops everything queued (a drain in flight keeps its work, which the new epoch stops it
     /// from putting back) and makes the next drain that commits empty the image first.
-    mutating func dropAllAndWipe() {
+    mutating func dropAllAndWipe(movingEpoch: Bool = true) {
         batches.removeAll()
         queuedItems = 0
-        epoch += 1
+        if movingEpoch { epoch += 1 }
         needsWipe = true
     }
 }
@@ -265,6 +268,16 @@ struct WriterQueueRules: Sendable, Hashable {
     /// Mutant: a drain that fails puts its work back though an overflow or an erase dropped the
     /// queue while it was in flight.
     var failedWorkOutlivesDrop = false
+    /// Mutant: a drain that fails puts its work back behind the batches queued while it was in
+    /// flight, so the older data is written over the newer.
+    var failedWorkRequeuedBehind = false
+    /// Mutant: the bound leaves out the items a drain has in flight.
+    var boundIgnoresInFlight = false
+    /// Mutant: an overflow drops the queue without moving its epoch.
+    var overflowKeepsEpoch = false
+    /// Mutant: a drain that finished an erase deletes the mark though another erase came while
+    /// it was in flight.
+    var markClearedUnderLaterErase = false
 }
 
 /// What one drain took from the queue.
