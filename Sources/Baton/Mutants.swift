@@ -349,6 +349,11 @@ package enum Mutant: String, CaseIterable, Sendable {
     /// rows for the next launch (planted 2026-12-07 by the same session: no seed of the default
     /// world's 0..299 at 200 events met it; GitHub's seed 60 did).
     case markClearedUnderLaterErase
+    /// Any wipe, an overflow's too, gets an erase's truncating checkpoint, and when that fails
+    /// the writer owes it as an erase's, so production's executor retries drains with a backoff
+    /// for no erase at all (planted 2026-12-07 by a helper session: it writes the same rows and
+    /// passed every seed, until `writer-owes-only-erases` asked for the writer's debt).
+    case eraseCheckpointOnAnyWipe
     /// A selection set asks only its own fields and conditions whether variables change what
     /// applies, not the fragments it spreads, so a condition on a variable inside a fragment is
     /// cached under the first variables it met (planted 2026-12-07 by a helper session: caught at
@@ -466,6 +471,7 @@ package enum Mutant: String, CaseIterable, Sendable {
         case .boundIgnoresInFlight: "the writer's bound leaves out the items a drain has in flight, so it holds more than its bound while one runs"
         case .overflowKeepsEpoch: "an overflow drops the queue without moving its epoch, so a drain in flight that fails puts back the work the overflow dropped"
         case .markClearedUnderLaterErase: "a drain that finished an erase deletes the mark though another erase came while it was in flight, so a kill before the next drain keeps the second erase's rows"
+        case .eraseCheckpointOnAnyWipe: "an overflow's wipe gets an erase's truncating checkpoint, and a failed one leaves the writer retrying for no erase"
         case .pendingKeysSkipInFlight: "the writer's pending keys leave out a drain in flight, so collection during it sweeps records only that drain holds, and a failed drain leaves reads the older rows"
         case .clockSetBackKeepsFresh: "a fetch stamped after now (the clock was set back) stays fresh for as long as the clock takes to pass it, as if its age were negative"
         }

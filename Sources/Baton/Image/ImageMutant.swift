@@ -81,6 +81,8 @@ package enum ImageMutant: String, Sendable, Hashable, CaseIterable {
     case overflowKeepsEpoch
     /// A drain that finished an erase deletes the mark though another erase came meanwhile.
     case markClearedUnderLaterErase
+    /// Any wipe, an overflow's too, gets an erase's truncating checkpoint and its debt.
+    case eraseCheckpointOnAnyWipe
 }
 #endif
 
@@ -145,6 +147,8 @@ struct ImageRules: Sendable, Hashable {
     var eraseMarkBeforeCheckpoint = false
     /// Mutant: a drain checkpoints only when the WAL holds exactly `checkpointPages` frames.
     var checkpointOnlyAtThreshold = false
+    /// Mutant: a wipe that is no erase's (an overflow's) is checkpointed as an erase's is.
+    var eraseCheckpointOnAnyWipe = false
     /// How the writer's queue treats a drain in flight (mutants: ``WriterQueueRules``).
     var queue = WriterQueueRules()
 
@@ -198,6 +202,7 @@ struct ImageRules: Sendable, Hashable {
         case .boundIgnoresInFlight: queue.boundIgnoresInFlight = true
         case .overflowKeepsEpoch: queue.overflowKeepsEpoch = true
         case .markClearedUnderLaterErase: queue.markClearedUnderLaterErase = true
+        case .eraseCheckpointOnAnyWipe: eraseCheckpointOnAnyWipe = true
         }
     }
     #endif

@@ -31,6 +31,7 @@ extension Simulation {
         if process.opensLater && reaches { process.erasedWhileOpening = true }
         self.process = process
         erases += 1
+        if reaches { erasesInProcess += 1 }
         let mark: OracleEraseMark? = !reaches || !fileThere ? nil : reached ? .present : .unsure
         oracle.erase(mark: mark)
         guard reached == reaches || (reaches && diskFailedSome) else {
@@ -93,6 +94,7 @@ extension Simulation {
     func erasedAtOpen() -> String {
         erasedTexts.formUnion(oracle.erasedTexts(minimumLength: Self.erasedTextMinimumLength, everyState: false, includingMemory: false))
         oracle.erasedAtOpen()
+        erasesInProcess += 1
         erasesAtOpen += 1
         return "; an erase's mark was beside the file: the image is erased before anything reads it"
     }

@@ -349,6 +349,12 @@ extension Simulation {
         let (queue, touches, imageBefore, evicts, erasing) = (start.queue, start.touches, start.image, start.evicts, start.erasing)
         let queued = queue.flatMap { $0.snapshots.map(\.key) }
         let diskFailedSome = !readsImageAfter || disk.counters.injectedFaults != start.faults
+        if erasesInProcess == 0, readsImageAfter, process.image.writer.owesEraseCheckpoint {
+            throw violation(
+                "writer-owes-only-erases",
+                "after a drain that \(String(describing: result).prefix { $0 != "(" }) the writer owes an erase's checkpoint, though no erase reached this process's image: production's executor would retry drains with a backoff for nothing",
+                at: index)
+        }
         switch result {
         case .nothingToDo, .committed: oracle.eraseMarkAfterDrain(finished: true, diskFailedSome: diskFailedSome)
         default: break

@@ -169,6 +169,7 @@ extension Simulation {
     func startProcess() {
         launches += 1
         lastDrainLog = nil
+        erasesInProcess = 0
         if fullDiskEventsLeft > 0 { endFullDisk() }
         SimulatedDisk.seedSQLiteRandomness(UInt32(truncatingIfNeeded: disk.seed &+ UInt64(launches)))
     }

@@ -103,6 +103,9 @@ package final class Simulation {
     var lockedLaunches = 0
     /// Erases, and the drains that committed one and were searched for its texts (``Coverage``).
     var erases = 0
+    /// Erases that reached this process's image (its own, or one an open found the mark of):
+    /// only while one has, may the writer owe an erase's checkpoint (`writer-owes-only-erases`).
+    var erasesInProcess = 0
     var erasesSearched = 0
     var erasesAtOpen = 0
     /// The texts the erases since the last erase's drain must leave no byte of (``checkErasedBytes(after:index:)``).

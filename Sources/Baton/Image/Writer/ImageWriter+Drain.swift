@@ -78,7 +78,8 @@ extension ImageWriter {
             state.evictionDone = true
             workCommitted(work)
             if work.erase { state.eraseMarkOwed = true }
-            transaction.summary.checkpoint = ImageCheckpoint.afterCommit(state, erased: work.erase)
+            let erased = work.erase || (state.rules.eraseCheckpointOnAnyWipe && work.wipe)
+            transaction.summary.checkpoint = ImageCheckpoint.afterCommit(state, erased: erased)
             clearEraseMark(state)
             transaction.summary.batches = work.batches.count
             return .committed(transaction.summary)
