@@ -370,6 +370,24 @@ package enum Mutant: String, CaseIterable, Sendable {
     /// 171 of the default world, at none of GitHub's first 200, whose connections page through
     /// `nodes`).
     case edgeCopiesNumberedFromLast
+    /// Compaction numbers again only the records memory holds or hydrated, not those only an
+    /// optimistic layer holds, so a record a layer alone creates loses its overlaid flag and the
+    /// check no longer sees it (planted 2026-12-07 by a helper session: caught first at seed 844
+    /// of the default world, at none of GitHub's first 1,000).
+    case compactionDropsOverlaid
+    /// A drain that fails puts its work back but not the names it was to stamp as used, so rows
+    /// read only in that launch age out a launch early (planted 2026-12-07 by a helper session:
+    /// caught first at seed 116 of GitHub's world, at none of the default world's first 200).
+    case failedDrainDropsTouches
+    /// An erase's checkpoint that failed is owed, but the drain that pays it runs a passive
+    /// checkpoint, which leaves the erased pages in the WAL (planted 2026-12-07 by a helper
+    /// session: caught first at seed 172 of the default world).
+    case owedEraseCheckpointPassive
+    /// Collection sweeps the base without rebuilding the optimistic overlay, whose merged copies
+    /// keep what was swept: a layer over the query root shows root fields memory no longer has
+    /// (found 2026-12-07 while writing a scenario for `compactionDropsOverlaid`; no world had
+    /// a layer over a query until then).
+    case collectionLeavesOverlay
 
     /// What the mutant breaks, in a sentence.
     package var summary: String {
@@ -467,6 +485,10 @@ package enum Mutant: String, CaseIterable, Sendable {
         case .fragmentConditionsHidden: "a selection set caches its fields per type though a fragment it spreads holds an @include or @skip on a variable, so another value of the variable reads the first one's fields"
         case .revivalKeepsDeletedFlag: "a deleted record named again keeps memory's deleted flag, so the check reads it as null"
         case .edgeCopiesNumberedFromLast: "a page joining a connection numbers its edge copies after the last copy in the list, not the highest, so an append after a prepend writes over the prepended edges"
+        case .compactionDropsOverlaid: "compaction forgets which records only an optimistic layer holds, so a record the layer created reads as missing"
+        case .failedDrainDropsTouches: "a failed drain drops the names it was to stamp as used, so rows read in that launch age out a launch early"
+        case .owedEraseCheckpointPassive: "an erase's owed checkpoint runs passive when a later drain pays it, so the erased pages stay in the WAL"
+        case .collectionLeavesOverlay: "collection sweeps the base but leaves the optimistic overlay's merged copies, so the UI sees root fields and records memory no longer holds"
         case .failedWorkRequeuedBehind: "a failed drain puts its work back behind what was queued while it was in flight, so older data is written over newer"
         case .boundIgnoresInFlight: "the writer's bound leaves out the items a drain has in flight, so it holds more than its bound while one runs"
         case .overflowKeepsEpoch: "an overflow drops the queue without moving its epoch, so a drain in flight that fails puts back the work the overflow dropped"

@@ -62,6 +62,27 @@ struct LayerTests {
         #expect(counter.count == 0)
         #expect(rick["name"] == .string("A"))
     }
+
+    @Test("a collection under a layer over the query root drops the swept root fields from what the UI sees")
+    func collectionUnderRootLayer() throws {
+        let header = try StoreFixture.plan(#"query ($id: ID!) { character(id: $id) { id name } }"#)
+        func fetch(_ id: String) throws -> ChangeSet {
+            try StoreFixture.changeSet(header, ["id": .string(id)], #"{"data":{"character":{"id":"\#(id)","name":"n\#(id)"}}}"#)
+        }
+        let store = Store()
+        // The app's guess of a query's answer: a layer that writes the query root.
+        _ = store.commitOptimistic(try fetch("9"))
+        store.commit(try fetch("1"))
+        store.commit(try fetch("2"))
+        let root = try #require(store.record(.queryRoot))
+        #expect(store.data(of: .queryRoot)?.cells.count == 3)
+        // Nothing retains the fetched characters: their root fields go, the layer's stays.
+        let result = store.collect()
+        #expect(result.sweptRootFields == 2)
+        let visible = try #require(store.data(of: .queryRoot))
+        #expect(visible.cells.count == 1, "the overlay kept root fields the base swept: \(visible.cells.count)")
+        #expect(root[#"character(id:"1")"#] == nil && root[#"character(id:"9")"#] != nil)
+    }
 }
 
 @MainActor

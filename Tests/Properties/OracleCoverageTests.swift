@@ -105,6 +105,17 @@ struct OracleCoverageTests {
         let setBack = oracle.check(operation: "Header", variables: ["id": .string("5")], expiration: 60, now: 400, hasImage: true)
         #expect(setBack.available && setBack.fetchTime == 500 && setBack.freshness == .stale)
 
+        // A layer of a query's predicted answer writes the query root; a collection with nothing
+        // retained then sweeps a root field from under it, and the visible root loses it too.
+        let eight: [String: JSONValue] = ["id": .string("8")]
+        let predicted = try ModelResponse.from(F.header("8", name: "Tammy", status: "Alive"), operation: oracle.world.operation(named: "Header")!, schema: oracle.world.schema)
+        oracle.optimistic(layer: 1, predicted, operation: "Header", variables: eight)
+        try oracle.commit(F.header("9", name: "Birdperson", status: "Alive"), "Header", ["id": .string("9")])
+        oracle.drainCommitted(synced: true)
+        let underLayer = oracle.collect()
+        #expect(!underLayer.sweptRootFields.isEmpty)
+        #expect(oracle.visible(OracleText("client:root"))?.cells.keys.contains { $0.description.contains("\"9\"") } == false)
+
         for (name, value) in oracle.coverage.counters {
             #expect(value > 0, "\(name) was never reached")
         }

@@ -83,6 +83,10 @@ package enum ImageMutant: String, Sendable, Hashable, CaseIterable {
     case markClearedUnderLaterErase
     /// Any wipe, an overflow's too, gets an erase's truncating checkpoint and its debt.
     case eraseCheckpointOnAnyWipe
+    /// A drain that fails drops the names it was to stamp as used.
+    case failedDrainDropsTouches
+    /// An erase's checkpoint paid by a later drain runs passive, not truncating.
+    case owedEraseCheckpointPassive
 }
 #endif
 
@@ -149,6 +153,10 @@ struct ImageRules: Sendable, Hashable {
     var checkpointOnlyAtThreshold = false
     /// Mutant: a wipe that is no erase's (an overflow's) is checkpointed as an erase's is.
     var eraseCheckpointOnAnyWipe = false
+    /// A failed drain puts back the names it was to stamp (mutant: not).
+    var failedDrainKeepsTouches = true
+    /// Mutant: the owed erase checkpoint a later drain pays runs passive.
+    var owedEraseCheckpointPassive = false
     /// How the writer's queue treats a drain in flight (mutants: ``WriterQueueRules``).
     var queue = WriterQueueRules()
 
@@ -203,6 +211,8 @@ struct ImageRules: Sendable, Hashable {
         case .overflowKeepsEpoch: queue.overflowKeepsEpoch = true
         case .markClearedUnderLaterErase: queue.markClearedUnderLaterErase = true
         case .eraseCheckpointOnAnyWipe: eraseCheckpointOnAnyWipe = true
+        case .failedDrainDropsTouches: failedDrainKeepsTouches = false
+        case .owedEraseCheckpointPassive: owedEraseCheckpointPassive = true
         }
     }
     #endif

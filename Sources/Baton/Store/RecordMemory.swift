@@ -252,7 +252,7 @@ struct RecordMemory {
     /// every record's outline is forgotten then. Returns true when it compacted.
     @discardableResult
     mutating func compact(slack: Int, mutant: Mutant?) -> Bool {
-        let meaningful: Flags = [.present, .hydrated, .overlaid]
+        let meaningful: Flags = mutant.isOn(.compactionDropsOverlaid) ? [.present, .hydrated] : [.present, .hydrated, .overlaid]
         var living = 0
         for flag in flags where !flag.isDisjoint(with: meaningful) { living += 1 }
         guard keys.count > 2 * living + slack else { return false }

@@ -43,7 +43,13 @@ extension Store {
                 swept.append(.queryRoot)
             }
         }
-        refreshObjects(swept)
+        // The overlay holds merged copies of the base: what was swept from under a layer (the
+        // query root's fields, above all) must leave them too.
+        if !layers.isEmpty, !swept.isEmpty, !configuration.mutant.isOn(.collectionLeavesOverlay) {
+            refreshObjects(swept + rebuildOverlay())
+        } else {
+            refreshObjects(swept)
+        }
         if !base.compact(slack: configuration.compactionSlack, mutant: configuration.mutant) { base.reclaimOutlines() }
         return CollectionResult(kept: base.count, swept: swept.count - (sweptRootFields > 0 ? 1 : 0), sweptRootFields: sweptRootFields)
     }

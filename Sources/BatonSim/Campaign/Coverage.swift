@@ -174,6 +174,8 @@ package struct Coverage: Hashable, Sendable {
         model.collectionsDuringDrains = int("collectionsDuringDrains")
         model.erasesDuringDrains = int("erasesDuringDrains")
         model.heldDrainsFailed = int("heldDrainsFailed")
+        model.queryRootLayers = int("queryRootLayers")
+        model.rootFieldsSweptUnderLayers = int("rootFieldsSweptUnderLayers")
         tornWrites = int("tornWrites")
         directoryEntriesLost = int("directoryEntriesLost")
         failedSyncsDroppingWrites = int("failedSyncsDroppingWrites")

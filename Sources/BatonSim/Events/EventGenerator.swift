@@ -40,7 +40,8 @@ package struct EventGenerator: Sendable {
     private var random: SimRandom
     private var nextToken = 1
     private var nextLayer = 1
-    /// The mutation each optimistic layer stands for, until it is answered or failed.
+    /// The operation each optimistic layer stands for (a mutation, or a query whose answer the
+    /// app predicted), until it is answered or failed.
     private var layerMutations: [Int: (operation: String, variables: [String: JSONValue])] = [:]
     /// Events left with crash kinds boosted (see ``Swarm/aftershockLength``).
     private var aftershock = 0
@@ -78,6 +79,8 @@ package struct EventGenerator: Sendable {
     /// Draws whether a drain is held in flight, for how many events, and what the main actor
     /// does meanwhile: a stream of its own.
     private var heldDrains: SimRandom
+    /// Draws whether a query's answer comes first as an optimistic layer: a stream of its own.
+    private var queryLayers: SimRandom
     /// Events left before the drain in flight is let finish (0: none in flight).
     private var heldDrainEventsLeft = 0
     /// Draws whether a step of the clock sets it back, and how far: a stream of its own.
@@ -116,6 +119,7 @@ package struct EventGenerator: Sendable {
         lockedLaunches = random.split("lockedLaunches")
         erases = random.split("erases")
         heldDrains = random.split("heldDrains")
+        queryLayers = random.split("queryLayers")
         server = Server(world: world, random: random.split("world"), configuration: swarm.server)
         drawer = VariableDrawer(random: random.split("variables"))
         let answered = world.operations.filter { !world.settings.unansweredOperations.contains($0.name) }
@@ -149,6 +153,11 @@ package struct EventGenerator: Sendable {
     /// collection, one in six a write fault that fails the drain when it goes on, and one in ten
     /// an erase that drops the queue behind it.
     static let heldDrainChance = 1.0 / 3
+    /// How often a query's response is first the app's optimistic layer of it, while fewer than
+    /// ``queryLayerLimit`` layers are live: one in sixteen. Such a layer is the only one that
+    /// writes the query root (a mutation's lies under the mutation root).
+    static let queryLayerChance = 1.0 / 16
+    static let queryLayerLimit = 3
     static let heldDrainMaxEvents = 4
     static let collectionInFlightChance = 1.0 / 4
     static let faultInFlightChance = 1.0 / 6
@@ -268,7 +277,7 @@ package struct EventGenerator: Sendable {
                 if let next = continueScroll(scroll) { return next }
                 self.scroll = nil
             }
-            return answer(pickQuery())
+            return answerOrLayer(pickQuery(), context)
         case .page:
             if let scroll, let next = continueScroll(scroll) { return next }
             scroll = nil
@@ -411,7 +420,31 @@ package struct EventGenerator: Sendable {
 
     /// The server's answer to `operation` under drawn variables.
     private mutating func answer(_ operation: WorldOperation) -> GeneratedEvent {
+        answer(operation, variables: drawer.variables(for: operation, server: server))
+    }
+
+    /// The server's answer to `operation`, or now and then (``queryLayerChance``) the app's
+    /// optimistic layer of it first: an app that shows what it predicts while the query is in
+    /// flight, or writes the query root in a mutation's optimistic update. The layer holds the
+    /// server's truth guessed without failures; a later mutation draw answers it with the real
+    /// response, or fails it.
+    private mutating func answerOrLayer(_ operation: WorldOperation, _ context: GenerationContext) -> GeneratedEvent {
+        guard context.liveLayers.count < Self.queryLayerLimit, queryLayers.chance(Self.queryLayerChance) else { return answer(operation) }
         let variables = drawer.variables(for: operation, server: server)
+        guard let predicted = server.optimisticExecution(operation, variables: variables) else {
+            return answer(operation, variables: variables)
+        }
+        let layer = nextLayer
+        nextLayer += 1
+        layerMutations[layer] = (operation.name, variables)
+        visit(operation, variables)
+        return GeneratedEvent(
+            event: .optimistic(layer: layer, operation: operation.name, variables: variables, body: .text(Self.text(predicted))),
+            execution: predicted, drift: [])
+    }
+
+    /// The server's answer to `operation` under `variables`.
+    private mutating func answer(_ operation: WorldOperation, variables: [String: JSONValue]) -> GeneratedEvent {
         let execution = server.execute(operation, variables: variables)
         visit(operation, variables)
         return delivered(operation, variables, execution)

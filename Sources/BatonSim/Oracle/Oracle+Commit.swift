@@ -96,6 +96,7 @@ extension Oracle {
     package mutating func optimistic(layer: Int, _ response: ModelResponse, operation: String, variables: [String: JSONValue]) {
         layers.append((layer, response))
         rebuildOverlay()
+        if overlay[OracleKeys.queryRoot] != nil { coverage.queryRootLayers += 1 }
     }
 
     /// A failed mutation: its layer goes, the others stay applied.

@@ -123,6 +123,7 @@ extension Oracle {
             for slot in sweptRootFields { root.cells[slot] = nil }
             if !sweptRootFields.isEmpty { base[OracleKeys.queryRoot] = root }
         }
+        if !sweptRootFields.isEmpty, overlay[OracleKeys.queryRoot] != nil { coverage.rootFieldsSweptUnderLayers += 1 }
         if !layers.isEmpty { rebuildOverlay() }
         return ExpectedCollection(swept: swept, sweptRootFields: sweptRootFields, kept: base.count)
     }

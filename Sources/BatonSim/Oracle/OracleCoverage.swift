@@ -69,6 +69,10 @@ package struct OracleCoverage: Hashable, Sendable, Codable {
     package var erasesDuringDrains = 0
     /// Held drains that failed after events ran while they were in flight.
     package var heldDrainsFailed = 0
+    /// Optimistic layers that write the query root (a query's predicted answer).
+    package var queryRootLayers = 0
+    /// Collection passes that swept query-root fields while such a layer was live.
+    package var rootFieldsSweptUnderLayers = 0
 
     package init() {}
 
@@ -93,6 +97,7 @@ package struct OracleCoverage: Hashable, Sendable, Codable {
             ("failedDrainsFound", failedDrainsFound), ("fetchesAheadOfClock", fetchesAheadOfClock),
             ("drainsHeld", drainsHeld), ("collectionsDuringDrains", collectionsDuringDrains),
             ("erasesDuringDrains", erasesDuringDrains), ("heldDrainsFailed", heldDrainsFailed),
+            ("queryRootLayers", queryRootLayers), ("rootFieldsSweptUnderLayers", rootFieldsSweptUnderLayers),
         ]
     }
 
@@ -132,6 +137,8 @@ package struct OracleCoverage: Hashable, Sendable, Codable {
         sum.collectionsDuringDrains += rhs.collectionsDuringDrains
         sum.erasesDuringDrains += rhs.erasesDuringDrains
         sum.heldDrainsFailed += rhs.heldDrainsFailed
+        sum.queryRootLayers += rhs.queryRootLayers
+        sum.rootFieldsSweptUnderLayers += rhs.rootFieldsSweptUnderLayers
         return sum
     }
 }

@@ -73,12 +73,13 @@ package struct Server: Sendable {
         return finish(result)
     }
 
-    /// The response a client would write for a mutation before the server answers: the payload
-    /// executed against a copy of the state with the edit applied and guessed values (strings
-    /// `optimistic <field>`) in the fields it renews. The server is unchanged. `nil` for a query,
-    /// or when the mutation names no object the server has.
+    /// The response a client would write before the server answers: for a mutation, the
+    /// payload executed against a copy of the state with the edit applied and guessed values
+    /// (strings `optimistic <field>`) in the fields it renews; for a query, its answer from the
+    /// state as it is, with nothing failing. The server is unchanged. `nil` for a subscription,
+    /// or when a mutation names no object the server has.
     package func optimisticExecution(_ operation: WorldOperation, variables: [String: JSONValue]) -> Execution? {
-        guard operation.kind == .mutation else { return nil }
+        guard operation.kind != .subscription else { return nil }
         var executor = Executor(
             world: world, configuration: configuration, salt: salt, state: state, mode: .optimistic, operation: operation,
             variables: variables)

@@ -31,7 +31,8 @@ enum ImageCheckpoint {
     static func afterCommit(_ state: ImageState, erased: Bool = false) -> DrainCheckpoint {
         guard let connection = state.connection else { return .none }
         if erased || state.eraseCheckpointOwed, !state.rules.eraseNotCheckpointed {
-            let checkpoint = run(state, connection: connection, truncating: true)
+            let truncating = erased || !state.rules.owedEraseCheckpointPassive
+            let checkpoint = run(state, connection: connection, truncating: truncating)
             state.eraseCheckpointOwed = checkpoint == .failed && !state.rules.eraseCheckpointForgotten
             return checkpoint
         }

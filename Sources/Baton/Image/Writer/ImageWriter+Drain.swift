@@ -68,7 +68,7 @@ extension ImageWriter {
                 }
             } catch {
                 connection.rollbackIfNeeded()
-                state.touches.merge(touches)
+                if state.rules.failedDrainKeepsTouches { state.touches.merge(touches) }
                 workFailed(work, error: error)
                 ImageCheckpoint.noteFailedWrite(state)
                 if error.meansUnreadableFile { state.resetPending = true }
