@@ -388,6 +388,9 @@ package enum Mutant: String, CaseIterable, Sendable {
     /// (found 2026-12-07 while writing a scenario for `compactionDropsOverlaid`; no world had
     /// a layer over a query until then).
     case collectionLeavesOverlay
+    /// A check given no expiration ignores the store's default expiration, so data past it reads
+    /// fresh (no campaign configured a default expiration before 2026-12-07, night).
+    case defaultExpirationIgnored
 
     /// What the mutant breaks, in a sentence.
     package var summary: String {
@@ -489,6 +492,7 @@ package enum Mutant: String, CaseIterable, Sendable {
         case .failedDrainDropsTouches: "a failed drain drops the names it was to stamp as used, so rows read in that launch age out a launch early"
         case .owedEraseCheckpointPassive: "an erase's owed checkpoint runs passive when a later drain pays it, so the erased pages stay in the WAL"
         case .collectionLeavesOverlay: "collection sweeps the base but leaves the optimistic overlay's merged copies, so the UI sees root fields and records memory no longer holds"
+        case .defaultExpirationIgnored: "a check given no expiration ignores the store's default expiration, so data past it reads fresh"
         case .failedWorkRequeuedBehind: "a failed drain puts its work back behind what was queued while it was in flight, so older data is written over newer"
         case .boundIgnoresInFlight: "the writer's bound leaves out the items a drain has in flight, so it holds more than its bound while one runs"
         case .overflowKeepsEpoch: "an overflow drops the queue without moving its epoch, so a drain in flight that fails puts back the work the overflow dropped"

@@ -135,6 +135,9 @@ struct CoverageFloorTests {
         // root fields from under one (the store's overlay kept them until then).
         "queryRootLayers": 25,  // 73
         "rootFieldsSweptUnderLayers": 3,  // 10
+        // Checks with no expiration of their own, judged by the store's default expiration
+        // (a quarter of the seeds configure one, from 2026-12-07, night).
+        "checksUnderDefaultExpiration": 10,  // 30
     ]
 
     @Test("seeds 0..<24 of the default world reach every counted rule at least as often as the floor")

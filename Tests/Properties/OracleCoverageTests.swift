@@ -104,6 +104,11 @@ struct OracleCoverageTests {
         try oracle.commit(F.header("5", name: "Beth", status: "Alive"), "Header", ["id": .string("5")], now: 500)
         let setBack = oracle.check(operation: "Header", variables: ["id": .string("5")], expiration: 60, now: 400, hasImage: true)
         #expect(setBack.available && setBack.fetchTime == 500 && setBack.freshness == .stale)
+        // A store with a default expiration: a check that brings none is judged by it.
+        oracle.defaultExpiration = 60
+        let byDefault = oracle.check(operation: "Header", variables: ["id": .string("5")], expiration: nil, now: 600, hasImage: true)
+        #expect(byDefault.available && byDefault.freshness == .stale)
+        oracle.defaultExpiration = nil
 
         // A layer of a query's predicted answer writes the query root; a collection with nothing
         // retained then sweeps a root field from under it, and the visible root loses it too.

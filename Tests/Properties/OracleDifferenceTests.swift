@@ -70,11 +70,12 @@ struct OracleDifferenceTests {
         b.fetchesAheadOfClock = 2
         a.rootFieldsSweptUnderLayers = 1
         b.queryRootLayers = 2
+        b.checksUnderDefaultExpiration = 1
         let sum = a + b
         #expect(sum.revivals == 5 && sum.deduplicatedEdges == 1 && sum.powerLossesOntoOlderCommit == 4 && sum.bulkDeletions == 6)
         #expect(sum.fetchesAheadOfClock == 3)
         #expect(sum.queryRootLayers == 2 && sum.rootFieldsSweptUnderLayers == 1)
-        #expect(sum.counters.count == 35 && sum.counters.map(\.value).reduce(0, +) == 22)
+        #expect(sum.counters.count == 36 && sum.counters.map(\.value).reduce(0, +) == 23)
     }
 
     @Test("a campaign shard's coverage reads back from its JSON counter by counter")

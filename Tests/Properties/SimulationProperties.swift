@@ -347,4 +347,20 @@ struct SwarmStoreSettingsTests {
         #expect(drawn.contains { $0.description.contains("store: release buffer") })
         #expect(drawn.contains { !$0.description.contains("store:") })
     }
+
+    @Test("a quarter of the seeds draw a default expiration; a replay header keeps it, and refuses a bad one")
+    func defaultExpiration() throws {
+        let drawn = (0..<200).map { Simulation.swarm(for: $0, world: .standard).store.defaultExpiration }
+        #expect(Set(drawn.compactMap { $0 }) == [10, 60, 300])
+        let share = drawn.filter { $0 != nil }.count
+        #expect(share > 25 && share < 75, "\(share) of 200")
+        let settings = StoreSettings(releaseBufferSize: 2, compactionSlack: 0, defaultExpiration: 60)
+        #expect(try StoreSettings(replayHeader: settings.json) == settings)
+        let old: JSONValue = .object(["releaseBufferSize": .int(1), "compactionSlack": .int(1024)])
+        #expect(try StoreSettings(replayHeader: old)?.defaultExpiration == nil)
+        for bad: JSONValue in [.int(0), .string("60"), .double(-1)] {
+            let header: JSONValue = .object(["releaseBufferSize": .int(1), "compactionSlack": .int(0), "defaultExpiration": bad])
+            #expect(throws: ReplayError.self) { try StoreSettings(replayHeader: header) }
+        }
+    }
 }

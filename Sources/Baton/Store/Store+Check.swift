@@ -36,7 +36,7 @@ extension Store {
         }
         guard available else { return .missing }
         let fetch = fetches[operation]
-        return .available(freshness(of: fetch, expiration: expiration ?? configuration.defaultExpiration), fetchTime: fetch?.time, source: source)
+        return .available(freshness(of: fetch, expiration: expiration ?? (configuration.mutant.isOn(.defaultExpirationIgnored) ? nil : configuration.defaultExpiration)), fetchTime: fetch?.time, source: source)
     }
 
     /// Marks every operation fetched so far as stale; a later fetch makes its operation fresh again.

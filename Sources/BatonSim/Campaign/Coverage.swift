@@ -176,6 +176,7 @@ package struct Coverage: Hashable, Sendable {
         model.heldDrainsFailed = int("heldDrainsFailed")
         model.queryRootLayers = int("queryRootLayers")
         model.rootFieldsSweptUnderLayers = int("rootFieldsSweptUnderLayers")
+        model.checksUnderDefaultExpiration = int("checksUnderDefaultExpiration")
         tornWrites = int("tornWrites")
         directoryEntriesLost = int("directoryEntriesLost")
         failedSyncsDroppingWrites = int("failedSyncsDroppingWrites")

@@ -130,22 +130,28 @@ package struct Swarm: Sendable, CustomStringConvertible {
 /// the release buffer (``Store/Configuration/releaseBufferSize``) is production's 10 for half of
 /// the seeds and 0 to 3 for the rest, since a run releases too few roots to fill ten; the
 /// compaction slack (``Store/Configuration/compactionSlack``) is production's 1,024 or 0, since a
-/// world's few hundred records never leave 1,024 dead ids. A replay file keeps the run's (its
-/// header's `store`; absent: production's).
+/// world's few hundred records never leave 1,024 dead ids; a quarter of the seeds give the store
+/// a default expiration (``Store/Configuration/defaultExpiration``, production's none), which a
+/// check without one of its own applies. A replay file keeps the run's (its header's `store`;
+/// absent: production's).
 package struct StoreSettings: Hashable, Sendable, CustomStringConvertible {
     package var releaseBufferSize: Int
     package var compactionSlack: Int
+    /// Seconds after which a check given no expiration calls a fetch stale (nil: never).
+    package var defaultExpiration: Double?
 
     /// Production's settings.
     package init() {
         let production = Store.Configuration()
         releaseBufferSize = production.releaseBufferSize
         compactionSlack = production.compactionSlack
+        defaultExpiration = production.defaultExpiration
     }
 
-    package init(releaseBufferSize: Int, compactionSlack: Int) {
+    package init(releaseBufferSize: Int, compactionSlack: Int, defaultExpiration: Double? = nil) {
         self.releaseBufferSize = releaseBufferSize
         self.compactionSlack = compactionSlack
+        self.defaultExpiration = defaultExpiration
     }
 
     /// Draws a run's settings from `random` (the swarm's `store` stream).
@@ -153,31 +159,52 @@ package struct StoreSettings: Hashable, Sendable, CustomStringConvertible {
         self.init()
         if !random.chance(0.5) { releaseBufferSize = random.int(0...3) }
         if !random.chance(0.5) { compactionSlack = 0 }
+        // Drawn after the others, so that they stayed put when it came (2026-12-07, night).
+        if random.chance(0.25) { defaultExpiration = random.pick([10.0, 60.0, 300.0]) }
     }
 
-    package var description: String { "release buffer \(releaseBufferSize), compaction slack \(compactionSlack)" }
+    package var description: String {
+        "release buffer \(releaseBufferSize), compaction slack \(compactionSlack)"
+            + (defaultExpiration.map { ", default expiration \($0)" } ?? "")
+    }
 
     /// The settings as a replay file's header holds them.
     package var json: JSONValue {
-        .object(["releaseBufferSize": .int(releaseBufferSize), "compactionSlack": .int(compactionSlack)])
+        var members: [String: JSONValue] = ["releaseBufferSize": .int(releaseBufferSize), "compactionSlack": .int(compactionSlack)]
+        if let defaultExpiration { members["defaultExpiration"] = .double(defaultExpiration) }
+        return .object(members)
     }
 
     /// Reads a replay header's `store` (absent or null: nil, production's).
     package init?(replayHeader value: JSONValue?) throws(ReplayError) {
         guard let value, value != .null else { return nil }
-        guard case .object(let members) = value, Set(members.keys) == ["releaseBufferSize", "compactionSlack"],
+        let message = "\"store\" is {\"releaseBufferSize\": N, \"compactionSlack\": M}, whole numbers of at least 0, and an optional \"defaultExpiration\": seconds above 0"
+        guard case .object(let members) = value,
+            Set(members.keys).isSubset(of: ["releaseBufferSize", "compactionSlack", "defaultExpiration"]),
             case .int(let buffer)? = members["releaseBufferSize"], buffer >= 0,
             case .int(let slack)? = members["compactionSlack"], slack >= 0
-        else {
-            throw ReplayError("\"store\" is {\"releaseBufferSize\": N, \"compactionSlack\": M}, whole numbers of at least 0")
+        else { throw ReplayError(message) }
+        var expiration: Double?
+        if let member = members["defaultExpiration"] {
+            guard let seconds = Self.seconds(member), seconds > 0 else { throw ReplayError(message) }
+            expiration = seconds
         }
-        self.init(releaseBufferSize: buffer, compactionSlack: slack)
+        self.init(releaseBufferSize: buffer, compactionSlack: slack, defaultExpiration: expiration)
+    }
+
+    private static func seconds(_ value: JSONValue) -> Double? {
+        switch value {
+        case .int(let whole): Double(whole)
+        case .double(let number): number.isFinite ? number : nil
+        default: nil
+        }
     }
 
     /// The store's configuration under these settings.
     func configuration(mutant: Mutant?) -> Store.Configuration {
         var configuration = Store.Configuration(releaseBufferSize: releaseBufferSize, mutant: mutant)
         configuration.compactionSlack = compactionSlack
+        configuration.defaultExpiration = defaultExpiration
         configuration.turnEnds = .caller
         return configuration
     }

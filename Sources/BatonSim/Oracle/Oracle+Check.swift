@@ -172,6 +172,8 @@ extension Oracle {
             return ExpectedCheck(available: false, source: nil, fetchTime: nil, freshness: nil, reads: reads)
         }
         let fetch = fetches[identity]
+        if expiration == nil, defaultExpiration != nil, fetch != nil { coverage.checksUnderDefaultExpiration += 1 }
+        let expiration = expiration ?? defaultExpiration
         if expiration != nil, let fetch, fetch.time > now { coverage.fetchesAheadOfClock += 1 }
         return ExpectedCheck(
             available: true, source: source, fetchTime: fetch?.time,

@@ -42,6 +42,8 @@ package struct Oracle: Sendable {
     var releaseBuffer: [Root] = []
     /// How many released roots keep protecting.
     package var releaseBufferSize = 10
+    /// The expiration a check given none applies (the store's configured default; nil: none).
+    package var defaultExpiration: Double?
 
     // MARK: Writer and image
 

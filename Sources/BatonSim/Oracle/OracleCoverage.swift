@@ -73,6 +73,8 @@ package struct OracleCoverage: Hashable, Sendable, Codable {
     package var queryRootLayers = 0
     /// Collection passes that swept query-root fields while such a layer was live.
     package var rootFieldsSweptUnderLayers = 0
+    /// Checks given no expiration, of a fetch the store's default expiration then judged.
+    package var checksUnderDefaultExpiration = 0
 
     package init() {}
 
@@ -98,6 +100,7 @@ package struct OracleCoverage: Hashable, Sendable, Codable {
             ("drainsHeld", drainsHeld), ("collectionsDuringDrains", collectionsDuringDrains),
             ("erasesDuringDrains", erasesDuringDrains), ("heldDrainsFailed", heldDrainsFailed),
             ("queryRootLayers", queryRootLayers), ("rootFieldsSweptUnderLayers", rootFieldsSweptUnderLayers),
+            ("checksUnderDefaultExpiration", checksUnderDefaultExpiration),
         ]
     }
 
@@ -139,6 +142,7 @@ package struct OracleCoverage: Hashable, Sendable, Codable {
         sum.heldDrainsFailed += rhs.heldDrainsFailed
         sum.queryRootLayers += rhs.queryRootLayers
         sum.rootFieldsSweptUnderLayers += rhs.rootFieldsSweptUnderLayers
+        sum.checksUnderDefaultExpiration += rhs.checksUnderDefaultExpiration
         return sum
     }
 }

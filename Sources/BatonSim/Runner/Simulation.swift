@@ -200,6 +200,7 @@ package final class Simulation {
         oracle.writerBound = writerBound
         storeConfiguration = (options.store ?? StoreSettings()).configuration(mutant: options.mutant)
         oracle.releaseBufferSize = storeConfiguration.releaseBufferSize
+        oracle.defaultExpiration = options.store?.defaultExpiration
         disk = SimulatedDisk(seed: diskSeed)
         disk.setTime(milliseconds: Int64(clock.now() * 1000))
         if options.recordsTimeline { timeline = Timeline(title: seed.map { "seed \($0), world \(options.world.name)" } ?? "replay, world \(options.world.name)") }
