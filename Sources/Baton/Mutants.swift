@@ -391,6 +391,9 @@ package enum Mutant: String, CaseIterable, Sendable {
     /// A check given no expiration ignores the store's default expiration, so data past it reads
     /// fresh (no campaign configured a default expiration before 2026-12-07, night).
     case defaultExpirationIgnored
+    /// The store's default expiration overrides the one a check brings (planted 2026-12-07 by a
+    /// helper session, before any campaign configured a default).
+    case defaultExpirationOverrides
 
     /// What the mutant breaks, in a sentence.
     package var summary: String {
@@ -493,6 +496,7 @@ package enum Mutant: String, CaseIterable, Sendable {
         case .owedEraseCheckpointPassive: "an erase's owed checkpoint runs passive when a later drain pays it, so the erased pages stay in the WAL"
         case .collectionLeavesOverlay: "collection sweeps the base but leaves the optimistic overlay's merged copies, so the UI sees root fields and records memory no longer holds"
         case .defaultExpirationIgnored: "a check given no expiration ignores the store's default expiration, so data past it reads fresh"
+        case .defaultExpirationOverrides: "the store's default expiration overrides the expiration a check brings"
         case .failedWorkRequeuedBehind: "a failed drain puts its work back behind what was queued while it was in flight, so older data is written over newer"
         case .boundIgnoresInFlight: "the writer's bound leaves out the items a drain has in flight, so it holds more than its bound while one runs"
         case .overflowKeepsEpoch: "an overflow drops the queue without moving its epoch, so a drain in flight that fails puts back the work the overflow dropped"

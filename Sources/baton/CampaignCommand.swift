@@ -67,7 +67,13 @@ enum CampaignCommand {
             if job, getppid() != parent { return .signal("SIGHUP") }
             return nil
         }
-        let campaign = Campaign(plan: plan, elapsed: elapsed, stop: stop)
+        var campaign = Campaign(plan: plan, elapsed: elapsed, stop: stop)
+        CrashNote.install()
+        CrashNote.set("baton: the process died while replaying the regressions folder; no report was written")
+        campaign.starting = { seed in
+            let rerun = CampaignReport.reproduceCommand(seed: seed, events: settings.events, mutant: settings.mutant, world: settings.world.words)
+            CrashNote.set("baton: seed \(seed) crashed the process (a fault in the store or the simulator); no report was written; rerun it for its backtrace: \(rerun)")
+        }
         return campaign.run { summary, _ in
             if job {
                 print("progress \(summary.seeds) \(summary.events) \(summary.failures.count)")

@@ -44,6 +44,22 @@ struct CampaignProcessTests {
         }
     }
 
+    @Test("a fault that kills a campaign names the seed in flight and the command that reruns it")
+    func crashNamesTheSeed() throws {
+        try TemporaryFolder.with { folder in
+            let running = try BatonProcess.start(["sim", "campaign", "--seeds", "7..", "--events", "20", "--regressions", "none", "--world", "github"], in: folder)
+            #expect(running.waitFor("progress: ", timeout: 60))
+            // A bad memory access as a bug in the store would raise it, while a seed runs.
+            kill(running.process.processIdentifier, SIGSEGV)
+            let result = running.finish()
+            #expect(result.status == SIGSEGV, "the signal still ends the process: \(result.status)")
+            let note = result.errorLines.first { $0.contains("crashed the process") }
+            #expect(note?.hasPrefix("baton: seed ") == true, "\(result.stderr)")
+            #expect(note?.contains("rerun it for its backtrace: swift run baton sim run --seed ") == true)
+            #expect(note?.hasSuffix("--events 20 --world github") == true, "\(note ?? "")")
+        }
+    }
+
     @Test("SIGINT with --jobs 2: the jobs stop, their reports merge, their folder and processes are gone, exit 130")
     func interruptedJobs() throws {
         try TemporaryFolder.with { folder in

@@ -36,7 +36,7 @@ extension Store {
         }
         guard available else { return .missing }
         let fetch = fetches[operation]
-        return .available(freshness(of: fetch, expiration: expiration ?? (configuration.mutant.isOn(.defaultExpirationIgnored) ? nil : configuration.defaultExpiration)), fetchTime: fetch?.time, source: source)
+        return .available(freshness(of: fetch, expiration: effectiveExpiration(expiration)), fetchTime: fetch?.time, source: source)
     }
 
     /// Marks every operation fetched so far as stale; a later fetch makes its operation fresh again.
@@ -47,6 +47,13 @@ extension Store {
     /// The last fetch time of `operation`, if memory knows it.
     public func fetchTime(of operation: OperationIdentity) -> Double? {
         fetches[operation]?.time
+    }
+
+    /// The expiration a check applies: its own, else the store's default.
+    private func effectiveExpiration(_ given: Double?) -> Double? {
+        if configuration.mutant.isOn(.defaultExpirationIgnored) { return given }
+        if configuration.mutant.isOn(.defaultExpirationOverrides) { return configuration.defaultExpiration ?? given }
+        return given ?? configuration.defaultExpiration
     }
 
     func freshness(of fetch: Fetch?, expiration: Double?) -> Availability.Freshness {

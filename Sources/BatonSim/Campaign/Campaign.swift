@@ -36,6 +36,8 @@ package struct Campaign {
     package var elapsed: () -> Double
     /// Asked before each seed and each shrinking replay; a reason ends the campaign.
     package var stop: () -> StopReason?
+    /// Told each seed as it starts (the CLI keeps a line naming it, for a process that dies).
+    package var starting: (UInt64) -> Void = { _ in }
 
     package init(plan: Plan, elapsed: @escaping () -> Double = Campaign.stopwatch(), stop: @escaping () -> StopReason? = { nil }) {
         self.plan = plan
@@ -69,6 +71,7 @@ package struct Campaign {
                 summary.stopped = .maxFailures
                 break
             }
+            starting(seed)
             let outcome = Simulation.run(seed: seed, options: plan.options)
             summary.seeds += 1
             summary.events += outcome.eventsRun
