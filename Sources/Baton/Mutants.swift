@@ -394,6 +394,11 @@ package enum Mutant: String, CaseIterable, Sendable {
     /// The store's default expiration overrides the one a check brings (planted 2026-12-07 by a
     /// helper session, before any campaign configured a default).
     case defaultExpirationOverrides
+    /// A null the server left at a non-null place is taken as propagated only when an error
+    /// names exactly that place, not a place below it, so a server that carried the null part of
+    /// the way up has its response refused (planted 2026-12-07 by a helper session: the simulated
+    /// server never propagates part way, so only a scenario reaches it).
+    case nullNamedOnlyExactly
 
     /// What the mutant breaks, in a sentence.
     package var summary: String {
@@ -497,6 +502,7 @@ package enum Mutant: String, CaseIterable, Sendable {
         case .collectionLeavesOverlay: "collection sweeps the base but leaves the optimistic overlay's merged copies, so the UI sees root fields and records memory no longer holds"
         case .defaultExpirationIgnored: "a check given no expiration ignores the store's default expiration, so data past it reads fresh"
         case .defaultExpirationOverrides: "the store's default expiration overrides the expiration a check brings"
+        case .nullNamedOnlyExactly: "a null left at a non-null place counts as propagated only when an error names exactly that place, so an error below it gets the response refused"
         case .failedWorkRequeuedBehind: "a failed drain puts its work back behind what was queued while it was in flight, so older data is written over newer"
         case .boundIgnoresInFlight: "the writer's bound leaves out the items a drain has in flight, so it holds more than its bound while one runs"
         case .overflowKeepsEpoch: "an overflow drops the queue without moving its epoch, so a drain in flight that fails puts back the work the overflow dropped"

@@ -265,6 +265,10 @@ struct MutantProperties {
         // An erase's checkpoint must fail and a later drain of the same process pay it: seed 104
         // of the default world was the first (172 before held drains), near the bound.
         .owedEraseCheckpointPassive: "owed-erase-checkpoint-truncates.json",
+        // A server must carry a null part of the way up, naming a place below it: the simulated
+        // server places a failed field's null where it fell or carries it all the way, never
+        // part way, so no seed of either world reaches it.
+        .nullNamedOnlyExactly: "null-named-below-its-place.json",
     ]
 
     @Test("a mutant too rare for the bound has a scenario that guards it")

@@ -55,7 +55,7 @@ public enum Ingest {
         let read = try normalizer.response(plan: plan, variables: variables, identity: identity)
         guard !normalizer.violations.isEmpty else { return read }
         // Nulls the server should have propagated: read again with them propagated.
-        let patched = try NullPropagation.patch(response, violations: normalizer.violations, errors: normalizer.errors)
+        let patched = try NullPropagation.patch(response, violations: normalizer.violations, errors: normalizer.errors, mutant: mutant)
         // What the propagated nulls replace must keep the rules too (see NullPropagation.swift).
         if !mutant.isOn(.discardedValuesUnchecked) {
             var checking = Normalizer(scanner: JSONScanner(response), cache: cache, mutant: mutant)

@@ -68,14 +68,15 @@ enum NullPropagation {
     ///
     /// - Throws: the first violation no error names, with its whole path.
     static func patch(
-        _ response: UnsafeRawBufferPointer, violations: [NullViolation], errors: [ResponseError]
+        _ response: UnsafeRawBufferPointer, violations: [NullViolation], errors: [ResponseError], mutant: Mutant? = nil
     ) throws(IngestError) -> [UInt8] {
         let named = errors.compactMap(\.path)
         let paths = try ResponseLocator.paths(of: Set(violations.map(\.target.lowerBound)), in: response)
         var patched = Array(response)
         for violation in violations {
             let path = (paths[violation.target.lowerBound] ?? []) + violation.suffix
-            guard named.contains(where: { $0.starts(with: path) }) else {
+            let exactOnly = mutant.isOn(.nullNamedOnlyExactly)
+            guard named.contains(where: { exactOnly ? $0 == path : $0.starts(with: path) }) else {
                 var error = violation.error
                 error.path = path
                 throw error
