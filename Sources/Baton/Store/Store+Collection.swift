@@ -45,11 +45,11 @@ extension Store {
         }
         // The overlay holds merged copies of the base: what was swept from under a layer (the
         // query root's fields, above all) must leave them too.
+        var changed = swept
         if !layers.isEmpty, !swept.isEmpty, !configuration.mutant.isOn(.collectionLeavesOverlay) {
-            refreshObjects(swept + rebuildOverlay())
-        } else {
-            refreshObjects(swept)
+            changed += rebuildOverlay()
         }
+        refreshObjects(changed)
         if !base.compact(slack: configuration.compactionSlack, mutant: configuration.mutant) { base.reclaimOutlines() }
         return CollectionResult(kept: base.count, swept: swept.count - (sweptRootFields > 0 ? 1 : 0), sweptRootFields: sweptRootFields)
     }

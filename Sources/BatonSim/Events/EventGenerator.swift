@@ -42,7 +42,7 @@ package struct EventGenerator: Sendable {
     private var nextLayer = 1
     /// The operation each optimistic layer stands for (a mutation, or a query whose answer the
     /// app predicted), until it is answered or failed.
-    private var layerMutations: [Int: (operation: String, variables: [String: JSONValue])] = [:]
+    private var layerOperations: [Int: (operation: String, variables: [String: JSONValue])] = [:]
     /// Events left with crash kinds boosted (see ``Swarm/aftershockLength``).
     private var aftershock = 0
     /// A scroll in progress: pages of one connection that follow each other (after a refresh,
@@ -436,7 +436,7 @@ package struct EventGenerator: Sendable {
         }
         let layer = nextLayer
         nextLayer += 1
-        layerMutations[layer] = (operation.name, variables)
+        layerOperations[layer] = (operation.name, variables)
         visit(operation, variables)
         return GeneratedEvent(
             event: .optimistic(layer: layer, operation: operation.name, variables: variables, body: .text(Self.text(predicted))),
@@ -464,8 +464,8 @@ package struct EventGenerator: Sendable {
     /// A mutation: an answer or a failure for a live layer, or a new mutation (an optimistic
     /// layer first, or its plain answer).
     private mutating func mutation(_ context: GenerationContext) -> GeneratedEvent {
-        if let layer = context.liveLayers.first(where: { layerMutations[$0] != nil }), random.chance(0.5) {
-            let pending = layerMutations.removeValue(forKey: layer)!
+        if let layer = context.liveLayers.first(where: { layerOperations[$0] != nil }), random.chance(0.5) {
+            let pending = layerOperations.removeValue(forKey: layer)!
             if random.chance(0.25) { return GeneratedEvent(event: .fail(layer: layer), execution: nil, drift: []) }
             let operation = world.operation(named: pending.operation)!
             let execution = server.execute(operation, variables: pending.variables)
@@ -479,7 +479,7 @@ package struct EventGenerator: Sendable {
         if random.chance(0.6), let optimistic = server.optimisticExecution(operation, variables: variables) {
             let layer = nextLayer
             nextLayer += 1
-            layerMutations[layer] = (operation.name, variables)
+            layerOperations[layer] = (operation.name, variables)
             return GeneratedEvent(
                 event: .optimistic(layer: layer, operation: operation.name, variables: variables, body: .text(Self.text(optimistic))),
                 execution: optimistic, drift: [])
