@@ -69,13 +69,23 @@ enum CampaignCommand {
         }
         var campaign = Campaign(plan: plan, elapsed: elapsed, stop: stop)
         CrashNote.install()
-        CrashNote.set("baton: the process died while replaying the regressions folder; no report was written")
-        campaign.starting = { seed in
-            let rerun = CampaignReport.reproduceCommand(seed: seed, events: settings.events, mutant: settings.mutant, world: settings.world.words)
-            CrashNote.set("baton: seed \(seed) crashed the process (a fault in the store or the simulator); no report was written; rerun it for its backtrace: \(rerun)")
+        if job {
+            // The parent names the seed a death interrupts: the one after those the job's last
+            // report counts.
+            CrashNote.clear()
+        } else {
+            CrashNote.set("baton: the process died while replaying the regressions folder; no report was written")
+            campaign.starting = { seed in
+                let rerun = CampaignReport.reproduceCommand(seed: seed, events: settings.events, mutant: settings.mutant, world: settings.world.words)
+                CrashNote.set("baton: seed \(seed) crashed the process (a fault in the store or the simulator); no report was written; run the campaign with --jobs 2 to go on past it; rerun it for its backtrace: \(rerun)")
+            }
         }
         return campaign.run { summary, _ in
             if job {
+                // The report after every seed, so a job that dies keeps the seeds it ran.
+                if let path = settings.jsonPath {
+                    try? FileWriting.write(Array((prettyJSON(CampaignReport.json(summary, setup: setup(settings))) + "\n").utf8), to: path)
+                }
                 print("progress \(summary.seeds) \(summary.events) \(summary.failures.count)")
                 fflush(nil)
             } else {

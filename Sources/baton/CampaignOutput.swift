@@ -10,7 +10,7 @@ enum CampaignOutput {
     static func print(_ summary: Campaign.Summary, settings: CampaignSettings, failuresOnly: Bool = false) {
         if failuresOnly {
             let failed = failedRegressionLines(summary, settings: settings) + mismatchLines(summary)
-                + (summary.failuresBySeed.isEmpty ? [] : failureLines(summary, settings: settings))
+                + (summary.failuresBySeed.isEmpty ? [] : failureLines(summary, settings: settings)) + faultLines(summary, settings: settings)
             if !failed.isEmpty { Swift.print(failed.joined(separator: "\n")) }
             return
         }
@@ -32,7 +32,23 @@ enum CampaignOutput {
         lines.append("determinism: \(summary.determinismChecked) seeds run twice, \(summary.determinismMismatches.count) mismatches")
         lines += mismatchLines(summary)
         lines += failureLines(summary, settings: settings)
+        lines += faultLines(summary, settings: settings)
         Swift.print(lines.joined(separator: "\n"))
+    }
+
+    /// The seeds that killed their job's process, each with the command whose run prints the
+    /// backtrace (none when no process died).
+    private static func faultLines(_ summary: Campaign.Summary, settings: CampaignSettings) -> [String] {
+        guard !summary.processFaults.isEmpty else { return [] }
+        var lines = ["process faults: \(summary.processFaults.count) seed\(summary.processFaults.count == 1 ? "" : "s") killed a job's process; the job's other seeds ran in a new one"]
+        for fault in summary.processFaults.sorted(by: { $0.seed < $1.seed }).prefix(listed) {
+            lines.append("  seed \(fault.seed): the process died of \(fault.signal) (a fault in the store or the simulator)")
+            lines.append("    rerun it for its backtrace: " + CampaignReport.reproduceCommand(seed: fault.seed, events: settings.events, mutant: settings.mutant, world: settings.world.words))
+        }
+        if summary.processFaults.count > listed {
+            lines.append("  … and \(summary.processFaults.count - listed) more" + (settings.jsonPath.map { ", all listed in \($0)" } ?? " (--json FILE lists them all)"))
+        }
+        return lines
     }
 
     /// The regressions that failed, each with its replay command (none when all passed).

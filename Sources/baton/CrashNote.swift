@@ -29,6 +29,11 @@ enum CrashNote {
         length = bytes.count
     }
 
+    /// Nothing to write: a job of `--jobs`, whose parent reports the seed its death interrupted.
+    static func clear() {
+        length = 0
+    }
+
     /// Writes the line; called only from the signal handler.
     fileprivate static func writeOut() {
         var written = 0

@@ -14,11 +14,16 @@ struct CampaignProcessTests {
 
     /// The processes still alive whose command line mentions `marker`.
     private func processes(mentioning marker: String) -> [String] {
+        processIDs(mentioning: marker).map(\.line)
+    }
+
+    /// The same, with their process ids, in id order.
+    private func processIDs(mentioning marker: String) -> [(id: pid_t, line: String)] {
         let ids = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        return ids.filter { $0.allSatisfy(\.isNumber) }.compactMap { id in
+        return ids.compactMap { Int32($0) }.sorted().compactMap { id in
             guard let data = FileManager.default.contents(atPath: "/proc/\(id)/cmdline") else { return nil }
             let line = String(decoding: data.map { $0 == 0 ? 32 : $0 }, as: UTF8.self)
-            return line.contains(marker) ? line : nil
+            return line.contains(marker) ? (id, line) : nil
         }
     }
 
@@ -57,6 +62,38 @@ struct CampaignProcessTests {
             #expect(note?.hasPrefix("baton: seed ") == true, "\(result.stderr)")
             #expect(note?.contains("rerun it for its backtrace: swift run baton sim run --seed ") == true)
             #expect(note?.hasSuffix("--events 20 --world github") == true, "\(note ?? "")")
+        }
+    }
+
+    @Test("--jobs 2: a job killed by a fault costs its seed in flight, named in the summary and the report; its later seeds run in a new process")
+    func faultInAJob() throws {
+        try TemporaryFolder.with { folder in
+            let temporary = folder.appendingPathComponent("tmp")
+            try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+            let running = try BatonProcess.start(["sim", "campaign", "--seeds", "0..29", "--events", "300", "--jobs", "2", "--json", "report.json",
+                                                  "--regressions", "none"], in: folder, environment: ["TMPDIR": temporary.path])
+            #expect(running.waitFor("progress: ", timeout: 60))
+            Thread.sleep(forTimeInterval: 1.0)
+            // A bad memory access in the store would raise it in the job running that seed.
+            let job = processIDs(mentioning: temporary.path).first { $0.line.contains("job-1.json") }
+            #expect(job != nil, "job 1 is running")
+            if let job { kill(job.id, SIGSEGV) }
+            let result = running.finish()
+            #expect(result.status == 1, "a fault fails the campaign: \(result.stderr)")
+            #expect(result.stdout.contains("process faults: 1 seed killed a job's process"), "\(result.stdout)")
+            #expect(result.stdout.contains("the process died of SIGSEGV"))
+            #expect(result.stdout.contains("rerun it for its backtrace: swift run baton sim run --seed "))
+            let json = try report(folder.appendingPathComponent("report.json"))
+            guard case .array(let faults)? = json["processFaults"], faults.count == 1, case .object(let fault) = faults[0],
+                  case .int(let seed)? = fault.dictionary["seed"], case .object(let seeds)? = json["seeds"] else {
+                Issue.record("one process fault in \(json)")
+                return
+            }
+            #expect(fault.dictionary["signal"] == .string("SIGSEGV"))
+            #expect(seed % 2 == 0 && seed < 30, "job 1 runs the even seeds: \(seed)")
+            #expect(seeds.dictionary["run"] == .int(29), "every other seed ran, the job's later ones in a new process")
+            #expect(json["passed"] == .bool(false))
+            #expect(json["stopped"] == .null)
         }
     }
 

@@ -77,6 +77,13 @@ package enum CampaignReport {
             "passed": .bool(summary.passed),
             "events": .int(summary.events),
             "failures": .array(failures),
+            "processFaults": .array(summary.processFaults.sorted { $0.seed < $1.seed }.map { fault in
+                .object([
+                    "seed": seedJSON(fault.seed),
+                    "signal": .string(fault.signal),
+                    "reproduce": .string(reproduceCommand(seed: fault.seed, events: setup.eventsPerSeed, mutant: setup.mutant, world: setup.worldWords)),
+                ])
+            }),
             "crashes": .object([
                 "kill": .int(summary.crashes.kill), "powerLoss": .int(summary.crashes.powerLoss),
                 "quit": .int(summary.crashes.quit), "drainPartway": .int(summary.crashes.drainPartway),
@@ -132,6 +139,12 @@ package enum CampaignReport {
         if case .object(let d)? = o["determinism"] {
             summary.determinismChecked = int(d["checked"])
             if case .array(let m)? = d["mismatches"] { summary.determinismMismatches = m.compactMap(string) }
+        }
+        if case .array(let faults)? = o["processFaults"] {
+            for item in faults {
+                guard case .object(let f) = item, let seed = seed(f["seed"]), let signal = string(f["signal"]) else { return nil }
+                summary.processFaults.append(Campaign.ProcessFault(seed: seed, signal: signal))
+            }
         }
         if case .array(let failures)? = o["failures"] {
             for item in failures {

@@ -69,11 +69,28 @@ extension Campaign {
         }
     }
 
+    /// A seed whose run killed its job's process (a trap or a bad memory access in the store or
+    /// the simulator): a failure with no replay, since nothing of the run survived but its seed.
+    /// Only a campaign with `--jobs` lives through one; the parent records it and runs the job's
+    /// remaining seeds in a new process.
+    package struct ProcessFault: Hashable, Sendable {
+        package var seed: UInt64
+        /// The signal that ended the process (`SIGILL` for Swift's traps).
+        package var signal: String
+
+        package init(seed: UInt64, signal: String) {
+            self.seed = seed
+            self.signal = signal
+        }
+    }
+
     /// What a campaign found.
     package struct Summary: Sendable {
         package var seeds = 0
         package var events = 0
         package var failures: [Failure] = []
+        /// Seeds that killed their process, in the order the parent met them.
+        package var processFaults: [ProcessFault] = []
         package var crashes = CrashCounts()
         package var statesChecked = 0
         /// The paths the seeds' rules took, added up.
@@ -90,9 +107,9 @@ extension Campaign {
         package var seedsPerSecond: Double { seconds > 0 ? Double(seeds) / seconds : 0 }
         package var eventsPerSecond: Double { seconds > 0 ? Double(events) / seconds : 0 }
 
-        /// True when nothing failed: no seed, no regression, no determinism check.
+        /// True when nothing failed: no seed, no process, no regression, no determinism check.
         package var passed: Bool {
-            failures.isEmpty && determinismMismatches.isEmpty && (regressions?.failures.isEmpty ?? true)
+            failures.isEmpty && processFaults.isEmpty && determinismMismatches.isEmpty && (regressions?.failures.isEmpty ?? true)
         }
 
         /// The failures in seed order.
@@ -105,6 +122,7 @@ extension Campaign {
             seeds += other.seeds
             events += other.events
             failures += other.failures
+            processFaults += other.processFaults
             crashes = crashes + other.crashes
             statesChecked += other.statesChecked
             coverage = coverage + other.coverage
