@@ -399,6 +399,21 @@ package enum Mutant: String, CaseIterable, Sendable {
     /// the way up has its response refused (planted 2026-12-07 by a helper session: the simulated
     /// server never propagates part way, so only a scenario reaches it).
     case nullNamedOnlyExactly
+    /// A response without data (errors only: a refused request) stamps its operation's fetch
+    /// time, so a check reads the operation fresh though nothing was refreshed (planted
+    /// 2026-12-07 by a helper session: only GitHub's world, whose root fields are non-null, sent
+    /// such a response until the server refused requests in every world).
+    case errorsOnlyStampsFetch
+    /// A commit compares a record's new data with its old by Swift's `==` on text, so a value
+    /// renewed into its Unicode twin (`café` decomposed after precomposed) counts as unchanged
+    /// and the old bytes stay (planted 2026-12-07 by a helper session; the simulated server never
+    /// renewed a value into its twin until then).
+    case stringsCompareCanonically
+    /// Collection marks only the overlay's version of a record a layer touches, not its base
+    /// version, so records only the base links to are swept while the layer lives, and come back
+    /// missing once it ends (planted 2026-12-07 by a helper session: caught first at seed 76 of
+    /// the default world).
+    case markSkipsBaseOfOverlaid
 
     /// What the mutant breaks, in a sentence.
     package var summary: String {
@@ -502,6 +517,9 @@ package enum Mutant: String, CaseIterable, Sendable {
         case .collectionLeavesOverlay: "collection sweeps the base but leaves the optimistic overlay's merged copies, so the UI sees root fields and records memory no longer holds"
         case .defaultExpirationIgnored: "a check given no expiration ignores the store's default expiration, so data past it reads fresh"
         case .defaultExpirationOverrides: "the store's default expiration overrides the expiration a check brings"
+        case .markSkipsBaseOfOverlaid: "collection marks only the overlay's version of a record a layer touches, so what only its base links to is swept"
+        case .stringsCompareCanonically: "a commit compares a record's text by Swift's `==`, so a value renewed into its Unicode twin keeps its old bytes"
+        case .errorsOnlyStampsFetch: "a response with errors and no data stamps its operation's fetch time, so a check reads stale data as fresh"
         case .nullNamedOnlyExactly: "a null left at a non-null place counts as propagated only when an error names exactly that place, so an error below it gets the response refused"
         case .failedWorkRequeuedBehind: "a failed drain puts its work back behind what was queued while it was in flight, so older data is written over newer"
         case .boundIgnoresInFlight: "the writer's bound leaves out the items a drain has in flight, so it holds more than its bound while one runs"
@@ -537,5 +555,14 @@ extension Optional where Wrapped == Mutant {
         #else
         false
         #endif
+    }
+}
+
+extension Mutant {
+    /// Whether two values print alike when their text is compared by Swift's `==` (canonical
+    /// equivalence): the comparison `stringsCompareCanonically` puts in place of the store's
+    /// byte comparison.
+    static func canonicallyEqual<T>(_ a: T, _ b: T) -> Bool {
+        String(describing: a) == String(describing: b)
     }
 }

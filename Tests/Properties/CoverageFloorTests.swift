@@ -27,7 +27,7 @@ struct CoverageFloorTests {
         "connectionFirstPages": 30,  // 130
         "connectionAppends": 5,  // 22
         "connectionPrepends": 3,  // 14
-        "connectionRefreshes": 3,  // 12
+        "connectionRefreshes": 2,  // 12; 2 since refused requests moved the seeds (2026-12-07, late night)
         "connectionIgnoredPages": 50,  // 225
         "deduplicatedEdges": 1,  // 2: a scrolled feed grows at its top between pages (0 before)
         "powerLossesOntoOlderCommit": 20,  // 91
@@ -138,6 +138,10 @@ struct CoverageFloorTests {
         // Checks with no expiration of their own, judged by the store's default expiration
         // (a quarter of the seeds configure one, from 2026-12-07, night).
         "checksUnderDefaultExpiration": 10,  // 30
+        // Responses with errors and no data: requests the server refused (one query or mutation
+        // in 48, from 2026-12-07, late night; the default world sent none before, its root
+        // fields being nullable).
+        "responsesWithoutData": 8,  // 24
     ]
 
     @Test("seeds 0..<24 of the default world reach every counted rule at least as often as the floor")

@@ -121,6 +121,11 @@ struct OracleCoverageTests {
         #expect(!underLayer.sweptRootFields.isEmpty)
         #expect(oracle.visible(OracleText("client:root"))?.cells.keys.contains { $0.description.contains("\"9\"") } == false)
 
+        // The server refuses a request: errors only, no data, and no fetch time stamped.
+        let refused = try OracleFixture.text(#"{"errors":[{"message":"API rate limit exceeded"}]}"#, "Header", eight)
+        let refusal = oracle.serverCommit(refused, operation: "Header", variables: eight, now: 700, answering: nil)
+        #expect(refusal.changed.isEmpty && refusal.batch.fetch == nil)
+
         for (name, value) in oracle.coverage.counters {
             #expect(value > 0, "\(name) was never reached")
         }

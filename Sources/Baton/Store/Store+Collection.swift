@@ -15,7 +15,7 @@ extension Store {
     @discardableResult
     public func collect() -> CollectionResult {
         needsCollection = false
-        var mark = MarkWalk(capacity: base.idCount, queryRoot: base.id(of: .queryRoot), overlay: overlay)
+        var mark = MarkWalk(capacity: base.idCount, queryRoot: base.id(of: .queryRoot), overlay: overlay, mutant: configuration.mutant)
         for root in retention.protecting {
             mark.mark(root, in: &base)
         }
@@ -71,11 +71,13 @@ struct MarkWalk {
     private let queryRoot: Int
     private let overlay: [RecordKey: RecordData]
     private var plan = WalkPlan(variables: Variables(), capacity: 0)
+    private let mutant: Mutant?
 
-    init(capacity: Int, queryRoot: Int?, overlay: [RecordKey: RecordData]) {
+    init(capacity: Int, queryRoot: Int?, overlay: [RecordKey: RecordData], mutant: Mutant? = nil) {
         self.marked = IDSet(capacity: capacity)
         self.queryRoot = queryRoot ?? -1
         self.overlay = overlay
+        self.mutant = mutant
     }
 
     /// Marks what `root` reaches. What was reached under other variables says nothing here, so
@@ -90,7 +92,8 @@ struct MarkWalk {
         guard plan.reached[node].insert(id) else { return }
         marked.insert(id)
         let flags = memory.flags[id]
-        if flags.contains(.present) && !flags.contains(.deleted) {
+        let baseSkipped = mutant.isOn(.markSkipsBaseOfOverlaid) && flags.contains(.overlaid) && overlay[memory.keys[id]] != nil
+        if flags.contains(.present) && !flags.contains(.deleted) && !baseSkipped {
             let type = Int(memory.types[id])
             if plan.steps(node, type: type) == nil { plan.resolve(node, type: type, typename: memory.typenames[type]) }
             if id == queryRoot {

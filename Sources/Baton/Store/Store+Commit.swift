@@ -48,6 +48,7 @@ extension Store {
             let id = base.intern(write.key)
             let old = base.data[id]
             guard old != write.data else { continue }
+            if configuration.mutant.isOn(.stringsCompareCanonically), let old, Mutant.canonicallyEqual(old, write.data) { continue }
             if !droppedLink, let old, Self.dropsLink(from: old, to: write.data, mutant: configuration.mutant) { droppedLink = true }
             base.set(id: id, write.data)
             changed.append((id, write.holdsEarlierCells))
@@ -63,7 +64,8 @@ extension Store {
         }
         var fetchStamp: FetchStamp?
         // A response without data (errors only) refreshes nothing, so it stamps no fetch time.
-        if kind == .server, let operation = changeSet.operation, !changeSet.records.isEmpty {
+        if kind == .server, let operation = changeSet.operation,
+           !changeSet.records.isEmpty || configuration.mutant.isOn(.errorsOnlyStampsFetch) {
             let time = clock.now()
             fetches[operation] = Fetch(time: time, sequence: commitSequence)
             fetchStamp = FetchStamp(operation: operation, time: time)

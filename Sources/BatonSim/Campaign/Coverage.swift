@@ -177,6 +177,7 @@ package struct Coverage: Hashable, Sendable {
         model.queryRootLayers = int("queryRootLayers")
         model.rootFieldsSweptUnderLayers = int("rootFieldsSweptUnderLayers")
         model.checksUnderDefaultExpiration = int("checksUnderDefaultExpiration")
+        model.responsesWithoutData = int("responsesWithoutData")
         tornWrites = int("tornWrites")
         directoryEntriesLost = int("directoryEntriesLost")
         failedSyncsDroppingWrites = int("failedSyncsDroppingWrites")

@@ -81,6 +81,8 @@ package struct EventGenerator: Sendable {
     private var heldDrains: SimRandom
     /// Draws whether a query's answer comes first as an optimistic layer: a stream of its own.
     private var queryLayers: SimRandom
+    /// Whether the server refuses a request (``refusalChance``), and why: a stream of its own.
+    private var refusals: SimRandom
     /// Events left before the drain in flight is let finish (0: none in flight).
     private var heldDrainEventsLeft = 0
     /// Draws whether a step of the clock sets it back, and how far: a stream of its own.
@@ -120,6 +122,7 @@ package struct EventGenerator: Sendable {
         erases = random.split("erases")
         heldDrains = random.split("heldDrains")
         queryLayers = random.split("queryLayers")
+        refusals = random.split("refusals")
         server = Server(world: world, random: random.split("world"), configuration: swarm.server)
         drawer = VariableDrawer(random: random.split("variables"))
         let answered = world.operations.filter { !world.settings.unansweredOperations.contains($0.name) }
@@ -157,6 +160,11 @@ package struct EventGenerator: Sendable {
     /// ``queryLayerLimit`` layers are live: one in sixteen. Such a layer is the only one that
     /// writes the query root (a mutation's lies under the mutation root).
     static let queryLayerChance = 1.0 / 16
+    /// How often the server refuses a query's or a mutation's request before executing it (a
+    /// rate limit, a failed authentication): errors only, no `data`, as every real server sends
+    /// now and then. Until 2026-12-07 only a world whose root fields are non-null could send a
+    /// response without data.
+    static let refusalChance = 1.0 / 48
     static let queryLayerLimit = 3
     static let heldDrainMaxEvents = 4
     static let collectionInFlightChance = 1.0 / 4
@@ -445,9 +453,16 @@ package struct EventGenerator: Sendable {
 
     /// The server's answer to `operation` under `variables`.
     private mutating func answer(_ operation: WorldOperation, variables: [String: JSONValue]) -> GeneratedEvent {
-        let execution = server.execute(operation, variables: variables)
+        let execution = executed(operation, variables: variables)
         visit(operation, variables)
         return delivered(operation, variables, execution)
+    }
+
+    /// The server's execution of `operation`, or now and then (``refusalChance``) its refusal
+    /// of the request, which leaves its state as it was.
+    private mutating func executed(_ operation: WorldOperation, variables: [String: JSONValue]) -> Execution {
+        if refusals.chance(Self.refusalChance) { return server.refuse(draw: refusals.next()) }
+        return server.execute(operation, variables: variables)
     }
 
     /// One of the world's recorded responses, as it was received or now and then garbled on its
@@ -468,7 +483,7 @@ package struct EventGenerator: Sendable {
             let pending = layerOperations.removeValue(forKey: layer)!
             if random.chance(0.25) { return GeneratedEvent(event: .fail(layer: layer), execution: nil, drift: []) }
             let operation = world.operation(named: pending.operation)!
-            let execution = server.execute(operation, variables: pending.variables)
+            let execution = executed(operation, variables: pending.variables)
             return GeneratedEvent(
                 event: .answer(layer: layer, operation: operation.name, variables: pending.variables, body: .text(Self.text(execution))),
                 execution: execution, drift: [])
@@ -484,7 +499,7 @@ package struct EventGenerator: Sendable {
                 event: .optimistic(layer: layer, operation: operation.name, variables: variables, body: .text(Self.text(optimistic))),
                 execution: optimistic, drift: [])
         }
-        return delivered(operation, variables, server.execute(operation, variables: variables))
+        return delivered(operation, variables, executed(operation, variables: variables))
     }
 
     /// The server's answer as a response event: as sent, or now and then garbled on its way

@@ -58,6 +58,8 @@ extension Oracle {
         if response.hasData {
             fetches[identity] = Fetch(time: now, order: serverCommits)
             effect.batch.fetch = (identity, now)
+        } else {
+            coverage.responsesWithoutData += 1
         }
         if !layers.isEmpty || !overlay.isEmpty {
             if let layer { layers.removeAll { $0.id == layer } }

@@ -75,6 +75,9 @@ package struct OracleCoverage: Hashable, Sendable, Codable {
     package var rootFieldsSweptUnderLayers = 0
     /// Checks given no expiration, of a fetch the store's default expiration then judged.
     package var checksUnderDefaultExpiration = 0
+    /// Server responses with no data, errors only: a request the server refused, or a null that
+    /// reached `data`.
+    package var responsesWithoutData = 0
 
     package init() {}
 
@@ -100,7 +103,7 @@ package struct OracleCoverage: Hashable, Sendable, Codable {
             ("drainsHeld", drainsHeld), ("collectionsDuringDrains", collectionsDuringDrains),
             ("erasesDuringDrains", erasesDuringDrains), ("heldDrainsFailed", heldDrainsFailed),
             ("queryRootLayers", queryRootLayers), ("rootFieldsSweptUnderLayers", rootFieldsSweptUnderLayers),
-            ("checksUnderDefaultExpiration", checksUnderDefaultExpiration),
+            ("checksUnderDefaultExpiration", checksUnderDefaultExpiration), ("responsesWithoutData", responsesWithoutData),
         ]
     }
 
@@ -143,6 +146,7 @@ package struct OracleCoverage: Hashable, Sendable, Codable {
         sum.queryRootLayers += rhs.queryRootLayers
         sum.rootFieldsSweptUnderLayers += rhs.rootFieldsSweptUnderLayers
         sum.checksUnderDefaultExpiration += rhs.checksUnderDefaultExpiration
+        sum.responsesWithoutData += rhs.responsesWithoutData
         return sum
     }
 }

@@ -93,6 +93,9 @@ struct ExecutionResult {
     /// When a null reached `data` and the server leaves nulls where they fall: the root object it
     /// writes instead of `null`.
     var writtenData: ProvenanceValue?
+    /// A request error: the server refused the request before executing it, so the response has
+    /// no `data` member and its errors no `path` (the specification's "request error").
+    var refused = false
 }
 
 /// A connection a probe execution passed through, for the variable drawer: which variables page it,

@@ -6,6 +6,8 @@ struct ResponseWriter {
     let style: JSONStyle
     var random: SimRandom
     private var bytes: [UInt8] = []
+    /// Whether the response being written is a refused request's (``ExecutionResult/refused``).
+    private var refused = false
 
     init(style: JSONStyle, random: SimRandom) {
         self.style = style
@@ -16,10 +18,12 @@ struct ResponseWriter {
     /// data's provenance with every object's fields in the order they were written (a shuffled
     /// style writes members out of execution order, and a reader meets them in this order).
     mutating func response(_ result: ExecutionResult) -> (bytes: [UInt8], data: ProvenanceObject?) {
+        refused = result.refused
         var written: ProvenanceObject?
         bytes = []
         bytes.reserveCapacity(512)
-        var members = ["data"]
+        // A refused request's response has errors and no `data` member at all.
+        var members = result.refused ? [] : ["data"]
         if !result.errors.isEmpty {
             if style.errorsFirst { members.insert("errors", at: 0) } else { members.append("errors") }
         }
@@ -160,7 +164,8 @@ struct ResponseWriter {
 
     private mutating func error(_ raised: RaisedError) {
         let others = raised.error.otherMembers ?? []
-        var members: [ErrorMember] = [.message, .path] + others.indices.map(ErrorMember.other)
+        // An error raised before execution (a refused request) names no place in the response.
+        var members: [ErrorMember] = [.message] + (refused ? [] : [.path]) + others.indices.map(ErrorMember.other)
         if raised.error.extensions != nil { members.append(.extensions) }
         token(UInt8(ascii: "{"))
         for (position, member) in order(members.count).map({ members[$0] }).enumerated() {

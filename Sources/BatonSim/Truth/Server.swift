@@ -73,6 +73,22 @@ package struct Server: Sendable {
         return finish(result)
     }
 
+    /// The server's refusal of a request before executing it (a rate limit, a failed
+    /// authentication, a query too costly): errors only, no `data`, the state unchanged. `draw`
+    /// picks the reason.
+    package mutating func refuse(draw: UInt64) -> Execution {
+        let reasons: [(message: String, code: String)] = [
+            ("API rate limit exceeded", "RATE_LIMITED"),
+            ("This endpoint requires you to be authenticated.", "UNAUTHENTICATED"),
+            ("Query has complexity of 1312, which exceeds max complexity of 1000", "MAX_COMPLEXITY_EXCEEDED"),
+            ("Service temporarily unavailable; try again later \u{1F6A7}", "SERVICE_UNAVAILABLE"),
+        ]
+        let reason = reasons[Int(draw % UInt64(reasons.count))]
+        let extensions = draw & 0x10 == 0 ? [ProvenanceMember("code", .string(reason.code))] : nil
+        let error = ProvenanceError(message: reason.message, path: [], extensions: extensions)
+        return finish(ExecutionResult(data: nil, errors: [RaisedError(error: error, location: nil, field: nil)], refused: true))
+    }
+
     /// The response a client would write before the server answers: for a mutation, the
     /// payload executed against a copy of the state with the edit applied and guessed values
     /// (strings `optimistic <field>`) in the fields it renews; for a query, its answer from the
