@@ -2,7 +2,10 @@
 public enum BatchKind: Sendable {
     /// Server data: stamps the operation's fetch time and reaches the image.
     case server
-    /// The runtime's own writes (hydration, tools): never written back to the image.
+    /// The runtime's own writes of what the image already holds (as hydration's): the commit
+    /// stamps no fetch time and hands the writer nothing. Memory holds the cells all the same, so
+    /// a later server commit's snapshot of the same record carries them to the image with the
+    /// rest; client-only state that must never reach the disk belongs in an optimistic layer.
     case local
 }
 
