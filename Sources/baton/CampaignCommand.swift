@@ -22,7 +22,10 @@ enum CampaignCommand {
         var summary: Campaign.Summary
         var problems: [String] = []
         if settings.jobs > 1 {
+            CrashNote.install()
+            CrashNote.set(CrashNote.duringRegressions)
             let regressions = settings.regressions.map { RegressionFolder(path: $0).replayAll(mutant: settings.mutant, world: settings.world.world) }
+            CrashNote.set("baton: the campaign's own process died of a fault while its jobs ran; no report was written")
             let jobs = CampaignJobs(settings: settings, signals: signals, display: display, elapsed: elapsed,
                                     failuresBefore: regressions?.failures.count ?? 0)
             (summary, problems) = try jobs.run()
@@ -74,7 +77,7 @@ enum CampaignCommand {
             // report counts.
             CrashNote.clear()
         } else {
-            CrashNote.set("baton: the process died while replaying the regressions folder; no report was written")
+            CrashNote.set(CrashNote.duringRegressions)
             campaign.starting = { seed in
                 let rerun = CampaignReport.reproduceCommand(seed: seed, events: settings.events, mutant: settings.mutant, world: settings.world.words)
                 CrashNote.set("baton: seed \(seed) crashed the process (a fault in the store or the simulator); no report was written; run the campaign with --jobs 2 to go on past it; rerun it for its backtrace: \(rerun)")

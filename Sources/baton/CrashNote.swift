@@ -29,6 +29,10 @@ enum CrashNote {
         length = bytes.count
     }
 
+    /// The line for a death while the regressions folder replays, before any seed.
+    static let duringRegressions = "baton: the process died while replaying the regressions folder; no report was written; "
+        + "run the seeds with --regressions none, and each file with sim replay, to find it"
+
     /// Nothing to write: a job of `--jobs`, whose parent reports the seed its death interrupted.
     static func clear() {
         length = 0
