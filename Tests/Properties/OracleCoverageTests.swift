@@ -125,6 +125,10 @@ struct OracleCoverageTests {
         let refused = try OracleFixture.text(#"{"errors":[{"message":"API rate limit exceeded"}]}"#, "Header", eight)
         let refusal = oracle.serverCommit(refused, operation: "Header", variables: eight, now: 700, answering: nil)
         #expect(refusal.changed.isEmpty && refusal.batch.fetch == nil)
+        // A name renewed into its Unicode twin: equal by Swift's `==`, a change all the same.
+        try oracle.commit(F.header("8", name: "Caf\u{E9}", status: "Alive"), "Header", eight)
+        let twin = try oracle.commit(F.header("8", name: "Cafe\u{301}", status: "Alive"), "Header", eight)
+        #expect(twin.changed == [OracleText("Character:8")])
 
         for (name, value) in oracle.coverage.counters {
             #expect(value > 0, "\(name) was never reached")

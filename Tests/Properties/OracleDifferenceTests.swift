@@ -72,12 +72,13 @@ struct OracleDifferenceTests {
         b.queryRootLayers = 2
         b.checksUnderDefaultExpiration = 1
         a.responsesWithoutData = 2
+        b.twinRenewals = 1
         let sum = a + b
         #expect(sum.revivals == 5 && sum.deduplicatedEdges == 1 && sum.powerLossesOntoOlderCommit == 4 && sum.bulkDeletions == 6)
         #expect(sum.fetchesAheadOfClock == 3)
         #expect(sum.queryRootLayers == 2 && sum.rootFieldsSweptUnderLayers == 1)
-        #expect(sum.responsesWithoutData == 2)
-        #expect(sum.counters.count == 37 && sum.counters.map(\.value).reduce(0, +) == 25)
+        #expect(sum.responsesWithoutData == 2 && sum.twinRenewals == 1)
+        #expect(sum.counters.count == 38 && sum.counters.map(\.value).reduce(0, +) == 26)
     }
 
     @Test("a campaign shard's coverage reads back from its JSON counter by counter")

@@ -178,6 +178,7 @@ package struct Coverage: Hashable, Sendable {
         model.rootFieldsSweptUnderLayers = int("rootFieldsSweptUnderLayers")
         model.checksUnderDefaultExpiration = int("checksUnderDefaultExpiration")
         model.responsesWithoutData = int("responsesWithoutData")
+        model.twinRenewals = int("twinRenewals")
         tornWrites = int("tornWrites")
         directoryEntriesLost = int("directoryEntriesLost")
         failedSyncsDroppingWrites = int("failedSyncsDroppingWrites")

@@ -47,6 +47,7 @@ extension Oracle {
         var before: [OracleText: OracleRecord?] = [:]
         for key in overlay.keys { before[key] = .some(visible(key)) }
         for (key, record) in writes where base[key] != record {
+            if let old = base[key] { coverage.twinRenewals += Self.twinRenewals(from: old, to: record) }
             effect.changed.append(key)
             if before[key] == nil { before[key] = .some(visible(key)) }
         }
@@ -129,5 +130,18 @@ extension Oracle {
         coverage.connectionRefreshes += report.refreshes
         coverage.connectionIgnoredPages += report.ignoredPages
         coverage.deduplicatedEdges += report.deduplicatedEdges
+    }
+}
+
+extension Oracle {
+    /// The string cells a commit renews into their Unicode twin: different bytes, equal by
+    /// Swift's `==` (`café` decomposed after precomposed). A store that compared text by `==`
+    /// would keep the old bytes.
+    static func twinRenewals(from old: OracleRecord, to new: OracleRecord) -> Int {
+        new.cells.reduce(0) { count, entry in
+            guard case .string(let text) = entry.value.value, case .string(let previous)? = old.cells[entry.key]?.value,
+                  text != previous, text.string == previous.string else { return count }
+            return count + 1
+        }
     }
 }

@@ -78,6 +78,9 @@ package struct OracleCoverage: Hashable, Sendable, Codable {
     /// Server responses with no data, errors only: a request the server refused, or a null that
     /// reached `data`.
     package var responsesWithoutData = 0
+    /// String cells a server commit renewed into their Unicode twin (equal by Swift's `==`,
+    /// different in bytes).
+    package var twinRenewals = 0
 
     package init() {}
 
@@ -104,6 +107,7 @@ package struct OracleCoverage: Hashable, Sendable, Codable {
             ("erasesDuringDrains", erasesDuringDrains), ("heldDrainsFailed", heldDrainsFailed),
             ("queryRootLayers", queryRootLayers), ("rootFieldsSweptUnderLayers", rootFieldsSweptUnderLayers),
             ("checksUnderDefaultExpiration", checksUnderDefaultExpiration), ("responsesWithoutData", responsesWithoutData),
+            ("twinRenewals", twinRenewals),
         ]
     }
 
@@ -147,6 +151,7 @@ package struct OracleCoverage: Hashable, Sendable, Codable {
         sum.rootFieldsSweptUnderLayers += rhs.rootFieldsSweptUnderLayers
         sum.checksUnderDefaultExpiration += rhs.checksUnderDefaultExpiration
         sum.responsesWithoutData += rhs.responsesWithoutData
+        sum.twinRenewals += rhs.twinRenewals
         return sum
     }
 }

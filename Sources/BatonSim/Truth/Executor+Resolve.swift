@@ -60,7 +60,7 @@ extension Executor {
         }
         if named.isLeaf {
             if let set = state.setValues[slot] { return Self.resolved(set) }
-            if configuration.canonicalTwins, named.name == "String", definition.type.listDepth == 0,
+            if named.name == "String", definition.type.listDepth == 0,
                let twin = ServerValues.twin(ServerHash.of(salt, object.identity, ServerHash.of(name), argumentsHash), field: name, version: version) {
                 return .scalar(.string(twin))
             }

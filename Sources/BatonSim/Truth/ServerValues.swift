@@ -26,14 +26,14 @@ enum ServerValues {
         }
     }
 
-    /// For one `String` field in six of a seed with canonical twins, a value whose every renewal
+    /// For one `String` field in eight, a value whose every renewal
     /// flips between `café` precomposed and decomposed: the next version equal to the last by
     /// Swift's `==` and different in its bytes, as a server that normalizes text now and then
     /// sends it. A store that compares values with `==` keeps the old bytes. `stable` is the
     /// field's hash without its version; nil for the other fields.
     static func twin(_ stable: UInt64, field: String, version: Int) -> String? {
         let mixed = ServerHash.mix(stable ^ 0x7477_696E)
-        guard mixed % 6 == 0 else { return nil }
+        guard mixed % 8 == 0 else { return nil }
         return version % 2 == 0 ? "\(field) caf\u{E9} \(mixed % 100)" : "\(field) cafe\u{301} \(mixed % 100)"
     }
 
