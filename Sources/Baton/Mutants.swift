@@ -414,6 +414,17 @@ package enum Mutant: String, CaseIterable, Sendable {
     /// missing once it ends (planted 2026-12-07 by a helper session: caught first at seed 76 of
     /// the default world).
     case markSkipsBaseOfOverlaid
+    /// A variable given as an explicit `null` takes its declared default, though only a variable
+    /// not given does (planted 2026-12-07, late night, by a helper session: the generator never
+    /// sends null for a variable with a default, so only a scenario reaches it).
+    case explicitNullTakesDefault
+    /// Variables the operation does not declare (an app's shared variables dictionary) stay in
+    /// its variables and its identity (planted 2026-12-07, late night, by a helper session: the
+    /// generator sends declared variables only).
+    case undeclaredVariablesKept
+    /// A read's `missing` lists one place past its limit of 20 (planted 2026-12-07, late night,
+    /// by a helper session: no generated read misses more than 20 places).
+    case missingLimitOffByOne
 
     /// What the mutant breaks, in a sentence.
     package var summary: String {
@@ -517,6 +528,9 @@ package enum Mutant: String, CaseIterable, Sendable {
         case .collectionLeavesOverlay: "collection sweeps the base but leaves the optimistic overlay's merged copies, so the UI sees root fields and records memory no longer holds"
         case .defaultExpirationIgnored: "a check given no expiration ignores the store's default expiration, so data past it reads fresh"
         case .defaultExpirationOverrides: "the store's default expiration overrides the expiration a check brings"
+        case .explicitNullTakesDefault: "a variable given as an explicit null takes its default value"
+        case .undeclaredVariablesKept: "variables the operation does not declare stay in its variables and its identity"
+        case .missingLimitOffByOne: "a read's list of missing places holds 21 places, one past its limit"
         case .markSkipsBaseOfOverlaid: "collection marks only the overlay's version of a record a layer touches, so what only its base links to is swept"
         case .stringsCompareCanonically: "a commit compares a record's text by Swift's `==`, so a value renewed into its Unicode twin keeps its old bytes"
         case .errorsOnlyStampsFetch: "a response with errors and no data stamps its operation's fetch time, so a check reads stale data as fresh"

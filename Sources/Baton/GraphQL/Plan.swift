@@ -61,6 +61,9 @@ public final class Plan: Sendable {
     let shapes = ShapeCacheSlot()
     /// False only under the `inputsNotCoerced` mutant: variables are kept as given.
     let coercesInputs: Bool
+    /// The bug the plan's variables put back, if any (`explicitNullTakesDefault`,
+    /// `undeclaredVariablesKept`).
+    let mutant: Mutant?
 
     public convenience init(
         kind: OperationKind, name: String?, rootTypename: String,
@@ -77,6 +80,7 @@ public final class Plan: Sendable {
         variableDefinitions: [VariableDefinition], selections: SelectionSet, schema: Schema?, mutant: Mutant?
     ) {
         self.coercesInputs = !mutant.isOn(.inputsNotCoerced)
+        self.mutant = mutant
         self.kind = kind
         self.name = name
         self.rootTypename = rootTypename
@@ -123,13 +127,17 @@ public final class Plan: Sendable {
         var values: [String: JSONValue] = [:]
         for definition in variableDefinitions {
             var value = provided[definition.name]
-            if value == nil { value = definition.defaultValue }
+            // Only a variable not given takes its default: an explicit null stays null.
+            if value == nil || (value == .null && mutant.isOn(.explicitNullTakesDefault)) { value = definition.defaultValue ?? value }
             do throws(InputProblem) {
                 try coercion.check(value, as: definition.type)
             } catch {
                 throw VariableError(variable: definition.name, path: error.path, message: error.message)
             }
             if let value { values[definition.name] = coercesInputs ? rewrite.json(value, as: definition.type) : value }
+        }
+        if mutant.isOn(.undeclaredVariablesKept) {
+            for (name, value) in provided where !variableDefinitions.contains(where: { $0.name == name }) { values[name] = value }
         }
         return Variables(checked: values, signature: variableSignature)
     }

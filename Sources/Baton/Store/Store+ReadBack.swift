@@ -116,7 +116,7 @@ struct ReadBackWalk {
     /// The read is incomplete: notes where, below the current path and `step`.
     private mutating func noteMissing(_ step: PathStep? = nil) {
         complete = false
-        guard missing.count < ReadResult.missingLimit else { return }
+        guard missing.count < ReadResult.missingLimit + (store.configuration.mutant.isOn(.missingLimitOffByOne) ? 1 : 0) else { return }
         missing.append((path + (step.map { [$0] } ?? [])).map(\.text).joined(separator: "."))
     }
 
