@@ -272,8 +272,6 @@ struct MutantProperties {
         // An explicit null for a variable with a default: the variable drawer never sends one
         // (condition variables are drawn as Booleans), so no seed of either world reaches it.
         .explicitNullTakesDefault: "explicit-null-variable-keeps-null.json",
-        // A variable the operation does not declare: the drawer sends declared variables only.
-        .undeclaredVariablesKept: "undeclared-variable-dropped.json",
         // A read missing more than 20 places: a read stops at a list's first missing item and
         // lists hold at most five, so none in 600 seeds of either world.
         .missingLimitOffByOne: "missing-lists-twenty-places.json",

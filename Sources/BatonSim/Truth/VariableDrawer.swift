@@ -4,13 +4,15 @@ import Baton
 /// send them: ids of entities that exist (sometimes deleted or unknown ones), small page sizes,
 /// cursors that join the pages this server last answered (sometimes other real ones, sometimes
 /// stale ones), booleans for `@include`/`@skip`, enum values, strings from a small set that
-/// includes tricky ones, and input objects.
+/// includes tricky ones, and input objects; now and then one more the operation does not declare.
 package struct VariableDrawer: Sendable {
     private var random: SimRandom
     /// How values are spelled: a stream of its own, so respelling moves no other choice.
     private var spelling: SimRandom
     /// Whether a screen takes the filters the last one used: a stream of its own.
     private var sharing: SimRandom
+    /// Whether the app sends a variable the operation does not declare: a stream of its own.
+    private var extras: SimRandom
     /// The value last drawn for each plain variable, by its name and type: what a screen that
     /// shares the last screen's filters sends again.
     private var lastValues: [FilterKey: JSONValue] = [:]
@@ -25,7 +27,19 @@ package struct VariableDrawer: Sendable {
         self.random = random
         spelling = random.split("spelling")
         sharing = random.split("sharing")
+        extras = random.split("extras")
     }
+
+    /// Variables an app sends to every operation from one shared dictionary (a locale, a client
+    /// version, a feature flag), declared by none of the worlds' operations: the store and the
+    /// server must drop them, and no identity may hold them.
+    package static let sharedExtras: [(name: String, value: JSONValue)] = [
+        ("locale", .string("fr-FR")), ("clientVersion", .int(3)), ("withBetaFeatures", .bool(true)), ("first", .int(7)),
+    ]
+
+    /// How often an operation's variables carry one of ``sharedExtras`` (since 2026-12-07, late
+    /// night: the generator sent declared variables only, and `undeclaredVariablesKept` passed).
+    static let extraChance = 1.0 / 10
 
     /// Which way an operation with paging variables pages this time.
     private enum Paging {
@@ -109,6 +123,10 @@ package struct VariableDrawer: Sendable {
         for declaration in operation.syntax.variables {
             guard let value = values[declaration.name] else { continue }
             values[declaration.name] = respelled(value, as: declaration.type, schema: server.world.schema)
+        }
+        if extras.chance(Self.extraChance) {
+            let extra = Self.sharedExtras[extras.int(0...(Self.sharedExtras.count - 1))]
+            if !operation.syntax.variables.contains(where: { $0.name == extra.name }) { values[extra.name] = extra.value }
         }
         return values
     }
