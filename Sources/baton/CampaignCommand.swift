@@ -35,9 +35,8 @@ enum CampaignCommand {
         }
         display.finish()
         if let path = settings.jsonPath {
-            let json = CampaignReport.json(summary, setup: setup(settings))
             do {
-                try FileWriting.write(Array((prettyJSON(json) + "\n").utf8), to: path)
+                try writeReport(summary, settings: settings, to: path)
             } catch {
                 problems.append("no report: \(error)")
             }
@@ -86,9 +85,7 @@ enum CampaignCommand {
         return campaign.run { summary, _ in
             if job {
                 // The report after every seed, so a job that dies keeps the seeds it ran.
-                if let path = settings.jsonPath {
-                    try? FileWriting.write(Array((prettyJSON(CampaignReport.json(summary, setup: setup(settings))) + "\n").utf8), to: path)
-                }
+                if let path = settings.jsonPath { try? writeReport(summary, settings: settings, to: path) }
                 print("progress \(summary.seeds) \(summary.events) \(summary.failures.count)")
                 fflush(nil)
             } else {
@@ -111,6 +108,11 @@ enum CampaignCommand {
         if let folder = settings.saveRegressions, let problem = FileWriting.problem(writing: folder, isDirectory: true) {
             throw CLIError.usage("--save-regressions: \(problem)")
         }
+    }
+
+    /// The JSON report of `summary`, written whole or not at all.
+    private static func writeReport(_ summary: Campaign.Summary, settings: CampaignSettings, to path: String) throws {
+        try FileWriting.write(Array((prettyJSON(CampaignReport.json(summary, setup: setup(settings))) + "\n").utf8), to: path)
     }
 
     private static func setup(_ settings: CampaignSettings) -> CampaignReport.Setup {

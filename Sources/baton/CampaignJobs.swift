@@ -79,7 +79,8 @@ struct CampaignJobs {
                 handled.insert(index)
                 guard let signal = children.faultSignal(of: index) else { continue }
                 let part = parts[index]
-                let ran = Self.seedsRun(report: part.report)
+                // The job died in the seed after those its last report counts.
+                let ran = Self.report(part.report)?.seeds ?? 0
                 guard let seed = part.seeds.seed(at: UInt64(ran)) else {
                     problems.append("job \(part.job + 1) died of \(signal) after its last seed")
                     continue
@@ -119,11 +120,6 @@ struct CampaignJobs {
     private static func report(_ path: String) -> Campaign.Summary? {
         guard let data = FileManager.default.contents(atPath: path), let value = try? JSONValue.parse(Array(data)) else { return nil }
         return CampaignReport.summary(value)
-    }
-
-    /// How many seeds a job's last report counts: the job died in the next one.
-    private static func seedsRun(report path: String) -> Int {
-        report(path)?.seeds ?? 0
     }
 
     private func jobArguments(_ seeds: SeedStream, report: String, faults: Int) -> [String] {

@@ -6,8 +6,6 @@ struct ResponseWriter {
     let style: JSONStyle
     var random: SimRandom
     private var bytes: [UInt8] = []
-    /// Whether the response being written is a refused request's (``ExecutionResult/refused``).
-    private var refused = false
 
     init(style: JSONStyle, random: SimRandom) {
         self.style = style
@@ -18,7 +16,6 @@ struct ResponseWriter {
     /// data's provenance with every object's fields in the order they were written (a shuffled
     /// style writes members out of execution order, and a reader meets them in this order).
     mutating func response(_ result: ExecutionResult) -> (bytes: [UInt8], data: ProvenanceObject?) {
-        refused = result.refused
         var written: ProvenanceObject?
         bytes = []
         bytes.reserveCapacity(512)
@@ -44,7 +41,7 @@ struct ResponseWriter {
                 token(UInt8(ascii: "["))
                 for (index, error) in result.errors.enumerated() {
                     if index > 0 { token(UInt8(ascii: ",")) }
-                    self.error(error)
+                    self.error(error, located: !result.refused)
                 }
                 token(UInt8(ascii: "]"))
             }
@@ -162,10 +159,11 @@ struct ResponseWriter {
         case message, path, other(Int), extensions
     }
 
-    private mutating func error(_ raised: RaisedError) {
+    /// One error; without `located` (a refused request's, raised before execution) it has no
+    /// `path`.
+    private mutating func error(_ raised: RaisedError, located: Bool) {
         let others = raised.error.otherMembers ?? []
-        // An error raised before execution (a refused request) names no place in the response.
-        var members: [ErrorMember] = [.message] + (refused ? [] : [.path]) + others.indices.map(ErrorMember.other)
+        var members: [ErrorMember] = [.message] + (located ? [.path] : []) + others.indices.map(ErrorMember.other)
         if raised.error.extensions != nil { members.append(.extensions) }
         token(UInt8(ascii: "{"))
         for (position, member) in order(members.count).map({ members[$0] }).enumerated() {
