@@ -190,6 +190,9 @@ package enum Mutant: String, CaseIterable, Sendable {
     /// and the writer writes lists as deep as a response nests: a custom scalar's deep arrays
     /// were lost at the next launch (found 2026-12-06).
     case deepListsReadAsDamage
+    /// The row encoder writes negative zero as zero (planted 2026-12-07, late night, by a helper
+    /// session: the server sent no `-0.0` until 2026-12-08).
+    case negativeZeroNormalized
     /// A list of links that loses a record it linked to does not count as dropping a link, so
     /// no automatic collection follows (planted: the simulator never ran automatic collection
     /// before 2026-12-06).
@@ -425,6 +428,12 @@ package enum Mutant: String, CaseIterable, Sendable {
     /// A read's `missing` lists one place past its limit of 20 (planted 2026-12-07, late night,
     /// by a helper session: no generated read misses more than 20 places).
     case missingLimitOffByOne
+    /// A Float written `-0` reads as positive zero: the integer reading of the text loses the
+    /// sign (the store's own reading until 2026-12-08, when the server began to send `-0.0`).
+    case negativeZeroReadAsZero
+    /// A commit takes `-0.0` and `0.0` for the same value, so a Float that turns from one to the
+    /// other keeps its old sign (the store's own comparison until 2026-12-08).
+    case zeroSignIgnored
 
     /// What the mutant breaks, in a sentence.
     package var summary: String {
@@ -494,6 +503,7 @@ package enum Mutant: String, CaseIterable, Sendable {
         case .stampsMovedApart: "a format 6 file is counted and marked 7 in one transaction and has its stamps moved in another, so a process dying between leaves every row unseen"
         case .slotRowsDropErrors: "hydration's slot rows drop their cells' field errors, so a failed field reads back from the image as if it had not failed"
         case .deepListsReadAsDamage: "a list nested deeper than 128 in a row is read as damage, so a custom scalar's deep arrays are lost at the next launch"
+        case .negativeZeroNormalized: "the row encoder writes -0.0 as 0.0, so a Float's sign is lost at the next launch"
         case .linkListDropUnnoticed: "a list of links that loses a record it linked to schedules no automatic collection, so what only it reached stays in memory"
         case .openingKeepsLastCommit: "a commit made while the image opens replaces the ones buffered before it, so only the last reaches the image"
         case .emptiedSlotEndsTheSearch: "a record's change that empties a slot holding no link (an empty list) hides the links its later slots drop, so a deleted record schedules no collection"
@@ -531,6 +541,8 @@ package enum Mutant: String, CaseIterable, Sendable {
         case .explicitNullTakesDefault: "a variable given as an explicit null takes its default value"
         case .undeclaredVariablesKept: "variables the operation does not declare stay in its variables and its identity"
         case .missingLimitOffByOne: "a read's list of missing places holds 21 places, one past its limit"
+        case .negativeZeroReadAsZero: "a Float written `-0` reads as 0.0, losing its sign"
+        case .zeroSignIgnored: "a commit compares doubles by `==`, so a Float that turns from -0.0 to 0.0 (or back) keeps its old sign"
         case .markSkipsBaseOfOverlaid: "collection marks only the overlay's version of a record a layer touches, so what only its base links to is swept"
         case .stringsCompareCanonically: "a commit compares a record's text by Swift's `==`, so a value renewed into its Unicode twin keeps its old bytes"
         case .errorsOnlyStampsFetch: "a response with errors and no data stamps its operation's fetch time, so a check reads stale data as fresh"
@@ -578,5 +590,14 @@ extension Mutant {
     /// byte comparison.
     static func canonicallyEqual<T>(_ a: T, _ b: T) -> Bool {
         String(describing: a) == String(describing: b)
+    }
+
+    /// Whether two values print alike once negative zero prints as zero: the comparison
+    /// `zeroSignIgnored` puts in place of the store's comparison of a double's bits.
+    static func equalButForZeroSign<T>(_ a: T, _ b: T) -> Bool {
+        func unsigned(_ value: T) -> String {
+            String(describing: value).replacingOccurrences(of: "double(-0.0)", with: "double(0.0)")
+        }
+        return unsigned(a) == unsigned(b)
     }
 }

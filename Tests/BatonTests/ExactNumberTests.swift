@@ -121,6 +121,27 @@ struct IngestExactNumberTests {
         #expect(changes.value("Item:1", "ratio") == .double(0.1))
     }
 
+    @Test("`-0` is negative zero to a Float, and zero to a custom scalar and an ID")
+    func negativeZero() throws {
+        let changes = try ingest(plan, #"{"data":{"item":{"id":-0,"amount":-0,"ratio":-0}}}"#)
+        #expect(changes.value("Item:0", "ratio") == .double(-0.0))
+        #expect(changes.value("Item:0", "ratio") != .double(0.0))
+        #expect(changes.value("Item:0", "amount") == .int(0))
+    }
+
+    @MainActor
+    @Test("a Float that turns from zero to negative zero and back is a change the store keeps")
+    func signChange() throws {
+        let store = Store()
+        store.commit(try ingest(plan, #"{"data":{"item":{"id":"1","amount":null,"ratio":0.0}}}"#))
+        let item = try #require(store.record(RecordKey("Item:1")))
+        store.commit(try ingest(plan, #"{"data":{"item":{"id":"1","amount":null,"ratio":-0.0}}}"#))
+        #expect(item["ratio"] == .double(-0.0))
+        store.commit(try ingest(plan, #"{"data":{"item":{"id":"1","amount":null,"ratio":0}}}"#))
+        #expect(item["ratio"] == .double(0.0))
+        #expect(item["ratio"] != .double(-0.0))
+    }
+
     @Test("an error's extensions keep every digit")
     func extensions() throws {
         let changes = try ingest(plan, #"""

@@ -30,6 +30,8 @@ package enum ImageMutant: String, Sendable, Hashable, CaseIterable {
     /// The reader takes a list nested deeper than 128 for damage, though ingest accepts and the
     /// writer writes lists as deep as a response nests (the rule until 2026-12-06).
     case deepListsReadAsDamage
+    /// The row encoder writes negative zero as zero, so a Float's sign is lost at the next launch.
+    case negativeZeroNormalized
     /// Opening a format 2–6 file marks it 7 without moving its `used` stamps.
     case stampsLeftAtFormatUpgrade
     /// Opening a format 2–6 file moves its stamps in a transaction after the one marking it 7.
@@ -116,6 +118,8 @@ struct ImageRules: Sendable, Hashable {
     var wipeKeepsOldVersion = false
     /// The wipe's mark and its deletions share one transaction (mutant: the mark commits first).
     var wipeMarksFirst = false
+    /// Mutant: rows hold `-0.0` as `0.0`.
+    var negativeZeroNormalized = false
     /// How deep a row's lists may nest before a read takes them for damage (the mutant: 128).
     var listDepthLimit = RowFormat.maxDepth
     /// Opening a file from before ``ImageSchema/stampsFormat`` moves its stamps (mutant: not).
@@ -187,6 +191,7 @@ struct ImageRules: Sendable, Hashable {
         case .wipeKeepsOldVersion: wipeKeepsOldVersion = true
         case .wipeMarksFirst: wipeMarksFirst = true
         case .deepListsReadAsDamage: listDepthLimit = RowFormat.oldMaxDepth
+        case .negativeZeroNormalized: negativeZeroNormalized = true
         case .stampsLeftAtFormatUpgrade: movesOldStamps = false
         case .stampsMovedApart: movesStampsApart = true
         case .checkpointUnguarded: guardsCheckpoint = false

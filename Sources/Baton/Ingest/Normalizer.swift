@@ -736,8 +736,16 @@ struct Normalizer {
                 if mutant.isOn(.longIntegerIDsCut) { return .string(numberText(text)) }
                 return .string(String(decoding: UnsafeRawBufferPointer(rebasing: scanner.bytes[text]), as: UTF8.self))
             case .float:
+                let start = scanner.position
                 switch try readNumber() {
-                case .int(let value): return .double(Double(value))
+                case .int(let value):
+                    // `-0` is negative zero, as every reader that takes JSON numbers as doubles
+                    // reads it (JavaScript's among them): the integer reading loses its sign.
+                    if value == 0, !mutant.isOn(.negativeZeroReadAsZero),
+                       scanner.bytes[start..<scanner.position].contains(UInt8(ascii: "-")) {
+                        return .double(-0.0)
+                    }
+                    return .double(Double(value))
                 case .double(let value): return .double(value)
                 case .decimal(let text): return .double(Double(text) ?? .nan)
                 }

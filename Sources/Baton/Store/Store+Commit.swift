@@ -52,6 +52,7 @@ extension Store {
             let old = base.data[id]
             guard old != write.data else { continue }
             if configuration.mutant.isOn(.stringsCompareCanonically), let old, Mutant.canonicallyEqual(old, write.data) { continue }
+            if configuration.mutant.isOn(.zeroSignIgnored), let old, Mutant.equalButForZeroSign(old, write.data) { continue }
             if !droppedLink, let old, Self.dropsLink(from: old, to: write.data, mutant: configuration.mutant) { droppedLink = true }
             base.set(id: id, write.data)
             changed.append((id, write.holdsEarlierCells))

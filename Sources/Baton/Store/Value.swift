@@ -101,14 +101,17 @@ public struct Cell: Hashable, Sendable {
 }
 
 // Values compare text by its bytes: a string that changes only in how a character is composed
-// (`"é"` to `"e\u{301}"`) is a change the store keeps and notifies, not an equal write.
+// (`"é"` to `"e\u{301}"`) is a change the store keeps and notifies, not an equal write. Doubles
+// compare by their bits for the same reason: `-0.0` and `0.0` are equal to `==` but print apart
+// (`-0` and `0`), so a Float that turns from one to the other is a change (the store kept the
+// old sign until 2026-12-08).
 extension Value {
     public static func == (lhs: Value, rhs: Value) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): true
         case (.bool(let a), .bool(let b)): a == b
         case (.int(let a), .int(let b)): a == b
-        case (.double(let a), .double(let b)): a == b
+        case (.double(let a), .double(let b)): a.bitPattern == b.bitPattern
         case (.decimal(let a), .decimal(let b)): ExactText.bytesEqual(a, b)
         case (.string(let a), .string(let b)): ExactText.bytesEqual(a, b)
         case (.link(let a), .link(let b)): a == b

@@ -435,6 +435,7 @@ struct TextWalk {
         switch member.value {
         case .string(let id): return OracleKeys.entity(typename: typename, id: id.string)
         case .int(let id): return OracleKeys.entity(typename: typename, id: String(id))
+        case .negativeZero: return OracleKeys.entity(typename: typename, id: "0")
         // An `Int` id written with a fraction or an exponent (`7.0`): the field's own value is
         // read by its type below, which also refuses one past 32 bits.
         case .decimal(_, let whole) where idKind == .int: return OracleKeys.entity(typename: typename, id: String(whole))
@@ -566,6 +567,7 @@ struct TextWalk {
                 switch item {
                 case .string(let key): path.append(.key(key.string))
                 case .int(let index) where index >= 0: path.append(.index(index))
+                case .negativeZero: path.append(.index(0))
                 default: break
                 }
             }

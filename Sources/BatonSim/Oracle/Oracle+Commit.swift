@@ -134,14 +134,19 @@ extension Oracle {
 }
 
 extension Oracle {
-    /// The string cells a commit renews into their Unicode twin: different bytes, equal by
-    /// Swift's `==` (`café` decomposed after precomposed). A store that compared text by `==`
-    /// would keep the old bytes.
+    /// The cells a commit renews into their twin, equal by Swift's `==` and apart in their
+    /// bytes: a string in its other Unicode composition (`café` decomposed after precomposed), a
+    /// zero of the other sign. A store that compared values by `==` would keep the old ones.
     static func twinRenewals(from old: OracleRecord, to new: OracleRecord) -> Int {
         new.cells.reduce(0) { count, entry in
-            guard case .string(let text) = entry.value.value, case .string(let previous)? = old.cells[entry.key]?.value,
-                  text != previous, text.string == previous.string else { return count }
-            return count + 1
+            switch (entry.value.value, old.cells[entry.key]?.value) {
+            case (.string(let text), .string(let previous)?) where text != previous && text.string == previous.string:
+                count + 1
+            case (.double(let number), .double(let previous)?) where number == previous && number.sign != previous.sign:
+                count + 1
+            default:
+                count
+            }
         }
     }
 }

@@ -20,6 +20,10 @@ package indirect enum OracleJSON: Hashable, Sendable {
     /// an error's `extensions` keep). `.longInteger` and `.decimal` may stand for such numbers
     /// too; ``exactNumber`` says for all three.
     case exact(Double, text: OracleText)
+    /// `-0`: the integer zero everywhere but where a Float is read, which takes negative zero (a
+    /// JSON reader that takes every number as a double reads it so; until 2026-12-08 the model
+    /// read it as the integer 0 before it knew the type, and a Float lost the sign).
+    case negativeZero
     case string(OracleText)
     case array([OracleJSON])
     case object([OracleJSONMember])
@@ -46,11 +50,12 @@ package indirect enum OracleJSON: Hashable, Sendable {
         }
     }
 
-    /// A number that keeps its exact value, from its canonical decimal text (a provenance value):
-    /// as the parser would read a response spelling it so: a whole number that fits an `Int` is
+    /// A number that keeps its exact value, from its canonical decimal text (a provenance value),
+    /// or `-0` as a response spelled it: as the parser would read a response spelling it so: a whole number that fits an `Int` is
     /// `.decimal` (the parser's reading of `9007199254740993.0`; rule 4 makes it that integer
     /// wherever a value is kept as it is), a longer one `.longInteger`, anything else `.exact`.
     package static func exactNumber(_ canonical: String) -> OracleJSON {
+        if canonical == "-0" { return .negativeZero }
         let double = Double(canonical) ?? .nan
         if !canonical.contains(where: { $0 == "." || $0 == "e" }) {
             if let whole = Int(canonical) { return .decimal(double, whole: whole) }
@@ -77,6 +82,7 @@ package indirect enum OracleJSON: Hashable, Sendable {
         case .null: .null
         case .bool(let b): .bool(b)
         case .int(let i): .int(i)
+        case .negativeZero: .int(0)
         // A number that keeps its exact value is its canonical text, or the integer it is when
         // that fits an `Int` (rule 4 of ``OracleDecimal``).
         case .decimal(let d, let whole): exactNumber == nil ? .double(d) : .int(whole)
@@ -178,6 +184,7 @@ package enum OracleCanonical {
         case .null: out += "null"
         case .bool(let b): out += b ? "true" : "false"
         case .int(let i): out += String(i)
+        case .negativeZero: out += "0"
         case .double(let d): out += number(d)
         case .decimal(let d, _), .longInteger(let d, _), .exact(let d, _): out += value.exactNumber?.string ?? number(d)
         case .string(let s): quote(s.string, into: &out)

@@ -182,6 +182,7 @@ package struct OracleJSONParser {
             while position < bytes.count, Self.isDigit(bytes[position]) { position += 1 }
         }
         let text = String(decoding: bytes[start..<position], as: UTF8.self)
+        if integral, text == "-0" { return .negativeZero }
         if integral, let value = Int(text) { return .int(value) }
         if integral { return .longInteger(Double(text) ?? .infinity, digits: OracleText(text)) }
         guard let value = Double(text) else { throw fail("number out of range", at: start) }

@@ -47,6 +47,9 @@ package enum OracleLeaf {
         switch (kind, json) {
         case (.int, .int(let i)) where Int32(exactly: i) != nil: return .int(i)
         case (.float, .int(let i)): return .double(Double(i))
+        case (.float, .negativeZero): return .double(-0.0)
+        case (.int, .negativeZero): return .int(0)
+        case (.id, .negativeZero): return .string(OracleText("0"))
         case (.float, .double(let d)), (.float, .decimal(let d, _)), (.float, .longInteger(let d, _)), (.float, .exact(let d, _)):
             return .double(d)
         case (.id, .longInteger(_, let digits)): return .string(digits)
@@ -67,6 +70,7 @@ package enum OracleLeaf {
         case .null: .null
         case .bool(let b): .bool(b)
         case .int(let i): .int(i)
+        case .negativeZero: .int(0)
         case .double(let d): .double(d)
         // A whole number that fits an `Int` and that no double holds is that integer, however it
         // is written (rule 4 of ``OracleDecimal``).

@@ -38,6 +38,7 @@ enum ResponseDisplay {
         case .null: return "null"
         case .bool(let flag): return flag ? "true" : "false"
         case .int(let number): return String(number)
+        case .negativeZero: return "-0"
         case .double(let number): return number.isFinite ? "\(number)" : "null"
         case .decimal(let number, _), .longInteger(let number, _), .exact(let number, _):
             return value.exactNumber?.string ?? (number.isFinite ? "\(number)" : "null")

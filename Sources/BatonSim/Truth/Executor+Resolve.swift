@@ -64,6 +64,10 @@ extension Executor {
                let twin = ServerValues.twin(ServerHash.of(salt, object.identity, ServerHash.of(name), argumentsHash), field: name, version: version) {
                 return .scalar(.string(twin))
             }
+            if named.name == "Float", definition.type.listDepth == 0,
+               let zero = ServerValues.signedZero(ServerHash.of(salt, object.identity, ServerHash.of(name), argumentsHash), version: version) {
+                return .scalar(.double(zero))
+            }
             return generate(definition.type, hash: valueHash, field: name, identity: ServerHash.of(object.identity, slot, argumentsHash), parent: object)
         }
         if definition.type.listDepth == 0, let shape = facts.connection {

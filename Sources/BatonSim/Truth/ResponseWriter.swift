@@ -95,8 +95,10 @@ struct ResponseWriter {
         }
     }
 
-    /// Writes `value` and returns it as written: a double spelled as a whole number (`366`, `-0`)
-    /// is an integer to a reader, and inside a custom scalar nothing says otherwise.
+    /// Writes `value` and returns it as written: a double spelled as a whole number (`366`) is an
+    /// integer to a reader, and inside a custom scalar nothing says otherwise; `-0` is the
+    /// number as written (`.decimal("-0")`), an integer zero to every reader but a Float's, which
+    /// takes negative zero.
     @discardableResult
     private mutating func json(_ value: JSONValue) -> JSONValue {
         switch value {
@@ -112,6 +114,7 @@ struct ResponseWriter {
                 spelling = FloatText.plain(number)
             }
             literal(spelling)
+            if spelling == "-0" { return .decimal(spelling) }
             if !spelling.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }), let whole = Int(spelling) { return .int(whole) }
         case .decimal(let canonical):
             exactNumber(canonical)

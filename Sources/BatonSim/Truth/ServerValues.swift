@@ -37,6 +37,16 @@ enum ServerValues {
         return version % 2 == 0 ? "\(field) caf\u{E9} \(mixed % 100)" : "\(field) cafe\u{301} \(mixed % 100)"
     }
 
+    /// For one `Float` field in eight, a value whose every renewal flips between zero and
+    /// negative zero: equal by `==`, apart in their bits and in print (`0` and `-0`). A store that
+    /// compares doubles with `==` keeps the old sign. `stable` is the field's hash without its
+    /// version; nil for the other fields.
+    static func signedZero(_ stable: UInt64, version: Int) -> Double? {
+        let mixed = ServerHash.mix(stable ^ 0x7A65_726F)
+        guard mixed % 8 == 0 else { return nil }
+        return version % 2 == 0 ? 0.0 : -0.0
+    }
+
     /// A string for `field` from `hash`: plain ASCII most of the time, tricky at `trickyRate`.
     static func string(_ hash: UInt64, field: String, trickyRate: Double) -> String {
         let mixed = ServerHash.mix(hash)
@@ -128,11 +138,12 @@ enum ServerValues {
         return Int(hash % 1000)
     }
 
-    /// Quarters, whole numbers, and now and then a very large or very small magnitude.
+    /// Quarters, whole numbers, and now and then a very large or very small magnitude or
+    /// negative zero (which a whole-number spelling writes `-0`).
     static func float(_ hash: UInt64) -> Double {
         let mixed = ServerHash.mix(hash)
         switch mixed % 10 {
-        case 0: return [1e20, 1.5e-7, 123_456.789, -0.125, 6.02214076e23][Int((mixed >> 8) % 5)]
+        case 0: return [1e20, 1.5e-7, 123_456.789, -0.125, 6.02214076e23, -0.0][Int((mixed >> 8) % 6)]
         case 1, 2: return Double(Int(hash % 200) - 20)
         default: return Double(Int(hash % 4000) - 400) / 4
         }

@@ -20,8 +20,12 @@ package struct RowEncoder: ~Copyable {
     }
 
     private var writer = RowBuffer(capacity: 1024)
+    /// Writes `-0.0` as `0.0` (the mutant `negativeZeroNormalized`; never set otherwise).
+    private let normalizesNegativeZero: Bool
 
-    package init() {}
+    package init(normalizesNegativeZero: Bool = false) {
+        self.normalizesNegativeZero = normalizesNegativeZero
+    }
 
     // MARK: Records
 
@@ -134,7 +138,7 @@ package struct RowEncoder: ~Copyable {
             writer.zigzag(number)
         case .double(let number):
             writer.byte(RowFormat.Tag.double.rawValue | errorBit)
-            writer.double(number)
+            writer.double(normalizesNegativeZero && number == 0 ? 0 : number)
         case .string(let text):
             writer.byte(RowFormat.Tag.string.rawValue | errorBit)
             writer.string(text)

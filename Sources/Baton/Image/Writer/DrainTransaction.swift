@@ -25,10 +25,10 @@ final class DrainTransaction {
     /// Row writes so far (snapshots, root fields, fetch times), for `drain(stoppingAfter:)`.
     var writes = 0
 
-    @exclusivity(unchecked) private var encoder = RowEncoder()
+    @exclusivity(unchecked) private var encoder: RowEncoder
     /// The encoder of rows made inside a merging upsert (``mergeStored(used:row:)``), while
     /// SQLite reads the fresh row where `encoder` holds it.
-    @exclusivity(unchecked) private var mergeEncoder = RowEncoder()
+    @exclusivity(unchecked) private var mergeEncoder: RowEncoder
     /// The row a merge reads, copied out of SQLite, and where its cells lie.
     @exclusivity(unchecked) private var oldRow: [UInt8] = []
     @exclusivity(unchecked) private var oldSpans: [RowCellSpan] = []
@@ -111,6 +111,8 @@ final class DrainTransaction {
         self.stamp = ImageSchema.stamp(ofLaunch: state.generation)
         self.rules = state.rules
         self.names = state.names
+        self.encoder = RowEncoder(normalizesNegativeZero: state.rules.negativeZeroNormalized)
+        self.mergeEncoder = RowEncoder(normalizesNegativeZero: state.rules.negativeZeroNormalized)
     }
 
     // MARK: Housekeeping
