@@ -434,6 +434,16 @@ package enum Mutant: String, CaseIterable, Sendable {
     /// A commit takes `-0.0` and `0.0` for the same value, so a Float that turns from one to the
     /// other keeps its old sign (the store's own comparison until 2026-12-08).
     case zeroSignIgnored
+    /// Ingest looks for an object's type name under `__typename` only, not under an alias a
+    /// document gives it (`kind: __typename`), so an abstract object typed only by the alias is
+    /// refused (planted 2026-12-07, late night, by a helper session: no world's document aliased
+    /// it until 2026-12-08).
+    case typenameAliasIgnored
+    /// A named fragment spread a second time takes the first spread's resolution without its own
+    /// type condition, so its fields apply to every type at the second place (planted 2026-12-07,
+    /// late night, by a helper session: no world's document spread one fragment twice under an
+    /// abstract type until 2026-12-08).
+    case spreadCacheDropsCondition
 
     /// What the mutant breaks, in a sentence.
     package var summary: String {
@@ -542,6 +552,8 @@ package enum Mutant: String, CaseIterable, Sendable {
         case .undeclaredVariablesKept: "variables the operation does not declare stay in its variables and its identity"
         case .missingLimitOffByOne: "a read's list of missing places holds 21 places, one past its limit"
         case .negativeZeroReadAsZero: "a Float written `-0` reads as 0.0, losing its sign"
+        case .typenameAliasIgnored: "ingest looks for an object's type name under `__typename` only, so an abstract object typed by an aliased `__typename` is refused"
+        case .spreadCacheDropsCondition: "a fragment spread a second time drops its type condition, so its fields apply to every type there"
         case .zeroSignIgnored: "a commit compares doubles by `==`, so a Float that turns from -0.0 to 0.0 (or back) keeps its old sign"
         case .markSkipsBaseOfOverlaid: "collection marks only the overlay's version of a record a layer touches, so what only its base links to is swept"
         case .stringsCompareCanonically: "a commit compares a record's text by Swift's `==`, so a value renewed into its Unicode twin keeps its old bytes"

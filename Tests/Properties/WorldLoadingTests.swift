@@ -99,7 +99,7 @@ struct WorldLoadingTests {
     @Test("the GitHub world loads, with its connections, entities and mutations understood")
     func githubLoads() throws {
         let world = WorldFixtures.github
-        #expect(world.operations.count == 22)
+        #expect(world.operations.count == 24)
         let analysis = world.analysis
         #expect(analysis.connections.keys.sorted() == [
             "IssueCommentConnection", "IssueConnection", "IssueTimelineItemConnection", "LabelConnection", "SearchResultItemConnection",

@@ -61,8 +61,8 @@ public final class Plan: Sendable {
     let shapes = ShapeCacheSlot()
     /// False only under the `inputsNotCoerced` mutant: variables are kept as given.
     let coercesInputs: Bool
-    /// The bug the plan's variables put back, if any (`explicitNullTakesDefault`,
-    /// `undeclaredVariablesKept`).
+    /// The bug the plan puts back, if any: in its variables (`explicitNullTakesDefault`,
+    /// `undeclaredVariablesKept`) or in the shapes its ingests build (`typenameAliasIgnored`).
     let mutant: Mutant?
 
     public convenience init(

@@ -86,7 +86,9 @@ extension PlanBuilder {
         let possibleTypes = try self.possibleTypes(
             of: condition, in: parent, at: spread.location, what: "fragment \"\(spread.name)\"")
         if let resolved = resolvedFragments[fragment.name] {
-            return .fragment(possibleTypes: possibleTypes, resolved)
+            // A fragment spread again keeps this spread's own type condition: the first spread's
+            // resolution is shared, its narrowing is not.
+            return .fragment(possibleTypes: mutant.isOn(.spreadCacheDropsCondition) ? nil : possibleTypes, resolved)
         }
         if let start = fragmentPath.firstIndex(of: fragment.name) {
             let cycle = fragmentPath[start...] + [fragment.name]

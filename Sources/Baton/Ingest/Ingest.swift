@@ -49,7 +49,7 @@ public enum Ingest {
         let identity = plan.identity(variables)
         // The shapes the plan's last ingest built under the same variables, when no other ingest
         // holds them; given back for the next ingest whatever this one answers.
-        let cache = plan.shapes.take(for: identity, variables: variables, root: plan.selections)
+        let cache = plan.shapes.take(for: identity, variables: variables, root: plan.selections, mutant: plan.mutant)
         defer { plan.shapes.give(cache, for: identity) }
         var normalizer = Normalizer(scanner: JSONScanner(response), cache: cache, mutant: mutant)
         let read = try normalizer.response(plan: plan, variables: variables, identity: identity)

@@ -217,6 +217,8 @@ final class Shape {
 /// sub-selection of its field, several when fields sharing a response key each select on it.
 final class ShapeCache {
     let variables: Variables
+    /// Takes `__typename` alone for an object's type name (the mutant `typenameAliasIgnored`).
+    private let ignoresTypenameAliases: Bool
     private var groups: [[SelectionSet]] = []
     private var groupIDs: [[ObjectIdentifier]: Int] = [:]
     private var shapes: [ShapeKey: Shape] = [:]
@@ -228,14 +230,17 @@ final class ShapeCache {
         let typename: String
     }
 
-    /// A cache whose group 0 is `root`.
-    init(variables: Variables, root: SelectionSet) {
+    /// A cache whose group 0 is `root`; `ignoresTypenameAliases` only under the mutant
+    /// `typenameAliasIgnored`.
+    init(variables: Variables, root: SelectionSet, ignoresTypenameAliases: Bool = false) {
         self.variables = variables
+        self.ignoresTypenameAliases = ignoresTypenameAliases
         _ = group(for: [root])
     }
 
-    private init(variables: Variables, groups: [[SelectionSet]], groupIDs: [[ObjectIdentifier]: Int], typeIDs: [String: Int32]) {
+    private init(variables: Variables, groups: [[SelectionSet]], groupIDs: [[ObjectIdentifier]: Int], typeIDs: [String: Int32], ignoresTypenameAliases: Bool) {
         self.variables = variables
+        self.ignoresTypenameAliases = ignoresTypenameAliases
         self.groups = groups
         self.groupIDs = groupIDs
         self.typeIDs = typeIDs
@@ -247,7 +252,7 @@ final class ShapeCache {
     /// shapes forget a child shape they remember that variables can change. This cache must not
     /// be used again.
     func carryingOver(to variables: Variables) -> ShapeCache {
-        let next = ShapeCache(variables: variables, groups: groups, groupIDs: groupIDs, typeIDs: typeIDs)
+        let next = ShapeCache(variables: variables, groups: groups, groupIDs: groupIDs, typeIDs: typeIDs, ignoresTypenameAliases: ignoresTypenameAliases)
         for (key, shape) in shapes where shape.isVariableFree {
             for entry in shape.entries where entry.childShape?.isVariableFree == false {
                 entry.childShape = nil
@@ -315,7 +320,7 @@ final class ShapeCache {
     func typenameKeys(group: Int) -> [[UInt8]] {
         if let keys = typenameKeys[group] { return keys }
         var keys: [[UInt8]] = [Array("__typename".utf8)]
-        for set in groups[group] {
+        for set in groups[group] where !ignoresTypenameAliases {
             for field in set.fields(for: nil, variables: variables) where field.isTypename {
                 let key = Array(field.responseKey.utf8)
                 if !keys.contains(key) { keys.append(key) }

@@ -27,12 +27,12 @@ final class ShapeCacheSlot: Sendable {
     /// The kept cache when it was built under `identity`; when it was built under other
     /// variables, a cache for `variables` that starts with its shapes no variable changes; either
     /// way it leaves the slot. A new cache when the slot is empty.
-    func take(for identity: OperationIdentity, variables: Variables, root: SelectionSet) -> ShapeCache {
+    func take(for identity: OperationIdentity, variables: Variables, root: SelectionSet, mutant: Mutant? = nil) -> ShapeCache {
         let found: Kept? = kept.withLock { kept in
             defer { kept = nil }
             return kept
         }
-        guard let found else { return ShapeCache(variables: variables, root: root) }
+        guard let found else { return ShapeCache(variables: variables, root: root, ignoresTypenameAliases: mutant.isOn(.typenameAliasIgnored)) }
         return found.identity == identity ? found.cache : found.cache.carryingOver(to: variables)
     }
 

@@ -83,7 +83,12 @@ extension World {
             let kelvin = anyField { node, _ in node.responseKey.contains("K") }
             return kelvin ? nil : "no response key holds a K, the one letter another name (a Kelvin sign) can pass for"
         case .typenamesFoldEquivalent:
-            return selectsTypename ? nil : "no operation selects __typename, the one value the bug reads"
+            return selectsTypename { _ in true } ? nil : "no operation selects __typename, the one value the bug reads"
+        case .typenameAliasIgnored:
+            return selectsTypename { $0.responseKey != "__typename" } ? nil : "no operation selects __typename under an alias, the one key the bug overlooks"
+        case .spreadCacheDropsCondition:
+            return spreadsNarrowingFragmentTwice ? nil
+                : "no operation spreads one named fragment twice where its type condition narrows an abstract type, the one spread the bug widens"
         case .nestedListItemsShareKeys:
             let grid = anyField { node, definition in definition.type.listDepth > 1 && node.selections != nil }
             return grid ? nil : "no operation selects a list of lists of objects, the one place the bug keys"
@@ -204,13 +209,13 @@ extension World {
         }
     }
 
-    /// Whether some operation selects `__typename` (through its fragments too).
-    var selectsTypename: Bool {
+    /// Whether some operation selects a `__typename` that passes `test` (through its fragments too).
+    func selectsTypename(_ test: (Document.FieldNode) -> Bool) -> Bool {
         func selects(_ selections: [Document.SelectionNode], _ fragments: [String: Document.Fragment], _ visiting: inout Set<String>) -> Bool {
             selections.contains { selection in
                 switch selection {
                 case .field(let field):
-                    return field.name == "__typename" || selects(field.selections ?? [], fragments, &visiting)
+                    return (field.name == "__typename" && test(field)) || selects(field.selections ?? [], fragments, &visiting)
                 case .inlineFragment(let fragment):
                     return selects(fragment.selections, fragments, &visiting)
                 case .fragmentSpread(let spread):
@@ -234,6 +239,38 @@ extension World {
 
     /// Whether some field an operation selects (through its fragments too), with its schema
     /// definition, satisfies `test`.
+    /// Whether some operation spreads one named fragment at two places (fragments it spreads
+    /// included) where the fragment's type condition narrows an interface or a union: the second
+    /// spread shares the first's resolution and must keep its own condition.
+    var spreadsNarrowingFragmentTwice: Bool {
+        operations.contains { operation in
+            guard let root = schema.rootTypeName(for: operation.kind) else { return false }
+            var narrowing: [String: Int] = [:]
+            var visiting: Set<String> = []
+            func walk(_ selections: [Document.SelectionNode], on parent: String) {
+                for selection in selections {
+                    switch selection {
+                    case .field(let field):
+                        guard let nested = field.selections, let definition = schema.field(field.name, on: parent) else { continue }
+                        walk(nested, on: definition.type.namedType)
+                    case .inlineFragment(let fragment):
+                        walk(fragment.selections, on: fragment.typeCondition ?? parent)
+                    case .fragmentSpread(let spread):
+                        guard let fragment = operation.fragments[spread.name] else { continue }
+                        if let kind = schema.type(named: parent)?.kind, kind == .interface || kind == .union, fragment.typeCondition != parent {
+                            narrowing[spread.name, default: 0] += 1
+                        }
+                        guard visiting.insert(spread.name).inserted else { continue }
+                        walk(fragment.selections, on: fragment.typeCondition)
+                        visiting.remove(spread.name)
+                    }
+                }
+            }
+            walk(operation.syntax.selections, on: root)
+            return narrowing.values.contains { $0 > 1 }
+        }
+    }
+
     func anyField(_ test: (Document.FieldNode, Schema.Field) -> Bool) -> Bool {
         operations.contains { operation in
             guard let root = schema.rootTypeName(for: operation.kind) else { return false }

@@ -29,6 +29,11 @@ mutation AddStar($input: AddStarInput!) {
 }
 
 """#),
+            ("AliasedTypename.graphql", #"""
+# The type under an alias only, as some clients write it.
+query AliasedTypename($id: ID!) { node(id: $id) { kind: __typename ... on Issue { id title } } }
+
+"""#),
             ("CloseIssue.graphql", #"""
 mutation CloseIssue($id: ID!) {
   closeIssue(input: {id: $id, state: CLOSED}) {
@@ -339,6 +344,16 @@ query TriageList($owner: String!, $name: String!, $first: Int, $after: String) {
     }
   }
 }
+
+"""#),
+            ("TwoNodes.graphql", #"""
+# One named fragment on a concrete type spread at two abstract places, beside another type's
+# inline fragment, so either node may be an Issue or a User: each spread narrows.
+query TwoNodes($a: ID!, $b: ID!) {
+  first: node(id: $a) { __typename ...IssueBits ... on User { login } }
+  second: node(id: $b) { __typename ...IssueBits ... on User { login } }
+}
+fragment IssueBits on Issue { id title }
 
 """#),
             ("UpdateIssue.graphql", #"""
