@@ -48,11 +48,12 @@ package struct VariableDrawer: Sendable {
     /// night: the generator sent declared variables only, and `undeclaredVariablesKept` passed).
     static let extraChance = 1.0 / 10
 
-    /// How often a condition variable with a default is left out, so that the default decides;
-    /// and how often one whose declared type is nullable is sent as an explicit `null`, which
-    /// stays null (CoerceVariableValues) and counts as false (since 2026-12-08: the generator
-    /// sent booleans only, and `absentConditionKeeps` passed).
+    /// How often a condition variable with a default is left out, so that the default decides
+    /// (since 2026-12-08: the generator sent booleans only).
     static let conditionAbsentChance = 1.0 / 5
+    /// How often a condition variable whose declared type is nullable is sent as an explicit
+    /// `null`, which stays null (CoerceVariableValues) and counts as false (since 2026-12-08:
+    /// the generator sent booleans only, and `absentConditionKeeps` passed).
     static let conditionNullChance = 1.0 / 5
 
     /// How often an `ID` whose text is a decimal integer is sent as that JSON integer (`4` for
