@@ -415,11 +415,12 @@ package enum Mutant: String, CaseIterable, Sendable {
     /// Collection marks only the overlay's version of a record a layer touches, not its base
     /// version, so records only the base links to are swept while the layer lives, and come back
     /// missing once it ends (planted 2026-12-07 by a helper session: caught first at seed 76 of
-    /// the default world).
+    /// the default world, at seed 306 since its FilterByObject drew the schedules anew).
     case markSkipsBaseOfOverlaid
     /// A variable given as an explicit `null` takes its declared default, though only a variable
-    /// not given does (planted 2026-12-07, late night, by a helper session: the generator never
-    /// sends null for a variable with a default, so only a scenario reaches it).
+    /// not given does (planted 2026-12-07, late night, by a helper session: the generator sent
+    /// no null for a variable with a default until its condition variables could be null; seed
+    /// 0 of GitHub's world catches it since).
     case explicitNullTakesDefault
     /// Variables the operation does not declare (an app's shared variables dictionary) stay in
     /// its variables and its identity (planted 2026-12-07, late night, by a helper session: the
@@ -444,6 +445,20 @@ package enum Mutant: String, CaseIterable, Sendable {
     /// late night, by a helper session: no world's document spread one fragment twice under an
     /// abstract type until 2026-12-08).
     case spreadCacheDropsCondition
+    /// A condition variable that is no Boolean (given as an explicit `null`) lets its field in
+    /// under `@include` and `@skip` alike (planted 2026-12-07, late night, by a helper session: the
+    /// generator sent condition variables as booleans only; seed 2 of GitHub's world catches it
+    /// since, the default world has no condition variable).
+    case absentConditionKeeps
+    /// An `ID` variable given as an integer (`4`) is keyed as the string `"4"`, though storage keys
+    /// keep it as the app sent it (planted 2026-12-07, late night, by a helper session: the
+    /// generator sent ids as strings only; seed 0 of the default world catches it since).
+    case idIntKeyedAsString
+    /// The fields of an input object given whole as a variable are kept as given, not coerced by
+    /// their own types: a single value for a list is not a list of one (planted 2026-12-07, late
+    /// night, by a helper session: no world passed such an input object as one variable; seed 11
+    /// of the default world catches it since its `FilterByObject` does).
+    case nestedInputNotCoerced
 
     /// What the mutant breaks, in a sentence.
     package var summary: String {
@@ -555,6 +570,9 @@ package enum Mutant: String, CaseIterable, Sendable {
         case .typenameAliasIgnored: "ingest looks for an object's type name under `__typename` only, so an abstract object typed by an aliased `__typename` is refused"
         case .spreadCacheDropsCondition: "a fragment spread a second time drops its type condition, so its fields apply to every type there"
         case .zeroSignIgnored: "a commit compares doubles by `==`, so a Float that turns from -0.0 to 0.0 (or back) keeps its old sign"
+        case .absentConditionKeeps: "a condition variable given as null lets its field in under @include and @skip alike, though null counts as false"
+        case .idIntKeyedAsString: "an ID variable given as an integer is keyed as a string (4 as \"4\"), though storage keys keep it as the app sent it"
+        case .nestedInputNotCoerced: "an input object given whole as a variable keeps its fields as given: a single value for a list is no list of one"
         case .markSkipsBaseOfOverlaid: "collection marks only the overlay's version of a record a layer touches, so what only its base links to is swept"
         case .stringsCompareCanonically: "a commit compares a record's text by Swift's `==`, so a value renewed into its Unicode twin keeps its old bytes"
         case .errorsOnlyStampsFetch: "a response with errors and no data stamps its operation's fetch time, so a check reads stale data as fresh"

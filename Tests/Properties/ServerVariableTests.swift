@@ -43,6 +43,38 @@ struct ServerVariableTests {
         #expect(extras > 0, "now and then an operation gets a variable it does not declare")
     }
 
+    @Test("a condition variable is left out only where a default fills it in and null only where its type allows; an id that is a number now and then goes as one")
+    func conditionsAndIntegerIDs() throws {
+        var absent = 0
+        var null = 0
+        var integerIDs = 0
+        for world in [WorldFixtures.github, WorldFixtures.rickAndMorty] {
+            let server = Server(world: world, random: SimRandom(seed: 61))
+            var drawer = VariableDrawer(random: SimRandom(seed: 62))
+            for _ in 0..<40 {
+                for operation in world.operations {
+                    let variables = drawer.variables(for: operation, server: server)
+                    let uses = world.analysis.variables[operation.name] ?? [:]
+                    for declaration in operation.syntax.variables {
+                        switch (uses[declaration.name]?.role, variables[declaration.name]) {
+                        case (.condition?, nil):
+                            #expect(declaration.defaultValue != nil, "\(operation.name) $\(declaration.name) left out without a default")
+                            absent += 1
+                        case (.condition?, .null?):
+                            #expect(!declaration.type.isNonNull, "\(operation.name) $\(declaration.name) null for \(declaration.type)")
+                            null += 1
+                        case (.entityID?, .int?) where declaration.type.namedType == "ID":
+                            integerIDs += 1
+                        default:
+                            continue
+                        }
+                    }
+                }
+            }
+        }
+        #expect(absent > 0 && null > 0 && integerIDs > 0, "absent \(absent), null \(null), integer ids \(integerIDs)")
+    }
+
     @Test("about one screen in three sends the filters the last screen sent, so two screens over one connection meet")
     func filtersShared() throws {
         let world = WorldFixtures.github

@@ -269,9 +269,15 @@ struct MutantProperties {
         // server places a failed field's null where it fell or carries it all the way, never
         // part way, so no seed of either world reaches it.
         .nullNamedOnlyExactly: "null-named-below-its-place.json",
-        // An explicit null for a variable with a default: the variable drawer never sends one
-        // (condition variables are drawn as Booleans), so no seed of either world reaches it.
-        .explicitNullTakesDefault: "explicit-null-variable-keeps-null.json",
+        // A check must bring an expiration of its own, shorter than the store's default one (a
+        // quarter of the seeds configure one), past its fetch's age: caught within the bound
+        // until the default world's FilterByObject drew its schedules anew (2026-12-08); seed 142
+        // of the default world is the first since.
+        .defaultExpirationOverrides: "check-expiration-beats-the-default.json",
+        // A layer must delete a record whose base version a retained root reaches links through,
+        // and a collection run while the layer lives: seed 76 of the default world was the first
+        // until its FilterByObject drew the schedules anew (2026-12-08); seed 306 is the first since.
+        .markSkipsBaseOfOverlaid: "layer-deleting-a-character-keeps-its-base-links.json",
         // A read missing more than 20 places: a read stops at a list's first missing item and
         // lists hold at most five, so none in 600 seeds of either world.
         .missingLimitOffByOne: "missing-lists-twenty-places.json",

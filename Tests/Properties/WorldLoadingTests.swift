@@ -86,7 +86,7 @@ struct WorldLoadingTests {
         #expect(world.name == "rickandmorty")
         #expect(world.operations.map(\.name) == [
             "AddNote", "CharacterCard", "CharacterHeader", "CharacterList", "CharacterScreen", "DeleteCharacter", "EpisodeCast",
-            "EpisodeCastHomes", "EpisodeScenes", "FilteredCharacters", "LocationDistricts", "LocationResidents", "NoteFeed", "Notes",
+            "EpisodeCastHomes", "EpisodeScenes", "FilterByObject", "FilteredCharacters", "LocationDistricts", "LocationResidents", "NoteFeed", "Notes",
             "RemoveNote", "RemoveNotes", "Rename",
         ])
         #expect(world.settings.entityCount(of: "Character") == 2...7)

@@ -13,6 +13,8 @@
 struct InputRewrite {
     /// `nil` for a plan made by hand: only the built-in scalars and lists are rewritten.
     let schema: Schema?
+    /// The bug the rewrite puts back, if any (`idIntKeyedAsString`, `nestedInputNotCoerced`).
+    var mutant: Mutant? = nil
 
     /// `value`, which fits `type`, as coerced.
     func json(_ value: JSONValue, as type: GraphQLTypeReference) -> JSONValue {
@@ -31,13 +33,16 @@ struct InputRewrite {
                 return Double(text).map(JSONValue.double) ?? value
             case (.int?, .double(let number)), (.id?, .double(let number)):
                 return Int(exactly: number).map(JSONValue.int) ?? value
+            case (.id?, .int(let number)) where mutant.isOn(.idIntKeyedAsString):
+                return .string(String(number))
             case (.some, _):
                 return value
             case (nil, .object(let members)):
                 guard let type = schema?.type(named: name), type.kind == .inputObject else { return value }
                 var rewritten = members
                 for field in type.inputFields {
-                    if let member = members[field.name] { rewritten[field.name] = json(member, as: field.type) }
+                    guard let member = members[field.name], !mutant.isOn(.nestedInputNotCoerced) else { continue }
+                    rewritten[field.name] = json(member, as: field.type)
                 }
                 return .object(rewritten)
             case (nil, _):

@@ -62,7 +62,8 @@ public final class Plan: Sendable {
     /// False only under the `inputsNotCoerced` mutant: variables are kept as given.
     let coercesInputs: Bool
     /// The bug the plan puts back, if any: in its variables (`explicitNullTakesDefault`,
-    /// `undeclaredVariablesKept`) or in the shapes its ingests build (`typenameAliasIgnored`).
+    /// `undeclaredVariablesKept`, and the rewrite's `idIntKeyedAsString` and
+    /// `nestedInputNotCoerced`) or in the shapes its ingests build (`typenameAliasIgnored`).
     let mutant: Mutant?
 
     public convenience init(
@@ -123,7 +124,7 @@ public final class Plan: Sendable {
     ///   fit, and where inside its value: `$id: expected ID!, got nothing`.
     public func variables(_ provided: [String: JSONValue] = [:]) throws(VariableError) -> Variables {
         let coercion = InputCoercion(schema: schema)
-        let rewrite = InputRewrite(schema: schema)
+        let rewrite = InputRewrite(schema: schema, mutant: mutant)
         var values: [String: JSONValue] = [:]
         for definition in variableDefinitions {
             var value = provided[definition.name]
@@ -169,6 +170,9 @@ public final class SelectionSet: Sendable {
     /// True when some `@include`/`@skip` on a variable sits in this set (at any depth of fragments):
     /// then the applicable fields depend on the variables and are not cached.
     private let dependsOnVariables: Bool
+    /// True only under the `absentConditionKeeps` mutant: a condition variable that is no
+    /// Boolean lets its selections in, whether `@include` or `@skip` names it.
+    private let nonBooleanConditionsPass: Bool
     /// The applicable fields per type name, for sets whose fields do not depend on variables.
     private let cache = Mutex<[String: [FieldSelection]]>([:])
     /// The merged fields per type name (read-back), under the same rule as `cache`.
@@ -179,13 +183,16 @@ public final class SelectionSet: Sendable {
     public init(_ selections: [Selection]) {
         self.selections = selections
         dependsOnVariables = Self.dependsOnVariables(selections, throughFragments: true)
+        nonBooleanConditionsPass = false
     }
 
     /// A set whose fragments hide their conditions from it (the mutant
-    /// `fragmentConditionsHidden`): its fields are cached as if no variable changed them.
-    package init(_ selections: [Selection], fragmentsHideConditions: Bool) {
+    /// `fragmentConditionsHidden`): its fields are cached as if no variable changed them; or whose
+    /// conditions let a variable that is no Boolean in (the mutant `absentConditionKeeps`).
+    package init(_ selections: [Selection], fragmentsHideConditions: Bool, nonBooleanConditionsPass: Bool = false) {
         self.selections = selections
         dependsOnVariables = Self.dependsOnVariables(selections, throughFragments: !fragmentsHideConditions)
+        self.nonBooleanConditionsPass = nonBooleanConditionsPass
     }
 
     private static func dependsOnVariables(_ selections: [Selection], throughFragments: Bool) -> Bool {
@@ -228,8 +235,11 @@ public final class SelectionSet: Sendable {
                 }
                 set.collect(into: &out, typename: typename, variables: variables)
             case .condition(let variable, let include, let set):
+                // A value that is no Boolean (a nullable variable given as an explicit null) counts
+                // as false, as Apollo Client and Relay read it, and as the server that drops the
+                // field under `@include(if: null)` answers (docs/design.md, Variables).
                 let value = variables.values[variable]
-                let on: Bool = if case .bool(let b)? = value { b } else { false }
+                let on: Bool = if case .bool(let b)? = value { b } else { nonBooleanConditionsPass ? include : false }
                 if on == include {
                     set.collect(into: &out, typename: typename, variables: variables)
                 }

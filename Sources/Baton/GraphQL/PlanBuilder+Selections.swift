@@ -34,7 +34,9 @@ extension PlanBuilder {
             }
         }
         depth -= 1
-        return SelectionSet(selections, fragmentsHideConditions: mutant.isOn(.fragmentConditionsHidden))
+        return SelectionSet(
+            selections, fragmentsHideConditions: mutant.isOn(.fragmentConditionsHidden),
+            nonBooleanConditionsPass: mutant.isOn(.absentConditionKeeps))
     }
 
     // MARK: Fields

@@ -99,6 +99,24 @@ extension World {
         case .absentInputMemberKeyedNull:
             return writesOptionalVariableInInputObject ? nil
                 : "no input object written in a document holds a variable that may be left out (nullable, without a default)"
+        case .explicitNullTakesDefault:
+            let nullableWithDefault = operations.contains { operation in
+                operation.syntax.variables.contains { !$0.type.isNonNull && $0.defaultValue != nil }
+            }
+            return nullableWithDefault ? nil : "no operation declares a nullable variable with a default, the one kind whose explicit null the bug replaces"
+        case .absentConditionKeeps:
+            // The drawer sends null only where the declared type allows it.
+            let nullable = operations.contains { operation in
+                let uses = analysis.variables[operation.name] ?? [:]
+                return operation.syntax.variables.contains { declaration in
+                    guard case .condition? = uses[declaration.name]?.role else { return false }
+                    return !declaration.type.isNonNull
+                }
+            }
+            return nullable ? nil : "no @include or @skip names a variable whose declared type is nullable, the one kind the drawer sends as null"
+        case .nestedInputNotCoerced:
+            return givesInputObjectToCoerce ? nil
+                : "no operation takes an input object as one variable with a field that coercion rewrites (a list, an Int or a Float)"
         default:
             return nil
         }
@@ -206,6 +224,21 @@ extension World {
             let optional = Set(operation.syntax.variables.filter { !$0.type.isNonNull && $0.defaultValue == nil }.map(\.name))
             guard !optional.isEmpty else { return false }
             return writes(operation.syntax.selections, optional) || operation.fragments.values.contains { writes($0.selections, optional) }
+        }
+    }
+
+    /// Whether some operation declares a variable of an input-object type, one of whose fields
+    /// input coercion may rewrite as the drawer respells it: a list (a single value for a list of
+    /// one), an `Int` (a double), a `Float` (a whole number). Not an `ID`: only ids that are
+    /// numbers are respelled, and that is the server's choice.
+    var givesInputObjectToCoerce: Bool {
+        operations.contains { operation in
+            operation.syntax.variables.contains { declaration in
+                guard let input = schema.type(named: declaration.type.namedType), input.kind == .inputObject else { return false }
+                return input.inputFields.contains { field in
+                    field.type.listDepth > 0 || ["Int", "Float"].contains(field.type.namedType)
+                }
+            }
         }
     }
 

@@ -3,8 +3,9 @@ import Baton
 /// Draws the variables of an operation from the seed and the server's state, as a real app would
 /// send them: ids of entities that exist (sometimes deleted or unknown ones), small page sizes,
 /// cursors that join the pages this server last answered (sometimes other real ones, sometimes
-/// stale ones), booleans for `@include`/`@skip`, enum values, strings from a small set that
-/// includes tricky ones, and input objects; now and then one more the operation does not declare.
+/// stale ones), booleans for `@include`/`@skip` (now and then left out for their default, or
+/// null where the declared type allows), enum values, strings from a small set that includes
+/// tricky ones, and input objects; now and then one more the operation does not declare.
 package struct VariableDrawer: Sendable {
     private var random: SimRandom
     /// How values are spelled: a stream of its own, so respelling moves no other choice.
@@ -13,6 +14,10 @@ package struct VariableDrawer: Sendable {
     private var sharing: SimRandom
     /// Whether the app sends a variable the operation does not declare: a stream of its own.
     private var extras: SimRandom
+    /// Whether a condition variable is left out or sent as null: a stream of its own.
+    private var conditions: SimRandom
+    /// Whether an id is sent as a JSON integer: a stream of its own.
+    private var integerIDs: SimRandom
     /// The value last drawn for each plain variable, by its name and type: what a screen that
     /// shares the last screen's filters sends again.
     private var lastValues: [FilterKey: JSONValue] = [:]
@@ -28,6 +33,8 @@ package struct VariableDrawer: Sendable {
         spelling = random.split("spelling")
         sharing = random.split("sharing")
         extras = random.split("extras")
+        conditions = random.split("conditions")
+        integerIDs = random.split("integerIDs")
     }
 
     /// Variables an app sends to every operation from one shared dictionary (a locale, a client
@@ -40,6 +47,20 @@ package struct VariableDrawer: Sendable {
     /// How often an operation's variables carry one of ``sharedExtras`` (since 2026-12-07, late
     /// night: the generator sent declared variables only, and `undeclaredVariablesKept` passed).
     static let extraChance = 1.0 / 10
+
+    /// How often a condition variable with a default is left out, so that the default decides
+    /// (since 2026-12-08: the generator sent booleans only).
+    static let conditionAbsentChance = 1.0 / 5
+    /// How often a condition variable whose declared type is nullable is sent as an explicit
+    /// `null`, which stays null (CoerceVariableValues) and counts as false (since 2026-12-08:
+    /// the generator sent booleans only, and `absentConditionKeeps` passed).
+    static let conditionNullChance = 1.0 / 5
+
+    /// How often an `ID` whose text is a decimal integer is sent as that JSON integer (`4` for
+    /// `"4"`), as clients whose ids are numbers in their own models send them, which the spec's
+    /// input coercion accepts (since 2026-12-08: the generator sent id text only, and
+    /// `idIntKeyedAsString` passed).
+    static let integerIDChance = 1.0 / 5
 
     /// Which way an operation with paging variables pages this time.
     private enum Paging {
@@ -95,6 +116,13 @@ package struct VariableDrawer: Sendable {
                 values[name] = Self.idValue(entityID(of: types, server: server), integer: WorldTypes.isIntID(declaration.type))
             case .condition:
                 values[name] = .bool(random.chance(0.5))
+                // Left out only where a default fills it in, null only where the declared type
+                // allows it: validation admits a nullable one in `if:` only with a default.
+                if declaration.defaultValue != nil, conditions.chance(Self.conditionAbsentChance) {
+                    values[name] = nil
+                } else if !required, conditions.chance(Self.conditionNullChance) {
+                    values[name] = .null
+                }
             case .value:
                 let key = FilterKey(name: name, type: declaration.type)
                 if sharesFilters, let earlier = lastValues[key] {
@@ -133,7 +161,8 @@ package struct VariableDrawer: Sendable {
 
     /// `value` as another client might write the same thing, which input coercion makes equal: a
     /// whole `Float` without its fraction (JavaScript and Foundation write `2.0` as `2`), an
-    /// `Int` or `ID` number as a double (`3.0`), a list of one as its single item.
+    /// `Int` or `ID` number as a double (`3.0`), a list of one as its single item; or as input
+    /// coercion accepts it: an `ID` whose text is a decimal integer as that integer (`4`).
     private mutating func respelled(_ value: JSONValue, as type: GraphQLTypeReference, schema: Schema) -> JSONValue {
         switch type {
         case .nonNull(let inner):
@@ -150,6 +179,9 @@ package struct VariableDrawer: Sendable {
                 return .int(whole)
             case ("Int", .int(let number)), ("ID", .int(let number)):
                 return spelling.chance(0.15) ? .double(Double(number)) : value
+            case ("ID", .string(let text)):
+                guard let number = Int(text), String(number) == text, integerIDs.chance(Self.integerIDChance) else { return value }
+                return .int(number)
             case (_, .object(let members)):
                 guard let input = schema.type(named: name), input.kind == .inputObject else { return value }
                 var respelled = members

@@ -778,6 +778,13 @@ query EpisodeCastHomes($id: ID!) {
 query EpisodeScenes($id: ID!) { episode(id: $id) { id scenes { id name status } } }
 
 """#),
+            ("FilterByObject.graphql", #"""
+# The filter of FilteredCharacters given whole as one input-object variable, as a generated client
+# sends it: its fields are coerced by their own types (a single species for the list is a list of
+# one), so it keys the slot the document's written object keys for the same values.
+query FilterByObject($filter: FilterCharacter) { characters(filter: $filter) { info { count next } results { id name } } }
+
+"""#),
             ("FilteredCharacters.graphql", #"""
 # An input object written in the document around optional variables: one left out leaves its
 # member out of the key, one given as null keys a null; in the list, a left-out one is a null.
